@@ -1,0 +1,44 @@
+import { Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { ClientKafka } from '@nestjs/microservices';
+import { TAIL_PATTERNS, WEBHOOK_PATTERNS } from '@tailsync/contracts';
+import {
+  brokerList, createPool, KafkaReadiness, kafkaTransport, loggingModule, OpsModule, PG_POOL, PoolLifecycle, PostgresReadiness,
+} from '@tailsync/service-kit';
+import { GatewayConfig } from './config/gateway.config';
+import { ErrorsPageController } from './problems/errors-page.controller';
+import { ProblemFilter } from './problems/problem.filter';
+import { ServicesClient } from './rpc/services.client';
+import { ServiceReadiness } from './system/service-readiness';
+import { VersionController } from './system/version.controller';
+
+/** The gateway process, wired for one configuration. */
+export function appModule(config: GatewayConfig, instanceId: string) {
+  const pool = createPool(config.DATABASE_URL);
+  const kafka = new ClientKafka(
+    kafkaTransport({ brokers: brokerList(config), clientId: `gateway-${instanceId}`, groupId: 'gateway-replies' }).options ?? {},
+  );
+  const services = new ServicesClient(kafka, config);
+
+  @Module({
+    imports: [
+      loggingModule('gateway', config.LOG_LEVEL),
+      OpsModule.forRoot([
+        new KafkaReadiness(brokerList(config)),
+        new PostgresReadiness(pool),
+        new ServiceReadiness('tail-sync', TAIL_PATTERNS.ping, services),
+        new ServiceReadiness('webhook-dispatcher', WEBHOOK_PATTERNS.ping, services),
+      ]),
+    ],
+    controllers: [VersionController, ErrorsPageController],
+    providers: [
+      { provide: GatewayConfig, useValue: config },
+      { provide: PG_POOL, useValue: pool },
+      { provide: PoolLifecycle, useValue: new PoolLifecycle(pool) },
+      { provide: ServicesClient, useValue: services },
+      { provide: APP_FILTER, useClass: ProblemFilter },
+    ],
+  })
+  class GatewayModule {}
+  return GatewayModule;
+}

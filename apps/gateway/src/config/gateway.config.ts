@@ -1,0 +1,36 @@
+import { IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength } from 'class-validator';
+import { CommonConfig } from '@tailsync/service-kit';
+
+export class GatewayConfig extends CommonConfig {
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  PORT: number = 3000;
+
+  /** Base of the links the API hands out (problem `type`, `Location`). */
+  @IsUrl({ require_tld: false, require_protocol: true })
+  PUBLIC_BASE_URL: string = 'http://localhost:3000';
+
+  /** Operator token of `/admin/*`; without it the admin API answers 404. */
+  @IsOptional()
+  @IsString()
+  ADMIN_TOKEN?: string;
+
+  /** Key that signs access tokens (HS256); at least 32 characters. */
+  @IsString()
+  @MinLength(32)
+  JWT_SECRET: string;
+
+  @IsInt()
+  @Min(60)
+  ACCESS_TOKEN_TTL_SECONDS: number = 3600;
+
+  /** How long a request waits for a service over Kafka before answering 503. */
+  @IsInt()
+  @Min(100)
+  RPC_TIMEOUT_MS: number = 10_000;
+
+  /** Largest accepted JSON body. */
+  @IsString()
+  BODY_LIMIT: string = '2mb';
+}

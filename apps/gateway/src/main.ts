@@ -1,0 +1,23 @@
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import { ALL_PATTERNS } from '@tailsync/contracts';
+import { brokerList, exitOnStartFailure, loadConfig, requestReplyTopics, startService } from '@tailsync/service-kit';
+import { appModule } from './app.module';
+import { GatewayConfig } from './config/gateway.config';
+import { configureHttp } from './http/configure-http';
+
+async function main() {
+  const config = loadConfig(GatewayConfig);
+  const instanceId = config.INSTANCE_ID ?? randomUUID().slice(0, 8);
+  await startService({
+    name: 'gateway',
+    module: appModule(config, instanceId),
+    brokers: brokerList(config),
+    httpPort: config.PORT,
+    instanceId,
+    topics: requestReplyTopics(ALL_PATTERNS),
+    configure: (app) => configureHttp(app, config),
+  });
+}
+
+main().catch(exitOnStartFailure('gateway'));

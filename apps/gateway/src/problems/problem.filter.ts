@@ -1,0 +1,52 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, ServiceUnavailableException } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { GatewayConfig } from '../config/gateway.config';
+import { Conflict, NotFound, PayloadTooLarge, Problem, Unauthorized, UnsupportedMediaType, ValidationProblem } from './problem';
+import { problemBody } from './problem-body';
+
+/** Every error leaves the gateway as a problem: never a stack trace, never a bare 500 for bad input. */
+@Catch()
+export class ProblemFilter implements ExceptionFilter {
+  private readonly logger = new Logger('problems');
+
+  constructor(private readonly config: GatewayConfig) {}
+
+  catch(error: unknown, host: ArgumentsHost): void {
+    const ctx = host.switchToHttp();
+    if (error instanceof ServiceUnavailableException && ctx.getRequest<Request>().path.startsWith('/health')) {
+      // Terminus's readiness report: operators want the per-dependency detail as it is.
+      ctx.getResponse<Response>().status(503).json(error.getResponse());
+      return;
+    }
+    sendProblem(ctx.getRequest<Request>(), ctx.getResponse<Response>(), toProblem(error), this.config.PUBLIC_BASE_URL, this.logger, error);
+  }
+}
+
+export function sendProblem(req: Request, res: Response, problem: Problem, baseUrl: string, logger: Logger, cause?: unknown): void {
+  const body = problemBody(problem, baseUrl);
+  const log = { instance: body.instance, status: body.status, method: req.method, path: req.path, requestId: req.id };
+  if (problem.status >= 500) logger.error({ ...log, cause: cause instanceof Error && !(cause instanceof Problem) ? cause.message : undefined });
+  else logger.debug?.(log);
+  if (res.headersSent) return;
+  res.status(problem.status).set(problem.headers).type('application/problem+json').send(JSON.stringify(body));
+}
+
+/** Maps framework and body-parser errors onto the contract's problems. */
+export function toProblem(error: unknown): Problem {
+  if (error instanceof Problem) return error;
+  const e = error as { type?: string; status?: number; statusCode?: number };
+  if (e?.type === 'entity.too.large') return new PayloadTooLarge();
+  if (e?.type === 'entity.parse.failed') return new ValidationProblem({}, ['The request body is not valid JSON.']);
+  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') return new UnsupportedMediaType();
+  if (error instanceof HttpException || typeof e?.status === 'number') {
+    const status = error instanceof HttpException ? error.getStatus() : (e.status as number);
+    if (status === 404) return new NotFound('No such endpoint.');
+    if (status === 401) return new Unauthorized();
+    if (status === 409) return new Conflict('Conflict.');
+    if (status === 413) return new PayloadTooLarge();
+    if (status === 415) return new UnsupportedMediaType();
+    if (status === 405) return new Problem(405, 'not-found', 'Method not allowed.', {}, ['This method is not allowed on this endpoint.']);
+    if (status >= 400 && status < 500) return new ValidationProblem({}, [error instanceof Error ? error.message : 'The request is invalid.']);
+  }
+  return new Problem(500, 'server-error', 'Internal server error.', {}, ['An unexpected error occurred; the instance id identifies it in the logs.']);
+}

@@ -1,0 +1,40 @@
+import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { ClientKafka } from '@nestjs/microservices';
+import { ALL_PATTERNS, CallerContext, RpcReply } from '@tailsync/contracts';
+import { firstValueFrom, timeout } from 'rxjs';
+import { GatewayConfig } from '../config/gateway.config';
+import { ServiceUnavailable } from '../problems/problem';
+
+export const SERVICES_KAFKA = 'SERVICES_KAFKA';
+
+/**
+ * Request-response to tail-sync and webhook-dispatcher over Kafka. A reply that does not come
+ * in time becomes a 503 problem; the request carries that deadline so a late service drops it.
+ */
+@Injectable()
+export class ServicesClient implements OnModuleInit, OnModuleDestroy {
+  constructor(
+    @Inject(SERVICES_KAFKA) private readonly kafka: ClientKafka,
+    private readonly config: GatewayConfig,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    for (const pattern of ALL_PATTERNS) this.kafka.subscribeToResponseOf(pattern);
+    await this.kafka.connect();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.kafka.close();
+  }
+
+  async call<T>(pattern: string, caller: CallerContext, body: unknown, timeoutMs = this.config.RPC_TIMEOUT_MS): Promise<RpcReply<T>> {
+    const deadline = Date.now() + timeoutMs;
+    try {
+      return await firstValueFrom(
+        this.kafka.send<RpcReply<T>>(pattern, { key: caller.domain, value: { caller, body, deadline } }).pipe(timeout(timeoutMs)),
+      );
+    } catch {
+      throw new ServiceUnavailable(`The service did not answer in time (${pattern.split('.')[0]}). Try again.`);
+    }
+  }
+}

@@ -1,0 +1,50 @@
+import type { Pool } from 'pg';
+
+/** Hands out new service tail ids: positive integers, unique in the service, never reused. */
+export interface TailIdAllocator {
+  /** `count` fresh ids, ascending. */
+  next(count: number): Promise<number[]>;
+}
+
+export interface PostgresTailIdAllocatorOptions {
+  /** Sequence name (an unquoted PostgreSQL identifier); `tail_ids` by default. */
+  sequence?: string;
+}
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** Ids from a PostgreSQL sequence; one round trip per call whatever the count. */
+export class PostgresTailIdAllocator implements TailIdAllocator {
+  readonly sequence: string;
+
+  constructor(
+    private readonly pool: Pool,
+    opts: PostgresTailIdAllocatorOptions = {},
+  ) {
+    this.sequence = opts.sequence ?? 'tail_ids';
+    if (!IDENTIFIER.test(this.sequence)) throw new Error(`Invalid sequence name '${this.sequence}'`);
+  }
+
+  /** Creates the sequence (idempotent, safe when several processes start at once). */
+  async migrate(): Promise<void> {
+    try {
+      await this.pool.query(`create sequence if not exists ${this.sequence} as bigint minvalue 1 start with 1`);
+    } catch (e) {
+      // Two concurrent `create ... if not exists` can still collide on the catalog.
+      const code = (e as { code?: string }).code;
+      if (code !== '23505' && code !== '42P07') throw e;
+    }
+  }
+
+  async next(count: number): Promise<number[]> {
+    if (!Number.isInteger(count) || count < 0) throw new RangeError(`Invalid id count ${count}`);
+    if (count === 0) return [];
+    const { rows } = await this.pool.query<{ id: string }>(
+      `select nextval('${this.sequence}')::text as id from generate_series(1, $1::int)`,
+      [count],
+    );
+    const ids = rows.map((r) => Number(r.id));
+    for (const id of ids) if (!Number.isSafeInteger(id) || id <= 0) throw new Error(`Tail id out of range: ${id}`);
+    return ids.sort((a, b) => a - b);
+  }
+}

@@ -1,0 +1,500 @@
+import { randomUUID } from 'node:crypto';
+import {
+  WrongExpectedVersionError,
+  type AllCheckpoint,
+  type EventStore,
+  type NewEvent,
+  type StoredEvent,
+  type StreamWrite,
+} from '@tailsync/event-store';
+import { createOrMap } from '../domain/create-or-map';
+import {
+  evolveReservation,
+  freeReservation,
+  mappedIdClaimed,
+  tailNumberClaimed,
+  tailNumberReleased,
+  type Reservation,
+} from '../domain/reservation.events';
+import { mappedIdStreamId, TAIL_STREAM_PREFIX, tailNumberStreamId, tailStreamId } from '../domain/stream-ids';
+import type { TailCommand } from '../domain/tail.commands';
+import { decide, evolve } from '../domain/tail.decider';
+import { TailNotFound, TailNumberRequired, isTailDomainError } from '../domain/tail.errors';
+import { toTailEvent, type TailEvent } from '../domain/tail.events';
+import { normalizeTailProperties, type TailPropertiesInput } from '../domain/tail-properties';
+import { tailNumberKey, trimTailNumber } from '../domain/tail-number';
+import { hasMapping, type TailState } from '../domain/tail.state';
+import type { TailIdAllocator } from './tail-id-allocator';
+
+/** Who is acting: the calling service account's domain and clientId (the mapping source). */
+export interface TailWriterContext {
+  domain: string;
+  /** clientId of the calling service account: the source of its Mapped IDs and the actor. */
+  source: string;
+}
+
+/** One tail to create or map (shape-validated by the gateway). */
+export interface TailInput extends TailPropertiesInput {
+  /** The caller's Mapped ID (the API's `tailId` field). */
+  mappedId: string;
+  tailNumber: string;
+}
+
+export type CreateOrMapResult =
+  | { outcome: 'created' | 'mapped' | 'no-action'; tailId: number }
+  | { outcome: 'invalid'; fieldErrors: Record<string, string[]> };
+
+export interface CreateOrMapManyResult {
+  /** One per input, in input order. */
+  results: CreateOrMapResult[];
+  /**
+   * Where the effect of the call is readable: the append's checkpoint, or (nothing appended)
+   * the position of the newest event of the tails the results refer to; `null` when none.
+   */
+  checkpoint: AllCheckpoint | null;
+}
+
+export interface TailCommandResult {
+  /** The tail after the command. */
+  tail: TailState;
+  /** The append's checkpoint, or the tail's newest event position when nothing changed. */
+  checkpoint: AllCheckpoint | null;
+}
+
+export interface TailWriterOptions {
+  /** Attempts per command when concurrent writers conflict (default 10). */
+  maxAttempts?: number;
+  /**
+   * Base of the random pause before a retry, in ms (default 10): before retry n the pause is
+   * uniform in [0, min(base * 2^(n-1), 50 * base)) ("full jitter" exponential backoff), which
+   * spreads many writers contending for one stream.
+   */
+  retryJitterMs?: number;
+}
+
+/** A stream as read: its version (0 = absent) and the position of its newest event. */
+interface ReadStream {
+  version: number;
+  position: string | null;
+}
+
+interface LoadedTail extends ReadStream {
+  state: TailState | null;
+}
+
+interface LoadedReservation extends ReadStream {
+  reservation: Reservation;
+}
+
+/** Result of deciding one entry of a batch. */
+type Decided = { result: CreateOrMapResult; tailId?: number };
+
+/**
+ * What a batch has read and decided so far: the read streams plus the in-memory effect of the
+ * entries already decided, and the events to append (with the versions they were read at).
+ */
+class Overlay {
+  private readonly tails = new Map<number, TailState | null>();
+  private readonly reservations = new Map<string, Reservation>();
+  private readonly pending = new Map<string, StreamWrite>();
+  /** Streams in the order first touched, reservations before tails (see `writes`). */
+  private readonly order: string[] = [];
+
+  constructor(
+    private readonly loadedTails: Map<number, LoadedTail>,
+    private readonly loadedReservations: Map<string, LoadedReservation>,
+    private readonly metadata: Record<string, unknown>,
+    /** false for a dry run: only the in-memory state is kept, nothing is recorded to append. */
+    private readonly record: boolean,
+  ) {}
+
+  tail(tailId: number): TailState | null {
+    if (this.tails.has(tailId)) return this.tails.get(tailId) ?? null;
+    return this.loadedTails.get(tailId)?.state ?? null;
+  }
+
+  reservation(streamId: string): Reservation {
+    return this.reservations.get(streamId) ?? this.loadedReservations.get(streamId)?.reservation ?? freeReservation;
+  }
+
+  /** The tail a reservation names, if that tail really holds it (stale claims can only come from a non-atomic store). */
+  holder(streamId: string, holds: (tail: TailState) => boolean): TailState | null {
+    const { holder } = this.reservation(streamId);
+    if (holder === null) return null;
+    const tail = this.tail(holder);
+    return tail && holds(tail) ? tail : null;
+  }
+
+  applyTail(tailId: number, events: TailEvent[]): TailState | null {
+    let state = this.tail(tailId);
+    for (const e of events) state = evolve(state, e);
+    this.tails.set(tailId, state);
+    if (this.record && events.length > 0) {
+      const expected = this.loadedTails.get(tailId)?.version ?? 0;
+      this.push(tailStreamId(tailId), expected, events.map((e) => ({ eventId: e.data.eventId, type: e.type, data: { ...e.data } })));
+    }
+    return state;
+  }
+
+  applyReservation(streamId: string, event: { type: string; data: { tailId: number } }): void {
+    this.reservations.set(streamId, evolveReservation(this.reservation(streamId), event));
+    if (!this.record) return;
+    const expected = this.loadedReservations.get(streamId)?.version ?? 0;
+    this.push(streamId, expected, [{ eventId: randomUUID(), type: event.type, data: { ...event.data } }]);
+  }
+
+  /**
+   * Every touched stream once, with the version it was read at. Reservation streams come first:
+   * a store that is not atomic across streams then leaves at worst a stale claim, which the
+   * readers above ignore, never an unguarded tail event.
+   */
+  writes(): StreamWrite[] {
+    const all = this.order.map((id) => this.pending.get(id) as StreamWrite);
+    const isTail = (w: StreamWrite) => w.streamId.startsWith(TAIL_STREAM_PREFIX);
+    return [...all.filter((w) => !isTail(w)), ...all.filter(isTail)];
+  }
+
+  private push(streamId: string, expectedVersion: number, events: NewEvent[]): void {
+    for (const e of events) e.metadata = this.metadata;
+    const write = this.pending.get(streamId);
+    if (write) {
+      write.events.push(...events);
+      return;
+    }
+    this.pending.set(streamId, { streamId, expectedVersion, events });
+    this.order.push(streamId);
+  }
+}
+
+const DRY_RUN_EVENT_ID = '00000000-0000-0000-0000-000000000000';
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function readStream(events: StoredEvent[] | undefined): ReadStream {
+  const last = events && events.length > 0 ? events[events.length - 1] : undefined;
+  return { version: last?.version ?? 0, position: last?.position ?? null };
+}
+
+function loadTail(events: StoredEvent[] | undefined): LoadedTail {
+  let state: TailState | null = null;
+  for (const e of events ?? []) state = evolve(state, toTailEvent(e));
+  return { ...readStream(events), state };
+}
+
+function loadReservation(events: StoredEvent[] | undefined): LoadedReservation {
+  const read = readStream(events);
+  if (read.version === 0) return { ...read, reservation: freeReservation };
+  let reservation = freeReservation;
+  for (const e of events ?? []) reservation = evolveReservation(reservation, e);
+  return { ...read, reservation: { holder: reservation.holder, version: read.version } };
+}
+
+/**
+ * Writes tail commands to the event store. Every command reads the tail and reservation
+ * streams it depends on, decides with the pure domain, and appends everything it touched in
+ * one atomic `append` with the versions it read; a concurrent writer makes that append fail
+ * with `WrongExpectedVersionError`, and the command is read and decided again.
+ */
+export class TailWriter {
+  private readonly maxAttempts: number;
+  private readonly retryJitterMs: number;
+
+  constructor(
+    private readonly eventStore: EventStore,
+    private readonly ids: TailIdAllocator,
+    private readonly clock: () => Date = () => new Date(),
+    options: TailWriterOptions = {},
+  ) {
+    this.maxAttempts = options.maxAttempts ?? 10;
+    this.retryJitterMs = options.retryJitterMs ?? 10;
+  }
+
+  /**
+   * Create or map many tails (contract rules 1-3), applied in order and independently: a later
+   * entry sees the effect of an earlier one, a failing entry does not stop the others. Two read
+   * round trips, at most one id allocation and one append per attempt.
+   */
+  async createOrMapMany(ctx: TailWriterContext, inputs: TailInput[]): Promise<CreateOrMapManyResult> {
+    if (inputs.length === 0) return { results: [], checkpoint: null };
+    const idPool: number[] = [];
+    return this.retrying(() => this.createOrMapManyOnce(ctx, inputs, idPool));
+  }
+
+  /** Deactivates the tail the caller maps under `mappedId` (404 unknown, 409 already inactive). */
+  deactivate(ctx: TailWriterContext, mappedId: string): Promise<TailCommandResult> {
+    return this.retrying(() => this.simpleCommandOnce(ctx, mappedId, (meta) => ({ type: 'DeactivateTail', ...meta })));
+  }
+
+  /** Reactivates the tail the caller maps under `mappedId` (404 unknown, 409 already active). */
+  reactivate(ctx: TailWriterContext, mappedId: string): Promise<TailCommandResult> {
+    return this.retrying(() => this.simpleCommandOnce(ctx, mappedId, (meta) => ({ type: 'ReactivateTail', ...meta })));
+  }
+
+  /**
+   * Gives the tail the caller maps under `mappedId` a new tail number (trimmed). The current
+   * number (exactly) → no event; a number held by another tail of the domain → 409.
+   */
+  changeTailNumber(ctx: TailWriterContext, mappedId: string, newTailNumber: string): Promise<TailCommandResult> {
+    return this.retrying(() => this.changeTailNumberOnce(ctx, mappedId, newTailNumber));
+  }
+
+  // --- create or map -------------------------------------------------------------------------
+
+  private async createOrMapManyOnce(ctx: TailWriterContext, inputs: TailInput[], idPool: number[]): Promise<CreateOrMapManyResult> {
+    const { domain, source } = ctx;
+    const entries = inputs.map((input) => {
+      const tailNumber = trimTailNumber(input.tailNumber ?? '');
+      return {
+        input,
+        tailNumber,
+        mappedIdStream: mappedIdStreamId(domain, source, input.mappedId),
+        tailNumberStream: tailNumber === '' ? null : tailNumberStreamId(domain, tailNumber),
+      };
+    });
+
+    // Round trip 1: every reservation the batch may consult.
+    const reservationIds = new Set<string>();
+    for (const e of entries) {
+      reservationIds.add(e.mappedIdStream);
+      if (e.tailNumberStream) reservationIds.add(e.tailNumberStream);
+    }
+    const reservationEvents = await this.eventStore.readStreams([...reservationIds]);
+    const reservations = new Map<string, LoadedReservation>();
+    const holders = new Set<number>();
+    for (const id of reservationIds) {
+      const loaded = loadReservation(reservationEvents.get(id));
+      reservations.set(id, loaded);
+      if (loaded.reservation.holder !== null) holders.add(loaded.reservation.holder);
+    }
+
+    // Round trip 2: the tails those reservations name.
+    const tails = new Map<number, LoadedTail>();
+    if (holders.size > 0) {
+      const tailEvents = await this.eventStore.readStreams([...holders].map(tailStreamId));
+      for (const tailId of holders) tails.set(tailId, loadTail(tailEvents.get(tailStreamId(tailId))));
+    }
+
+    // Decide once with placeholder ids to learn how many new tails the batch needs, allocate
+    // exactly those (kept across retries), then decide for real. Decisions never depend on id values.
+    let placeholder = 0;
+    const dryRun = this.decideBatch(ctx, entries, tails, reservations, () => --placeholder, false);
+    const needed = dryRun.created - idPool.length;
+    if (needed > 0) idPool.push(...(await this.ids.next(needed)));
+    let taken = 0;
+    const decided = this.decideBatch(
+      ctx,
+      entries,
+      tails,
+      reservations,
+      () => {
+        const id = idPool[taken++];
+        if (id === undefined) throw new Error('Tail id pool exhausted');
+        return id;
+      },
+      true,
+    );
+
+    const writes = decided.overlay.writes();
+    const referenced = new Set(decided.results.map((r) => r.tailId).filter((id): id is number => id !== undefined));
+    const readPositions = [...referenced].map((id) => tails.get(id)?.position ?? null);
+    if (writes.length === 0) {
+      return { results: decided.results.map((d) => d.result), checkpoint: this.latest(readPositions) };
+    }
+    // A conflict throws here; the retry reuses the ids allocated so far.
+    const appended = await this.eventStore.append(writes);
+    return {
+      results: decided.results.map((d) => d.result),
+      checkpoint: this.latest([appended.checkpoint.value, ...readPositions]),
+    };
+  }
+
+  private decideBatch(
+    ctx: TailWriterContext,
+    entries: { input: TailInput; tailNumber: string; mappedIdStream: string; tailNumberStream: string | null }[],
+    tails: Map<number, LoadedTail>,
+    reservations: Map<string, LoadedReservation>,
+    nextTailId: () => number,
+    record: boolean,
+  ): { overlay: Overlay; results: Decided[]; created: number } {
+    const { domain, source } = ctx;
+    const occurredAt = this.clock().toISOString();
+    const overlay = new Overlay(tails, reservations, { domain, actor: source }, record);
+    const results: Decided[] = [];
+    let created = 0;
+
+    for (const entry of entries) {
+      const { input, tailNumber, mappedIdStream, tailNumberStream } = entry;
+      try {
+        if (!tailNumberStream) throw new TailNumberRequired('tailNumber');
+        const key = tailNumberKey(tailNumber);
+        const decision = createOrMap(
+          {
+            domain,
+            source,
+            mappedId: input.mappedId,
+            tailNumber,
+            properties: normalizeTailProperties(input),
+            eventId: record ? randomUUID() : DRY_RUN_EVENT_ID,
+            occurredAt,
+            nextTailId,
+          },
+          {
+            tailMappedByM: overlay.holder(mappedIdStream, (t) => hasMapping(t, source, input.mappedId)),
+            tailNumberedT: overlay.holder(tailNumberStream, (t) => t.domain === domain && tailNumberKey(t.tailNumber) === key),
+          },
+        );
+        switch (decision.outcome) {
+          case 'no-action':
+            results.push({ result: { outcome: 'no-action', tailId: decision.tail.tailId }, tailId: decision.tail.tailId });
+            break;
+          case 'mapped': {
+            const tailId = decision.tail.tailId;
+            overlay.applyTail(tailId, decision.events);
+            overlay.applyReservation(mappedIdStream, mappedIdClaimed(tailId));
+            results.push({ result: { outcome: 'mapped', tailId }, tailId });
+            break;
+          }
+          case 'created': {
+            const tailId = decision.events[0].data.tailId;
+            overlay.applyTail(tailId, decision.events);
+            overlay.applyReservation(mappedIdStream, mappedIdClaimed(tailId));
+            overlay.applyReservation(tailNumberStream, tailNumberClaimed(tailId));
+            results.push({ result: { outcome: 'created', tailId }, tailId });
+            created++;
+            break;
+          }
+        }
+      } catch (e) {
+        if (isTailDomainError(e) && e.kind === 'validation') {
+          results.push({ result: { outcome: 'invalid', fieldErrors: cloneFieldErrors(e.fieldErrors) } });
+          continue;
+        }
+        throw e;
+      }
+    }
+    return { overlay, results, created };
+  }
+
+  // --- commands on one existing tail -----------------------------------------------------------
+
+  private async simpleCommandOnce(
+    ctx: TailWriterContext,
+    mappedId: string,
+    command: (meta: { eventId: string; occurredAt: string; actor: string }) => TailCommand,
+  ): Promise<TailCommandResult> {
+    const { tailId, loaded, state } = await this.resolve(ctx, mappedId);
+    const events = decide(command(this.meta(ctx)), state);
+    return this.appendTail(ctx, tailId, loaded, state, events, []);
+  }
+
+  private async changeTailNumberOnce(ctx: TailWriterContext, mappedId: string, newTailNumber: string): Promise<TailCommandResult> {
+    const { tailId, loaded, state } = await this.resolve(ctx, mappedId);
+    const toTailNumber = trimTailNumber(newTailNumber ?? '');
+    if (toTailNumber === '') throw new TailNumberRequired('newTailNumber');
+    if (toTailNumber === state.tailNumber) return { tail: state, checkpoint: this.latest([loaded.position]) };
+
+    const sameKey = tailNumberKey(toTailNumber) === tailNumberKey(state.tailNumber);
+    const oldStream = tailNumberStreamId(ctx.domain, state.tailNumber);
+    const newStream = tailNumberStreamId(ctx.domain, toTailNumber);
+    let newNumberHeldBy: number | null = null;
+    const reservationWrites: { streamId: string; version: number; event: { type: string; data: { tailId: number } } }[] = [];
+
+    if (!sameKey) {
+      const read = await this.eventStore.readStreams([oldStream, newStream]);
+      const oldRes = loadReservation(read.get(oldStream));
+      const newRes = loadReservation(read.get(newStream));
+      const holder = newRes.reservation.holder;
+      if (holder !== null && holder !== tailId) {
+        // Confirm the claim (a store that is not atomic across streams may leave a stale one).
+        const other = loadTail(await this.eventStore.readStream(tailStreamId(holder))).state;
+        if (other && other.domain === ctx.domain && tailNumberKey(other.tailNumber) === tailNumberKey(toTailNumber)) {
+          newNumberHeldBy = holder;
+        }
+      }
+      reservationWrites.push(
+        { streamId: oldStream, version: oldRes.version, event: tailNumberReleased(tailId) },
+        { streamId: newStream, version: newRes.version, event: tailNumberClaimed(tailId) },
+      );
+    }
+
+    const events = decide({ type: 'RenumberTail', ...this.meta(ctx), newTailNumber: toTailNumber, newNumberHeldBy }, state);
+    return this.appendTail(ctx, tailId, loaded, state, events, events.length > 0 ? reservationWrites : []);
+  }
+
+  /** The tail the caller maps under `mappedId`, or `TailNotFound`. Two round trips. */
+  private async resolve(ctx: TailWriterContext, mappedId: string): Promise<{ tailId: number; loaded: LoadedTail; state: TailState }> {
+    const reservation = loadReservation(await this.eventStore.readStream(mappedIdStreamId(ctx.domain, ctx.source, mappedId)));
+    const tailId = reservation.reservation.holder;
+    if (tailId === null) throw new TailNotFound(mappedId);
+    const loaded = loadTail(await this.eventStore.readStream(tailStreamId(tailId)));
+    const state = loaded.state;
+    if (!state || state.domain !== ctx.domain || !hasMapping(state, ctx.source, mappedId)) throw new TailNotFound(mappedId);
+    return { tailId, loaded, state };
+  }
+
+  private async appendTail(
+    ctx: TailWriterContext,
+    tailId: number,
+    loaded: LoadedTail,
+    state: TailState,
+    events: TailEvent[],
+    reservationWrites: { streamId: string; version: number; event: { type: string; data: { tailId: number } } }[],
+  ): Promise<TailCommandResult> {
+    if (events.length === 0) return { tail: state, checkpoint: this.latest([loaded.position]) };
+    const metadata = { domain: ctx.domain, actor: ctx.source };
+    const reservation = (r: (typeof reservationWrites)[number]): StreamWrite => ({
+      streamId: r.streamId,
+      expectedVersion: r.version,
+      events: [{ eventId: randomUUID(), type: r.event.type, data: { ...r.event.data }, metadata }],
+    });
+    const isRelease = (r: (typeof reservationWrites)[number]) => r.event.type === 'TailNumberReleased';
+    // Claims, then the tail, then releases: on a store that is not atomic across streams an
+    // interrupted append leaves at worst a stale claim (ignored by readers), never a number
+    // released while its tail still holds it.
+    const writes: StreamWrite[] = [
+      ...reservationWrites.filter((r) => !isRelease(r)).map(reservation),
+      {
+        streamId: tailStreamId(tailId),
+        expectedVersion: loaded.version,
+        events: events.map((e) => ({ eventId: e.data.eventId, type: e.type, data: { ...e.data }, metadata })),
+      },
+      ...reservationWrites.filter(isRelease).map(reservation),
+    ];
+    const appended = await this.eventStore.append(writes);
+    const tail = events.reduce<TailState>((s, e) => evolve(s, e), state);
+    return { tail, checkpoint: appended.checkpoint };
+  }
+
+  // --- helpers ---------------------------------------------------------------------------------
+
+  private meta(ctx: TailWriterContext): { eventId: string; occurredAt: string; actor: string } {
+    return { eventId: randomUUID(), occurredAt: this.clock().toISOString(), actor: ctx.source };
+  }
+
+  /** The latest of some positions (as checkpoints), `null` when none. */
+  private latest(positions: (string | null)[]): AllCheckpoint | null {
+    let best: AllCheckpoint | null = null;
+    for (const value of positions) {
+      if (value === null) continue;
+      const cp = { value };
+      if (best === null || !this.eventStore.isAtOrAfter(best, cp)) best = cp;
+    }
+    return best;
+  }
+
+  /** Runs one attempt, again (after a short random pause) while a concurrent writer wins. */
+  private async retrying<T>(attempt: () => Promise<T>): Promise<T> {
+    for (let n = 1; ; n++) {
+      try {
+        return await attempt();
+      } catch (e) {
+        if (!(e instanceof WrongExpectedVersionError) || n >= this.maxAttempts) throw e;
+        await sleep(Math.random() * Math.min(this.retryJitterMs * 2 ** (n - 1), this.retryJitterMs * 50));
+      }
+    }
+  }
+}
+
+function cloneFieldErrors(fieldErrors: Record<string, string[]>): Record<string, string[]> {
+  return Object.fromEntries(Object.entries(fieldErrors).map(([k, v]) => [k, [...v]]));
+}

@@ -1,0 +1,26 @@
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import { TOPICS, WEBHOOK_PATTERNS } from '@tailsync/contracts';
+import { brokerList, exitOnStartFailure, loadConfig, requestReplyTopics, startService } from '@tailsync/service-kit';
+import { appModule } from './app.module';
+import { WebhookDispatcherConfig } from './config/webhook-dispatcher.config';
+
+async function main() {
+  const config = loadConfig(WebhookDispatcherConfig);
+  const instanceId = config.INSTANCE_ID ?? randomUUID().slice(0, 8);
+  await startService({
+    name: 'webhook-dispatcher',
+    module: appModule(config, instanceId),
+    brokers: brokerList(config),
+    httpPort: config.WEBHOOK_DISPATCHER_HTTP_PORT,
+    kafkaGroupId: 'webhook-dispatcher',
+    instanceId,
+    topics: [
+      ...requestReplyTopics(Object.values(WEBHOOK_PATTERNS)),
+      { topic: TOPICS.riskAssessmentExecuted, numPartitions: 6 },
+      { topic: TOPICS.riskAssessmentExecutedDlq, numPartitions: 1 },
+    ],
+  });
+}
+
+main().catch(exitOnStartFailure('webhook-dispatcher'));

@@ -1,0 +1,9 @@
+module.exports = {
+  ...require('../jest.preset.js'),
+  displayName: 'e2e',
+  rootDir: __dirname,
+  testMatch: ['<rootDir>/src/**/*.e2e.ts'],
+  globalSetup: '<rootDir>/src/support/global-setup.ts',
+  globalTeardown: '<rootDir>/src/support/global-teardown.ts',
+  testTimeout: 120_000,
+};

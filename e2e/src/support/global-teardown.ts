@@ -1,0 +1,6 @@
+import type { AppProcess } from '../../../tools/stack/app-process';
+
+export default async function globalTeardown(): Promise<void> {
+  const apps = ((globalThis as { __E2E_APPS__?: AppProcess[] }).__E2E_APPS__ ?? []);
+  await Promise.all(apps.map((a) => a.stop(10_000)));
+}

@@ -1,0 +1,47 @@
+import { API_VERSION } from '@tailsync/contracts';
+import { baseUrl } from './support/test-stack';
+
+describe('proof of life', () => {
+  it('answers /health/ready with every dependency up, after a round trip over Kafka to both services', async () => {
+    const res = await fetch(`${baseUrl()}/health/ready`);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.status).toBe('ok');
+    expect(Object.keys(body.info).sort()).toEqual(['database', 'kafka', 'tail-sync', 'webhook-dispatcher']);
+  });
+
+  it('answers /health/live', async () => {
+    const res = await fetch(`${baseUrl()}/health/live`);
+    expect(res.status).toBe(200);
+  });
+
+  it('reports the interface version on /Version and in X-Api-Version', async () => {
+    const res = await fetch(`${baseUrl()}/Version`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-api-version')).toBe(API_VERSION);
+    expect(await res.json()).toEqual({ version: API_VERSION });
+  });
+
+  it('puts X-Api-Version and a problem body on errors too', async () => {
+    const res = await fetch(`${baseUrl()}/no-such-endpoint`);
+    expect(res.status).toBe(404);
+    expect(res.headers.get('x-api-version')).toBe(API_VERSION);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    const body = await res.json();
+    expect(body).toMatchObject({ status: 404, isValid: false, type: expect.stringMatching(/\/docs\/errors#not-found$/) });
+    expect(body.instance).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('echoes X-Request-Id', async () => {
+    const res = await fetch(`${baseUrl()}/Version`, { headers: { 'X-Request-Id': 'trace-123' } });
+    expect(res.headers.get('x-request-id')).toBe('trace-123');
+  });
+
+  it('serves metrics on every process', async () => {
+    for (const port of [13000, 13001, 13002]) {
+      const res = await fetch(`http://127.0.0.1:${port}/metrics`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain('process_cpu_seconds_total');
+    }
+  });
+});

@@ -1,0 +1,5 @@
+export * from './version';
+export * from './topics';
+export * from './message-patterns';
+export * from './rpc';
+export * from './ping';

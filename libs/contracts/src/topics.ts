@@ -1,0 +1,8 @@
+/** Kafka topics other services produce to or consume from. */
+export const TOPICS = {
+  riskAssessmentExecuted: 'product.risk-assessment-executed',
+  riskAssessmentExecutedDlq: 'product.risk-assessment-executed.dlq',
+  tailEvents: 'tailsync.tail-events',
+} as const;
+
+export const RISK_ASSESSMENT_EXECUTED = 'Product.RiskAssessmentExecuted';

@@ -1,0 +1,451 @@
+import type { Pool, PoolClient } from 'pg';
+import { comparePairs, isPairAtOrAfter, ORIGIN_VALUE, parsePair } from '../checkpoint';
+import {
+  AllCheckpoint,
+  AppendResult,
+  DuplicateEventIdError,
+  EventStore,
+  ReadAllOptions,
+  ReadAllResult,
+  StoredEvent,
+  StreamWrite,
+  validateWrites,
+  WrongExpectedVersionError,
+} from '../event-store.port';
+
+export interface PostgresEventStoreOptions {
+  /** Prefix of the two tables (`<prefix>events`, `<prefix>streams`). Default `es_`. */
+  tablePrefix?: string;
+  /** Schema holding the tables (created by `migrate()`). Default: unqualified, i.e. the `search_path`. */
+  schema?: string;
+  /**
+   * Attempts of one append when it hits a transient conflict (deadlock, a stream created by a
+   * concurrent transaction between our lock and our insert). Default 5.
+   */
+  maxAttempts?: number;
+}
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
+
+/** What opens / closes / undoes the unit of work of one append attempt. */
+interface UnitOfWork {
+  start: string;
+  done: string;
+  undo: string;
+}
+const TOP_LEVEL: UnitOfWork = { start: 'begin', done: 'commit', undo: 'rollback' };
+const SAVEPOINT: UnitOfWork = {
+  start: 'savepoint tailsync_es_append',
+  done: 'release savepoint tailsync_es_append',
+  undo: 'rollback to savepoint tailsync_es_append; release savepoint tailsync_es_append',
+};
+
+/** A stream we saw as missing was created by a concurrent transaction before our insert: retry. */
+class StreamCreatedConcurrently extends Error {}
+
+interface EventRow {
+  stream_id: string;
+  version: number;
+  event_id: string;
+  type: string;
+  data: Record<string, unknown>;
+  metadata: Record<string, unknown> | null;
+  recorded_at: Date;
+  tx: string;
+  position: string;
+}
+
+const EVENT_COLUMNS =
+  'stream_id, version, event_id::text as event_id, type, data, metadata, recorded_at, tx::text as tx, position::text as position';
+
+function toStoredEvent(r: EventRow): StoredEvent {
+  return {
+    streamId: r.stream_id,
+    version: r.version,
+    eventId: r.event_id,
+    type: r.type,
+    data: r.data,
+    metadata: r.metadata ?? {},
+    recordedAt: r.recorded_at,
+    position: `${r.tx}:${r.position}`,
+  };
+}
+
+function byCodePoint(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function isDatabaseError(err: unknown): err is { code: string; constraint?: string } {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code);
+}
+
+function likePrefix(prefix: string): string {
+  return `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function maxCheckpoint(values: string[]): string {
+  return values.reduce((acc, v) => (comparePairs(v, acc) > 0 ? v : acc), ORIGIN_VALUE);
+}
+
+/**
+ * PostgreSQL adapter (default).
+ *
+ * - One transaction per `append`, whatever the number of streams: atomic across streams.
+ * - Optimistic concurrency on `<prefix>streams` with stream rows locked in a deterministic order.
+ * - All events of a call are written by one multi-row `INSERT ... SELECT FROM unnest(...)`.
+ * - Global order = `(tx, position)` where `tx` is the writing transaction's id (`xid8`); `readAll`
+ *   only returns rows of transactions older than the oldest transaction still running
+ *   (`pg_snapshot_xmin(pg_current_snapshot())`), so a slow transaction can never be skipped.
+ * - `StoredEvent.position` and checkpoint values are `"<tx>:<position>"` (decimal integers).
+ *
+ * The pool is owned by the caller: `close()` does not end it.
+ */
+export class PostgresEventStore implements EventStore {
+  readonly atomicMultiStream = true;
+
+  private readonly prefix: string;
+  private readonly schema: string | undefined;
+  private readonly eventsTable: string;
+  private readonly streamsTable: string;
+  private readonly eventIdConstraint: string;
+  private readonly maxAttempts: number;
+
+  constructor(
+    private readonly pool: Pool,
+    options: PostgresEventStoreOptions = {},
+  ) {
+    this.prefix = options.tablePrefix ?? 'es_';
+    this.schema = options.schema;
+    if (!IDENTIFIER.test(this.prefix)) throw new TypeError(`Invalid table prefix '${this.prefix}'`);
+    if (this.schema !== undefined && !IDENTIFIER.test(this.schema)) throw new TypeError(`Invalid schema '${this.schema}'`);
+    const qualify = (name: string) => (this.schema ? `"${this.schema}"."${name}"` : `"${name}"`);
+    this.eventsTable = qualify(`${this.prefix}events`);
+    this.streamsTable = qualify(`${this.prefix}streams`);
+    this.eventIdConstraint = `${this.prefix}events_event_id_key`;
+    this.maxAttempts = Math.max(1, options.maxAttempts ?? 5);
+  }
+
+  /** Creates schema, tables and index if missing. Serialised across processes by an advisory lock. */
+  async migrate(): Promise<void> {
+    const client = await this.pool.connect();
+    let failed = false;
+    try {
+      await client.query('begin');
+      await client.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [
+        `tailsync.event-store:${this.schema ?? ''}:${this.prefix}`,
+      ]);
+      if (this.schema) await client.query(`create schema if not exists "${this.schema}"`);
+      await client.query(`
+        create table if not exists ${this.eventsTable} (
+          position    bigserial   not null,
+          tx          xid8        not null default pg_current_xact_id(),
+          stream_id   text        not null,
+          version     int         not null check (version > 0),
+          event_id    uuid        not null,
+          type        text        not null,
+          data        jsonb       not null,
+          metadata    jsonb       not null default '{}'::jsonb,
+          recorded_at timestamptz not null default now(),
+          constraint "${this.prefix}events_pkey" primary key (position),
+          constraint "${this.eventIdConstraint}" unique (event_id),
+          constraint "${this.prefix}events_stream_version_key" unique (stream_id, version)
+        )`);
+      await client.query(
+        `create index if not exists "${this.prefix}events_tx_position_idx" on ${this.eventsTable} (tx, position)`,
+      );
+      await client.query(`
+        create table if not exists ${this.streamsTable} (
+          stream_id text not null primary key,
+          version   int  not null check (version >= 0)
+        )`);
+      await client.query('commit');
+    } catch (err) {
+      failed = true;
+      await client.query('rollback').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release(failed ? true : undefined);
+    }
+  }
+
+  async append(writes: StreamWrite[]): Promise<AppendResult> {
+    validateWrites(writes);
+    const client = await this.pool.connect();
+    let destroy = false;
+    try {
+      return await this.appendWithRetries(client, writes, TOP_LEVEL, true);
+    } catch (err) {
+      destroy = !(err instanceof WrongExpectedVersionError || err instanceof DuplicateEventIdError || isDatabaseError(err));
+      throw err;
+    } finally {
+      client.release(destroy ? true : undefined);
+    }
+  }
+
+  /**
+   * Appends inside a transaction the caller has opened on `client` (e.g. to write events together
+   * with other rows). Runs under a savepoint, so a conflict leaves the caller's transaction usable;
+   * the caller commits. The returned checkpoint becomes reachable by `readAll` once it commits.
+   * Use READ COMMITTED (the default): the idempotency check reads what other transactions committed.
+   */
+  async appendInTransaction(client: PoolClient, writes: StreamWrite[]): Promise<AppendResult> {
+    validateWrites(writes);
+    return this.appendWithRetries(client, writes, SAVEPOINT, true);
+  }
+
+  async readStream(streamId: string, fromVersion = 0): Promise<StoredEvent[]> {
+    const { rows } = await this.pool.query<EventRow>(
+      `select ${EVENT_COLUMNS} from ${this.eventsTable} where stream_id = $1 and version > $2 order by version`,
+      [streamId, fromVersion],
+    );
+    return rows.map(toStoredEvent);
+  }
+
+  async readStreams(streamIds: string[]): Promise<Map<string, StoredEvent[]>> {
+    const result = new Map<string, StoredEvent[]>(streamIds.map((id) => [id, []]));
+    if (streamIds.length === 0) return result;
+    const { rows } = await this.pool.query<EventRow>(
+      `select ${EVENT_COLUMNS} from ${this.eventsTable} where stream_id = any($1::text[]) order by stream_id, version`,
+      [[...result.keys()]],
+    );
+    for (const r of rows) result.get(r.stream_id)!.push(toStoredEvent(r));
+    return result;
+  }
+
+  async readAll(after: AllCheckpoint | null, limit: number, opts: ReadAllOptions = {}): Promise<ReadAllResult> {
+    if (!Number.isInteger(limit) || limit <= 0) return { events: [], checkpoint: after };
+    const [tx, position] = parsePair(after?.value ?? ORIGIN_VALUE);
+    const params: unknown[] = [tx.toString(), position.toString(), limit];
+    let prefixFilter = '';
+    if (opts.streamPrefixes && opts.streamPrefixes.length > 0) {
+      params.push(opts.streamPrefixes.map(likePrefix));
+      prefixFilter = 'and stream_id like any($4::text[])';
+    }
+    // Rows of transactions still in flight (tx >= xmin of our snapshot) are never returned, so a
+    // row with a lower (tx, position) than one we return can never become visible later.
+    const { rows } = await this.pool.query<EventRow>(
+      `select ${EVENT_COLUMNS} from ${this.eventsTable}
+        where (tx, position) > ($1::xid8, $2::bigint)
+          and tx < pg_snapshot_xmin(pg_current_snapshot())
+          ${prefixFilter}
+        order by tx, position
+        limit $3`,
+      params,
+    );
+    const events = rows.map(toStoredEvent);
+    return { events, checkpoint: events.length > 0 ? { value: events[events.length - 1].position } : after };
+  }
+
+  isAtOrAfter(a: AllCheckpoint | null, b: AllCheckpoint): boolean {
+    return isPairAtOrAfter(a, b);
+  }
+
+  async ping(): Promise<void> {
+    await this.pool.query('select 1');
+  }
+
+  /** The pool belongs to the caller; nothing to release here. */
+  async close(): Promise<void> {
+    /* caller-owned pool */
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private async appendWithRetries(
+    client: PoolClient,
+    writes: StreamWrite[],
+    uow: UnitOfWork,
+    allowPartialRetry: boolean,
+  ): Promise<AppendResult> {
+    for (let attempt = 1; ; attempt++) {
+      await client.query(uow.start);
+      try {
+        const result = await this.appendOnce(client, writes);
+        await client.query(uow.done);
+        return result;
+      } catch (err) {
+        try {
+          await client.query(uow.undo);
+        } catch (undoErr) {
+          // The connection is unusable: surface the original error, the caller destroys the client.
+          throw Object.assign(new Error(`append failed and could not be undone: ${(undoErr as Error).message}`), {
+            cause: err,
+          });
+        }
+        const transient =
+          err instanceof StreamCreatedConcurrently ||
+          (isDatabaseError(err) && (err.code === '40P01' /* deadlock */ || err.code === '40001'));
+        if (transient && attempt < this.maxAttempts) continue;
+        if (err instanceof StreamCreatedConcurrently) {
+          throw new Error('append kept racing with concurrent stream creation; giving up');
+        }
+        if (err instanceof WrongExpectedVersionError || this.isEventIdViolation(err)) {
+          return this.resolveConflict(client, writes, err, uow, allowPartialRetry);
+        }
+        throw err;
+      }
+    }
+  }
+
+  private isEventIdViolation(err: unknown): boolean {
+    return isDatabaseError(err) && err.code === '23505' && err.constraint === this.eventIdConstraint;
+  }
+
+  /** One attempt, inside an open transaction / savepoint. */
+  private async appendOnce(client: PoolClient, writes: StreamWrite[]): Promise<AppendResult> {
+    // Deterministic lock order (byte order of stream ids) so concurrent appends cannot deadlock.
+    const sorted = [...writes].sort((a, b) => byCodePoint(a.streamId, b.streamId));
+    const streamIds = sorted.map((w) => w.streamId);
+
+    // 1. Lock the existing stream rows of the call, in order, and read their versions.
+    const locked = await client.query<{ stream_id: string; version: number }>(
+      `select stream_id, version from ${this.streamsTable}
+        where stream_id = any($1::text[]) order by stream_id collate "C" for update`,
+      [streamIds],
+    );
+    const current = new Map(locked.rows.map((r) => [r.stream_id, r.version]));
+
+    // 2. Check expectations; compute new versions.
+    const newVersions: Record<string, number> = {};
+    const created: { id: string; version: number }[] = [];
+    const updated: { id: string; version: number }[] = [];
+    for (const w of sorted) {
+      const actual = current.get(w.streamId) ?? 0;
+      if (w.expectedVersion !== 'any' && w.expectedVersion !== actual) {
+        throw new WrongExpectedVersionError(w.streamId, w.expectedVersion, actual);
+      }
+      const version = actual + w.events.length;
+      newVersions[w.streamId] = version;
+      if (w.events.length === 0) continue;
+      (current.has(w.streamId) ? updated : created).push({ id: w.streamId, version });
+    }
+
+    // 3. Create the new streams (in order). A stream another transaction created after step 1 is
+    //    skipped by ON CONFLICT (after waiting for it to commit): retry the attempt, which then
+    //    sees and locks it.
+    if (created.length > 0) {
+      const inserted = await client.query(
+        `insert into ${this.streamsTable} (stream_id, version)
+         select id, version from unnest($1::text[], $2::int[]) as u(id, version)
+          order by id collate "C"
+         on conflict (stream_id) do nothing`,
+        [created.map((c) => c.id), created.map((c) => c.version)],
+      );
+      if (inserted.rowCount !== created.length) throw new StreamCreatedConcurrently();
+    }
+    // 4. Bump the existing (already locked) streams.
+    if (updated.length > 0) {
+      await client.query(
+        `update ${this.streamsTable} s set version = u.version
+           from unnest($1::text[], $2::int[]) as u(id, version)
+          where s.stream_id = u.id`,
+        [updated.map((c) => c.id), updated.map((c) => c.version)],
+      );
+    }
+
+    // 5. All events of the call in one statement, in the caller's order.
+    const cols = {
+      stream: [] as string[],
+      version: [] as number[],
+      id: [] as string[],
+      type: [] as string[],
+      data: [] as string[],
+      metadata: [] as string[],
+    };
+    for (const w of writes) {
+      let v = newVersions[w.streamId] - w.events.length;
+      for (const e of w.events) {
+        cols.stream.push(w.streamId);
+        cols.version.push(++v);
+        cols.id.push(e.eventId.toLowerCase());
+        cols.type.push(e.type);
+        cols.data.push(JSON.stringify(e.data));
+        cols.metadata.push(JSON.stringify(e.metadata ?? {}));
+      }
+    }
+    if (cols.id.length === 0) return { streams: newVersions, checkpoint: { value: ORIGIN_VALUE } };
+    const { rows } = await client.query<{ position: string; tx: string }>(
+      `with ins as (
+         insert into ${this.eventsTable} (stream_id, version, event_id, type, data, metadata)
+         select u.stream_id, u.version, u.event_id, u.type, u.data::jsonb, u.metadata::jsonb
+           from unnest($1::text[], $2::int[], $3::uuid[], $4::text[], $5::text[], $6::text[])
+                with ordinality as u(stream_id, version, event_id, type, data, metadata, ord)
+          order by u.ord
+         returning position
+       )
+       select max(position)::text as position, pg_current_xact_id()::text as tx from ins`,
+      [cols.stream, cols.version, cols.id, cols.type, cols.data, cols.metadata],
+    );
+    return { streams: newVersions, checkpoint: { value: `${rows[0].tx}:${rows[0].position}` } };
+  }
+
+  /**
+   * After a version conflict or an event-id unique violation: are the events of the call already
+   * stored at the same place (a retried command)? Writes fully stored are successes; writes with
+   * none of their events stored are appended again (once); anything else is a real conflict.
+   */
+  private async resolveConflict(
+    client: PoolClient,
+    writes: StreamWrite[],
+    original: unknown,
+    uow: UnitOfWork,
+    allowPartialRetry: boolean,
+  ): Promise<AppendResult> {
+    const allIds = writes.flatMap((w) => w.events.map((e) => e.eventId.toLowerCase()));
+    const { rows } = await client.query<{ event_id: string; stream_id: string; version: number; type: string; tx: string; position: string }>(
+      `select event_id::text as event_id, stream_id, version, type, tx::text as tx, position::text as position
+         from ${this.eventsTable} where event_id = any($1::uuid[])`,
+      [allIds],
+    );
+    const found = new Map(rows.map((r) => [r.event_id, r]));
+
+    const storedVersions: Record<string, number> = {};
+    const storedCheckpoints: string[] = [];
+    const pending: StreamWrite[] = [];
+    for (const w of writes) {
+      const matches = w.events.map((e) => found.get(e.eventId.toLowerCase()));
+      if (w.events.length === 0 || matches.every((m) => m === undefined)) {
+        pending.push(w);
+        continue;
+      }
+      const base = w.expectedVersion === 'any' ? (matches[0]?.version ?? 1) - 1 : w.expectedVersion;
+      w.events.forEach((e, i) => {
+        const m = matches[i];
+        const id = e.eventId.toLowerCase();
+        if (!m) throw new DuplicateEventIdError(id, w.streamId, 'only part of the events of this write are stored');
+        if (m.stream_id !== w.streamId) throw new DuplicateEventIdError(id, w.streamId, `stored in stream '${m.stream_id}'`);
+        if (m.version !== base + 1 + i) {
+          throw new DuplicateEventIdError(id, w.streamId, `stored at version ${m.version}, not ${base + 1 + i}`);
+        }
+        if (m.type !== e.type) throw new DuplicateEventIdError(id, w.streamId, `stored with type '${m.type}', not '${e.type}'`);
+        storedCheckpoints.push(`${m.tx}:${m.position}`);
+      });
+      storedVersions[w.streamId] = base + w.events.length;
+    }
+
+    if (Object.keys(storedVersions).length === 0) throw original;
+    const rest = pending.filter((w) => w.events.length > 0);
+    if (rest.length === 0) {
+      // Everything that had events is stored. Writes without events only checked a version: report
+      // the stream's current version.
+      const streams = { ...storedVersions };
+      if (pending.length > 0) {
+        const cur = await client.query<{ stream_id: string; version: number }>(
+          `select stream_id, version from ${this.streamsTable} where stream_id = any($1::text[])`,
+          [pending.map((w) => w.streamId)],
+        );
+        const byId = new Map(cur.rows.map((r) => [r.stream_id, r.version]));
+        for (const w of pending) streams[w.streamId] = byId.get(w.streamId) ?? 0;
+      }
+      return { streams, checkpoint: { value: maxCheckpoint(storedCheckpoints) } };
+    }
+    if (!allowPartialRetry) throw original;
+    const more = await this.appendWithRetries(client, pending, uow, false);
+    return {
+      streams: { ...storedVersions, ...more.streams },
+      checkpoint: { value: maxCheckpoint([...storedCheckpoints, more.checkpoint.value]) },
+    };
+  }
+}
+

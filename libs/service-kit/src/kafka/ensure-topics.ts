@@ -1,0 +1,69 @@
+import { Kafka, logLevel } from 'kafkajs';
+
+export interface TopicSpec {
+  topic: string;
+  numPartitions: number;
+}
+
+/**
+ * Creates the topics a process needs before its consumers start: kafkajs consumers race a
+ * fresh broker's metadata, so topics are never left to auto-creation.
+ */
+export async function ensureTopics(brokers: string[], specs: TopicSpec[], clientId = 'tailsync-admin', timeoutMs = 90_000): Promise<void> {
+  const kafka = new Kafka({ clientId, brokers, logLevel: logLevel.NOTHING, retry: { retries: 5, initialRetryTime: 200 } });
+  const admin = kafka.admin();
+  const deadline = Date.now() + timeoutMs;
+  try {
+    // Several processes start at once on a possibly fresh broker: creation races and
+    // not-yet-elected leaders are retried until every partition of every topic has a leader.
+    for (;;) {
+      try {
+        await admin.connect();
+        const existing = new Set(await admin.listTopics());
+        const missing = specs.filter((s) => !existing.has(s.topic));
+        if (missing.length > 0) {
+          await admin.createTopics({
+            waitForLeaders: true,
+            topics: missing.map((s) => ({ topic: s.topic, numPartitions: s.numPartitions, replicationFactor: 1 })),
+          });
+        }
+        const { topics } = await admin.fetchTopicMetadata({ topics: specs.map((s) => s.topic) });
+        if (topics.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0))) return;
+      } catch (error) {
+        if (Date.now() > deadline) throw new Error(`Kafka topics not ready at ${brokers.join(',')}: ${(error as Error).message}`);
+      }
+      if (Date.now() > deadline) throw new Error(`Kafka topics not ready at ${brokers.join(',')}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/** Answers whether the broker serves metadata right now (readiness). */
+export async function pingKafka(brokers: string[]): Promise<void> {
+  const kafka = new Kafka({ clientId: 'tailsync-health', brokers, logLevel: logLevel.NOTHING, retry: { retries: 0 }, connectionTimeout: 1000 });
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    await admin.describeCluster();
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+export class KafkaReadiness {
+  readonly name = 'kafka';
+  constructor(private readonly brokers: string[]) {}
+  check(): Promise<void> {
+    return pingKafka(this.brokers);
+  }
+}
+
+/** The topics of request-response patterns: each pattern's request topic and its reply topic. */
+export function requestReplyTopics(patterns: readonly string[], numPartitions = 6): TopicSpec[] {
+  return patterns.flatMap((topic) => [
+    { topic, numPartitions },
+    { topic: `${topic}.reply`, numPartitions },
+  ]);
+}

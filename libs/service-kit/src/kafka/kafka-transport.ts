@@ -1,0 +1,37 @@
+import { KafkaOptions, Transport } from '@nestjs/microservices';
+import { logLevel, Partitioners } from 'kafkajs';
+
+export interface KafkaEndpoint {
+  brokers: string[];
+  clientId: string;
+  groupId: string;
+}
+
+/** One place for the kafkajs settings every tailsync process uses. */
+export function kafkaTransport(endpoint: KafkaEndpoint): KafkaOptions {
+  return {
+    transport: Transport.KAFKA,
+    options: {
+      client: {
+        clientId: endpoint.clientId,
+        brokers: endpoint.brokers,
+        logLevel: logLevel.WARN,
+        retry: { initialRetryTime: 100, retries: 10 },
+      },
+      consumer: {
+        groupId: endpoint.groupId,
+        sessionTimeout: 10_000,
+        heartbeatInterval: 1_000,
+        rebalanceTimeout: 10_000,
+        maxWaitTimeInMs: 100,
+        allowAutoTopicCreation: false,
+      },
+      // A group that has never committed starts at the beginning, so a request produced
+      // before the first copy joined is still served (requests carry their own deadline).
+      subscribe: { fromBeginning: true },
+      run: { partitionsConsumedConcurrently: 3 },
+      producer: { allowAutoTopicCreation: false, idempotent: false, createPartitioner: Partitioners.DefaultPartitioner },
+      postfixId: '',
+    },
+  };
+}

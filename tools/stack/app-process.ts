@@ -1,0 +1,59 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from './infrastructure';
+
+export type AppName = 'gateway' | 'tail-sync' | 'webhook-dispatcher';
+
+export interface AppProcess {
+  name: AppName;
+  instance: string;
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  /** SIGTERM and wait (a clean shutdown); SIGKILL after the grace period. */
+  stop(graceMs?: number): Promise<void>;
+  /** SIGKILL now: the crash every test of "nothing lost" needs. */
+  kill(): Promise<void>;
+}
+
+/** Runs one tailsync app from its TypeScript sources, its output into a log file. */
+export function spawnApp(name: AppName, env: Record<string, string>, logDir: string, instance = name): AppProcess {
+  mkdirSync(logDir, { recursive: true });
+  const log = createWriteStream(join(logDir, `${instance}.log`), { flags: 'a' });
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'tools', 'run.js'), join(REPO_ROOT, 'apps', name, 'src', 'main.ts')], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env, INSTANCE_ID: instance },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.pipe(log, { end: false });
+  child.stderr?.pipe(log, { end: false });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const signal = async (sig: NodeJS.Signals, graceMs: number) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill(sig);
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    await exited;
+    clearTimeout(timer);
+  };
+  process.once('exit', () => child.kill('SIGKILL'));
+  return { name, instance, child, exited, stop: (graceMs = 10_000) => signal('SIGTERM', graceMs), kill: () => signal('SIGKILL', 0) };
+}
+
+/** Polls a URL until it answers 200, failing with the app's exit when it dies first. */
+export async function waitForHttp(url: string, timeoutMs: number, apps: AppProcess[] = []): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    const dead = apps.find((a) => a.child.exitCode !== null);
+    if (dead) throw new Error(`${dead.instance} exited with code ${dead.child.exitCode} before ${url} was ready (see its log)`);
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(3000) });
+      if (res.status === 200) return;
+      last = `${res.status} ${(await res.text()).slice(0, 500)}`;
+    } catch (error) {
+      last = String(error);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} not ready after ${timeoutMs} ms: ${last}`);
+}

