@@ -114,17 +114,25 @@ async function doEnsureKafkaJars(): Promise<string> {
   }
   try {
     if (isComplete(LIBS_DIR)) return LIBS_DIR;
-    const tmp = `${LIBS_DIR}.tmp-${process.pid}-${Date.now()}`;
-    fs.rmSync(tmp, { recursive: true, force: true });
-    await runMaven(tmp);
-    const jars = fs.readdirSync(tmp).filter((f) => f.endsWith('.jar'));
-    if (!jars.some((f) => f.startsWith(`kafka_2.13-${KAFKA_VERSION}`))) {
-      throw new Error(`Maven finished but ${tmp} holds no kafka_2.13-${KAFKA_VERSION}.jar`);
+    // Only the lock holder writes temp dirs: any left over are from a killed download.
+    for (const name of fs.readdirSync(LIBS_PARENT)) {
+      if (name.startsWith(`${KAFKA_VERSION}.tmp-`)) fs.rmSync(path.join(LIBS_PARENT, name), { recursive: true, force: true });
     }
-    fs.writeFileSync(path.join(tmp, MARKER), `${new Date().toISOString()} ${jars.length} jars\n`);
-    fs.rmSync(LIBS_DIR, { recursive: true, force: true }); // a leftover without the marker
-    fs.renameSync(tmp, LIBS_DIR);
-    return LIBS_DIR;
+    const tmp = `${LIBS_DIR}.tmp-${process.pid}-${Date.now()}`;
+    try {
+      await runMaven(tmp);
+      const jars = fs.readdirSync(tmp).filter((f) => f.endsWith('.jar'));
+      if (!jars.some((f) => f.startsWith(`kafka_2.13-${KAFKA_VERSION}`))) {
+        throw new Error(`Maven finished but ${tmp} holds no kafka_2.13-${KAFKA_VERSION}.jar`);
+      }
+      fs.writeFileSync(path.join(tmp, MARKER), `${new Date().toISOString()} ${jars.length} jars\n`);
+      fs.rmSync(LIBS_DIR, { recursive: true, force: true }); // a leftover without the marker
+      fs.renameSync(tmp, LIBS_DIR);
+      return LIBS_DIR;
+    } catch (err) {
+      fs.rmSync(tmp, { recursive: true, force: true });
+      throw err;
+    }
   } finally {
     unlock();
   }
@@ -159,12 +167,19 @@ function unlock(): void {
   }
 }
 
+/** True while `pid` runs; a zombie (dead, not yet reaped by its new parent) counts as gone. */
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return err.code === 'EPERM';
+  }
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return true; // no /proc: trust kill(0)
   }
 }
 
@@ -304,20 +319,23 @@ export async function startKafka(opts: KafkaBrokerOptions): Promise<RunningKafka
     cwd: dataDir,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let stopping: Promise<void> | undefined;
   let spawnError: Error | undefined;
   child.on('error', (err) => (spawnError = err));
   pipeLines(child, onLine);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let exitInfo: string | undefined;
-  child.once('exit', (code, signal) => (exitInfo = signal ? `killed by ${signal}` : `exit code ${code}`));
+  child.once('exit', (code, signal) => {
+    exitInfo = signal ? `killed by ${signal}` : `exit code ${code}`;
+    if (!stopping) onLine(`[tools/kafka/broker.ts] Kafka broker pid ${child.pid} exited unexpectedly (${exitInfo})`);
+  });
 
   const unregister = killOnParentExit(child);
   if (child.pid) fs.writeFileSync(pidFile, `${child.pid}\n`);
 
-  let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> =>
     (stopping ??= (async () => {
-      if (child.exitCode === null && child.signalCode === null) {
+      if (child.pid && child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');
         let timer: NodeJS.Timeout | undefined;
         const timedOut = await Promise.race([
@@ -460,8 +478,8 @@ function assertPortFree(port: number, what: string): Promise<void> {
 
 /**
  * A broker left behind on this dataDir by a process that died without stopping it (SIGKILL,
- * crash) keeps the ports and the log-dir lock. Reclaim it if it is orphaned (re-parented to
- * pid 1); if its parent is still alive it belongs to another run, so fail with a clear message.
+ * crash) keeps the ports and the log-dir lock. Reclaim it (SIGTERM, then SIGKILL) if it is
+ * orphaned; if its Node parent is still alive it belongs to another run: fail with a clear message.
  */
 async function reclaimOrphan(pidFile: string, propsFile: string): Promise<void> {
   let pid: number;
@@ -482,9 +500,17 @@ async function reclaimOrphan(pidFile: string, propsFile: string): Promise<void> 
     fs.rmSync(pidFile, { force: true });
     return;
   }
-  if (ppid !== 1) {
+  let parent = '';
+  try {
+    parent = fs.readFileSync(`/proc/${ppid}/comm`, 'utf8').trim();
+  } catch {
+    /* parent gone */
+  }
+  // Orphans are re-parented to init (pid 1) or a subreaper such as `systemd --user`.
+  const orphaned = ppid === 1 || !parent.includes('node');
+  if (!orphaned) {
     throw new Error(
-      `Cannot start Kafka: a broker (pid ${pid}, parent pid ${ppid}) is already running on ${path.dirname(pidFile)}. ` +
+      `Cannot start Kafka: a broker (pid ${pid}, started by ${parent} pid ${ppid}) is already running on ${path.dirname(pidFile)}. ` +
         `Stop that run first, or use another dataDir.`,
     );
   }
@@ -492,7 +518,7 @@ async function reclaimOrphan(pidFile: string, propsFile: string): Promise<void> 
   const deadline = Date.now() + STOP_TIMEOUT_MS;
   while (isAlive(pid) && Date.now() < deadline) await sleep(100);
   if (isAlive(pid)) process.kill(pid, 'SIGKILL');
-  while (isAlive(pid)) await sleep(50);
+  for (let i = 0; i < 100 && isAlive(pid); i++) await sleep(50);
   fs.rmSync(pidFile, { force: true });
 }
 

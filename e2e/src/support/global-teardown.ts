@@ -1,4 +1,4 @@
-import type { AppProcess } from '../../../tools/stack/app-process';
+import type { AppProcess } from '@tailsync/stack';
 
 export default async function globalTeardown(): Promise<void> {
   const apps = ((globalThis as { __E2E_APPS__?: AppProcess[] }).__E2E_APPS__ ?? []);

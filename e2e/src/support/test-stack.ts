@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { AppName, AppProcess, spawnApp, waitForHttp } from '../../../tools/stack/app-process';
+import { AppName, AppProcess, spawnApp, waitForHttp } from '@tailsync/stack';
 
 /** Ports of the three apps under test (the test infrastructure uses its own, too). */
 export const E2E_PORTS = { gateway: 13000, 'tail-sync': 13001, 'webhook-dispatcher': 13002 } as const;

@@ -265,7 +265,7 @@ describe('decide', () => {
   });
 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+
 function catchError(fn: () => unknown): any {
   try {
     fn();

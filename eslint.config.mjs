@@ -1,0 +1,29 @@
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+
+export default [
+  { ignores: ['node_modules', 'dist', '.data', '.nx', 'coverage', '**/*.js', '**/*.mjs'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    plugins: { '@nx': nx },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      // Apps never import each other; libraries never import apps; shared libs stay shared.
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          allow: [],
+          depConstraints: [
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
+            { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
+            // The e2e harness drives the same process launcher as `npm start`.
+            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib', 'type:tooling'] },
+            { sourceTag: 'type:tooling', onlyDependOnLibsWithTags: ['type:lib', 'type:tooling'] },
+          ],
+        },
+      ],
+    },
+  },
+];

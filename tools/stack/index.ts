@@ -1,0 +1,2 @@
+export * from './app-process';
+export * from './infrastructure';
