@@ -5,7 +5,7 @@ describe('proof of life', () => {
   it('answers /health/ready with every dependency up, after a round trip over Kafka to both services', async () => {
     const res = await fetch(`${baseUrl()}/health/ready`);
     expect(res.status).toBe(200);
-    const body = await res.json();
+    const body = (await res.json()) as any;
     expect(body.status).toBe('ok');
     expect(Object.keys(body.info).sort()).toEqual(['database', 'kafka', 'tail-sync', 'webhook-dispatcher']);
   });
@@ -27,7 +27,7 @@ describe('proof of life', () => {
     expect(res.status).toBe(404);
     expect(res.headers.get('x-api-version')).toBe(API_VERSION);
     expect(res.headers.get('content-type')).toContain('application/problem+json');
-    const body = await res.json();
+    const body = (await res.json()) as any;
     expect(body).toMatchObject({ status: 404, isValid: false, type: expect.stringMatching(/\/docs\/errors#not-found$/) });
     expect(body.instance).toMatch(/^[0-9a-f-]{36}$/);
   });

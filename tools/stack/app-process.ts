@@ -17,7 +17,7 @@ export interface AppProcess {
 }
 
 /** Runs one tailsync app from its TypeScript sources, its output into a log file. */
-export function spawnApp(name: AppName, env: Record<string, string>, logDir: string, instance = name): AppProcess {
+export function spawnApp(name: AppName, env: Record<string, string>, logDir: string, instance: string = name): AppProcess {
   mkdirSync(logDir, { recursive: true });
   const log = createWriteStream(join(logDir, `${instance}.log`), { flags: 'a' });
   const child = spawn(process.execPath, [join(REPO_ROOT, 'tools', 'run.js'), join(REPO_ROOT, 'apps', name, 'src', 'main.ts')], {

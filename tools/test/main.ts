@@ -61,7 +61,8 @@ async function main() {
       totals.brokenSuites += r.numRuntimeErrorTestSuites;
     }
     // A suite that failed to load counts as a failure; a skipped test is never a pass.
-    const failed = totals.failed + totals.brokenSuites;
+    // A target that failed without a report (e.g. a broken global set-up) is a failure too.
+    const failed = totals.failed + totals.brokenSuites || (nx.status === 0 ? 0 : 1);
     log(`suite took ${((Date.now() - started) / 1000).toFixed(1)} s; Kafka ${infra.kafkaVersion}, PostgreSQL ${infra.postgresVersion}`);
     process.stdout.write(`${totals.passed} passed, ${failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}\n`);
     exitCode = nx.status === 0 && failed === 0 && totals.skipped === 0 && totals.passed > 0 ? 0 : 1;

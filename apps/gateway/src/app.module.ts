@@ -1,5 +1,6 @@
-import { Module } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
+import { Global, Module } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { validationPipe } from './http/validation';
 import { ClientKafka } from '@nestjs/microservices';
 import { TAIL_PATTERNS, WEBHOOK_PATTERNS } from '@tailsync/contracts';
 import {
@@ -11,6 +12,9 @@ import { ProblemFilter } from './problems/problem.filter';
 import { ServicesClient } from './rpc/services.client';
 import { ServiceReadiness } from './system/service-readiness';
 import { VersionController } from './system/version.controller';
+import { WebhooksModule } from './webhooks/webhooks.module';
+import { AuthModule } from './auth/auth.module';
+import { TailsModule } from './tails/tails.module';
 
 /** The gateway process, wired for one configuration. */
 export function appModule(config: GatewayConfig, instanceId: string) {
@@ -20,8 +24,22 @@ export function appModule(config: GatewayConfig, instanceId: string) {
   );
   const services = new ServicesClient(kafka, config);
 
+  /** What every feature module of the gateway uses: settings, its database, the services over Kafka. */
+  @Global()
+  @Module({
+    providers: [
+      { provide: GatewayConfig, useValue: config },
+      { provide: PG_POOL, useValue: pool },
+      { provide: PoolLifecycle, useValue: new PoolLifecycle(pool) },
+      { provide: ServicesClient, useValue: services },
+    ],
+    exports: [GatewayConfig, PG_POOL, ServicesClient],
+  })
+  class GatewayCoreModule {}
+
   @Module({
     imports: [
+      GatewayCoreModule,
       loggingModule('gateway', config.LOG_LEVEL),
       OpsModule.forRoot([
         new KafkaReadiness(brokerList(config)),
@@ -29,14 +47,14 @@ export function appModule(config: GatewayConfig, instanceId: string) {
         new ServiceReadiness('tail-sync', TAIL_PATTERNS.ping, services),
         new ServiceReadiness('webhook-dispatcher', WEBHOOK_PATTERNS.ping, services),
       ]),
+      AuthModule,
+      TailsModule,
+      WebhooksModule,
     ],
     controllers: [VersionController, ErrorsPageController],
     providers: [
-      { provide: GatewayConfig, useValue: config },
-      { provide: PG_POOL, useValue: pool },
-      { provide: PoolLifecycle, useValue: new PoolLifecycle(pool) },
-      { provide: ServicesClient, useValue: services },
       { provide: APP_FILTER, useClass: ProblemFilter },
+      { provide: APP_PIPE, useValue: validationPipe },
     ],
   })
   class GatewayModule {}

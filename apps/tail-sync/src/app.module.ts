@@ -5,16 +5,24 @@ import {
 } from '@tailsync/service-kit';
 import { TailSyncConfig } from './config/tail-sync.config';
 import { PingMessages } from './system/ping.messages';
+import { TailsModule } from './tails/tails.module';
+import { createEventStore, EventStore } from '@tailsync/event-store';
+import { ReadinessCheck } from '@tailsync/service-kit';
 
 /** The tail-sync process, wired for one configuration. */
 export function appModule(config: TailSyncConfig, instanceId: string) {
-  const pool = createPool(config.DATABASE_URL);
+  const pool = createPool(config.DATABASE_URL, 30);
+  const eventStore =
+    config.EVENT_STORE === 'esdb'
+      ? createEventStore({ kind: 'esdb', connectionString: config.EVENTSTORE_CONNECTION_STRING as string })
+      : createEventStore({ kind: 'postgres', pool });
 
   @Module({
     imports: [
       loggingModule('tail-sync', config.LOG_LEVEL),
       CqrsModule.forRoot(),
-      OpsModule.forRoot([new KafkaReadiness(brokerList(config)), new PostgresReadiness(pool)]),
+      OpsModule.forRoot([new KafkaReadiness(brokerList(config)), new PostgresReadiness(pool), eventStoreReadiness(eventStore)]),
+      TailsModule.forRoot({ pool, eventStore, brokers: brokerList(config), clientId: `tail-sync-${instanceId}` }),
     ],
     controllers: [PingMessages],
     providers: [
@@ -27,3 +35,5 @@ export function appModule(config: TailSyncConfig, instanceId: string) {
   class TailSyncModule {}
   return TailSyncModule;
 }
+
+const eventStoreReadiness = (store: EventStore): ReadinessCheck => ({ name: 'event-store', check: () => store.ping() });

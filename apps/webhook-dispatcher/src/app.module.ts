@@ -1,24 +1,39 @@
-import { Module } from '@nestjs/common';
+import { Inject, Module, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import {
-  brokerList, createPool, INSTANCE_ID, KafkaReadiness, loggingModule, OpsModule, PG_POOL, PoolLifecycle, PostgresReadiness,
+  brokerList, INSTANCE_ID, KafkaReadiness, loggingModule, OpsModule, PG_POOL, PoolLifecycle, PostgresReadiness,
 } from '@tailsync/service-kit';
 import { WebhookDispatcherConfig } from './config/webhook-dispatcher.config';
+import { DispatcherRuntime } from './dispatcher.runtime';
+import { SubscriptionsMessages } from './subscriptions/subscriptions.messages';
 import { PingMessages } from './system/ping.messages';
 
-/** The webhook-dispatcher process, wired for one configuration. */
-export function appModule(config: WebhookDispatcherConfig, instanceId: string) {
-  const pool = createPool(config.DATABASE_URL);
+/** Starts the consumer and the scheduler once Nest is up; stops them first on shutdown (before the pool closes). */
+class RuntimeLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
+  constructor(@Inject(DispatcherRuntime) private readonly runtime: DispatcherRuntime) {}
+  onApplicationBootstrap(): Promise<void> {
+    return this.runtime.start();
+  }
+  onModuleDestroy(): Promise<void> {
+    return this.runtime.stop();
+  }
+}
+
+/** The webhook-dispatcher process, wired for one runtime (its tables already migrated). */
+export function appModule(runtime: DispatcherRuntime) {
+  const { config, pool, instanceId } = runtime;
 
   @Module({
     imports: [
       loggingModule('webhook-dispatcher', config.LOG_LEVEL),
       OpsModule.forRoot([new KafkaReadiness(brokerList(config)), new PostgresReadiness(pool)]),
     ],
-    controllers: [PingMessages],
+    controllers: [PingMessages, SubscriptionsMessages],
     providers: [
       { provide: WebhookDispatcherConfig, useValue: config },
       { provide: INSTANCE_ID, useValue: instanceId },
       { provide: PG_POOL, useValue: pool },
+      { provide: DispatcherRuntime, useValue: runtime },
+      { provide: RuntimeLifecycle, useFactory: () => new RuntimeLifecycle(runtime) },
       { provide: PoolLifecycle, useValue: new PoolLifecycle(pool) },
     ],
   })

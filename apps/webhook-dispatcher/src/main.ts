@@ -4,13 +4,16 @@ import { TOPICS, WEBHOOK_PATTERNS } from '@tailsync/contracts';
 import { brokerList, exitOnStartFailure, loadConfig, requestReplyTopics, startService } from '@tailsync/service-kit';
 import { appModule } from './app.module';
 import { WebhookDispatcherConfig } from './config/webhook-dispatcher.config';
+import { DispatcherRuntime } from './dispatcher.runtime';
 
 async function main() {
   const config = loadConfig(WebhookDispatcherConfig);
   const instanceId = config.INSTANCE_ID ?? randomUUID().slice(0, 8);
+  const runtime = new DispatcherRuntime(config, instanceId);
+  await runtime.migrate();
   await startService({
     name: 'webhook-dispatcher',
-    module: appModule(config, instanceId),
+    module: appModule(runtime),
     brokers: brokerList(config),
     httpPort: config.WEBHOOK_DISPATCHER_HTTP_PORT,
     kafkaGroupId: 'webhook-dispatcher',

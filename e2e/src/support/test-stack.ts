@@ -1,5 +1,7 @@
 import { join } from 'node:path';
-import { AppName, AppProcess, spawnApp, waitForHttp } from '@tailsync/stack';
+// A relative path: Jest's globalSetup does not apply moduleNameMapper, so the alias would not resolve here.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { AppName, AppProcess, spawnApp, waitForHttp } from '../../../tools/stack';
 
 /** Ports of the three apps under test (the test infrastructure uses its own, too). */
 export const E2E_PORTS = { gateway: 13000, 'tail-sync': 13001, 'webhook-dispatcher': 13002 } as const;

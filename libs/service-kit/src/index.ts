@@ -11,3 +11,5 @@ export * from './bootstrap/start-service';
 export * from './bootstrap/version-header';
 export * from './rpc/rpc-handler';
 export * from './ops/ping';
+export * from './ops/public.decorator';
+export * from './config/compose-check';

@@ -3,3 +3,4 @@ export * from './sign';
 export * from './verify';
 export * from './express';
 export * from './nest';
+export * from './secret-box';

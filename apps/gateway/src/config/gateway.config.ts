@@ -1,5 +1,16 @@
-import { IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength } from 'class-validator';
+import { IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength, Validate, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
 import { CommonConfig } from '@tailsync/service-kit';
+import { parseSecretBoxKey } from '@tailsync/webhook-signing';
+
+@ValidatorConstraint({ name: 'secretBoxKey' })
+class IsSecretBoxKey implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return parseSecretBoxKey(value) !== null;
+  }
+  defaultMessage(): string {
+    return 'WEBHOOK_SECRET_KEY must be the base64 of exactly 32 random bytes (AES-256-GCM key)';
+  }
+}
 
 export class GatewayConfig extends CommonConfig {
   @IsInt()
@@ -33,4 +44,12 @@ export class GatewayConfig extends CommonConfig {
   /** Largest accepted JSON body. */
   @IsString()
   BODY_LIMIT: string = '2mb';
+
+  /**
+   * AES-256-GCM key (base64 of 32 bytes) shared with webhook-dispatcher: the gateway seals a
+   * subscription's shared secret with it before the secret goes over Kafka.
+   */
+  @IsString()
+  @Validate(IsSecretBoxKey)
+  WEBHOOK_SECRET_KEY: string;
 }

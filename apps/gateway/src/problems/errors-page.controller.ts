@@ -1,3 +1,4 @@
+import { Public } from '@tailsync/service-kit';
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 
@@ -14,6 +15,7 @@ const SECTIONS: [string, string, string][] = [
 
 /** The help page every problem's `type` points at. */
 @ApiExcludeController()
+@Public()
 @Controller('docs/errors')
 export class ErrorsPageController {
   @Get()

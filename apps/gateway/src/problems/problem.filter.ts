@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, ServiceUnavailableException } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { GatewayConfig } from '../config/gateway.config';
-import { Conflict, NotFound, PayloadTooLarge, Problem, Unauthorized, UnsupportedMediaType, ValidationProblem } from './problem';
+import { Conflict, InternalError, NotFound, PayloadTooLarge, Problem, Unauthorized, UnsupportedMediaType, ValidationProblem } from './problem';
 import { problemBody } from './problem-body';
 
 /** Every error leaves the gateway as a problem: never a stack trace, never a bare 500 for bad input. */
@@ -48,5 +48,5 @@ export function toProblem(error: unknown): Problem {
     if (status === 405) return new Problem(405, 'not-found', 'Method not allowed.', {}, ['This method is not allowed on this endpoint.']);
     if (status >= 400 && status < 500) return new ValidationProblem({}, [error instanceof Error ? error.message : 'The request is invalid.']);
   }
-  return new Problem(500, 'server-error', 'Internal server error.', {}, ['An unexpected error occurred; the instance id identifies it in the logs.']);
+  return new InternalError();
 }

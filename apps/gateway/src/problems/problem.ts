@@ -71,3 +71,9 @@ export class ServiceUnavailable extends Problem {
     super(503, 'service-unavailable', 'Service unavailable.', {}, [detail], { 'Retry-After': '1' });
   }
 }
+
+export class InternalError extends Problem {
+  constructor() {
+    super(500, 'server-error', 'Internal server error.', {}, ['An unexpected error occurred; the instance id identifies it in the logs.']);
+  }
+}

@@ -1,9 +1,9 @@
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { ClientKafka } from '@nestjs/microservices';
 import { ALL_PATTERNS, CallerContext, RpcReply } from '@tailsync/contracts';
-import { firstValueFrom, timeout } from 'rxjs';
+import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
 import { GatewayConfig } from '../config/gateway.config';
-import { ServiceUnavailable } from '../problems/problem';
+import { InternalError, ServiceUnavailable } from '../problems/problem';
 
 export const SERVICES_KAFKA = 'SERVICES_KAFKA';
 
@@ -33,8 +33,12 @@ export class ServicesClient implements OnModuleInit, OnModuleDestroy {
       return await firstValueFrom(
         this.kafka.send<RpcReply<T>>(pattern, { key: caller.domain, value: { caller, body, deadline } }).pipe(timeout(timeoutMs)),
       );
-    } catch {
-      throw new ServiceUnavailable(`The service did not answer in time (${pattern.split('.')[0]}). Try again.`);
+    } catch (error) {
+      if (error instanceof TimeoutError) {
+        throw new ServiceUnavailable(`The service did not answer in time (${pattern.split('.')[0]}). Try again.`);
+      }
+      // The service failed unexpectedly; its own log has the cause.
+      throw new InternalError();
     }
   }
 }

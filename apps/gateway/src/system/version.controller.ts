@@ -1,3 +1,4 @@
+import { Public } from '@tailsync/service-kit';
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { API_VERSION } from '@tailsync/contracts';
@@ -8,6 +9,7 @@ class VersionView {
 }
 
 @ApiTags('System')
+@Public()
 @Controller('Version')
 export class VersionController {
   @Get()

@@ -1,4 +1,4 @@
-import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsString, Max, Min, ValidateIf } from 'class-validator';
 import { CommonConfig } from '@tailsync/service-kit';
 
 export class TailSyncConfig extends CommonConfig {
@@ -12,7 +12,7 @@ export class TailSyncConfig extends CommonConfig {
   EVENT_STORE: string = 'postgres';
 
   /** EventStoreDB connection string; used when EVENT_STORE=esdb. */
-  @IsOptional()
-  @IsString()
+  @ValidateIf((c: TailSyncConfig) => c.EVENT_STORE === 'esdb')
+  @IsString({ message: 'EVENTSTORE_CONNECTION_STRING is required when EVENT_STORE=esdb' })
   EVENTSTORE_CONNECTION_STRING?: string;
 }

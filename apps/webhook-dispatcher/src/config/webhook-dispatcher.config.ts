@@ -1,5 +1,44 @@
-import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min, Validate, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
+import { Transform } from 'class-transformer';
 import { CommonConfig } from '@tailsync/service-kit';
+import { parseSecretBoxKey } from '@tailsync/webhook-signing';
+import { parseRetryDelays } from '../delivery/domain/retry-policy';
+
+@ValidatorConstraint({ name: 'secretBoxKey' })
+class IsSecretBoxKey implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return parseSecretBoxKey(value) !== null;
+  }
+  defaultMessage(): string {
+    return 'WEBHOOK_SECRET_KEY must be the base64 of exactly 32 random bytes (AES-256-GCM key)';
+  }
+}
+
+@ValidatorConstraint({ name: 'retryDelays' })
+class IsRetryDelays implements ValidatorConstraintInterface {
+  private message = '';
+  validate(value: unknown): boolean {
+    try {
+      parseRetryDelays(value === undefined ? undefined : String(value));
+      return true;
+    } catch (error) {
+      this.message = (error as Error).message;
+      return false;
+    }
+  }
+  defaultMessage(): string {
+    return this.message || 'WEBHOOK_RETRY_DELAYS_MS must be a comma list of non-negative integers';
+  }
+}
+
+// Reads the raw environment text: implicit conversion would make Boolean('false') true.
+const toBoolean = ({ obj, key, value }: { obj: Record<string, unknown>; key: string; value: unknown }) => {
+  const raw = obj[key];
+  if (typeof raw !== 'string') return value;
+  if (/^(true|1|yes)$/i.test(raw.trim())) return true;
+  if (/^(false|0|no)$/i.test(raw.trim())) return false;
+  return raw;
+};
 
 export class WebhookDispatcherConfig extends CommonConfig {
   /** Port of this process's health and metrics endpoints. */
@@ -8,8 +47,47 @@ export class WebhookDispatcherConfig extends CommonConfig {
   @Max(65535)
   WEBHOOK_DISPATCHER_HTTP_PORT: number = 3002;
 
+  /** AES-256-GCM key (base64 of 32 bytes) that seals the subscriptions' shared secrets. */
+  @IsString()
+  @Validate(IsSecretBoxKey)
+  WEBHOOK_SECRET_KEY: string;
+
+  /** Lifts the SSRF guard (loopback and private subscriber URLs) for local use and tests. */
+  @Transform(toBoolean)
+  @IsBoolean()
+  WEBHOOK_ALLOW_PRIVATE_URLS: boolean = false;
+
   /** Comma list of retry delays in ms (N delays give N + 1 attempts); default 2 s … 256 s. */
   @IsOptional()
-  @IsString()
+  @Matches(/^[\d\s,]*$/, { message: 'WEBHOOK_RETRY_DELAYS_MS must be a comma list of non-negative integers (ms)' })
+  @Validate(IsRetryDelays)
   WEBHOOK_RETRY_DELAYS_MS?: string;
+
+  /** Time limit of one attempt (connect, send, response headers and body). */
+  @IsInt()
+  @Min(100)
+  @Max(120_000)
+  WEBHOOK_ATTEMPT_TIMEOUT_MS: number = 10_000;
+
+  /** Attempts this copy runs at once, over every domain. */
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  WEBHOOK_MAX_CONCURRENCY: number = 256;
+
+  /** Attempts this copy runs at once for any one domain (a hanging receiver holds at most this many). */
+  @IsInt()
+  @Min(1)
+  @Max(1_000)
+  WEBHOOK_DOMAIN_CONCURRENCY: number = 16;
+
+  /** How often the scheduler looks for due attempts when nothing woke it. */
+  @IsInt()
+  @Min(10)
+  @Max(60_000)
+  WEBHOOK_POLL_INTERVAL_MS: number = 100;
+
+  /** Consumer group of the event consumer (copies of the dispatcher share it). */
+  @IsString()
+  WEBHOOK_EVENTS_GROUP_ID: string = 'webhook-dispatcher-events';
 }

@@ -41,6 +41,11 @@ function toPosition(value: string): Position {
   return { commit, prepare };
 }
 
+const MAX_REAL_POSITION = 2n ** 62n;
+function isRealPosition(p: Position | undefined): p is Position {
+  return !!p && p.commit >= 0n && p.prepare >= 0n && p.commit < MAX_REAL_POSITION && p.prepare < MAX_REAL_POSITION;
+}
+
 function isStreamNotFound(err: unknown): boolean {
   return (err as { type?: unknown } | null)?.type === ErrorType.STREAM_NOT_FOUND;
 }
@@ -132,7 +137,8 @@ export class EsdbEventStore implements EventStore {
     let scanned: string | null = after?.value ?? null;
     let from: Position | typeof START = after ? toPosition(after.value) : START;
     for (;;) {
-      const pageSize = prefixes ? Math.max(this.pageSize, limit) : limit + 1;
+      // +1: a read from a position returns the event at it again (skipped below); >= 2 guarantees progress.
+      const pageSize = Math.max(2, prefixes ? Math.max(this.pageSize, limit + 1) : limit + 1);
       let read = 0;
       let lastPosition: Position | undefined;
       for await (const resolved of this.client.readAll({ fromPosition: from, maxCount: pageSize, direction: FORWARDS })) {
@@ -191,7 +197,9 @@ export class EsdbEventStore implements EventStore {
         expectedRevision: toExpectedRevision(w.expectedVersion),
       });
       const version = Number(result.nextExpectedRevision) + 1;
-      const checkpoint = result.position ? positionValue(result.position) : await this.lastEventPosition(w.streamId);
+      // Some server versions report no position (e.g. for a write deduplicated by the server): fall back to
+      // the stream's last event, which is at or after ours, so waiting for it is still correct.
+      const checkpoint = isRealPosition(result.position) ? positionValue(result.position) : await this.lastEventPosition(w.streamId);
       return { version, checkpoint };
     } catch (err) {
       if (err instanceof EsdbWrongExpectedVersionError) {

@@ -1,7 +1,9 @@
+import { Public } from './public.decorator';
 import { Controller, Get, Inject } from '@nestjs/common';
 import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import { READINESS_CHECKS, ReadinessCheck, withTimeout } from './readiness-check';
 
+@Public()
 @Controller('health')
 export class HealthController {
   constructor(

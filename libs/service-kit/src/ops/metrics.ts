@@ -1,3 +1,4 @@
+import { Public } from './public.decorator';
 import { Controller, Get, Header } from '@nestjs/common';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 
@@ -5,6 +6,7 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 export const metricsRegistry = new Registry();
 collectDefaultMetrics({ register: metricsRegistry });
 
+@Public()
 @Controller('metrics')
 export class MetricsController {
   @Get()

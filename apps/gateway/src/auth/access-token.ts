@@ -1,0 +1,8 @@
+/** Claims of the access tokens `/oauth/token` issues. */
+export interface AccessTokenClaims {
+  sub: string; // clientId: the mapping source
+  dom: string; // the service account's domain
+}
+
+export const ACCESS_TOKEN_ISSUER = 'tailsync';
+export const ACCESS_TOKEN_AUDIENCE = 'tailsync-api';

@@ -1,0 +1,23 @@
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { JwtModule } from '@nestjs/jwt';
+import { GatewayConfig } from '../config/gateway.config';
+import { AdminTokenGuard } from './admin-token.guard';
+import { BearerGuard } from './bearer.guard';
+import { OAuthTokenController } from './oauth-token.controller';
+import { ServiceAccountsController } from './service-accounts.controller';
+import { ServiceAccountsStore } from './service-accounts.store';
+
+/** Service accounts, OAuth2 client credentials, and the bearer check on every other endpoint. */
+@Module({
+  imports: [
+    JwtModule.registerAsync({
+      inject: [GatewayConfig],
+      useFactory: (config: GatewayConfig) => ({ secret: config.JWT_SECRET, signOptions: { algorithm: 'HS256' } }),
+    }),
+  ],
+  controllers: [ServiceAccountsController, OAuthTokenController],
+  providers: [ServiceAccountsStore, AdminTokenGuard, { provide: APP_GUARD, useClass: BearerGuard }],
+  exports: [ServiceAccountsStore],
+})
+export class AuthModule {}

@@ -1,0 +1,130 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
+import {
+  ApiBadRequestResponse, ApiBearerAuth, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags,
+} from '@nestjs/swagger';
+import {
+  CallerContext, CreateOrMapOutcome, CreateOrMapReply, CreateOrMapRequest, TAIL_PATTERNS, TailSubmission,
+} from '@tailsync/contracts';
+import type { Response } from 'express';
+import { Caller } from '../auth/caller.decorator';
+import { GatewayConfig } from '../config/gateway.config';
+import { ValidationProblem } from '../problems/problem';
+import { problemBody } from '../problems/problem-body';
+import { unwrap } from '../rpc/reply';
+import { ServicesClient } from '../rpc/services.client';
+import { checkTail, operationIdOf } from './bulk-validation';
+import { BulkTailsDto } from './dto/bulk-tails.dto';
+import { ChangeTailNumberDto, TailReferenceDto } from './dto/tail-commands.dto';
+import { TailListQuery } from './dto/tail-list.query';
+import { TailDto } from './dto/tail.dto';
+import { BulkResultView, OperationResultView, TailHistoryView, TailPageView, TailView } from './dto/tail-views';
+
+@ApiTags('Tails')
+@ApiBearerAuth()
+@ApiBadRequestResponse({ description: 'Validation failed (problem+json with the validation object).' })
+@Controller('Tails')
+export class TailsController {
+  constructor(
+    private readonly services: ServicesClient,
+    private readonly config: GatewayConfig,
+  ) {}
+
+  @Put()
+  @ApiOperation({ summary: 'Create a tail, or add your mapping to the tail of your domain that holds this tail number.' })
+  @ApiCreatedResponse({ type: OperationResultView, description: 'Created; Location: /Tails/{mappedId}.' })
+  @ApiOkResponse({ type: OperationResultView, description: 'New mapping applied, or no action taken.' })
+  async createOrMap(@Caller() caller: CallerContext, @Body() tail: TailDto, @Res({ passthrough: true }) res: Response): Promise<OperationResultView> {
+    const [outcome] = await this.createOrMapMany(caller, [tail]);
+    if (outcome.outcome === 'invalid') throw new ValidationProblem(outcome.fieldErrors);
+    if (outcome.outcome === 'created') {
+      res.status(201).location(`/Tails/${encodeURIComponent(tail.tailId)}`);
+    } else res.status(200);
+    return operationResult(tail.tailId, outcome);
+  }
+
+  @Put('Bulk')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Create or map up to 1,000 tails, applied in order and independently; 200 always.' })
+  @ApiOkResponse({ type: BulkResultView })
+  async bulk(@Caller() caller: CallerContext, @Body() body: BulkTailsDto): Promise<BulkResultView> {
+    const checked = body.tails.map(checkTail);
+    const valid = checked.flatMap((c) => (c.ok ? [c.tail] : []));
+    const outcomes = valid.length > 0 ? await this.createOrMapMany(caller, valid) : [];
+    let next = 0;
+    return {
+      operations: checked.map((c, i) => {
+        const operationId = operationIdOf(body.tails[i]);
+        if (!c.ok) return this.invalid(operationId, c.fieldErrors, c.generalErrors);
+        const outcome = outcomes[next++];
+        return outcome.outcome === 'invalid' ? this.invalid(operationId, outcome.fieldErrors, []) : operationResult(operationId, outcome);
+      }),
+    };
+  }
+
+  @Post('Deactivate')
+  @HttpCode(200)
+  @ApiOkResponse({ type: TailView })
+  @ApiNotFoundResponse()
+  @ApiConflictResponse({ description: 'The tail is already inactive.' })
+  async deactivate(@Caller() caller: CallerContext, @Body() body: TailReferenceDto): Promise<TailView> {
+    return unwrap(await this.services.call<TailView>(TAIL_PATTERNS.deactivate, caller, body));
+  }
+
+  @Post('Reactivate')
+  @HttpCode(200)
+  @ApiOkResponse({ type: TailView })
+  @ApiNotFoundResponse()
+  @ApiConflictResponse({ description: 'The tail is already active.' })
+  async reactivate(@Caller() caller: CallerContext, @Body() body: TailReferenceDto): Promise<TailView> {
+    return unwrap(await this.services.call<TailView>(TAIL_PATTERNS.reactivate, caller, body));
+  }
+
+  @Post('ChangeTailNumber')
+  @HttpCode(200)
+  @ApiOkResponse({ type: TailView })
+  @ApiNotFoundResponse()
+  @ApiConflictResponse({ description: 'Another tail of your domain holds that number.' })
+  async changeTailNumber(@Caller() caller: CallerContext, @Body() body: ChangeTailNumberDto): Promise<TailView> {
+    return unwrap(await this.services.call<TailView>(TAIL_PATTERNS.changeTailNumber, caller, body));
+  }
+
+  @Get()
+  @ApiOkResponse({ type: TailPageView })
+  async list(@Caller() caller: CallerContext, @Query() query: TailListQuery): Promise<TailPageView> {
+    return unwrap(await this.services.call<TailPageView>(TAIL_PATTERNS.list, caller, query));
+  }
+
+  @Get(':mappedId')
+  @ApiOkResponse({ type: TailView })
+  @ApiNotFoundResponse()
+  async get(@Caller() caller: CallerContext, @Param('mappedId') mappedId: string): Promise<TailView> {
+    return unwrap(await this.services.call<TailView>(TAIL_PATTERNS.get, caller, { tailId: mappedId }));
+  }
+
+  @Get(':mappedId/History')
+  @ApiOkResponse({ type: TailHistoryView })
+  @ApiNotFoundResponse()
+  async history(@Caller() caller: CallerContext, @Param('mappedId') mappedId: string): Promise<TailHistoryView> {
+    return unwrap(await this.services.call<TailHistoryView>(TAIL_PATTERNS.history, caller, { tailId: mappedId }));
+  }
+
+  private async createOrMapMany(caller: CallerContext, tails: TailSubmission[]): Promise<CreateOrMapOutcome[]> {
+    const request: CreateOrMapRequest = { tails };
+    return unwrap(await this.services.call<CreateOrMapReply>(TAIL_PATTERNS.createOrMap, caller, request)).outcomes;
+  }
+
+  private invalid(operationId: string, fieldErrors: Record<string, string[]>, generalErrors: string[]): OperationResultView {
+    const { status: _status, ...validation } = problemBody(new ValidationProblem(fieldErrors, generalErrors), this.config.PUBLIC_BASE_URL);
+    return { operationId, isValid: false, validation };
+  }
+}
+
+function operationResult(operationId: string, outcome: Exclude<CreateOrMapOutcome, { outcome: 'invalid' }>): OperationResultView {
+  return {
+    operationId,
+    isValid: true,
+    tailId: outcome.tailId,
+    wasCreated: outcome.outcome === 'created',
+    newSourceMappingAdded: outcome.outcome === 'mapped',
+  };
+}

@@ -1,0 +1,75 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { RISK_ASSESSMENT_EXECUTED } from '@tailsync/contracts';
+
+export class SubscriptionView {
+  @ApiProperty({ type: [String], example: [RISK_ASSESSMENT_EXECUTED] })
+  eventNames: string[];
+  @ApiProperty({ example: 'https://hooks.example.com/tailsync' })
+  url: string;
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+  @ApiProperty({ format: 'date-time' })
+  updatedAt: string;
+}
+
+export class TestDiagnosticsView {
+  @ApiProperty()
+  url: string;
+  @ApiProperty({ type: Number, nullable: true, description: 'HTTP status the URL answered, null when no response arrived.' })
+  statusCode: number | null;
+  @ApiProperty()
+  durationMs: number;
+  @ApiProperty({ type: String, nullable: true, description: 'Why the call failed (time-out, connection failure, refused address, HTTP status).' })
+  error: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The first 1 KiB of the response body.' })
+  responseBodySnippet: string | null;
+}
+
+export class TestResultView {
+  @ApiProperty({ description: 'true if the URL answered with a 2xx status.' })
+  success: boolean;
+  @ApiProperty({ type: TestDiagnosticsView })
+  diagnostics: TestDiagnosticsView;
+}
+
+export class AttemptView {
+  @ApiProperty()
+  attempt: number;
+  @ApiProperty({ format: 'date-time' })
+  at: string;
+  @ApiProperty({ type: Number, nullable: true })
+  statusCode: number | null;
+  @ApiProperty()
+  durationMs: number;
+  @ApiProperty({ type: String, nullable: true })
+  error: string | null;
+}
+
+export class DeliveryView {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  @ApiProperty({ format: 'uuid', description: 'The event id; also the Webhook-Id header of every attempt.' })
+  eventId: string;
+  @ApiProperty({ example: RISK_ASSESSMENT_EXECUTED })
+  eventName: string;
+  @ApiProperty({ enum: ['pending', 'delivered', 'failed'] })
+  status: string;
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+  @ApiProperty({ type: [AttemptView], description: 'Oldest first.' })
+  attempts: AttemptView[];
+}
+
+export class DeliveryPageView {
+  @ApiProperty({ type: [DeliveryView], description: 'Newest first.' })
+  items: DeliveryView[];
+  @ApiProperty({ type: String, nullable: true })
+  nextCursor: string | null;
+}
+
+export class RedeliverView {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  @ApiProperty({ enum: ['pending'] })
+  status: 'pending';
+}

@@ -1,0 +1,79 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize, ArrayNotEmpty, IsArray, IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, MaxLength, Min,
+  ValidateBy, type ValidationOptions,
+} from 'class-validator';
+import { DELIVERY_STATUSES, RISK_ASSESSMENT_EXECUTED, type DeliveryStatus } from '@tailsync/contracts';
+
+/** An absolute http or https URL (the dispatcher then applies the SSRF rules under `url`). */
+function IsHttpUrl(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isHttpUrl',
+      validator: {
+        validate: (value: unknown) => {
+          if (typeof value !== 'string') return false;
+          try {
+            const url = new URL(value);
+            return url.protocol === 'http:' || url.protocol === 'https:';
+          } catch {
+            return false;
+          }
+        },
+      },
+    },
+    options,
+  );
+}
+
+export class SubscriptionDto {
+  @ApiProperty({ type: [String], enum: [RISK_ASSESSMENT_EXECUTED], example: [RISK_ASSESSMENT_EXECUTED], description: 'Events to be notified of; the only one is Product.RiskAssessmentExecuted.' })
+  @IsDefined({ message: 'eventNames is required.' })
+  @IsArray({ message: 'eventNames must be an array.' })
+  @ArrayNotEmpty({ message: 'eventNames must not be empty.' })
+  @ArrayMaxSize(10, { message: 'eventNames lists too many names.' })
+  @IsIn([RISK_ASSESSMENT_EXECUTED], { each: true, message: `eventNames may only contain ${RISK_ASSESSMENT_EXECUTED}.` })
+  eventNames: string[];
+
+  @ApiProperty({ example: 'https://hooks.example.com/tailsync', description: 'Absolute http/https URL with a publicly routable host; redirects are not followed.' })
+  @IsDefined({ message: 'url is required.' })
+  @IsString({ message: 'url must be a string.' })
+  @MaxLength(2048, { message: 'url must be at most 2048 characters.' })
+  @IsHttpUrl({ message: 'url must be an absolute http or https URL.' })
+  url: string;
+
+  @ApiProperty({ minLength: 64, maxLength: 1024, writeOnly: true, description: 'Cryptographically random; signs every callback (HS256). Never returned.' })
+  @IsDefined({ message: 'sharedSecret is required.' })
+  @IsString({ message: 'sharedSecret must be a string.' })
+  @Length(64, 1024, { message: 'sharedSecret must be between 64 and 1024 characters long.' })
+  sharedSecret: string;
+}
+
+export class TestSubscriptionDto {
+  @ApiProperty({ type: 'object', additionalProperties: true, example: { hello: 'world' }, description: 'Sent as the exact JSON body of the test call.' })
+  @IsDefined({ message: 'payloadToEcho is required.' })
+  @IsObject({ message: 'payloadToEcho must be a JSON object.' })
+  payloadToEcho: Record<string, unknown>;
+}
+
+export class DeliveriesQuery {
+  @ApiPropertyOptional({ enum: DELIVERY_STATUSES })
+  @IsOptional()
+  @IsIn(DELIVERY_STATUSES as DeliveryStatus[], { message: 'status must be pending, delivered or failed.' })
+  status?: DeliveryStatus;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'limit must be an integer from 1 to 200.' })
+  @Min(1, { message: 'limit must be an integer from 1 to 200.' })
+  @Max(200, { message: 'limit must be an integer from 1 to 200.' })
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'nextCursor of the previous page.' })
+  @IsOptional()
+  @IsString({ message: 'cursor is invalid.' })
+  @MaxLength(64, { message: 'cursor is invalid.' })
+  cursor?: string;
+}

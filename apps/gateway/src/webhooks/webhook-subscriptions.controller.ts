@@ -1,0 +1,93 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import {
+  ApiAcceptedResponse, ApiBadRequestResponse, ApiBearerAuth, ApiConflictResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse,
+  ApiOperation, ApiTags,
+} from '@nestjs/swagger';
+import {
+  CallerContext, DeliveryPage, PutSubscriptionRequest, RedeliverResult, SubscriptionView as SubscriptionReply, TestSubscriptionResult,
+  WEBHOOK_PATTERNS,
+} from '@tailsync/contracts';
+import { SecretBox } from '@tailsync/webhook-signing';
+import { Caller } from '../auth/caller.decorator';
+import { GatewayConfig } from '../config/gateway.config';
+import { unwrap } from '../rpc/reply';
+import { ServicesClient } from '../rpc/services.client';
+import { DeliveriesQuery, SubscriptionDto, TestSubscriptionDto } from './dto/subscription.dto';
+import { DeliveryPageView, RedeliverView, SubscriptionView, TestResultView } from './dto/subscription-views';
+
+/** The Test call may take the whole attempt time-out (10 s) before the dispatcher answers. */
+const TEST_CALL_MIN_WAIT_MS = 12_000;
+
+@ApiTags('Webhook subscriptions')
+@ApiBearerAuth()
+@ApiBadRequestResponse({ description: 'Validation failed (problem+json with the validation object).' })
+@Controller('WebhookSubscriptions')
+export class WebhookSubscriptionsController {
+  private readonly box: SecretBox;
+
+  constructor(
+    private readonly services: ServicesClient,
+    private readonly config: GatewayConfig,
+  ) {
+    this.box = new SecretBox(config.WEBHOOK_SECRET_KEY);
+  }
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({ summary: "Create or update your domain's subscription (one per domain). The shared secret is never returned." })
+  @ApiOkResponse({ type: SubscriptionView })
+  async put(@Caller() caller: CallerContext, @Body() body: SubscriptionDto): Promise<SubscriptionView> {
+    // Sealed here, so the secret never travels over Kafka in clear; the dispatcher stores the sealed text.
+    const request: PutSubscriptionRequest = { eventNames: body.eventNames, url: body.url, sealedSecret: this.box.encrypt(body.sharedSecret, caller.domain) };
+    return unwrap(await this.services.call<SubscriptionReply>(WEBHOOK_PATTERNS.putSubscription, caller, request));
+  }
+
+  @Get()
+  @ApiOperation({ summary: "Your domain's subscription." })
+  @ApiOkResponse({ type: SubscriptionView })
+  @ApiNotFoundResponse({ description: 'No subscription.' })
+  async get(@Caller() caller: CallerContext): Promise<SubscriptionView> {
+    return unwrap(await this.services.call<SubscriptionReply>(WEBHOOK_PATTERNS.getSubscription, caller, {}));
+  }
+
+  @Delete()
+  @HttpCode(204)
+  @ApiOperation({ summary: "Delete your domain's subscription (every event type). Pending deliveries then end failed." })
+  @ApiNoContentResponse()
+  @ApiNotFoundResponse({ description: 'No subscription.' })
+  async delete(@Caller() caller: CallerContext): Promise<void> {
+    unwrap(await this.services.call(WEBHOOK_PATTERNS.deleteSubscription, caller, {}));
+  }
+
+  @Post('Test')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Send one signed call with payloadToEcho as the exact body, no retries. 200 whatever the URL answered: check success.',
+    description: "The token's claims are those of an event delivery with sub = your domain and evt = Product.RiskAssessmentExecuted; Webhook-Id is a fresh UUID, Webhook-Attempt 1.",
+  })
+  @ApiOkResponse({ type: TestResultView })
+  @ApiNotFoundResponse({ description: 'No subscription.' })
+  async test(@Caller() caller: CallerContext, @Body() body: TestSubscriptionDto): Promise<TestResultView> {
+    const wait = Math.max(this.config.RPC_TIMEOUT_MS, TEST_CALL_MIN_WAIT_MS);
+    return unwrap(await this.services.call<TestSubscriptionResult>(WEBHOOK_PATTERNS.test, caller, { payloadToEcho: body.payloadToEcho }, wait));
+  }
+
+  @Get('Deliveries')
+  @ApiOperation({ summary: 'Delivery log of your domain: newest delivery first, attempts oldest first.' })
+  @ApiOkResponse({ type: DeliveryPageView })
+  async deliveries(@Caller() caller: CallerContext, @Query() query: DeliveriesQuery): Promise<DeliveryPageView> {
+    return unwrap(
+      await this.services.call<DeliveryPage>(WEBHOOK_PATTERNS.listDeliveries, caller, { status: query.status, limit: query.limit, cursor: query.cursor }),
+    );
+  }
+
+  @Post('Deliveries/:id/Redeliver')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Start a failed delivery again (a new round of the retry schedule).' })
+  @ApiAcceptedResponse({ type: RedeliverView })
+  @ApiNotFoundResponse({ description: 'No such delivery in your domain.' })
+  @ApiConflictResponse({ description: 'The delivery is not failed.' })
+  async redeliver(@Caller() caller: CallerContext, @Param('id') id: string): Promise<RedeliverView> {
+    return unwrap(await this.services.call<RedeliverResult>(WEBHOOK_PATTERNS.redeliver, caller, { id }));
+  }
+}

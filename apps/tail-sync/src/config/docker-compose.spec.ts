@@ -1,0 +1,12 @@
+import { composeEnvironment, knownSettings, loadConfig } from '@tailsync/service-kit';
+import { TailSyncConfig } from './tail-sync.config';
+
+describe('tail-sync in docker-compose.yml', () => {
+  it('sets every setting tail-sync requires, valid, and no setting it does not know', () => {
+    const env = composeEnvironment('tail-sync', {});
+    expect(Object.keys(env).filter((k) => !knownSettings(TailSyncConfig).has(k))).toEqual([]);
+    const config = loadConfig(TailSyncConfig, env);
+    expect(config.EVENT_STORE).toBe('esdb');
+    expect(config.KAFKA_BROKERS).toBe('kafka:9092');
+  });
+});

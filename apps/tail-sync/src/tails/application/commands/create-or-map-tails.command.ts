@@ -1,0 +1,32 @@
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { CreateOrMapOutcome, TailSubmission } from '@tailsync/contracts';
+import { TailWriter, TailWriterContext } from '../tail-writer';
+import { TailsProjection } from '../../infrastructure/read-model/tails.projection';
+import { READ_YOUR_WRITES_TIMEOUT_MS } from '../tail-ports';
+
+/** Create or map tails for one caller, in order and independently (a single PUT is a batch of one). */
+export class CreateOrMapTails extends Command<CreateOrMapOutcome[]> {
+  constructor(
+    readonly context: TailWriterContext,
+    readonly tails: TailSubmission[],
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(CreateOrMapTails)
+export class CreateOrMapTailsHandler implements ICommandHandler<CreateOrMapTails, CreateOrMapOutcome[]> {
+  constructor(
+    private readonly writer: TailWriter,
+    private readonly projection: TailsProjection,
+  ) {}
+
+  async execute({ context, tails }: CreateOrMapTails): Promise<CreateOrMapOutcome[]> {
+    const { results, checkpoint } = await this.writer.createOrMapMany(
+      context,
+      tails.map(({ tailId, ...properties }) => ({ ...properties, mappedId: tailId })),
+    );
+    if (checkpoint) await this.projection.waitFor(checkpoint, READ_YOUR_WRITES_TIMEOUT_MS);
+    return results;
+  }
+}

@@ -1,0 +1,70 @@
+import { Injectable } from '@nestjs/common';
+import { Command, CommandHandler } from '@nestjs/cqrs';
+import { TailView } from '@tailsync/contracts';
+import { TailNotFound } from '../../domain/tail.errors';
+import { TailsProjection } from '../../infrastructure/read-model/tails.projection';
+import { TailsReadModel } from '../../infrastructure/read-model/tails.read-model';
+import { READ_YOUR_WRITES_TIMEOUT_MS } from '../tail-ports';
+import { TailCommandResult, TailWriter, TailWriterContext } from '../tail-writer';
+
+export class DeactivateTail extends Command<TailView> {
+  constructor(readonly context: TailWriterContext, readonly mappedId: string) {
+    super();
+  }
+}
+
+export class ReactivateTail extends Command<TailView> {
+  constructor(readonly context: TailWriterContext, readonly mappedId: string) {
+    super();
+  }
+}
+
+export class ChangeTailNumber extends Command<TailView> {
+  constructor(readonly context: TailWriterContext, readonly mappedId: string, readonly newTailNumber: string) {
+    super();
+  }
+}
+
+type TailStateCommand = DeactivateTail | ReactivateTail | ChangeTailNumber;
+
+/** The three commands on an existing tail share one flow: decide, store, wait until readable, answer the view. */
+// @Injectable() makes SWC emit the constructor's parameter types, which the subclasses inherit.
+@Injectable()
+abstract class TailStateCommandHandler<C extends TailStateCommand> {
+  constructor(
+    protected readonly writer: TailWriter,
+    private readonly projection: TailsProjection,
+    private readonly readModel: TailsReadModel,
+  ) {}
+
+  protected abstract run(command: C): Promise<TailCommandResult>;
+
+  async execute(command: C): Promise<TailView> {
+    const { checkpoint } = await this.run(command);
+    if (checkpoint) await this.projection.waitFor(checkpoint, READ_YOUR_WRITES_TIMEOUT_MS);
+    const view = await this.readModel.getByMappedId(command.context.domain, command.context.source, command.mappedId);
+    if (!view) throw new TailNotFound(command.mappedId);
+    return view;
+  }
+}
+
+@CommandHandler(DeactivateTail)
+export class DeactivateTailHandler extends TailStateCommandHandler<DeactivateTail> {
+  protected run(c: DeactivateTail) {
+    return this.writer.deactivate(c.context, c.mappedId);
+  }
+}
+
+@CommandHandler(ReactivateTail)
+export class ReactivateTailHandler extends TailStateCommandHandler<ReactivateTail> {
+  protected run(c: ReactivateTail) {
+    return this.writer.reactivate(c.context, c.mappedId);
+  }
+}
+
+@CommandHandler(ChangeTailNumber)
+export class ChangeTailNumberHandler extends TailStateCommandHandler<ChangeTailNumber> {
+  protected run(c: ChangeTailNumber) {
+    return this.writer.changeTailNumber(c.context, c.mappedId, c.newTailNumber);
+  }
+}

@@ -1,0 +1,3 @@
+export * from './read-model.tables';
+export * from './tails.projection';
+export * from './tails.read-model';

@@ -1,0 +1,262 @@
+/**
+ * TailsProjection against a real PostgreSQL (`DATABASE_URL`): events written by the real
+ * TailWriter into the real PostgresEventStore, projected into tables of this run only.
+ */
+import type { AllCheckpoint } from '@tailsync/event-store';
+import type { TailWriterContext } from '../../application/tail-writer';
+import { ProjectionTimeoutError, TailsProjection } from './tails.projection';
+import { TailsReadModel } from './tails.read-model';
+import { createTestStores, tailIdOf, type TestStores } from './read-model.test-support';
+
+const DATABASE_URL = process.env.DATABASE_URL;
+const describeDb = DATABASE_URL ? describe : describe.skip;
+if (!DATABASE_URL) console.warn('tails.projection.spec: DATABASE_URL is not set; the PostgreSQL integration tests are skipped');
+
+describeDb('TailsProjection (PostgreSQL)', () => {
+  let s: TestStores;
+  let projection: TailsProjection;
+  let readModel: TailsReadModel;
+  const extra: TailsProjection[] = [];
+
+  beforeAll(async () => {
+    s = await createTestStores('rmp', DATABASE_URL as string);
+    projection = new TailsProjection(s.pool, s.store, { tablePrefix: s.rmPrefix });
+    // Several processes migrating at once, and again: idempotent.
+    await Promise.all([projection.migrate(), projection.migrate(), projection.migrate()]);
+    await projection.migrate();
+    readModel = new TailsReadModel(s.pool, { tablePrefix: s.rmPrefix });
+  });
+
+  afterAll(async () => {
+    if (!s) return;
+    await Promise.all([projection, ...extra].map((p) => p.stop()));
+    await s.cleanup();
+  });
+
+  const ctx = (domain: string, source: string): TailWriterContext => ({ domain, source });
+  const tables = () => ({
+    tails: `"${s.rmPrefix}tails"`,
+    mappings: `"${s.rmPrefix}tail_mappings"`,
+    checkpoints: `"${s.rmPrefix}checkpoints"`,
+  });
+  const snapshot = async () => {
+    const t = tables();
+    const tails = await s.pool.query(`select * from ${t.tails} order by tail_id`);
+    const mappings = await s.pool.query(`select * from ${t.mappings} order by domain, source, mapped_id`);
+    return { tails: tails.rows, mappings: mappings.rows };
+  };
+
+  it('projects every event type: create, mapping by a second source, deactivate, reactivate, renumber', async () => {
+    const domain = s.unique('d');
+    const a = ctx(domain, 'client-a');
+    const b = ctx(domain, 'client-b');
+    const created = await s.writer.createOrMapMany(a, [
+      { mappedId: 'A-1', tailNumber: ' n100 ', registrationNumber: 'REG-1', icaoTypeName: 'B738', vendorTypeName: 'Boeing 737-800', countryCode: 'US', passengerSeating: 180 },
+    ]);
+    const tailId = tailIdOf(created.results[0]);
+    await projection.waitFor(created.checkpoint as AllCheckpoint, 5000);
+
+    let view = await readModel.getByMappedId(domain, 'client-a', 'A-1');
+    expect(view).toMatchObject({
+      tailId,
+      mappedId: 'A-1',
+      tailNumber: 'n100',
+      registrationNumber: 'REG-1',
+      icaoTypeName: 'B738',
+      vendorTypeName: 'Boeing 737-800',
+      countryCode: 'US',
+      passengerSeating: 180,
+      status: 'active',
+      mappings: [{ source: 'client-a', mappedId: 'A-1' }],
+      version: 1,
+    });
+    expect(view!.createdAt).toBe(view!.updatedAt);
+    expect(new Date(view!.createdAt).toISOString()).toBe(view!.createdAt);
+
+    const mapped = await s.writer.createOrMapMany(b, [{ mappedId: 'B-1', tailNumber: 'N100' }]);
+    expect(mapped.results[0]).toEqual({ outcome: 'mapped', tailId });
+    await projection.waitFor(mapped.checkpoint as AllCheckpoint, 5000);
+    view = await readModel.getByMappedId(domain, 'client-b', 'B-1');
+    expect(view).toMatchObject({
+      tailId,
+      mappedId: 'B-1',
+      version: 2,
+      mappings: [
+        { source: 'client-a', mappedId: 'A-1' },
+        { source: 'client-b', mappedId: 'B-1' },
+      ],
+    });
+
+    const deactivated = await s.writer.deactivate(b, 'B-1');
+    await projection.waitFor(deactivated.checkpoint as AllCheckpoint, 5000);
+    expect(await readModel.getByMappedId(domain, 'client-a', 'A-1')).toMatchObject({ status: 'inactive', version: 3 });
+
+    const reactivated = await s.writer.reactivate(a, 'A-1');
+    await projection.waitFor(reactivated.checkpoint as AllCheckpoint, 5000);
+    expect(await readModel.getByMappedId(domain, 'client-a', 'A-1')).toMatchObject({ status: 'active', version: 4 });
+
+    // A renumber's append ends with a reservation event (the old number's release): waitFor must
+    // still resolve on its checkpoint.
+    const renumbered = await s.writer.changeTailNumber(a, 'A-1', ' N200 ');
+    await projection.waitFor(renumbered.checkpoint as AllCheckpoint, 5000);
+    view = await readModel.getByMappedId(domain, 'client-a', 'A-1');
+    expect(view).toMatchObject({ tailNumber: 'N200', version: 5, status: 'active' });
+    expect(view!.updatedAt >= view!.createdAt).toBe(true);
+    const row = await s.pool.query(`select tail_number_key, domain from ${tables().tails} where tail_id = $1`, [tailId]);
+    expect(row.rows[0]).toEqual({ tail_number_key: 'N200', domain });
+
+    // The read model agrees with folding the stream.
+    expect(view!.version).toBe((await s.store.readStream(`tail-${tailId}`)).length);
+  });
+
+  it('folds several events of one tail within one batch', async () => {
+    const domain = s.unique('d');
+    const a = ctx(domain, 'client-a');
+    const created = await s.writer.createOrMapMany(a, [{ mappedId: 'M', tailNumber: 'X1' }]);
+    await s.writer.createOrMapMany(ctx(domain, 'client-b'), [{ mappedId: 'MB', tailNumber: 'x1' }]);
+    await s.writer.deactivate(a, 'M');
+    const last = await s.writer.changeTailNumber(a, 'M', 'X2');
+    await projection.waitFor(last.checkpoint as AllCheckpoint, 5000);
+    expect(await readModel.getByMappedId(domain, 'client-b', 'MB')).toMatchObject({
+      tailId: tailIdOf(created.results[0]),
+      tailNumber: 'X2',
+      status: 'inactive',
+      version: 4,
+      mappedId: 'MB',
+    });
+  });
+
+  it('resolves waitFor at once for null and for checkpoints already reached; rejects on timeout', async () => {
+    await projection.waitFor(null, 10);
+    const cp = await projection.catchUp();
+    expect(cp).not.toBeNull();
+    await projection.waitFor(cp as AllCheckpoint, 1);
+    const started = Date.now();
+    const far = { value: '9007199254740991:1' };
+    await expect(projection.waitFor(far, 150)).rejects.toBeInstanceOf(ProjectionTimeoutError);
+    expect(Date.now() - started).toBeLessThan(2000);
+    await expect(projection.waitFor(far, 50)).rejects.toThrow(/did not reach checkpoint 9007199254740991:1 within 50 ms/);
+    expect(projection.pendingWaiters).toBe(0);
+  });
+
+  it('many concurrent commands waiting share catch-ups', async () => {
+    const domain = s.unique('d');
+    await projection.catchUp();
+    const runsBefore = projection.runs;
+    const n = 100;
+    const started = Date.now();
+    const views = await Promise.all(
+      Array.from({ length: n }, async (_, i) => {
+        const r = await s.writer.createOrMapMany(ctx(domain, 'client-a'), [{ mappedId: `M-${i}`, tailNumber: `C${i}` }]);
+        await projection.waitFor(r.checkpoint as AllCheckpoint, 10_000);
+        // Readable by every caller right after waitFor.
+        return readModel.getByMappedId(domain, 'client-a', `M-${i}`);
+      }),
+    );
+    const elapsed = Date.now() - started;
+    expect(views.every((v, i) => v !== null && v.mappedId === `M-${i}` && v.tailNumber === `C${i}`)).toBe(true);
+    const runs = projection.runs - runsBefore;
+    console.log(`[rm] ${n} concurrent create+waitFor: ${elapsed} ms, ${runs} catch-up runs`);
+    expect(runs).toBeLessThan(n);
+    expect(projection.pendingWaiters).toBe(0);
+  });
+
+  it('projects a 1,000-tail bulk create in one batch, well under 100 ms', async () => {
+    const domain = s.unique('d');
+    await projection.catchUp();
+    const inputs = Array.from({ length: 1000 }, (_, i) => ({
+      mappedId: `B-${i}`,
+      tailNumber: `BULK${i}`,
+      registrationNumber: `R${i}`,
+      countryCode: 'DE',
+      passengerSeating: i % 300,
+    }));
+    const written = await s.writer.createOrMapMany(ctx(domain, 'client-a'), inputs);
+    const timings: number[] = [];
+    const started = process.hrtime.bigint();
+    const stats = await projection.catchUpWithStats();
+    timings.push(Number(process.hrtime.bigint() - started) / 1e6);
+    expect(stats.tailEvents).toBe(1000);
+    expect(stats.batches).toBe(1);
+    expect(s.store.isAtOrAfter(projection.checkpoint, written.checkpoint as AllCheckpoint)).toBe(true);
+    const page = await readModel.list(domain, 'client-a', { limit: 500 });
+    expect(page.items).toHaveLength(500);
+
+    // Twice more for a steadier figure.
+    for (let k = 0; k < 2; k++) {
+      const d = s.unique('d');
+      await s.writer.createOrMapMany(ctx(d, 'client-a'), inputs);
+      const t0 = process.hrtime.bigint();
+      const st = await projection.catchUpWithStats();
+      timings.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      expect(st.tailEvents).toBe(1000);
+    }
+    console.log(`[rm] projection of a 1,000-tail bulk (${stats.events} events incl. reservations): ${timings.map((t) => t.toFixed(1)).join(' / ')} ms`);
+    expect(Math.min(...timings)).toBeLessThan(100);
+  });
+
+  it('is idempotent: replaying from the origin over the existing rows changes nothing', async () => {
+    await projection.catchUp();
+    const before = await snapshot();
+    await s.pool.query(`delete from ${tables().checkpoints} where name = 'tails'`);
+    const stats = await projection.catchUpWithStats();
+    expect(stats.events).toBeGreaterThan(0);
+    expect(stats.tailEvents).toBe(0); // every event already applied (version guard)
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('rebuild() gives the same rows', async () => {
+    await projection.catchUp();
+    const before = await snapshot();
+    expect(before.tails.length).toBeGreaterThan(3000);
+    // Damage the read model: rebuild must not depend on it.
+    await s.pool.query(`update ${tables().tails} set status = 'inactive', tail_number = 'garbage' where tail_id in (select tail_id from ${tables().tails} limit 5)`);
+    await s.pool.query(`delete from ${tables().mappings} where tail_id in (select tail_id from ${tables().tails} limit 5)`);
+    const started = Date.now();
+    const stats = await projection.rebuild();
+    console.log(`[rm] rebuild of ${before.tails.length} tails (${stats.events} events): ${Date.now() - started} ms`);
+    expect(await snapshot()).toEqual(before);
+    expect(await projection.storedCheckpoint()).toEqual(projection.checkpoint);
+  });
+
+  it('several copies catching up at once apply every event exactly once', async () => {
+    const copies = [1, 2, 3].map(() => new TailsProjection(s.pool, s.store, { tablePrefix: s.rmPrefix, batchSize: 7 }));
+    extra.push(...copies);
+    await projection.catchUp();
+    const domain = s.unique('d');
+    const writes = Array.from({ length: 60 }, (_, i) =>
+      s.writer.createOrMapMany(ctx(domain, 'client-a'), [{ mappedId: `P-${i}`, tailNumber: `P${i}` }]),
+    );
+    // Catch up repeatedly while the writes go on.
+    const catchUps = copies.map(async (c) => {
+      let applied = 0;
+      for (let k = 0; k < 15; k++) applied += (await c.catchUpWithStats()).tailEvents;
+      return applied;
+    });
+    const results = await Promise.all(writes);
+    const applied = (await Promise.all(catchUps)).reduce((a, b) => a + b, 0);
+    const finals = await Promise.all(copies.map((c) => c.catchUpWithStats()));
+    const total = applied + finals.reduce((a, f) => a + f.tailEvents, 0);
+    expect(total).toBe(60);
+    for (const [i, r] of results.entries()) {
+      await copies[i % 3].waitFor(r.checkpoint as AllCheckpoint, 5000);
+      expect((await readModel.getByMappedId(domain, 'client-a', `P-${i}`))?.tailId).toBe(tailIdOf(r.results[0]));
+    }
+  });
+
+  it('the background loop picks up events written elsewhere', async () => {
+    const other = new TailsProjection(s.pool, s.store, { tablePrefix: s.rmPrefix, pollIntervalMs: 20 });
+    extra.push(other);
+    other.start();
+    const domain = s.unique('d');
+    await s.writer.createOrMapMany(ctx(domain, 'client-a'), [{ mappedId: 'BG', tailNumber: 'BG1' }]);
+    const deadline = Date.now() + 5000;
+    let view = null;
+    while (!view && Date.now() < deadline) {
+      view = await readModel.getByMappedId(domain, 'client-a', 'BG');
+      if (!view) await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(view).not.toBeNull();
+    await other.stop();
+  });
+});

@@ -1,0 +1,597 @@
+import type { Pool, PoolClient } from 'pg';
+import { escapeLiteral } from 'pg';
+import type { AllCheckpoint, EventStore, StoredEvent } from '@tailsync/event-store';
+import { TAIL_STREAM_PREFIX, tailIdOfStream } from '../../domain/stream-ids';
+import { tailNumberKey } from '../../domain/tail-number';
+import { isTailEventType, toTailEvent } from '../../domain/tail.events';
+import {
+  advisoryLockKey,
+  checkpointsDdl,
+  consoleLogger,
+  inGlobalOrder,
+  migrateUnderLock,
+  readModelTables,
+  tailsDdl,
+  type ReadModelTables,
+  type ReadSideLogger,
+} from './read-model.tables';
+
+export interface TailsProjectionOptions {
+  /** Name of the projection: its checkpoint row and its lock. Default `tails`. */
+  name?: string;
+  /** Events read (and applied in one transaction) per batch. Default 2000. */
+  batchSize?: number;
+  /** Prefix of the read-model tables. Default `rm_`. */
+  tablePrefix?: string;
+  /** Period of the background loop (`start()`). Default 200 ms. */
+  pollIntervalMs?: number;
+  /** Pause before catching up again while a waiter's event is not visible yet. Default 2 ms. */
+  retryDelayMs?: number;
+  logger?: ReadSideLogger;
+}
+
+/** `waitFor` gave up: the projection did not reach the checkpoint in time. */
+export class ProjectionTimeoutError extends Error {
+  constructor(
+    readonly projection: string,
+    readonly target: AllCheckpoint,
+    readonly reached: AllCheckpoint | null,
+    readonly timeoutMs: number,
+    readonly lastError?: unknown,
+  ) {
+    super(
+      `Projection '${projection}' did not reach checkpoint ${target.value} within ${timeoutMs} ms (at ${reached?.value ?? 'origin'})` +
+        (lastError ? `; last error: ${(lastError as Error).message ?? String(lastError)}` : ''),
+    );
+    this.name = 'ProjectionTimeoutError';
+  }
+}
+
+/** `waitFor` was pending when the projection was stopped. */
+export class ProjectionStoppedError extends Error {
+  constructor(projection: string) {
+    super(`Projection '${projection}' was stopped`);
+    this.name = 'ProjectionStoppedError';
+  }
+}
+
+/** What a catch-up did (for logs, metrics and tests). */
+export interface CatchUpStats {
+  batches: number;
+  events: number;
+  tailEvents: number;
+  checkpoint: AllCheckpoint | null;
+}
+
+/** A tail row as the projection folds it. */
+interface TailRow {
+  tailId: number;
+  domain: string;
+  tailNumber: string;
+  registrationNumber: string | null;
+  icaoTypeName: string | null;
+  vendorTypeName: string | null;
+  countryCode: string | null;
+  passengerSeating: number | null;
+  status: 'active' | 'inactive';
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface MappingRow {
+  domain: string;
+  source: string;
+  mappedId: string;
+  tailId: number;
+  addedVersion: number;
+}
+
+interface Waiter {
+  target: AllCheckpoint;
+  resolve: () => void;
+  reject: (err: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+const noop = () => undefined;
+const TAIL_STREAMS = { streamPrefixes: [TAIL_STREAM_PREFIX] };
+
+/**
+ * Projects the tail streams of the event store into `<prefix>tails` and `<prefix>tail_mappings`.
+ *
+ * - One transaction per batch: a transaction-level advisory lock (so any number of tail-sync
+ *   copies never apply one batch twice), the stored checkpoint read after the lock, the events,
+ *   set-based writes (one multi-row upsert per table) and the new checkpoint, then commit.
+ * - Idempotent: a tail row only moves forward (version guard), mappings are inserted
+ *   `on conflict do nothing`.
+ * - `waitFor(checkpoint)` lets a command answer once its effect is readable; concurrent waiters
+ *   share catch-ups (single flight, at most one more run queued).
+ *
+ * Framework-free: construct with a pool (at least 2 connections: the event store reads on
+ * another connection while the batch transaction is open) and the event store.
+ */
+export class TailsProjection {
+  readonly name: string;
+  private readonly tables: ReadModelTables;
+  private readonly batchSize: number;
+  private readonly pollIntervalMs: number;
+  private readonly retryDelayMs: number;
+  private readonly logger: ReadSideLogger;
+  private readonly lockSql: string;
+
+  /** The newest checkpoint this process knows the projection has reached. */
+  private known: AllCheckpoint | null = null;
+  private readonly waiters = new Set<Waiter>();
+  private inFlight: Promise<CatchUpStats> | null = null;
+  private queued: Promise<CatchUpStats> | null = null;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private lastError: unknown = undefined;
+  private loop: { timer: NodeJS.Timeout | null; stopped: boolean } | null = null;
+  private runCount = 0;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly eventStore: EventStore,
+    opts: TailsProjectionOptions = {},
+  ) {
+    this.name = opts.name ?? 'tails';
+    this.tables = readModelTables(opts.tablePrefix);
+    this.batchSize = Math.max(1, opts.batchSize ?? 2000);
+    this.pollIntervalMs = Math.max(1, opts.pollIntervalMs ?? 200);
+    this.retryDelayMs = Math.max(0, opts.retryDelayMs ?? 2);
+    this.logger = opts.logger ?? consoleLogger;
+    // begin + lock + checkpoint read in one round trip (simple query protocol).
+    this.lockSql =
+      `begin; select pg_advisory_xact_lock(${advisoryLockKey(`tailsync.projection:${this.tables.prefix}:${this.name}`)}); ` +
+      `select checkpoint from ${this.tables.checkpoints} where name = ${escapeLiteral(this.name)}`;
+  }
+
+  /** Creates the read-model tables (idempotent; safe from several processes at once). */
+  async migrate(): Promise<void> {
+    await migrateUnderLock(this.pool, `tailsync.read-model.migrate:${this.tables.prefix}`, [
+      ...checkpointsDdl(this.tables),
+      ...tailsDdl(this.tables),
+    ]);
+  }
+
+  /** The checkpoint this process last saw the projection at (no I/O). */
+  get checkpoint(): AllCheckpoint | null {
+    return this.known;
+  }
+
+  /** Catch-up runs started by this instance (each runs one or more batches). */
+  get runs(): number {
+    return this.runCount;
+  }
+
+  /** Waiters currently pending. */
+  get pendingWaiters(): number {
+    return this.waiters.size;
+  }
+
+  /** The stored checkpoint (one query). */
+  async storedCheckpoint(): Promise<AllCheckpoint | null> {
+    const { rows } = await this.pool.query<{ checkpoint: string }>(
+      `select checkpoint from ${this.tables.checkpoints} where name = $1`,
+      [this.name],
+    );
+    return rows[0] ? { value: rows[0].checkpoint } : null;
+  }
+
+  /**
+   * Applies every event visible in the store after the stored checkpoint, batch by batch, and
+   * returns the checkpoint reached. Runs are single-flight within the process: a call while a
+   * run is in flight waits for the next run (started after it).
+   */
+  async catchUp(): Promise<AllCheckpoint | null> {
+    return (await this.schedule()).checkpoint;
+  }
+
+  /** Like `catchUp`, with what the run did. */
+  catchUpWithStats(): Promise<CatchUpStats> {
+    return this.schedule();
+  }
+
+  /**
+   * Resolves once the projection has applied everything up to `checkpoint` (immediately for
+   * `null`), catching up as needed; rejects with {@link ProjectionTimeoutError} after `timeoutMs`.
+   * Many concurrent waiters share the same catch-up runs.
+   */
+  waitFor(checkpoint: AllCheckpoint | null, timeoutMs = 10_000): Promise<void> {
+    if (checkpoint === null || this.reached(checkpoint)) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = {
+        target: checkpoint,
+        resolve,
+        reject,
+        timer: setTimeout(() => {
+          this.waiters.delete(waiter);
+          reject(new ProjectionTimeoutError(this.name, checkpoint, this.known, timeoutMs, this.lastError));
+        }, timeoutMs),
+      };
+      this.waiters.add(waiter);
+      this.schedule().catch(noop);
+    });
+  }
+
+  /** Starts the background loop catching up every `pollIntervalMs` (events of other copies). */
+  start(): void {
+    if (this.loop && !this.loop.stopped) return;
+    const loop: { timer: NodeJS.Timeout | null; stopped: boolean } = { timer: null, stopped: false };
+    this.loop = loop;
+    const tick = async () => {
+      if (loop.stopped) return;
+      try {
+        await this.schedule();
+      } catch (err) {
+        this.logger.error(`Projection '${this.name}' catch-up failed: ${(err as Error).message}`, (err as Error).stack);
+      }
+      if (!loop.stopped) loop.timer = setTimeout(tick, this.pollIntervalMs);
+    };
+    loop.timer = setTimeout(tick, 0);
+  }
+
+  /** Stops the background loop, waits for a running catch-up, rejects pending waiters. */
+  async stop(): Promise<void> {
+    if (this.loop) {
+      this.loop.stopped = true;
+      if (this.loop.timer) clearTimeout(this.loop.timer);
+      this.loop = null;
+    }
+    if (this.retryTimer) {
+      clearTimeout(this.retryTimer);
+      this.retryTimer = null;
+    }
+    for (const w of this.waiters) {
+      clearTimeout(w.timer);
+      w.reject(new ProjectionStoppedError(this.name));
+    }
+    this.waiters.clear();
+    await Promise.allSettled([this.inFlight, this.queued].filter(Boolean));
+  }
+
+  /**
+   * Empties the read model and its checkpoint and replays every event, in ONE transaction under
+   * the projection's lock: readers keep seeing the old rows until it commits, and other copies'
+   * catch-ups wait for it. Then catches up with what was written meanwhile.
+   */
+  async rebuild(): Promise<CatchUpStats> {
+    const run = async (): Promise<CatchUpStats> => {
+      const stats: CatchUpStats = { batches: 0, events: 0, tailEvents: 0, checkpoint: null };
+      const client = await this.pool.connect();
+      let broken = false;
+      try {
+        await client.query(this.lockSql);
+        await client.query(
+          `delete from ${this.tables.mappings}; delete from ${this.tables.tails}; ` +
+            `delete from ${this.tables.checkpoints} where name = ${escapeLiteral(this.name)}`,
+        );
+        let cp: AllCheckpoint | null = null;
+        for (;;) {
+          const read = await this.eventStore.readAll(cp, this.batchSize, TAIL_STREAMS);
+          const { events, checkpoint } = inGlobalOrder(this.eventStore, read, this.batchSize);
+          if (events.length === 0) break;
+          stats.tailEvents += await this.apply(client, events, checkpoint as AllCheckpoint);
+          stats.batches++;
+          stats.events += events.length;
+          cp = checkpoint;
+          if (events.length < this.batchSize) break;
+        }
+        await client.query('commit');
+        this.known = cp;
+        stats.checkpoint = cp;
+        return stats;
+      } catch (err) {
+        broken = true;
+        await client.query('rollback').catch(noop);
+        throw err;
+      } finally {
+        client.release(broken ? true : undefined);
+      }
+    };
+    // Exclusive with this process's catch-ups (other processes wait on the advisory lock).
+    while (this.inFlight || this.queued) await Promise.allSettled([this.inFlight, this.queued]);
+    const rebuilt: Promise<CatchUpStats> = run().finally(() => {
+      if (this.inFlight === rebuilt) this.inFlight = null;
+    });
+    this.inFlight = rebuilt;
+    const stats = await rebuilt;
+    const after = await this.schedule();
+    return {
+      batches: stats.batches + after.batches,
+      events: stats.events + after.events,
+      tailEvents: stats.tailEvents + after.tailEvents,
+      checkpoint: after.checkpoint ?? stats.checkpoint,
+    };
+  }
+
+  // --- single flight ----------------------------------------------------------------------------
+
+  private reached(target: AllCheckpoint): boolean {
+    return this.eventStore.isAtOrAfter(this.known, target);
+  }
+
+  /** A run that starts after this call: a new one when idle, else the one queued behind the run in flight. */
+  private schedule(): Promise<CatchUpStats> {
+    if (this.queued) return this.queued;
+    if (!this.inFlight) return this.launch();
+    const queued = this.inFlight.then(noop, noop).then(() => {
+      this.queued = null;
+      return this.launch();
+    });
+    this.queued = queued;
+    return queued;
+  }
+
+  private launch(): Promise<CatchUpStats> {
+    this.runCount++;
+    const run = this.drain().finally(() => {
+      if (this.inFlight === run) this.inFlight = null;
+      this.afterRun();
+    });
+    this.inFlight = run;
+    return run;
+  }
+
+  /** Waiters whose events were not visible yet: try again shortly (bounded by their timeouts). */
+  private afterRun(): void {
+    this.settleWaiters();
+    if (this.waiters.size === 0 || this.queued || this.retryTimer) return;
+    const delay = this.lastError ? Math.max(50, this.retryDelayMs) : this.retryDelayMs;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      if (this.waiters.size > 0) this.schedule().catch(noop);
+    }, delay);
+  }
+
+  private settleWaiters(): void {
+    if (this.waiters.size === 0) return;
+    for (const w of this.waiters) {
+      if (this.reached(w.target)) {
+        clearTimeout(w.timer);
+        this.waiters.delete(w);
+        w.resolve();
+      }
+    }
+  }
+
+  private advance(cp: AllCheckpoint | null): void {
+    if (cp === null) return;
+    if (this.known === null || this.eventStore.isAtOrAfter(cp, this.known)) this.known = cp;
+    this.settleWaiters();
+  }
+
+  // --- batches ----------------------------------------------------------------------------------
+
+  /**
+   * Batches until the store has nothing more.
+   *
+   * Reads are filtered to the tail streams (a third of the events of a create). A filtered read
+   * only advances the checkpoint to the last tail event, though, so a command whose append ends
+   * with a reservation event (a renumber ends with `TailNumberReleased`) would not be reached by
+   * `waitFor` until the next tail event. So when the filtered reads are done and a waiter is still
+   * short of its checkpoint, the run reads on unfiltered (non-tail events are skipped by `apply`),
+   * which carries the checkpoint past those events.
+   */
+  private async drain(): Promise<CatchUpStats> {
+    const stats: CatchUpStats = { batches: 0, events: 0, tailEvents: 0, checkpoint: this.known };
+    const client = await this.pool.connect();
+    let broken = false;
+    let unfiltered = false;
+    try {
+      for (;;) {
+        const results = (await client.query(this.lockSql)) as unknown as { rows: { checkpoint: string }[] }[];
+        const stored = results[2].rows[0];
+        const from: AllCheckpoint | null = stored ? { value: stored.checkpoint } : null;
+        this.advance(from);
+        stats.checkpoint = from;
+        const read = await this.eventStore.readAll(from, this.batchSize, unfiltered ? {} : TAIL_STREAMS);
+        const { events, checkpoint } = inGlobalOrder(this.eventStore, read, this.batchSize);
+        if (events.length > 0) {
+          stats.tailEvents += await this.apply(client, events, checkpoint as AllCheckpoint);
+          await client.query('commit');
+          stats.batches++;
+          stats.events += events.length;
+          stats.checkpoint = checkpoint;
+          this.advance(checkpoint);
+        } else {
+          await client.query('commit');
+        }
+        if (events.length === this.batchSize) {
+          unfiltered = false;
+          continue;
+        }
+        if (unfiltered || !this.hasWaitersAhead()) break;
+        unfiltered = true;
+      }
+      this.lastError = undefined;
+      return stats;
+    } catch (err) {
+      broken = true;
+      this.lastError = err;
+      await client.query('rollback').catch(noop);
+      throw err;
+    } finally {
+      client.release(broken ? true : undefined);
+    }
+  }
+
+  private hasWaitersAhead(): boolean {
+    for (const w of this.waiters) if (!this.reached(w.target)) return true;
+    return false;
+  }
+
+  /**
+   * Applies a batch (any streams; only `tail-<id>` streams matter) and stores `checkpoint`, in the
+   * caller's open transaction. 2 statements whatever the batch size. Returns the number of
+   * tail events applied.
+   */
+  private async apply(client: PoolClient, events: StoredEvent[], checkpoint: AllCheckpoint): Promise<number> {
+    const byTail = new Map<number, StoredEvent[]>();
+    for (const e of events) {
+      const tailId = tailIdOfStream(e.streamId);
+      if (tailId === null) continue;
+      const list = byTail.get(tailId);
+      if (list) list.push(e);
+      else byTail.set(tailId, [e]);
+    }
+
+    // The current rows of the touched tails (one primary-key lookup), so the version guard is exact.
+    const current = new Map<number, TailRow>();
+    if (byTail.size > 0) {
+      const { rows } = await client.query<DbTailRow>(`select ${TAIL_COLUMNS} from ${this.tables.tails} where tail_id = any($1::bigint[])`, [
+        [...byTail.keys()],
+      ]);
+      for (const r of rows) current.set(Number(r.tail_id), fromDb(r));
+    }
+
+    const changed: TailRow[] = [];
+    const mappings: MappingRow[] = [];
+    let applied = 0;
+    for (const [tailId, evs] of byTail) {
+      evs.sort((x, y) => x.version - y.version);
+      let row: TailRow | null = current.get(tailId) ?? null;
+      let dirty = false;
+      for (const e of evs) {
+        if (row && e.version <= row.version) continue; // already applied
+        if (!isTailEventType(e.type)) {
+          this.logger.warn(`Projection '${this.name}': unknown event type '${e.type}' in ${e.streamId}@${e.version}; skipped`);
+          if (row) row = { ...row, version: e.version };
+          continue;
+        }
+        const event = toTailEvent(e);
+        if (event.type === 'TailCreated') {
+          const d = event.data;
+          row = {
+            tailId,
+            domain: d.domain,
+            tailNumber: d.tailNumber,
+            registrationNumber: d.registrationNumber ?? null,
+            icaoTypeName: d.icaoTypeName ?? null,
+            vendorTypeName: d.vendorTypeName ?? null,
+            countryCode: d.countryCode ?? null,
+            passengerSeating: d.passengerSeating ?? null,
+            status: 'active',
+            version: e.version,
+            createdAt: d.occurredAt,
+            updatedAt: d.occurredAt,
+          };
+          mappings.push({ domain: d.domain, source: d.source, mappedId: d.mappedId, tailId, addedVersion: e.version });
+        } else {
+          if (!row) {
+            this.logger.warn(`Projection '${this.name}': ${e.type} for tail ${tailId} without its creation; skipped`);
+            continue;
+          }
+          if (e.version !== row.version + 1) {
+            this.logger.warn(`Projection '${this.name}': tail ${tailId} jumps from version ${row.version} to ${e.version}`);
+          }
+          row = { ...row, version: e.version, updatedAt: event.data.occurredAt };
+          switch (event.type) {
+            case 'MappingAdded':
+              mappings.push({ domain: row.domain, source: event.data.source, mappedId: event.data.mappedId, tailId, addedVersion: e.version });
+              break;
+            case 'TailDeactivated':
+              row.status = 'inactive';
+              break;
+            case 'TailReactivated':
+              row.status = 'active';
+              break;
+            case 'TailRenumbered':
+              row.tailNumber = event.data.toTailNumber;
+              break;
+          }
+        }
+        dirty = true;
+        applied++;
+      }
+      if (row && dirty) changed.push(row);
+    }
+
+    const t = this.tables;
+    await client.query(
+      `with up as (
+         insert into ${t.tails} (tail_id, domain, tail_number, tail_number_key, registration_number, icao_type_name,
+                                 vendor_type_name, country_code, passenger_seating, status, version, created_at, updated_at)
+         select * from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+                              $8::text[], $9::int[], $10::text[], $11::int[], $12::timestamptz[], $13::timestamptz[])
+         on conflict (tail_id) do update set
+           domain = excluded.domain, tail_number = excluded.tail_number, tail_number_key = excluded.tail_number_key,
+           registration_number = excluded.registration_number, icao_type_name = excluded.icao_type_name,
+           vendor_type_name = excluded.vendor_type_name, country_code = excluded.country_code,
+           passenger_seating = excluded.passenger_seating, status = excluded.status, version = excluded.version,
+           created_at = excluded.created_at, updated_at = excluded.updated_at
+         where ${t.tails}.version < excluded.version
+         returning 1
+       ), maps as (
+         insert into ${t.mappings} (domain, source, mapped_id, tail_id, added_version)
+         select * from unnest($14::text[], $15::text[], $16::text[], $17::bigint[], $18::int[])
+         on conflict do nothing
+         returning 1
+       ), cp as (
+         insert into ${t.checkpoints} (name, checkpoint, updated_at) values ($19, $20, now())
+         on conflict (name) do update set checkpoint = excluded.checkpoint, updated_at = excluded.updated_at
+         returning 1
+       )
+       select (select count(*) from up)::int as tails, (select count(*) from maps)::int as mappings, (select count(*) from cp)::int as cp`,
+      [
+        changed.map((r) => r.tailId),
+        changed.map((r) => r.domain),
+        changed.map((r) => r.tailNumber),
+        changed.map((r) => tailNumberKey(r.tailNumber)),
+        changed.map((r) => r.registrationNumber),
+        changed.map((r) => r.icaoTypeName),
+        changed.map((r) => r.vendorTypeName),
+        changed.map((r) => r.countryCode),
+        changed.map((r) => r.passengerSeating),
+        changed.map((r) => r.status),
+        changed.map((r) => r.version),
+        changed.map((r) => r.createdAt),
+        changed.map((r) => r.updatedAt),
+        mappings.map((m) => m.domain),
+        mappings.map((m) => m.source),
+        mappings.map((m) => m.mappedId),
+        mappings.map((m) => m.tailId),
+        mappings.map((m) => m.addedVersion),
+        this.name,
+        checkpoint.value,
+      ],
+    );
+    return applied;
+  }
+}
+
+const TAIL_COLUMNS =
+  'tail_id::text as tail_id, domain, tail_number, registration_number, icao_type_name, vendor_type_name, country_code, passenger_seating, status, version, created_at, updated_at';
+
+interface DbTailRow {
+  tail_id: string;
+  domain: string;
+  tail_number: string;
+  registration_number: string | null;
+  icao_type_name: string | null;
+  vendor_type_name: string | null;
+  country_code: string | null;
+  passenger_seating: number | null;
+  status: 'active' | 'inactive';
+  version: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+function fromDb(r: DbTailRow): TailRow {
+  return {
+    tailId: Number(r.tail_id),
+    domain: r.domain,
+    tailNumber: r.tail_number,
+    registrationNumber: r.registration_number,
+    icaoTypeName: r.icao_type_name,
+    vendorTypeName: r.vendor_type_name,
+    countryCode: r.country_code,
+    passengerSeating: r.passenger_seating,
+    status: r.status,
+    version: r.version,
+    createdAt: r.created_at.toISOString(),
+    updatedAt: r.updated_at.toISOString(),
+  };
+}

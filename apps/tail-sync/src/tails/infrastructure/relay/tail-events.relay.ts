@@ -1,0 +1,340 @@
+import { Client, type Pool } from 'pg';
+import type { Message, Producer } from 'kafkajs';
+import { Counter, Gauge } from 'prom-client';
+import { tailEventKey, TOPICS, type TailEventMessage } from '@tailsync/contracts';
+import type { AllCheckpoint, EventStore, StoredEvent } from '@tailsync/event-store';
+import { metricsRegistry } from '@tailsync/service-kit';
+import { TAIL_STREAM_PREFIX, tailIdOfStream, tailStreamId } from '../../domain/stream-ids';
+import {
+  advisoryLockKey,
+  checkpointsDdl,
+  consoleLogger,
+  migrateUnderLock,
+  readModelTables,
+  type ReadModelTables,
+  type ReadSideLogger,
+} from '../read-model/read-model.tables';
+
+export interface TailEventsRelayOptions {
+  /** Topic to publish to. Default `tailsync.tail-events` (`TOPICS.tailEvents`). */
+  topic?: string;
+  /** Name of the checkpoint row and of the leadership lock. Default `relay:<topic>`. */
+  name?: string;
+  /** Prefix of the read-model tables (the checkpoint lives in `<prefix>checkpoints`). Default `rm_`. */
+  tablePrefix?: string;
+  /** Events read and published per batch. Default 1000. */
+  batchSize?: number;
+  /** Pause of the loop when caught up (leader). Default 50 ms; `nudge()` cuts it short. */
+  pollIntervalMs?: number;
+  /** How often a copy that is not the leader tries to take over. Default 500 ms. */
+  standbyIntervalMs?: number;
+  /** Pause after a failure (Kafka or database down). Default 1000 ms. */
+  errorBackoffMs?: number;
+  /** Upper bound of the JSON bytes of one `send` (a batch is split, sends stay sequential). Default 512 KiB. */
+  maxBytesPerSend?: number;
+  logger?: ReadSideLogger;
+}
+
+export interface RelayRunResult {
+  /** false when another copy holds the relay lock (nothing was done). */
+  leader: boolean;
+  /** Messages published by this run. */
+  published: number;
+  /** The relay's checkpoint after the run (`null` before the first event, or when not leader). */
+  checkpoint: AllCheckpoint | null;
+}
+
+const published = (): Counter => {
+  const name = 'tailsync_tail_events_published_total';
+  return (
+    (metricsRegistry.getSingleMetric(name) as Counter | undefined) ??
+    new Counter({ name, help: 'Tail events published to Kafka by the relay', registers: [metricsRegistry] })
+  );
+};
+const lagSeconds = (): Gauge => {
+  const name = 'tailsync_tail_events_relay_lag_seconds';
+  return (
+    (metricsRegistry.getSingleMetric(name) as Gauge | undefined) ??
+    new Gauge({
+      name,
+      help: 'Age (recording to publication) of the newest tail event the relay published',
+      registers: [metricsRegistry],
+    })
+  );
+};
+
+const noop = () => undefined;
+
+/** Fields every tail event carries, shown beside `data` in a message rather than in it. */
+const ENVELOPE_FIELDS = new Set(['eventId', 'domain', 'tailId', 'occurredAt']);
+
+/** A tail event's own fields: its data without the envelope; keeps `actor`. */
+export function tailEventOwnFields(data: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(data)) if (!ENVELOPE_FIELDS.has(k)) out[k] = v;
+  return out;
+}
+
+/**
+ * Publishes every tail event from the event store to Kafka (`tailsync.tail-events`), keyed
+ * `<domain>:<tailId>`, at least once, in order per tail.
+ *
+ * - Only one copy relays at a time: it holds a session-level `pg_try_advisory_lock` on a
+ *   dedicated connection (not taken from the pool). If that copy dies its session ends, the lock
+ *   is released and another copy's next attempt takes over (within `standbyIntervalMs`).
+ * - Per batch: read after the stored checkpoint, `send` with `acks: -1` (sequential sends, so a
+ *   tail's events stay in order), then store the checkpoint through the lock connection. A crash
+ *   between the two republishes that batch only (consumers dedupe on `eventId`).
+ * - Reads the store only; it never blocks a write.
+ */
+export class TailEventsRelay {
+  readonly topic: string;
+  readonly name: string;
+  private readonly tables: ReadModelTables;
+  private readonly batchSize: number;
+  private readonly pollIntervalMs: number;
+  private readonly standbyIntervalMs: number;
+  private readonly errorBackoffMs: number;
+  private readonly maxBytesPerSend: number;
+  private readonly logger: ReadSideLogger;
+  private readonly lockKey: string;
+  private readonly publishedTotal = published();
+  private readonly lag = lagSeconds();
+
+  private lockClient: Client | null = null;
+  private lockClientBroken = false;
+  private running: Promise<RelayRunResult> | null = null;
+  private loop: { stopped: boolean; done: Promise<void> } | null = null;
+  private wake: (() => void) | null = null;
+  private nudged = false;
+  private stopRequested = false;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly eventStore: EventStore,
+    private readonly producer: Producer,
+    opts: TailEventsRelayOptions = {},
+  ) {
+    this.topic = opts.topic ?? TOPICS.tailEvents;
+    this.name = opts.name ?? `relay:${this.topic}`;
+    this.tables = readModelTables(opts.tablePrefix);
+    this.batchSize = Math.max(1, opts.batchSize ?? 1000);
+    this.pollIntervalMs = Math.max(1, opts.pollIntervalMs ?? 50);
+    this.standbyIntervalMs = Math.max(1, opts.standbyIntervalMs ?? 500);
+    this.errorBackoffMs = Math.max(1, opts.errorBackoffMs ?? 1000);
+    this.maxBytesPerSend = Math.max(1024, opts.maxBytesPerSend ?? 512 * 1024);
+    this.logger = opts.logger ?? consoleLogger;
+    this.lockKey = advisoryLockKey(`tailsync.relay:${this.tables.prefix}:${this.name}`);
+  }
+
+  /** Creates the checkpoints table (idempotent; the projection's `migrate` creates it too). */
+  async migrate(): Promise<void> {
+    await migrateUnderLock(this.pool, `tailsync.read-model.migrate:${this.tables.prefix}`, checkpointsDdl(this.tables));
+  }
+
+  /** true while this copy holds the relay lock. */
+  get isLeader(): boolean {
+    return this.lockClient !== null && !this.lockClientBroken;
+  }
+
+  /** The stored checkpoint. */
+  async storedCheckpoint(): Promise<AllCheckpoint | null> {
+    const { rows } = await this.pool.query<{ checkpoint: string }>(`select checkpoint from ${this.tables.checkpoints} where name = $1`, [
+      this.name,
+    ]);
+    return rows[0] ? { value: rows[0].checkpoint } : null;
+  }
+
+  /**
+   * Becomes leader if possible, then publishes batches until caught up. Single-flight: a call
+   * while a run is in flight returns that run's result.
+   */
+  runOnce(): Promise<RelayRunResult> {
+    if (!this.running) {
+      this.running = this.run().finally(() => {
+        this.running = null;
+      });
+    }
+    return this.running;
+  }
+
+  /** Wakes the loop now (e.g. right after a write) instead of at the end of its pause. */
+  nudge(): void {
+    this.nudged = true;
+    this.wake?.();
+  }
+
+  /** Starts the relay loop (idempotent). */
+  start(): void {
+    if (this.loop && !this.loop.stopped) return;
+    this.stopRequested = false;
+    const loop = { stopped: false, done: Promise.resolve() };
+    loop.done = (async () => {
+      while (!loop.stopped) {
+        let pause = this.pollIntervalMs;
+        try {
+          const result = await this.runOnce();
+          if (!result.leader) pause = this.standbyIntervalMs;
+        } catch (err) {
+          this.logger.error(`Tail events relay failed: ${(err as Error).message}`, (err as Error).stack);
+          pause = this.errorBackoffMs;
+        }
+        if (loop.stopped) break;
+        if (this.nudged && pause === this.pollIntervalMs) {
+          this.nudged = false;
+          continue;
+        }
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(done, pause);
+          function done() {
+            clearTimeout(timer);
+            resolve();
+          }
+          this.wake = done;
+        });
+        this.wake = null;
+        this.nudged = false;
+      }
+    })();
+    this.loop = loop;
+  }
+
+  /** Stops the loop, waits for the batch in flight, releases the lock (another copy takes over). */
+  async stop(): Promise<void> {
+    const loop = this.loop;
+    this.loop = null;
+    this.stopRequested = true;
+    if (loop) {
+      loop.stopped = true;
+      this.wake?.();
+      await loop.done;
+    }
+    await this.running?.catch(noop);
+    await this.releaseLock();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private async run(): Promise<RelayRunResult> {
+    const client = await this.acquire();
+    if (!client) return { leader: false, published: 0, checkpoint: null };
+    try {
+      const { rows } = await client.query<{ checkpoint: string }>(`select checkpoint from ${this.tables.checkpoints} where name = $1`, [
+        this.name,
+      ]);
+      let checkpoint: AllCheckpoint | null = rows[0] ? { value: rows[0].checkpoint } : null;
+      let count = 0;
+      for (;;) {
+        const batch = await this.eventStore.readAll(checkpoint, this.batchSize, { streamPrefixes: [TAIL_STREAM_PREFIX] });
+        const events = batch.events.filter((e) => tailIdOfStream(e.streamId) !== null);
+        if (events.length > 0) await this.publish(events);
+        if (batch.events.length === 0 || !batch.checkpoint) break;
+        await client.query(
+          `insert into ${this.tables.checkpoints} (name, checkpoint, updated_at) values ($1, $2, now())
+           on conflict (name) do update set checkpoint = excluded.checkpoint, updated_at = excluded.updated_at`,
+          [this.name, batch.checkpoint.value],
+        );
+        checkpoint = batch.checkpoint;
+        count += events.length;
+        if (events.length > 0) {
+          this.publishedTotal.inc(events.length);
+          this.lag.set(Math.max(0, (Date.now() - events[events.length - 1].recordedAt.getTime()) / 1000));
+        }
+        if (batch.events.length < this.batchSize || this.stopRequested) break;
+      }
+      if (count === 0) this.lag.set(0);
+      return { leader: true, published: count, checkpoint };
+    } catch (err) {
+      // Connection lost, Kafka down...: give the lock up; the next attempt (this copy or another) starts
+      // again from the stored checkpoint.
+      await this.releaseLock();
+      throw err;
+    }
+  }
+
+  /** The lock connection if this copy is (or just became) the leader, else null. */
+  private async acquire(): Promise<Client | null> {
+    if (this.lockClient && this.lockClientBroken) await this.releaseLock();
+    if (this.lockClient) return this.lockClient;
+    const client = new Client({ ...this.pool.options, keepAlive: true } as ConstructorParameters<typeof Client>[0]);
+    client.on('error', () => {
+      // The session is gone, and with it the lock: stop acting as leader.
+      if (this.lockClient === client) this.lockClientBroken = true;
+    });
+    try {
+      await client.connect();
+      const { rows } = await client.query<{ locked: boolean }>(`select pg_try_advisory_lock(${this.lockKey}) as locked`);
+      if (!rows[0].locked) {
+        await client.end().catch(noop);
+        return null;
+      }
+    } catch (err) {
+      await client.end().catch(noop);
+      throw err;
+    }
+    this.lockClient = client;
+    this.lockClientBroken = false;
+    this.logger.log?.(`Tail events relay '${this.name}' is the leader`);
+    return client;
+  }
+
+  private async releaseLock(): Promise<void> {
+    const client = this.lockClient;
+    this.lockClient = null;
+    this.lockClientBroken = false;
+    if (!client) return;
+    // Ending the session releases the lock.
+    await client.end().catch(noop);
+  }
+
+  /** Sends the batch's events (in order, sequential sends), each with the tail's Mapped IDs after it. */
+  private async publish(events: StoredEvent[]): Promise<void> {
+    const streams = await this.eventStore.readStreams([...new Set(events.map((e) => e.streamId))]);
+    const mappedIdsAt = new Map<string, string[][]>(); // stream → mapped ids after version v at [v]
+    for (const [streamId, history] of streams) {
+      const after: string[][] = [[]];
+      let current: string[] = [];
+      for (const e of history) {
+        if (e.type === 'TailCreated' || e.type === 'MappingAdded') current = [...current, String(e.data.mappedId)];
+        after[e.version] = current;
+      }
+      mappedIdsAt.set(streamId, after);
+    }
+
+    let chunk: Message[] = [];
+    let bytes = 0;
+    for (const e of events) {
+      const tailId = tailIdOfStream(e.streamId) as number;
+      const domain = String(e.data.domain ?? (e.metadata as { domain?: unknown }).domain ?? '');
+      const mappedIds = mappedIdsAt.get(e.streamId)?.[e.version] ?? this.mappedIdsFallback(e, tailId);
+      const value: TailEventMessage = {
+        eventId: e.eventId,
+        type: e.type,
+        domain,
+        tailId,
+        mappedIds,
+        occurredAt: typeof e.data.occurredAt === 'string' ? e.data.occurredAt : e.recordedAt.toISOString(),
+        data: tailEventOwnFields(e.data),
+        position: e.position,
+      };
+      const json = JSON.stringify(value);
+      if (chunk.length > 0 && bytes + json.length > this.maxBytesPerSend) {
+        await this.send(chunk);
+        chunk = [];
+        bytes = 0;
+      }
+      chunk.push({ key: tailEventKey(domain, tailId), value: json, headers: { 'event-type': e.type, 'event-id': e.eventId } });
+      bytes += json.length;
+    }
+    if (chunk.length > 0) await this.send(chunk);
+  }
+
+  /** The stream read must contain every event the batch read; if not, something is badly wrong. */
+  private mappedIdsFallback(e: StoredEvent, tailId: number): never {
+    throw new Error(`Tail events relay: ${tailStreamId(tailId)} has no version ${e.version} when read back`);
+  }
+
+  private async send(messages: Message[]): Promise<void> {
+    await this.producer.send({ topic: this.topic, acks: -1, messages });
+  }
+}

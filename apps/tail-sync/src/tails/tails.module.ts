@@ -1,0 +1,81 @@
+import { DynamicModule, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import type { EventStore } from '@tailsync/event-store';
+import { Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
+import type { Pool } from 'pg';
+import { CreateOrMapTailsHandler } from './application/commands/create-or-map-tails.command';
+import { ChangeTailNumberHandler, DeactivateTailHandler, ReactivateTailHandler } from './application/commands/tail-state-commands';
+import { GetTailHandler, GetTailHistoryHandler, ListTailsHandler } from './application/queries/tail-queries';
+import { PostgresTailIdAllocator } from './application/tail-id-allocator';
+import { EVENT_STORE } from './application/tail-ports';
+import { TailWriter } from './application/tail-writer';
+import { TailsProjection } from './infrastructure/read-model/tails.projection';
+import { TailsReadModel } from './infrastructure/read-model/tails.read-model';
+import { TailEventsRelay } from './infrastructure/relay/tail-events.relay';
+import { TailsMessages } from './interface/tails.messages';
+
+export interface TailsModuleOptions {
+  pool: Pool;
+  eventStore: EventStore;
+  brokers: string[];
+  clientId: string;
+}
+
+/** Starts the background parts (projection catch-up, relay to Kafka) once the stores exist, and stops them first. */
+class TailsLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(
+    private readonly eventStore: EventStore,
+    private readonly ids: PostgresTailIdAllocator,
+    private readonly projection: TailsProjection,
+    private readonly relay: TailEventsRelay,
+    private readonly producer: Producer,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.eventStore.migrate();
+    await this.ids.migrate();
+    await this.projection.migrate();
+    await this.producer.connect();
+    this.projection.start();
+    this.relay.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.relay.stop();
+    await this.projection.stop();
+    await this.producer.disconnect();
+    await this.eventStore.close();
+  }
+}
+
+@Module({})
+export class TailsModule {
+  static forRoot(options: TailsModuleOptions): DynamicModule {
+    const producer = new Kafka({ clientId: options.clientId, brokers: options.brokers, logLevel: logLevel.WARN }).producer({
+      createPartitioner: Partitioners.DefaultPartitioner,
+      allowAutoTopicCreation: false,
+    });
+    const ids = new PostgresTailIdAllocator(options.pool);
+    const projection = new TailsProjection(options.pool, options.eventStore);
+    const relay = new TailEventsRelay(options.pool, options.eventStore, producer);
+    return {
+      module: TailsModule,
+      controllers: [TailsMessages],
+      providers: [
+        { provide: EVENT_STORE, useValue: options.eventStore },
+        { provide: PostgresTailIdAllocator, useValue: ids },
+        { provide: TailWriter, useValue: new TailWriter(options.eventStore, ids) },
+        { provide: TailsProjection, useValue: projection },
+        { provide: TailsReadModel, useValue: new TailsReadModel(options.pool) },
+        { provide: TailEventsRelay, useValue: relay },
+        { provide: TailsLifecycle, useValue: new TailsLifecycle(options.eventStore, ids, projection, relay, producer) },
+        CreateOrMapTailsHandler,
+        DeactivateTailHandler,
+        ReactivateTailHandler,
+        ChangeTailNumberHandler,
+        GetTailHandler,
+        ListTailsHandler,
+        GetTailHistoryHandler,
+      ],
+    };
+  }
+}

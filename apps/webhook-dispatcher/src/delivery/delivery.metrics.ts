@@ -1,0 +1,51 @@
+import { metricsRegistry } from '@tailsync/service-kit';
+import { Counter, Gauge, Histogram } from 'prom-client';
+
+/** The dispatcher's Prometheus metrics, on `/metrics` with the process defaults. */
+export class DeliveryMetrics {
+  /** Deliveries that reached an end state, and attempts scheduled for a retry. */
+  readonly deliveries = getOrCreate('webhook_deliveries_total', () =>
+    new Counter({
+      name: 'webhook_deliveries_total',
+      help: 'Webhook delivery outcomes: delivered, failed (end states) and retry-scheduled (an attempt to be retried)',
+      labelNames: ['outcome'] as const,
+      registers: [metricsRegistry],
+    }),
+  );
+
+  readonly attemptDuration = getOrCreate('webhook_attempt_duration_seconds', () =>
+    new Histogram({
+      name: 'webhook_attempt_duration_seconds',
+      help: 'Duration of one callback attempt (connect to response), by result class',
+      labelNames: ['result'] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: [metricsRegistry],
+    }),
+  );
+
+  readonly queueDepth = getOrCreate('webhook_retry_queue_depth', () =>
+    new Gauge({
+      name: 'webhook_retry_queue_depth',
+      help: 'Deliveries pending (waiting for their first attempt or a retry), refreshed every few seconds',
+      registers: [metricsRegistry],
+    }),
+  );
+
+  readonly skipped = getOrCreate('webhook_events_skipped_total', () =>
+    new Counter({
+      name: 'webhook_events_skipped_total',
+      help: 'Consumed events that made no delivery: no-subscription, event-not-subscribed, duplicate, malformed (sent to the DLQ)',
+      labelNames: ['reason'] as const,
+      registers: [metricsRegistry],
+    }),
+  );
+
+  readonly consumed = getOrCreate('webhook_events_consumed_total', () =>
+    new Counter({ name: 'webhook_events_consumed_total', help: 'Messages read from product.risk-assessment-executed', registers: [metricsRegistry] }),
+  );
+}
+
+// Tests build several dispatchers in one process: register each metric once.
+function getOrCreate<T>(name: string, create: () => T): T {
+  return (metricsRegistry.getSingleMetric(name) as T | undefined) ?? create();
+}

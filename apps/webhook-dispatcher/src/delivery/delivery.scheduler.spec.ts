@@ -1,0 +1,171 @@
+import { randomUUID } from 'node:crypto';
+import { SecretBox, verifyWebhookRequest } from '@tailsync/webhook-signing';
+import { scripts, WebhookReceiver } from '../../../../libs/webhook-signing/src/testing/receiver';
+import { SubscriptionStore } from '../subscriptions/subscription.store';
+import { eventually, isolatedDatabase, newSharedSecret, sleep, testKey, uniqueDomain } from '../testing/harness';
+import { AttemptSender } from './attempt.sender';
+import { DeliveryMetrics } from './delivery.metrics';
+import { DeliveryScheduler, type SchedulerOptions } from './delivery.scheduler';
+import { DeliveryStore } from './delivery.store';
+import { callbackBody } from './domain/event-message';
+
+const EVT = 'Product.RiskAssessmentExecuted';
+
+describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
+  let db: Awaited<ReturnType<typeof isolatedDatabase>>;
+  let deliveries: DeliveryStore;
+  let subscriptions: SubscriptionStore;
+  const box = new SecretBox(testKey);
+  const schedulers: DeliveryScheduler[] = [];
+  const receivers: WebhookReceiver[] = [];
+
+  beforeAll(async () => {
+    db = await isolatedDatabase('scheduler');
+    deliveries = new DeliveryStore(db.pool);
+    subscriptions = new SubscriptionStore(db.pool);
+  });
+  afterEach(async () => {
+    await Promise.all(schedulers.splice(0).map((s) => s.stop()));
+    await Promise.all(receivers.splice(0).map((r) => r.close()));
+  });
+  afterAll(() => db.drop());
+
+  function scheduler(options: Partial<SchedulerOptions> = {}, sender = new AttemptSender(true)): DeliveryScheduler {
+    const s = new DeliveryScheduler(deliveries, subscriptions, box, sender, new DeliveryMetrics(), {
+      owner: `test-${randomUUID().slice(0, 6)}`,
+      retryDelaysMs: [100, 200],
+      attemptTimeoutMs: 1000,
+      maxConcurrency: 64,
+      domainConcurrency: 4,
+      pollIntervalMs: 30,
+      ...options,
+    });
+    schedulers.push(s);
+    s.start();
+    return s;
+  }
+
+  async function subscribe(script = scripts.status(200)) {
+    const receiver = await WebhookReceiver.start(script);
+    receivers.push(receiver);
+    const domain = uniqueDomain();
+    const secret = newSharedSecret();
+    await subscriptions.put(domain, [EVT], receiver.url, box.encrypt(secret, domain));
+    return { receiver, domain, secret };
+  }
+
+  async function publish(domain: string, n = 1): Promise<string[]> {
+    const events = Array.from({ length: n }, () => ({ eventId: randomUUID(), domain, occurredAt: new Date().toISOString(), data: { score: 7 } }));
+    await deliveries.insertMany(events.map((e) => ({ domain, eventId: e.eventId, eventName: EVT, body: callbackBody(e) })));
+    return events.map((e) => e.eventId);
+  }
+
+  const statusOf = async (eventId: string) =>
+    (await db.pool.query('select status, attempts from webhook_deliveries where event_id = $1', [eventId])).rows[0];
+
+  it('two schedulers, one delivery: exactly one attempt, verified by the receiver library', async () => {
+    const { receiver, domain, secret } = await subscribe();
+    scheduler();
+    scheduler();
+    const [eventId] = await publish(domain);
+    const [request] = await receiver.waitFor(1);
+    await eventually(async () => (await statusOf(eventId))?.status === 'delivered');
+    await sleep(300);
+    expect(receiver.requests).toHaveLength(1);
+    expect(request.headers['webhook-id']).toBe(eventId);
+    expect(request.headers['webhook-attempt']).toBe('1');
+    const verified = verifyWebhookRequest({ authorizationHeader: request.headers.authorization, rawBody: request.rawBody, secret });
+    expect(verified).toMatchObject({ ok: true, claims: { sub: domain, evt: EVT, iss: 'tailsync' } });
+  });
+
+  it('two schedulers, 200 deliveries: each attempted exactly once', async () => {
+    const { receiver, domain } = await subscribe();
+    scheduler({ domainConcurrency: 16 });
+    scheduler({ domainConcurrency: 16 });
+    const ids = await publish(domain, 200);
+    await receiver.waitFor(200, 20_000);
+    await eventually(async () => {
+      const { rows } = await db.pool.query(`select count(*)::int as n from webhook_deliveries where domain = $1 and status = 'delivered'`, [domain]);
+      return rows[0].n === 200;
+    });
+    await sleep(200);
+    const seen = receiver.requests.map((r) => r.headers['webhook-id']);
+    expect(new Set(seen).size).toBe(200);
+    expect(seen).toHaveLength(200);
+    expect(new Set(seen)).toEqual(new Set(ids));
+  });
+
+  it('retries 503 on the schedule, then delivers; Webhook-Id stable, token fresh per attempt', async () => {
+    const { receiver, domain } = await subscribe(scripts.sequence(503, 503, 200));
+    scheduler();
+    const [eventId] = await publish(domain);
+    const requests = await receiver.waitFor(3);
+    await eventually(async () => (await statusOf(eventId))?.status === 'delivered');
+    expect(requests.map((r) => r.headers['webhook-attempt'])).toEqual(['1', '2', '3']);
+    expect(new Set(requests.map((r) => r.headers['webhook-id']))).toEqual(new Set([eventId]));
+    expect(new Set(requests.map((r) => r.headers.authorization)).size).toBe(3);
+    expect(new Set(requests.map((r) => r.rawBody.toString()))).toEqual(new Set([requests[0].rawBody.toString()]));
+    // gaps follow the schedule (100 ms, then 200 ms), give or take the polling
+    expect(requests[1].receivedAt - requests[0].receivedAt).toBeGreaterThanOrEqual(90);
+    expect(requests[2].receivedAt - requests[1].receivedAt).toBeGreaterThanOrEqual(190);
+  });
+
+  it.each([
+    ['always 500: 3 attempts, then failed', scripts.status(500), 3, 'failed'],
+    ['401: 1 attempt, then failed', scripts.status(401), 1, 'failed'],
+    ['301 (not followed): 1 attempt, then failed', () => ({ status: 301, headers: { Location: 'http://127.0.0.1:1/' } }), 1, 'failed'],
+    ['429 then 200: 2 attempts, delivered', scripts.sequence(429, 200), 2, 'delivered'],
+  ] as const)('%s', async (_name, script, attempts, status) => {
+    const { receiver, domain } = await subscribe(script);
+    scheduler();
+    const [eventId] = await publish(domain);
+    await receiver.waitFor(attempts);
+    await eventually(async () => (await statusOf(eventId))?.status === status);
+    await sleep(400);
+    expect(receiver.requests).toHaveLength(attempts);
+    expect(await statusOf(eventId)).toEqual({ status, attempts });
+  });
+
+  it('a hanging receiver times out and is retried; other domains are not held up', async () => {
+    const slow = await subscribe(scripts.hang());
+    const fast = await subscribe();
+    scheduler({ attemptTimeoutMs: 800, domainConcurrency: 2, retryDelaysMs: [50] });
+    await publish(slow.domain, 6);
+    await slow.receiver.waitFor(2);
+    const started = Date.now();
+    const [eventId] = await publish(fast.domain);
+    await fast.receiver.waitFor(1, 2000);
+    expect(Date.now() - started).toBeLessThan(500);
+    await eventually(async () => (await statusOf(eventId))?.status === 'delivered');
+    await eventually(async () => (await db.pool.query(
+      `select a.error from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id where d.domain = $1`, [slow.domain])).rows.length > 0, 5000);
+    const errors = (await db.pool.query(
+      `select a.error from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id where d.domain = $1`, [slow.domain])).rows;
+    expect(errors[0].error).toMatch(/no response within 800 ms/);
+  });
+
+  it('uses the subscription current at attempt time; a deleted one ends the delivery failed', async () => {
+    const { receiver, domain } = await subscribe();
+    await subscriptions.delete(domain);
+    scheduler();
+    const [eventId] = await publish(domain);
+    await eventually(async () => (await statusOf(eventId))?.status === 'failed');
+    expect(receiver.requests).toHaveLength(0);
+    const { rows } = await db.pool.query('select a.error, a.status_code from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id where d.event_id = $1', [eventId]);
+    expect(rows).toEqual([{ error: expect.stringMatching(/no subscription/), status_code: null }]);
+  });
+
+  it('refuses a private address at connect time when private URLs are not allowed', async () => {
+    const { receiver, domain } = await subscribe();
+    await subscriptions.put(domain, [EVT], receiver.url.replace('127.0.0.1', 'localhost'), box.encrypt(newSharedSecret(), domain));
+    const other = uniqueDomain();
+    await subscriptions.put(other, [EVT], receiver.url, box.encrypt(newSharedSecret(), other));
+    scheduler({}, new AttemptSender(false));
+    const [a] = await publish(domain);
+    const [b] = await publish(other);
+    await eventually(async () => (await statusOf(a))?.status === 'failed' && (await statusOf(b))?.status === 'failed');
+    expect(receiver.requests).toHaveLength(0);
+    const { rows } = await db.pool.query('select a.error from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id where d.event_id = any($1::uuid[])', [[a, b]]);
+    expect(rows.map((r) => r.error)).toEqual([expect.stringMatching(/non-public/), expect.stringMatching(/non-public/)]);
+  });
+});

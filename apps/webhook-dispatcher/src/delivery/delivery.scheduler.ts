@@ -1,0 +1,229 @@
+import { Logger } from '@nestjs/common';
+import { JwtService } from '@nestjs/jwt';
+import { SecretBox, signWebhook, webhookHeaders } from '@tailsync/webhook-signing';
+import type { SubscriptionStore, StoredSubscription } from '../subscriptions/subscription.store';
+import type { AttemptSender } from './attempt.sender';
+import type { DeliveryMetrics } from './delivery.metrics';
+import type { AttemptRecord, ClaimedDelivery, DeliveryStore } from './delivery.store';
+import { classifyAttempt, nextAttemptDelay } from './domain/retry-policy';
+
+export interface SchedulerOptions {
+  /** Names this copy as the owner of its leases. */
+  owner: string;
+  retryDelaysMs: readonly number[];
+  attemptTimeoutMs: number;
+  maxConcurrency: number;
+  domainConcurrency: number;
+  pollIntervalMs: number;
+  /** How many due deliveries one claim takes at most. Default 200. */
+  claimBatch?: number;
+  /** A lease outlives the attempt's time limit by this much (time to record the result). Default 5000 ms. */
+  leaseMarginMs?: number;
+}
+
+/**
+ * Runs due delivery attempts. It leases due pending rows from PostgreSQL (so copies share the work
+ * and never run one attempt twice), runs the attempts concurrently with a cap per domain (a hanging
+ * receiver ties up at most `domainConcurrency` slots; other domains keep theirs), and records each
+ * attempt with the delivery's next state in one statement guarded by the lease.
+ *
+ * It wakes at once when the consumer has inserted deliveries ({@link wake}) or an attempt finished,
+ * and polls every `pollIntervalMs` otherwise (retries come due, other copies insert).
+ */
+export class DeliveryScheduler {
+  private readonly logger = new Logger('DeliveryScheduler');
+  private readonly jwt = new JwtService();
+  private running = false;
+  private loopDone: Promise<void> = Promise.resolve();
+  private wakeUp: (() => void) | null = null;
+  private woken = false;
+  private inFlight = 0;
+  private readonly perDomain = new Map<string, number>();
+  private readonly attemptsInFlight = new Set<Promise<void>>();
+  private pendingRecords: AttemptRecord[] = [];
+  private flushing: Promise<void> | null = null;
+  private depthTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly deliveries: DeliveryStore,
+    private readonly subscriptions: SubscriptionStore,
+    private readonly box: SecretBox,
+    private readonly sender: AttemptSender,
+    private readonly metrics: DeliveryMetrics,
+    private readonly options: SchedulerOptions,
+  ) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loopDone = this.loop();
+    const refresh = () =>
+      this.deliveries.pendingCount().then((n) => this.metrics.queueDepth.set(n), () => undefined);
+    void refresh();
+    this.depthTimer = setInterval(refresh, 5000);
+    this.depthTimer.unref();
+  }
+
+  /** Stops claiming, lets the attempts in flight finish (they are bounded by the attempt timeout) and records them. */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    clearInterval(this.depthTimer);
+    this.wake();
+    await this.loopDone;
+    await Promise.allSettled([...this.attemptsInFlight]);
+    await this.flushRecords();
+  }
+
+  /** Look for due deliveries now (the consumer inserted some, or one was redelivered). */
+  wake(): void {
+    this.woken = true;
+    this.wakeUp?.();
+  }
+
+  get activeAttempts(): number {
+    return this.inFlight;
+  }
+
+  private async loop(): Promise<void> {
+    const claimBatch = this.options.claimBatch ?? 200;
+    while (this.running) {
+      let full = false;
+      try {
+        this.woken = false;
+        const free = this.options.maxConcurrency - this.inFlight;
+        if (free > 0) {
+          const claimed = await this.claim(Math.min(free, claimBatch));
+          full = claimed === Math.min(free, claimBatch);
+        }
+      } catch (error) {
+        this.logger.warn({ msg: 'claiming due deliveries failed; retrying', error: (error as Error).message });
+        await this.sleep(Math.max(this.options.pollIntervalMs, 500));
+        continue;
+      }
+      if (!full || this.inFlight >= this.options.maxConcurrency) await this.sleep(this.options.pollIntervalMs);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (this.woken || !this.running) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeUp = () => {
+        this.wakeUp = null;
+        done();
+      };
+    });
+  }
+
+  private async claim(limit: number): Promise<number> {
+    const room = new Map<string, number>();
+    for (const [domain, n] of this.perDomain) room.set(domain, Math.max(0, this.options.domainConcurrency - n));
+    const leaseMs = this.options.attemptTimeoutMs + (this.options.leaseMarginMs ?? 5000);
+    const claimed = await this.deliveries.claimDue(this.options.owner, leaseMs, limit, this.options.domainConcurrency, room);
+    if (claimed.length === 0) return 0;
+    const subs = await this.subscriptions.getMany([...new Set(claimed.map((c) => c.domain))]);
+    for (const delivery of claimed) {
+      this.inFlight++;
+      this.perDomain.set(delivery.domain, (this.perDomain.get(delivery.domain) ?? 0) + 1);
+      const run = this.attempt(delivery, subs.get(delivery.domain))
+        .catch((error) => this.logger.error({ msg: 'attempt crashed', deliveryId: delivery.id, error: (error as Error).message }))
+        .finally(() => {
+          this.attemptsInFlight.delete(run);
+          this.inFlight--;
+          const left = (this.perDomain.get(delivery.domain) ?? 1) - 1;
+          if (left <= 0) this.perDomain.delete(delivery.domain);
+          else this.perDomain.set(delivery.domain, left);
+          this.wake();
+        });
+      this.attemptsInFlight.add(run);
+    }
+    return claimed.length;
+  }
+
+  /** One attempt of a leased delivery, against the subscription as it is now. */
+  private async attempt(delivery: ClaimedDelivery, subscription: StoredSubscription | undefined): Promise<void> {
+    const attempt = delivery.attempts + 1;
+    const at = new Date();
+    const end = (error: string) =>
+      this.enqueueRecord({ id: delivery.id, leaseToken: delivery.leaseToken, attempt, at, statusCode: null, durationMs: 0, error, next: { status: 'failed' } }, 'failed');
+
+    if (!subscription) return end('no subscription: it was deleted before this attempt; nothing was sent');
+    if (!subscription.eventNames.includes(delivery.eventName)) {
+      return end(`the subscription no longer lists ${delivery.eventName}; nothing was sent`);
+    }
+    let secret: string;
+    try {
+      secret = this.box.decrypt(subscription.sealedSecret, delivery.domain);
+    } catch {
+      return end('the stored shared secret cannot be decrypted (was WEBHOOK_SECRET_KEY changed?); nothing was sent');
+    }
+    const token = signWebhook({ body: delivery.body, secret, domain: delivery.domain, eventName: delivery.eventName }, this.jwt);
+    const result = await this.sender.send({
+      url: subscription.url,
+      body: delivery.body,
+      headers: webhookHeaders({ token, eventId: delivery.eventId, attempt }),
+      timeoutMs: this.options.attemptTimeoutMs,
+    });
+    const verdict = classifyAttempt({ statusCode: result.statusCode, error: result.errorCode });
+    this.metrics.attemptDuration.observe({ result: verdict }, result.durationMs / 1000);
+    let next: AttemptRecord['next'];
+    let outcome: string;
+    if (verdict === 'delivered') {
+      next = { status: 'delivered' };
+      outcome = 'delivered';
+    } else if (verdict === 'give-up') {
+      next = { status: 'failed' };
+      outcome = 'failed';
+    } else {
+      const delay = nextAttemptDelay(attempt - delivery.roundStart, this.options.retryDelaysMs);
+      next = delay === null ? { status: 'failed' } : { status: 'pending', at: new Date(Date.now() + delay) };
+      outcome = delay === null ? 'failed' : 'retry-scheduled';
+    }
+    const error = result.error ?? (verdict === 'delivered' ? null : `HTTP ${result.statusCode}`);
+    this.enqueueRecord(
+      { id: delivery.id, leaseToken: delivery.leaseToken, attempt, at, statusCode: result.statusCode ?? null, durationMs: result.durationMs, error, next },
+      outcome,
+    );
+  }
+
+  private enqueueRecord(record: AttemptRecord, outcome: string): void {
+    this.pendingRecords.push(record);
+    this.metrics.deliveries.inc({ outcome });
+    if (!this.flushing) {
+      this.flushing = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flushLoop());
+    }
+  }
+
+  private async flushLoop(): Promise<void> {
+    try {
+      while (this.pendingRecords.length > 0) {
+        const batch = this.pendingRecords;
+        this.pendingRecords = [];
+        try {
+          const recorded = await this.deliveries.recordAttempts(batch);
+          const lost = batch.length - recorded.size;
+          if (lost > 0) this.logger.warn({ msg: 'attempt results not recorded: their lease had passed to another copy', count: lost });
+        } catch (error) {
+          // Keep them and try again: until the lease runs out the delivery stays ours.
+          this.logger.warn({ msg: 'recording attempts failed; retrying', error: (error as Error).message });
+          this.pendingRecords = batch.concat(this.pendingRecords);
+          await new Promise((r) => setTimeout(r, 500));
+        }
+      }
+    } finally {
+      this.flushing = null;
+    }
+  }
+
+  private async flushRecords(): Promise<void> {
+    while (this.flushing || this.pendingRecords.length > 0) {
+      if (this.flushing) await this.flushing;
+      else this.flushing = this.flushLoop();
+    }
+  }
+}

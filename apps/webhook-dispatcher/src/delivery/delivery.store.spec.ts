@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import type { Pool } from 'pg';
+import { migrateDispatcherTables } from '../store/migrate';
+import { isolatedDatabase, uniqueDomain } from '../testing/harness';
+import { DeliveryStore, type NewDelivery } from './delivery.store';
+
+const EVT = 'Product.RiskAssessmentExecuted';
+const delivery = (domain: string, eventId = randomUUID()): NewDelivery => ({ domain, eventId, eventName: EVT, body: JSON.stringify({ eventId }) });
+
+describe('DeliveryStore (real PostgreSQL)', () => {
+  let db: Awaited<ReturnType<typeof isolatedDatabase>>;
+  let pool: Pool;
+  let store: DeliveryStore;
+
+  beforeAll(async () => {
+    db = await isolatedDatabase('store');
+    pool = db.pool;
+    store = new DeliveryStore(pool);
+  });
+  afterAll(() => db.drop());
+  beforeEach(() => pool.query('truncate webhook_deliveries cascade'));
+
+  it('migrates idempotently, several copies at once', async () => {
+    await Promise.all([migrateDispatcherTables(pool), migrateDispatcherTables(pool), migrateDispatcherTables(pool)]);
+  });
+
+  it('inserts a batch in one statement and never twice for the same (domain, event id)', async () => {
+    const a = delivery('acme');
+    const b = delivery('acme');
+    expect(await store.insertMany([a, b, a])).toBe(2);
+    expect(await store.insertMany([a, b, delivery('acme')])).toBe(1);
+    // the same event id in another domain is another delivery
+    expect(await store.insertMany([{ ...a, domain: 'globex' }])).toBe(1);
+    const { rows } = await pool.query('select count(*)::int as n from webhook_deliveries');
+    expect(rows[0].n).toBe(4);
+  });
+
+  it('leases a due delivery to exactly one of many concurrent claimers', async () => {
+    await store.insertMany([delivery('acme')]);
+    const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => store.claimDue(`owner-${i}`, 10_000, 10, 10, new Map())));
+    expect(claims.flat()).toHaveLength(1);
+    // still leased: nobody else gets it
+    expect(await store.claimDue('late', 10_000, 10, 10, new Map())).toHaveLength(0);
+  });
+
+  it('shares many deliveries between concurrent claimers without overlap', async () => {
+    await store.insertMany(Array.from({ length: 300 }, (_, i) => delivery(`dom-${i % 7}`)));
+    const claims = await Promise.all(Array.from({ length: 4 }, (_, i) => store.claimDue(`owner-${i}`, 10_000, 100, 1000, new Map())));
+    const ids = claims.flat().map((c) => c.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.length).toBeGreaterThan(0);
+  });
+
+  it('re-leases a delivery whose lease expired (a crashed copy), and ignores the old lease holder afterwards', async () => {
+    await store.insertMany([delivery('acme')]);
+    const [first] = await store.claimDue('crashed', 1, 10, 10, new Map());
+    await new Promise((r) => setTimeout(r, 20));
+    const [second] = await store.claimDue('survivor', 10_000, 10, 10, new Map());
+    expect(second.id).toBe(first.id);
+    expect(second.leaseToken).not.toBe(first.leaseToken);
+    const record = (token: string, attempt: number) => ({
+      id: first.id, leaseToken: token, attempt, at: new Date(), statusCode: 200, durationMs: 5, error: null, next: { status: 'delivered' as const },
+    });
+    expect((await store.recordAttempts([record(first.leaseToken, 1)])).size).toBe(0);
+    expect([...(await store.recordAttempts([record(second.leaseToken, 1)]))]).toEqual([first.id]);
+    const { rows } = await pool.query('select status, attempts, lease_owner from webhook_deliveries where id = $1', [first.id]);
+    expect(rows[0]).toEqual({ status: 'delivered', attempts: 1, lease_owner: null });
+  });
+
+  it('caps a claim per domain and honours the room left per domain', async () => {
+    const busy = uniqueDomain('busy');
+    const calm = uniqueDomain('calm');
+    await store.insertMany([...Array.from({ length: 10 }, () => delivery(busy)), ...Array.from({ length: 3 }, () => delivery(calm))]);
+    const claimed = await store.claimDue('o', 10_000, 100, 2, new Map([[busy, 0]]));
+    expect(claimed.filter((c) => c.domain === busy)).toHaveLength(0);
+    expect(claimed.filter((c) => c.domain === calm)).toHaveLength(2);
+    const more = await store.claimDue('o', 10_000, 100, 4, new Map([[calm, 0]]));
+    expect(more.filter((c) => c.domain === busy)).toHaveLength(4);
+  });
+
+  it('schedules a retry, then skips it until it is due', async () => {
+    await store.insertMany([delivery('acme')]);
+    const [c] = await store.claimDue('o', 10_000, 10, 10, new Map());
+    await store.recordAttempts([
+      { id: c.id, leaseToken: c.leaseToken, attempt: 1, at: new Date(), statusCode: 503, durationMs: 3, error: 'HTTP 503', next: { status: 'pending', at: new Date(Date.now() + 300) } },
+    ]);
+    expect(await store.claimDue('o', 10_000, 10, 10, new Map())).toHaveLength(0);
+    await new Promise((r) => setTimeout(r, 350));
+    const [again] = await store.claimDue('o', 10_000, 10, 10, new Map());
+    expect(again).toMatchObject({ id: c.id, attempts: 1, roundStart: 0 });
+    expect(await store.pendingCount()).toBe(1);
+  });
+
+  it('redelivers only failed deliveries of the caller domain, as a new round', async () => {
+    await store.insertMany([delivery('acme')]);
+    const [c] = await store.claimDue('o', 10_000, 10, 10, new Map());
+    expect(await store.redeliver('acme', c.id)).toBe('conflict');
+    await store.recordAttempts([{ id: c.id, leaseToken: c.leaseToken, attempt: 1, at: new Date(), statusCode: 401, durationMs: 3, error: 'HTTP 401', next: { status: 'failed' } }]);
+    expect(await store.redeliver('globex', c.id)).toBe('not-found');
+    expect(await store.redeliver('acme', randomUUID())).toBe('not-found');
+    expect(await store.redeliver('acme', c.id)).toBe('ok');
+    const [again] = await store.claimDue('o', 10_000, 10, 10, new Map());
+    expect(again).toMatchObject({ id: c.id, attempts: 1, roundStart: 1 });
+  });
+
+  it('lists a domain newest first with attempts oldest first, page by page', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const d = delivery('acme');
+      ids.push(d.eventId);
+      await store.insertMany([d]);
+    }
+    await store.insertMany([delivery('globex')]);
+    const claimed = await store.claimDue('o', 10_000, 10, 10, new Map());
+    const mine = claimed.find((c) => c.eventId === ids[4])!;
+    await store.recordAttempts([{ id: mine.id, leaseToken: mine.leaseToken, attempt: 1, at: new Date(), statusCode: 500, durationMs: 1, error: 'HTTP 500', next: { status: 'pending', at: new Date() } }]);
+    const again = (await store.claimDue('o', 10_000, 10, 10, new Map())).find((c) => c.id === mine.id)!;
+    await store.recordAttempts([{ id: mine.id, leaseToken: again.leaseToken, attempt: 2, at: new Date(), statusCode: 200, durationMs: 1, error: null, next: { status: 'delivered' } }]);
+
+    const page1 = await store.list('acme', undefined, 3, undefined);
+    expect(page1.deliveries.map((d) => d.event_id)).toEqual([ids[4], ids[3], ids[2]]);
+    expect(page1.attempts.map((a) => a.attempt)).toEqual([1, 2]);
+    const page2 = await store.list('acme', undefined, 3, page1.deliveries[2].seq);
+    expect(page2.deliveries.map((d) => d.event_id)).toEqual([ids[1], ids[0]]);
+    expect((await store.list('acme', 'delivered', 10, undefined)).deliveries.map((d) => d.event_id)).toEqual([ids[4]]);
+  });
+});

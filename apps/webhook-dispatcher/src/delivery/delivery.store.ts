@@ -1,0 +1,222 @@
+import type { Pool } from 'pg';
+import type { DeliveryStatus } from '@tailsync/contracts';
+
+export interface NewDelivery {
+  domain: string;
+  eventId: string;
+  eventName: string;
+  body: string;
+}
+
+/** A delivery leased to this copy for its next attempt. */
+export interface ClaimedDelivery {
+  id: string;
+  domain: string;
+  eventId: string;
+  eventName: string;
+  body: string;
+  /** Attempts made so far (the next one is `attempts + 1`). */
+  attempts: number;
+  /** Attempts made before the current round (0, or the count when it was last redelivered). */
+  roundStart: number;
+  leaseToken: string;
+}
+
+/** What an attempt of a claimed delivery came to, and the state it leaves the delivery in. */
+export interface AttemptRecord {
+  id: string;
+  leaseToken: string;
+  attempt: number;
+  at: Date;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  next: { status: 'delivered' | 'failed' } | { status: 'pending'; at: Date };
+}
+
+export interface DeliveryRow {
+  id: string;
+  seq: string;
+  event_id: string;
+  event_name: string;
+  status: DeliveryStatus;
+  created_at: Date;
+}
+
+export interface AttemptRow {
+  delivery_id: string;
+  attempt: number;
+  at: Date;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+}
+
+/** Deliveries and their attempts in PostgreSQL: the durable retry queue. */
+export class DeliveryStore {
+  constructor(private readonly pool: Pool) {}
+
+  /**
+   * Inserts one delivery per event in a single statement. A (domain, event id) seen before is
+   * ignored, so a re-consumed Kafka message never makes a second delivery. Returns how many were new.
+   */
+  async insertMany(deliveries: NewDelivery[]): Promise<number> {
+    if (deliveries.length === 0) return 0;
+    const { rowCount } = await this.pool.query(
+      `insert into webhook_deliveries (domain, event_id, event_name, body)
+       select * from unnest($1::text[], $2::uuid[], $3::text[], $4::text[])
+       on conflict (domain, event_id) do nothing`,
+      [deliveries.map((d) => d.domain), deliveries.map((d) => d.eventId), deliveries.map((d) => d.eventName), deliveries.map((d) => d.body)],
+    );
+    return rowCount ?? 0;
+  }
+
+  /**
+   * Leases due pending deliveries to `owner` for `leaseMs`: at most `limit` in all and, per domain,
+   * at most `perDomain` (or the domain's entry in `domainRoom`, the slots it has left here). Rows
+   * another copy holds are skipped (`for update skip locked`, then a live lease), so two copies never
+   * run the same attempt; a lease of a crashed copy expires and the attempt is run again.
+   */
+  async claimDue(owner: string, leaseMs: number, limit: number, perDomain: number, domainRoom: Map<string, number>): Promise<ClaimedDelivery[]> {
+    const { rows } = await this.pool.query<{
+      id: string; domain: string; event_id: string; event_name: string; body: string; attempts: number; round_start: number; lease_token: string;
+    }>(
+      `with room as (
+         select * from unnest($4::text[], $5::int[]) as r(domain, slots)
+       ),
+       ranked as (
+         select d.id, d.domain, d.next_attempt_at, d.seq,
+                row_number() over (partition by d.domain order by d.next_attempt_at, d.seq) as rn
+           from webhook_deliveries d
+          where d.status = 'pending' and d.next_attempt_at <= now()
+            and (d.lease_until is null or d.lease_until < now())
+       ),
+       candidates as (
+         select ranked.id from ranked left join room on room.domain = ranked.domain
+          where ranked.rn <= coalesce(room.slots, $3)
+          order by ranked.next_attempt_at, ranked.seq
+          limit $2
+       ),
+       locked as (
+         select d.id from webhook_deliveries d
+          where d.id in (select id from candidates)
+            and d.status = 'pending' and (d.lease_until is null or d.lease_until < now())
+          for update skip locked
+       )
+       update webhook_deliveries d
+          set lease_owner = $1, lease_token = gen_random_uuid(), lease_until = clock_timestamp() + make_interval(secs => $6::float8 / 1000)
+         from locked
+        where d.id = locked.id
+       returning d.id, d.domain, d.event_id, d.event_name, d.body, d.attempts, d.round_start, d.lease_token`,
+      [owner, limit, perDomain, [...domainRoom.keys()], [...domainRoom.values()], leaseMs],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      domain: r.domain,
+      eventId: r.event_id,
+      eventName: r.event_name,
+      body: r.body,
+      attempts: r.attempts,
+      roundStart: r.round_start,
+      leaseToken: r.lease_token,
+    }));
+  }
+
+  /** Gives back leases this copy will not use (e.g. on shutdown), so another copy runs them now. */
+  async release(leases: { id: string; leaseToken: string }[]): Promise<void> {
+    if (leases.length === 0) return;
+    await this.pool.query(
+      `update webhook_deliveries d set lease_owner = null, lease_token = null, lease_until = null
+         from unnest($1::uuid[], $2::uuid[]) as l(id, token)
+        where d.id = l.id and d.lease_token = l.token`,
+      [leases.map((l) => l.id), leases.map((l) => l.leaseToken)],
+    );
+  }
+
+  /**
+   * Records attempts and the state they lead to, in one statement (one transaction): a record whose
+   * lease is no longer held (it expired and another copy took the delivery over) changes nothing.
+   * Returns the ids that were recorded.
+   */
+  async recordAttempts(records: AttemptRecord[]): Promise<Set<string>> {
+    if (records.length === 0) return new Set();
+    const { rows } = await this.pool.query<{ delivery_id: string }>(
+      `with input as (
+         select * from unnest($1::uuid[], $2::uuid[], $3::int[], $4::timestamptz[], $5::int[], $6::int[], $7::text[], $8::text[], $9::timestamptz[])
+           as i(id, token, attempt, at, status_code, duration_ms, error, status, next_at)
+       ),
+       updated as (
+         update webhook_deliveries d
+            set status = i.status, attempts = i.attempt, next_attempt_at = coalesce(i.next_at, d.next_attempt_at),
+                lease_owner = null, lease_token = null, lease_until = null, updated_at = now()
+           from input i
+          where d.id = i.id and d.lease_token = i.token
+          returning d.id
+       )
+       insert into webhook_attempts (delivery_id, attempt, at, status_code, duration_ms, error)
+       select i.id, i.attempt, i.at, i.status_code, i.duration_ms, i.error from input i join updated u on u.id = i.id
+       on conflict (delivery_id, attempt) do nothing
+       returning delivery_id`,
+      [
+        records.map((r) => r.id),
+        records.map((r) => r.leaseToken),
+        records.map((r) => r.attempt),
+        records.map((r) => r.at),
+        records.map((r) => r.statusCode),
+        records.map((r) => r.durationMs),
+        records.map((r) => r.error),
+        records.map((r) => r.next.status),
+        records.map((r) => (r.next.status === 'pending' ? r.next.at : null)),
+      ],
+    );
+    return new Set(rows.map((r) => r.delivery_id));
+  }
+
+  /** Deliveries of a domain, newest first, after the `beforeSeq` cursor position. */
+  async list(domain: string, status: DeliveryStatus | undefined, limit: number, beforeSeq: string | undefined): Promise<{ deliveries: DeliveryRow[]; attempts: AttemptRow[] }> {
+    const { rows: deliveries } = await this.pool.query<DeliveryRow>(
+      `select id, seq::text as seq, event_id::text as event_id, event_name, status, created_at
+         from webhook_deliveries
+        where domain = $1 and ($2::text is null or status = $2) and ($3::bigint is null or seq < $3)
+        order by seq desc
+        limit $4`,
+      [domain, status ?? null, beforeSeq ?? null, limit],
+    );
+    if (deliveries.length === 0) return { deliveries, attempts: [] };
+    const { rows: attempts } = await this.pool.query<AttemptRow>(
+      `select delivery_id, attempt, at, status_code, duration_ms, error
+         from webhook_attempts where delivery_id = any($1::uuid[]) order by delivery_id, attempt`,
+      [deliveries.map((d) => d.id)],
+    );
+    return { deliveries, attempts };
+  }
+
+  /**
+   * Starts a failed delivery of `domain` again: pending now, a new round of the retry schedule.
+   * `not-found` for an unknown id or another domain's; `conflict` when it is not failed.
+   */
+  async redeliver(domain: string, id: string): Promise<'ok' | 'not-found' | 'conflict'> {
+    const { rows } = await this.pool.query<{ outcome: string }>(
+      `with target as (
+         select id, status from webhook_deliveries where id = $1 and domain = $2 for update
+       ),
+       updated as (
+         update webhook_deliveries d
+            set status = 'pending', round_start = d.attempts, next_attempt_at = now(),
+                lease_owner = null, lease_token = null, lease_until = null, updated_at = now()
+           from target t where d.id = t.id and t.status = 'failed'
+          returning d.id
+       )
+       select case when exists (select 1 from updated) then 'ok'
+                   when exists (select 1 from target) then 'conflict'
+                   else 'not-found' end as outcome`,
+      [id, domain],
+    );
+    return rows[0].outcome as 'ok' | 'not-found' | 'conflict';
+  }
+
+  async pendingCount(): Promise<number> {
+    const { rows } = await this.pool.query<{ n: string }>(`select count(*)::text as n from webhook_deliveries where status = 'pending'`);
+    return Number(rows[0].n);
+  }
+}

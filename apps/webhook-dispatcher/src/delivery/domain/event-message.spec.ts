@@ -1,0 +1,48 @@
+import { callbackBody, parseRiskAssessmentMessage } from './event-message';
+
+const good = { eventId: '5b8f0c1e-8d0a-4f7e-9d43-2f1c2b7a9e10', domain: 'acme', occurredAt: '2025-06-01T12:00:00.000Z', data: { score: 3 } };
+
+describe('parseRiskAssessmentMessage', () => {
+  it('accepts a well-formed message (key = domain or no key)', () => {
+    expect(parseRiskAssessmentMessage('acme', JSON.stringify(good))).toEqual({ ok: true, event: good });
+    expect(parseRiskAssessmentMessage(null, Buffer.from(JSON.stringify(good)))).toEqual({ ok: true, event: good });
+    expect(parseRiskAssessmentMessage(null, JSON.stringify({ ...good, occurredAt: '2025-06-01T14:00:00+02:00' })).ok).toBe(true);
+  });
+
+  it.each([
+    [null, /empty/],
+    ['', /empty/],
+    ['{', /JSON/],
+    [Buffer.from([0xff, 0xfe, 0x7b]), /UTF-8 JSON/],
+    ['[]', /object/],
+    ['"x"', /object/],
+    [JSON.stringify({ ...good, eventId: 'nope' }), /eventId/],
+    [JSON.stringify({ ...good, eventId: undefined }), /eventId/],
+    [JSON.stringify({ ...good, domain: 'Acme Corp' }), /domain/],
+    [JSON.stringify({ ...good, domain: undefined }), /domain/],
+    [JSON.stringify({ ...good, occurredAt: 'yesterday' }), /occurredAt/],
+    [JSON.stringify({ ...good, occurredAt: '2025-06-01T12:00:00' }), /occurredAt/],
+    [JSON.stringify({ ...good, occurredAt: '2025-13-45T12:00:00Z' }), /occurredAt/],
+    [JSON.stringify({ ...good, data: [1] }), /data/],
+    [JSON.stringify({ ...good, data: null }), /data/],
+  ])('refuses %p', (value, reason) => {
+    const result = parseRiskAssessmentMessage(null, value as string);
+    expect(result).toEqual({ ok: false, reason: expect.stringMatching(reason) });
+  });
+
+  it('refuses a key that names another domain', () => {
+    expect(parseRiskAssessmentMessage('globex', JSON.stringify(good))).toEqual({ ok: false, reason: expect.stringMatching(/key/) });
+  });
+});
+
+describe('callbackBody', () => {
+  it('is the contract shape, data passed through', () => {
+    expect(JSON.parse(callbackBody(good))).toEqual({
+      eventId: good.eventId,
+      eventName: 'Product.RiskAssessmentExecuted',
+      occurredAt: good.occurredAt,
+      domain: 'acme',
+      data: { score: 3 },
+    });
+  });
+});

@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import { ensureTopics } from '@tailsync/service-kit';
+import { Kafka, logLevel, type Producer } from 'kafkajs';
+import { SubscriptionStore } from '../subscriptions/subscription.store';
+import { eventually, infraEnv, isolatedDatabase, uniqueDomain } from '../testing/harness';
+import { DeliveryMetrics } from './delivery.metrics';
+import { DeliveryStore } from './delivery.store';
+import { DLQ_HEADERS, RiskAssessmentConsumer } from './risk-assessment.consumer';
+
+const EVT = 'Product.RiskAssessmentExecuted';
+
+describe('RiskAssessmentConsumer (real Kafka, real PostgreSQL)', () => {
+  const suffix = randomUUID().slice(0, 8);
+  const topic = `test.risk-assessment-executed.${suffix}`;
+  const dlqTopic = `${topic}.dlq`;
+  const brokers = infraEnv().KAFKA_BROKERS.split(',');
+  const kafka = new Kafka({ clientId: 'consumer-spec', brokers, logLevel: logLevel.NOTHING });
+  let producer: Producer;
+  let db: Awaited<ReturnType<typeof isolatedDatabase>>;
+  let deliveries: DeliveryStore;
+  let subscriptions: SubscriptionStore;
+  let consumer: RiskAssessmentConsumer;
+  let wakes = 0;
+
+  beforeAll(async () => {
+    await ensureTopics(brokers, [{ topic, numPartitions: 3 }, { topic: dlqTopic, numPartitions: 1 }]);
+    db = await isolatedDatabase('consumer');
+    deliveries = new DeliveryStore(db.pool);
+    subscriptions = new SubscriptionStore(db.pool);
+    producer = kafka.producer();
+    await producer.connect();
+    consumer = new RiskAssessmentConsumer(deliveries, subscriptions, new DeliveryMetrics(), {
+      brokers, clientId: 'consumer-spec', groupId: `consumer-spec-${suffix}`, topic, dlqTopic, onInserted: () => wakes++,
+    });
+    await consumer.start();
+  });
+  afterAll(async () => {
+    await consumer.stop();
+    await producer.disconnect();
+    await db.drop();
+  });
+
+  const event = (domain: string, data: object = { score: 1 }) => ({ eventId: randomUUID(), domain, occurredAt: new Date().toISOString(), data });
+  const send = (messages: { key: string | null; value: string | null }[]) => producer.send({ topic, messages });
+
+  it('sends malformed messages to the DLQ with the reason, and keeps consuming what follows', async () => {
+    const domain = uniqueDomain();
+    await subscriptions.put(domain, [EVT], 'http://127.0.0.1:1/', 'sealed');
+    const good = event(domain);
+    const dlq = kafka.consumer({ groupId: `dlq-reader-${suffix}` });
+    await dlq.connect();
+    await dlq.subscribe({ topic: dlqTopic, fromBeginning: true });
+    const dead: { key: string | null; value: string | null; reason: string; offset: string }[] = [];
+    await dlq.run({
+      eachMessage: async ({ message }) => {
+        dead.push({
+          key: message.key?.toString() ?? null,
+          value: message.value?.toString() ?? null,
+          reason: message.headers?.[DLQ_HEADERS.reason]?.toString() ?? '',
+          offset: message.headers?.[DLQ_HEADERS.offset]?.toString() ?? '',
+        });
+      },
+    });
+    await send([
+      { key: domain, value: '{not json' },
+      { key: domain, value: JSON.stringify({ ...event(domain), eventId: 'x' }) },
+      { key: domain, value: null },
+    ]);
+    await send([{ key: domain, value: JSON.stringify(good) }]);
+    await eventually(async () => dead.length >= 3, 15_000);
+    await dlq.disconnect();
+    expect(dead.map((d) => d.reason).sort()).toEqual([expect.stringMatching(/empty/), expect.stringMatching(/eventId/), expect.stringMatching(/JSON/)].sort());
+    expect(dead.find((d) => /JSON/.test(d.reason))).toMatchObject({ key: domain, value: '{not json', offset: expect.stringMatching(/^\d+$/) });
+    const row = await eventually(async () => (await db.pool.query('select domain, body from webhook_deliveries where event_id = $1', [good.eventId])).rows[0], 15_000);
+    expect(JSON.parse(row.body)).toEqual({ eventId: good.eventId, eventName: EVT, occurredAt: good.occurredAt, domain, data: good.data });
+    expect(wakes).toBeGreaterThan(0);
+  });
+
+  it('makes deliveries only for subscribed domains listing the event, once per event id', async () => {
+    const subscribed = uniqueDomain('sub');
+    const unsubscribed = uniqueDomain('none');
+    await subscriptions.put(subscribed, [EVT], 'http://127.0.0.1:1/', 'sealed');
+    const events = [event(subscribed), event(subscribed), event(unsubscribed)];
+    await send(events.map((e) => ({ key: e.domain, value: JSON.stringify(e) })));
+    // the same event again (a producer retry): no second delivery
+    await send([{ key: subscribed, value: JSON.stringify(events[0]) }]);
+    const marker = event(subscribed);
+    await send([{ key: subscribed, value: JSON.stringify(marker) }]);
+    await eventually(async () => (await db.pool.query('select 1 from webhook_deliveries where event_id = $1', [marker.eventId])).rowCount === 1, 15_000);
+    const { rows } = await db.pool.query('select domain, event_id from webhook_deliveries where domain = any($1::text[]) order by seq', [[subscribed, unsubscribed]]);
+    expect(rows.map((r) => r.event_id)).toEqual([events[0].eventId, events[1].eventId, marker.eventId]);
+  });
+});

@@ -1,0 +1,143 @@
+import { Logger } from '@nestjs/common';
+import { RISK_ASSESSMENT_EXECUTED, TOPICS } from '@tailsync/contracts';
+import { Consumer, Kafka, KafkaMessage, logLevel, Partitioners, Producer } from 'kafkajs';
+import type { SubscriptionStore } from '../subscriptions/subscription.store';
+import type { DeliveryMetrics } from './delivery.metrics';
+import type { DeliveryStore, NewDelivery } from './delivery.store';
+import { callbackBody, parseRiskAssessmentMessage } from './domain/event-message';
+
+export interface ConsumerOptions {
+  brokers: string[];
+  clientId: string;
+  groupId: string;
+  topic?: string;
+  dlqTopic?: string;
+  /** Called after new deliveries were inserted (wakes the scheduler). */
+  onInserted: () => void;
+}
+
+/** Header names on a dead-lettered message. */
+export const DLQ_HEADERS = {
+  reason: 'dlq-reason',
+  topic: 'dlq-source-topic',
+  partition: 'dlq-source-partition',
+  offset: 'dlq-source-offset',
+  at: 'dlq-at',
+} as const;
+
+const CHUNK = 1000;
+
+/**
+ * Consumes `product.risk-assessment-executed` in batches (its own consumer group, so copies share
+ * the partitions). Per batch: malformed messages go to the `.dlq` topic with the reason; the valid
+ * ones are matched against the subscriptions of their domains (one query) and inserted as
+ * deliveries (one statement, duplicates ignored). Only then are the offsets resolved and committed:
+ * at-least-once, nothing lost when the process is killed at any point.
+ */
+export class RiskAssessmentConsumer {
+  private readonly logger = new Logger('RiskAssessmentConsumer');
+  private readonly kafka: Kafka;
+  private consumer: Consumer | undefined;
+  private producer: Producer | undefined;
+  private readonly topic: string;
+  private readonly dlqTopic: string;
+
+  constructor(
+    private readonly deliveries: DeliveryStore,
+    private readonly subscriptions: SubscriptionStore,
+    private readonly metrics: DeliveryMetrics,
+    private readonly options: ConsumerOptions,
+  ) {
+    this.topic = options.topic ?? TOPICS.riskAssessmentExecuted;
+    this.dlqTopic = options.dlqTopic ?? TOPICS.riskAssessmentExecutedDlq;
+    this.kafka = new Kafka({
+      clientId: options.clientId,
+      brokers: options.brokers,
+      logLevel: logLevel.WARN,
+      retry: { initialRetryTime: 100, retries: 10 },
+    });
+  }
+
+  async start(): Promise<void> {
+    this.producer = this.kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
+    await this.producer.connect();
+    this.consumer = this.kafka.consumer({
+      groupId: this.options.groupId,
+      sessionTimeout: 10_000,
+      heartbeatInterval: 1_000,
+      rebalanceTimeout: 10_000,
+      maxWaitTimeInMs: 50,
+      allowAutoTopicCreation: false,
+    });
+    await this.consumer.connect();
+    // A group that never committed starts at the beginning: no event produced before the first copy joined is missed.
+    await this.consumer.subscribe({ topic: this.topic, fromBeginning: true });
+    await this.consumer.run({
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: 3,
+      eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+        for (let i = 0; i < batch.messages.length; i += CHUNK) {
+          if (!isRunning() || isStale()) return;
+          const chunk = batch.messages.slice(i, i + CHUNK);
+          await this.handle(chunk, batch.partition);
+          resolveOffset(chunk[chunk.length - 1].offset);
+          await heartbeat();
+        }
+      },
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.consumer?.disconnect().catch(() => undefined);
+    await this.producer?.disconnect().catch(() => undefined);
+  }
+
+  private async handle(messages: KafkaMessage[], partition: number): Promise<void> {
+    this.metrics.consumed.inc(messages.length);
+    const valid: NewDelivery[] = [];
+    const dead: { message: KafkaMessage; reason: string }[] = [];
+    for (const message of messages) {
+      const parsed = parseRiskAssessmentMessage(message.key, message.value);
+      if (parsed.ok) {
+        valid.push({ domain: parsed.event.domain, eventId: parsed.event.eventId, eventName: RISK_ASSESSMENT_EXECUTED, body: callbackBody(parsed.event) });
+      } else {
+        dead.push({ message, reason: parsed.reason });
+      }
+    }
+
+    if (dead.length > 0) {
+      await this.producer!.send({
+        topic: this.dlqTopic,
+        acks: -1,
+        messages: dead.map(({ message, reason }) => ({
+          key: message.key,
+          value: message.value,
+          headers: {
+            [DLQ_HEADERS.reason]: reason,
+            [DLQ_HEADERS.topic]: this.topic,
+            [DLQ_HEADERS.partition]: String(partition),
+            [DLQ_HEADERS.offset]: message.offset,
+            [DLQ_HEADERS.at]: new Date().toISOString(),
+          },
+        })),
+      });
+      this.metrics.skipped.inc({ reason: 'malformed' }, dead.length);
+      for (const { message, reason } of dead) {
+        this.logger.warn({ msg: 'malformed event sent to the DLQ', partition, offset: message.offset, reason });
+      }
+    }
+
+    if (valid.length === 0) return;
+    const subs = await this.subscriptions.getMany([...new Set(valid.map((d) => d.domain))]);
+    const wanted: NewDelivery[] = [];
+    for (const delivery of valid) {
+      const sub = subs.get(delivery.domain);
+      if (!sub) this.metrics.skipped.inc({ reason: 'no-subscription' });
+      else if (!sub.eventNames.includes(delivery.eventName)) this.metrics.skipped.inc({ reason: 'event-not-subscribed' });
+      else wanted.push(delivery);
+    }
+    const inserted = await this.deliveries.insertMany(wanted);
+    if (inserted < wanted.length) this.metrics.skipped.inc({ reason: 'duplicate' }, wanted.length - inserted);
+    if (inserted > 0) this.options.onInserted();
+  }
+}

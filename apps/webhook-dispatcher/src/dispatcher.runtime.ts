@@ -1,0 +1,77 @@
+import { Logger } from '@nestjs/common';
+import { SecretBox } from '@tailsync/webhook-signing';
+import { brokerList, createPool } from '@tailsync/service-kit';
+import type { Pool } from 'pg';
+import { WebhookDispatcherConfig } from './config/webhook-dispatcher.config';
+import { AttemptSender } from './delivery/attempt.sender';
+import { DeliveryMetrics } from './delivery/delivery.metrics';
+import { DeliveryScheduler } from './delivery/delivery.scheduler';
+import { DeliveryStore } from './delivery/delivery.store';
+import { parseRetryDelays } from './delivery/domain/retry-policy';
+import { RiskAssessmentConsumer } from './delivery/risk-assessment.consumer';
+import { migrateDispatcherTables } from './store/migrate';
+import { SubscriptionStore } from './subscriptions/subscription.store';
+import { WebhookTester } from './subscriptions/webhook-tester';
+
+/**
+ * Everything one dispatcher copy runs, built from its settings: the stores, the event consumer,
+ * the delivery scheduler and the Test caller. Nest wires the RPC handlers to it; tests build it
+ * directly against the real PostgreSQL and Kafka.
+ */
+export class DispatcherRuntime {
+  readonly pool: Pool;
+  readonly subscriptions: SubscriptionStore;
+  readonly deliveries: DeliveryStore;
+  readonly box: SecretBox;
+  readonly sender: AttemptSender;
+  readonly metrics = new DeliveryMetrics();
+  readonly scheduler: DeliveryScheduler;
+  readonly consumer: RiskAssessmentConsumer;
+  readonly tester: WebhookTester;
+  private readonly logger = new Logger('DispatcherRuntime');
+
+  constructor(
+    readonly config: WebhookDispatcherConfig,
+    readonly instanceId: string,
+    options: { pool?: Pool; consume?: boolean } = {},
+  ) {
+    this.pool = options.pool ?? createPool(config.DATABASE_URL);
+    this.subscriptions = new SubscriptionStore(this.pool);
+    this.deliveries = new DeliveryStore(this.pool);
+    this.box = new SecretBox(config.WEBHOOK_SECRET_KEY);
+    this.sender = new AttemptSender(config.WEBHOOK_ALLOW_PRIVATE_URLS);
+    this.tester = new WebhookTester(this.box, this.sender);
+    this.scheduler = new DeliveryScheduler(this.deliveries, this.subscriptions, this.box, this.sender, this.metrics, {
+      owner: `${instanceId}:${process.pid}`,
+      retryDelaysMs: parseRetryDelays(config.WEBHOOK_RETRY_DELAYS_MS),
+      attemptTimeoutMs: config.WEBHOOK_ATTEMPT_TIMEOUT_MS,
+      maxConcurrency: config.WEBHOOK_MAX_CONCURRENCY,
+      domainConcurrency: config.WEBHOOK_DOMAIN_CONCURRENCY,
+      pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
+    });
+    this.consumer = new RiskAssessmentConsumer(this.deliveries, this.subscriptions, this.metrics, {
+      brokers: brokerList(config),
+      clientId: `webhook-dispatcher-events-${instanceId}`,
+      groupId: config.WEBHOOK_EVENTS_GROUP_ID,
+      onInserted: () => this.scheduler.wake(),
+    });
+  }
+
+  /** Creates the tables (serialised across copies). Call before serving anything. */
+  migrate(): Promise<void> {
+    return migrateDispatcherTables(this.pool);
+  }
+
+  async start(): Promise<void> {
+    this.scheduler.start();
+    await this.consumer.start();
+    this.logger.log({ msg: 'delivering webhooks', allowPrivateUrls: this.config.WEBHOOK_ALLOW_PRIVATE_URLS });
+  }
+
+  /** Stops consuming, finishes and records the attempts in flight, closes connections (not the pool). */
+  async stop(): Promise<void> {
+    await this.consumer.stop();
+    await this.scheduler.stop();
+    this.sender.close();
+  }
+}

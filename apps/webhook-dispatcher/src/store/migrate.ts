@@ -1,0 +1,62 @@
+import type { Pool } from 'pg';
+
+/**
+ * The dispatcher's own tables (PostgreSQL, written directly). Created at start-up if missing;
+ * copies starting at once are serialised by a transaction-scoped advisory lock.
+ */
+const STATEMENTS = [
+  `create table if not exists webhook_subscriptions (
+     domain        text        primary key,
+     event_names   text[]      not null,
+     url           text        not null,
+     secret_sealed text        not null,
+     created_at    timestamptz not null default now(),
+     updated_at    timestamptz not null default now()
+   )`,
+  `create table if not exists webhook_deliveries (
+     id              uuid        primary key default gen_random_uuid(),
+     seq             bigserial   not null,
+     domain          text        not null,
+     event_id        uuid        not null,
+     event_name      text        not null,
+     body            text        not null,
+     status          text        not null default 'pending' check (status in ('pending', 'delivered', 'failed')),
+     attempts        int         not null default 0,
+     round_start     int         not null default 0,
+     next_attempt_at timestamptz not null default now(),
+     lease_owner     text,
+     lease_token     uuid,
+     lease_until     timestamptz,
+     created_at      timestamptz not null default now(),
+     updated_at      timestamptz not null default now(),
+     constraint webhook_deliveries_domain_event_key unique (domain, event_id)
+   )`,
+  `create index if not exists webhook_deliveries_due_idx on webhook_deliveries (next_attempt_at) where status = 'pending'`,
+  `create index if not exists webhook_deliveries_domain_seq_idx on webhook_deliveries (domain, seq desc)`,
+  `create table if not exists webhook_attempts (
+     delivery_id uuid        not null references webhook_deliveries (id) on delete cascade,
+     attempt     int         not null check (attempt > 0),
+     at          timestamptz not null,
+     status_code int,
+     duration_ms int         not null,
+     error       text,
+     primary key (delivery_id, attempt)
+   )`,
+];
+
+export async function migrateDispatcherTables(pool: Pool): Promise<void> {
+  const client = await pool.connect();
+  let failed = false;
+  try {
+    await client.query('begin');
+    await client.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', ['tailsync.webhook-dispatcher.migrate']);
+    for (const sql of STATEMENTS) await client.query(sql);
+    await client.query('commit');
+  } catch (error) {
+    failed = true;
+    await client.query('rollback').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release(failed ? true : undefined);
+  }
+}

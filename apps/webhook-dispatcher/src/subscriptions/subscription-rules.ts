@@ -1,0 +1,24 @@
+import { RISK_ASSESSMENT_EXECUTED } from '@tailsync/contracts';
+
+/** Event names a subscription may list (interface.md: only one event kind exists). */
+export const SUBSCRIBABLE_EVENTS: readonly string[] = [RISK_ASSESSMENT_EXECUTED];
+
+export const SHARED_SECRET_MIN = 64;
+export const SHARED_SECRET_MAX = 1024;
+
+/** Field errors of `eventNames` (contract: a non-empty array whose values are all Product.RiskAssessmentExecuted). */
+export function eventNamesErrors(eventNames: unknown): string[] {
+  if (!Array.isArray(eventNames) || eventNames.length === 0) return ['eventNames must be a non-empty array.'];
+  if (eventNames.some((n) => typeof n !== 'string' || !SUBSCRIBABLE_EVENTS.includes(n))) {
+    return [`eventNames may only contain ${SUBSCRIBABLE_EVENTS.join(', ')}.`];
+  }
+  return [];
+}
+
+export function sharedSecretErrors(secret: unknown): string[] {
+  if (typeof secret !== 'string') return ['sharedSecret must be a string.'];
+  if (secret.length < SHARED_SECRET_MIN || secret.length > SHARED_SECRET_MAX) {
+    return [`sharedSecret must be between ${SHARED_SECRET_MIN} and ${SHARED_SECRET_MAX} characters long.`];
+  }
+  return [];
+}

@@ -1,0 +1,47 @@
+import { JwtService } from '@nestjs/jwt';
+import { RISK_ASSESSMENT_EXECUTED, type TestSubscriptionResult } from '@tailsync/contracts';
+import { SecretBox, signWebhook, webhookHeaders } from '@tailsync/webhook-signing';
+import { randomUUID } from 'node:crypto';
+import type { AttemptSender } from '../delivery/attempt.sender';
+import type { StoredSubscription } from './subscription.store';
+
+export const SNIPPET_BYTES = 1024;
+
+/**
+ * The Test call: one signed request to the subscription url with the caller's payload as the exact
+ * body, no retries. Token claims as for events, with `sub` = the domain and `evt` =
+ * `Product.RiskAssessmentExecuted` (the only event there is); `Webhook-Id` is a fresh UUID and
+ * `Webhook-Attempt` is 1.
+ */
+export class WebhookTester {
+  private readonly jwt = new JwtService();
+
+  constructor(
+    private readonly box: SecretBox,
+    private readonly sender: AttemptSender,
+  ) {}
+
+  async test(subscription: StoredSubscription, payloadToEcho: object, timeoutMs: number): Promise<TestSubscriptionResult> {
+    const body = JSON.stringify(payloadToEcho);
+    const secret = this.box.decrypt(subscription.sealedSecret, subscription.domain);
+    const token = signWebhook({ body, secret, domain: subscription.domain, eventName: RISK_ASSESSMENT_EXECUTED }, this.jwt);
+    const result = await this.sender.send({
+      url: subscription.url,
+      body,
+      headers: webhookHeaders({ token, eventId: randomUUID(), attempt: 1 }),
+      timeoutMs,
+      snippetBytes: SNIPPET_BYTES,
+    });
+    const success = result.statusCode !== undefined && result.statusCode >= 200 && result.statusCode <= 299;
+    return {
+      success,
+      diagnostics: {
+        url: subscription.url,
+        statusCode: result.statusCode ?? null,
+        durationMs: result.durationMs,
+        error: result.error ?? (success ? null : `HTTP ${result.statusCode}`),
+        responseBodySnippet: result.responseBodySnippet ?? null,
+      },
+    };
+  }
+}

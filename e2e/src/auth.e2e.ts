@@ -1,0 +1,73 @@
+import { api, freshDomain, newServiceAccount } from './support/accounts';
+import { baseUrl } from './support/test-stack';
+
+const admin = () => ({ token: process.env.ADMIN_TOKEN as string });
+
+describe('service accounts and OAuth2 client credentials', () => {
+  it('creates a service account with the admin token and shows the secret once', async () => {
+    const domain = freshDomain();
+    const res = await api(admin(), 'POST', '/admin/ServiceAccounts', { domain, name: 'Acme EFB' });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ clientId: expect.any(String), clientSecret: expect.any(String), domain, name: 'Acme EFB' });
+    expect(res.body.clientSecret.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it('refuses the admin API without the admin token, and validates the domain', async () => {
+    expect((await api(null, 'POST', '/admin/ServiceAccounts', { domain: 'x', name: 'n' })).status).toBe(401);
+    expect((await api({ token: 'wrong' }, 'POST', '/admin/ServiceAccounts', { domain: 'x', name: 'n' })).status).toBe(401);
+    const bad = await api(admin(), 'POST', '/admin/ServiceAccounts', { domain: 'Not_Valid', name: 'n' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.fieldErrors.domain).toBeDefined();
+  });
+
+  it('issues a bearer JWT for form, JSON and HTTP Basic credentials', async () => {
+    const created = await api(admin(), 'POST', '/admin/ServiceAccounts', { domain: freshDomain(), name: 'n' });
+    const { clientId, clientSecret } = created.body;
+    const form = await fetch(`${baseUrl()}/oauth/token`, {
+      method: 'POST',
+      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }),
+    });
+    expect(form.status).toBe(200);
+    const token = await form.json();
+    expect(token).toEqual({ access_token: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/), token_type: 'Bearer', expires_in: 3600 });
+
+    const json = await api(null, 'POST', '/oauth/token', { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret });
+    expect(json.status).toBe(200);
+
+    const basic = await fetch(`${baseUrl()}/oauth/token`, {
+      method: 'POST',
+      headers: { Authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}` },
+      body: new URLSearchParams({ grant_type: 'client_credentials' }),
+    });
+    expect(basic.status).toBe(200);
+  });
+
+  it('answers 401 problems for an unknown client or a wrong secret', async () => {
+    const account = await newServiceAccount();
+    for (const [id, secret] of [['nobody', 'x'], [account.clientId, 'wrong-secret']]) {
+      const res = await api(null, 'POST', '/oauth/token', { grant_type: 'client_credentials', client_id: id, client_secret: secret });
+      expect(res.status).toBe(401);
+      expect(res.headers.get('content-type')).toContain('application/problem+json');
+      expect(res.body.type).toMatch(/#unauthorized$/);
+    }
+  });
+
+  it('requires a valid bearer token on the API, but not on public endpoints', async () => {
+    expect((await api(null, 'GET', '/Tails')).status).toBe(401);
+    expect((await api({ token: 'a.b.c' }, 'GET', '/Tails')).status).toBe(401);
+    for (const path of ['/Version', '/health/live', '/openapi.json', '/docs/errors', '/metrics']) {
+      expect((await api(null, 'GET', path)).status).toBe(200);
+    }
+  });
+
+  it('never logs secrets: the stack log has no client secret or token', async () => {
+    const account = await newServiceAccount();
+    await api(account, 'GET', '/Tails');
+    const { readFileSync } = await import('node:fs');
+    const { logDir } = await import('./support/test-stack');
+    const log = readFileSync(`${logDir()}/gateway.log`, 'utf8');
+    expect(log).not.toContain(account.clientSecret);
+    expect(log).not.toContain(account.token);
+    expect(log).not.toContain(process.env.ADMIN_TOKEN as string);
+  });
+});

@@ -1,0 +1,37 @@
+/** Request and reply bodies of tail-sync's command patterns (gateway → tail-sync over Kafka). */
+
+/** A tail as submitted (interface.md, Tail input properties), after the gateway's validation. */
+export interface TailSubmission {
+  /** The caller's Mapped ID. */
+  tailId: string;
+  tailNumber: string;
+  registrationNumber?: string | null;
+  icaoTypeName?: string | null;
+  vendorTypeName?: string | null;
+  countryCode?: string | null;
+  passengerSeating?: number | null;
+}
+
+export interface CreateOrMapRequest {
+  tails: TailSubmission[];
+}
+
+/** Per submitted tail, in order: what happened, or why it failed. */
+export type CreateOrMapOutcome =
+  | { outcome: 'created' | 'mapped' | 'no-action'; tailId: number }
+  | { outcome: 'invalid'; fieldErrors: Record<string, string[]> };
+
+export interface CreateOrMapReply {
+  outcomes: CreateOrMapOutcome[];
+}
+
+export interface TailByMappedIdRequest {
+  tailId: string;
+}
+
+export interface ChangeTailNumberRequest {
+  tailId: string;
+  newTailNumber: string;
+}
+
+export const MAX_BULK_TAILS = 1000;

@@ -1,0 +1,89 @@
+/** Shapes of the webhook request-response patterns (gateway ⇄ webhook-dispatcher over Kafka). */
+
+/**
+ * Create or update the caller domain's subscription. The gateway seals the shared secret
+ * (AES-256-GCM, `@tailsync/webhook-signing`'s SecretBox, bound to the domain) before it goes on the
+ * wire, so no Kafka message carries it in clear; the dispatcher stores the sealed text as it is.
+ */
+export interface PutSubscriptionRequest {
+  eventNames: string[];
+  url: string;
+  sealedSecret: string;
+}
+
+/** The subscription as callers see it: never the secret. */
+export interface SubscriptionView {
+  eventNames: string[];
+  url: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface DeleteSubscriptionResult {
+  deleted: true;
+}
+
+export interface TestSubscriptionRequest {
+  payloadToEcho: unknown;
+}
+
+export interface TestDiagnostics {
+  url: string;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  responseBodySnippet: string | null;
+}
+
+export interface TestSubscriptionResult {
+  success: boolean;
+  diagnostics: TestDiagnostics;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed'];
+
+export interface ListDeliveriesRequest {
+  status?: DeliveryStatus;
+  limit?: number;
+  cursor?: string;
+}
+
+export interface AttemptView {
+  attempt: number;
+  at: string;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+export interface DeliveryView {
+  id: string;
+  eventId: string;
+  eventName: string;
+  status: DeliveryStatus;
+  createdAt: string;
+  attempts: AttemptView[];
+}
+
+export interface DeliveryPage {
+  items: DeliveryView[];
+  nextCursor: string | null;
+}
+
+export interface RedeliverRequest {
+  id: string;
+}
+
+export interface RedeliverResult {
+  id: string;
+  status: 'pending';
+}
+
+/** The input event of `product.risk-assessment-executed` (key = domain). */
+export interface RiskAssessmentExecutedMessage {
+  eventId: string;
+  domain: string;
+  occurredAt: string;
+  data: Record<string, unknown>;
+}

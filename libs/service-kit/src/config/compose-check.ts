@@ -1,0 +1,50 @@
+import { getMetadataStorage } from 'class-validator';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+
+export interface ComposeService {
+  environment?: Record<string, string | number | boolean>;
+  depends_on?: Record<string, { condition: string }> | string[];
+  healthcheck?: { test: unknown };
+  build?: { context: string; args?: Record<string, string> };
+  image?: string;
+}
+
+export interface ComposeFile {
+  services: Record<string, ComposeService>;
+}
+
+const REPO_ROOT = join(__dirname, '..', '..', '..', '..');
+
+/** docker-compose.yml as Compose reads it (YAML merge keys resolved). */
+export function readCompose(file = join(REPO_ROOT, 'docker-compose.yml')): ComposeFile {
+  return parse(readFileSync(file, 'utf8'), { merge: true }) as ComposeFile;
+}
+
+/**
+ * A service's environment after Compose's interpolation, as an operator's `.env` would give it:
+ * `${X:?…}` (required) takes the operator's value from `operatorEnv`, `${X:-d}` falls back to d.
+ */
+export function composeEnvironment(service: string, operatorEnv: Record<string, string>, compose = readCompose()): Record<string, string> {
+  const env = compose.services[service]?.environment;
+  if (!env) throw new Error(`docker-compose.yml has no environment for service ${service}`);
+  return Object.fromEntries(
+    Object.entries(env).map(([key, raw]) => [
+      key,
+      String(raw).replace(/\$\{(\w+)(?::([?-])([^}]*))?\}/g, (_, name: string, op?: string, arg?: string) => {
+        if (operatorEnv[name] !== undefined) return operatorEnv[name];
+        if (op === '-') return arg ?? '';
+        throw new Error(`${service}.${key} needs ${name} from the operator's environment`);
+      }),
+    ]),
+  );
+}
+
+/** The settings a config class knows: every validated or defaulted property. */
+export function knownSettings(schema: new () => object): Set<string> {
+  const validated = getMetadataStorage()
+    .getTargetValidationMetadatas(schema, '', true, false)
+    .map((m) => m.propertyName);
+  return new Set([...validated, ...Object.keys(new schema())]);
+}
