@@ -6,4 +6,6 @@ module.exports = {
   globalSetup: '<rootDir>/src/support/global-setup.ts',
   globalTeardown: '<rootDir>/src/support/global-teardown.ts',
   testTimeout: 120_000,
+  // Child processes of crash tests keep pipes open; the teardown has already stopped them.
+  forceExit: true,
 };

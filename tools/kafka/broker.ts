@@ -481,6 +481,12 @@ function assertPortFree(port: number, what: string): Promise<void> {
  * crash) keeps the ports and the log-dir lock. Reclaim it (SIGTERM, then SIGKILL) if it is
  * orphaned; if its Node parent is still alive it belongs to another run: fail with a clear message.
  */
+/** Stops a broker a killed earlier run left behind on `dataDir` (before that directory is wiped). */
+export function stopOrphanedBroker(dataDir: string): Promise<void> {
+  const dir = path.resolve(dataDir);
+  return reclaimOrphan(path.join(dir, 'kafka.pid'), path.join(dir, 'config', 'server.properties'));
+}
+
 async function reclaimOrphan(pidFile: string, propsFile: string): Promise<void> {
   let pid: number;
   try {

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 
@@ -48,6 +48,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     onLog: (m: unknown) => log(String(m)),
     onError: (m: unknown) => log(`[error] ${m instanceof Error ? m.message : String(m)}`),
   });
+  stopOrphanedServer(clusterDir);
   if (!existsSync(join(clusterDir, 'PG_VERSION'))) await pg.initialise();
   try {
     await pg.start();
@@ -64,5 +65,30 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     return { url, version: rows[0].server_version, stop: () => pg.stop() };
   } finally {
     await admin.end();
+  }
+}
+
+/**
+ * A launcher killed with SIGKILL leaves its PostgreSQL running; the next start would find the
+ * port taken. Stop that server (fast shutdown) and wait until it is gone.
+ */
+export function stopOrphanedServer(clusterDir: string): void {
+  const pidFile = join(clusterDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  if (!pid) return;
+  try {
+    process.kill(pid, 'SIGINT');
+  } catch {
+    return; // not running: PostgreSQL itself clears a stale pid file
+  }
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
   }
 }

@@ -19,9 +19,18 @@ interface JestReport {
   numRuntimeErrorTestSuites: number;
 }
 
+async function stopLeftovers(): Promise<void> {
+  const { stopOrphanedServer } = await import('../postgres/embedded-postgres');
+  const { stopOrphanedBroker } = await import('../kafka/broker');
+  stopOrphanedServer(join(dataDir, 'postgres', 'cluster'));
+  await stopOrphanedBroker(join(dataDir, 'kafka'));
+}
+
 async function main() {
   const started = Date.now();
-  // Every run starts from empty stores, so no test depends on an earlier run.
+  // Every run starts from empty stores, so no test depends on an earlier run (a server left
+  // running by a killed earlier run is stopped first, by the launchers, from its pid file).
+  await stopLeftovers();
   rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(reports, { recursive: true });
   const infra = await startInfrastructure({

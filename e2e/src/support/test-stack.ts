@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 // A relative path: Jest's globalSetup does not apply moduleNameMapper, so the alias would not resolve here.
 // eslint-disable-next-line @nx/enforce-module-boundaries
@@ -32,13 +33,42 @@ export function appEnv(overrides: Record<string, string> = {}): Record<string, s
 
 export const logDir = () => join(process.env.TAILSYNC_TEST_DATA ?? '/tmp', 'logs');
 
+/** Every app a test starts is recorded, so the global teardown stops it even if the test did not. */
 export function startApp(name: AppName, instance: string = name, overrides: Record<string, string> = {}): AppProcess {
-  return spawnApp(name, appEnv(overrides), logDir(), instance);
+  const app = spawnApp(name, appEnv(overrides), logDir(), instance);
+  appendFileSync(pidFile(), `${app.child.pid}\n`);
+  return app;
 }
+
+export const pidFile = () => join(process.env.TAILSYNC_TEST_DATA ?? '/tmp', 'e2e-app-pids');
 
 /** The whole stack under test, ready when the gateway's readiness probe (which crosses Kafka) answers 200. */
 export async function startStack(): Promise<AppProcess[]> {
   const apps = (['tail-sync', 'webhook-dispatcher', 'gateway'] as const).map((name) => startApp(name));
   await waitForHttp(`${baseUrl()}/health/ready`, 120_000, apps);
   return apps;
+}
+
+export { waitForHttp };
+
+/** SIGKILLs a process of the shared stack (started by the global set-up) by its pid. */
+export function killSharedApp(instance: string): void {
+  const pids = JSON.parse(process.env.E2E_APP_PIDS ?? '{}') as Record<string, number>;
+  if (!pids[instance]) throw new Error(`no pid for ${instance}`);
+  try {
+    process.kill(pids[instance], 'SIGKILL');
+  } catch {
+    /* already gone */
+  }
+}
+
+/** Starts a replacement for a shared app in its place (same ports); it lives until the test run ends. */
+export async function replaceSharedApp(name: AppName): Promise<AppProcess> {
+  const app = startApp(name, `${name}-replacement-${Date.now()}`);
+  const pids = JSON.parse(process.env.E2E_APP_PIDS ?? '{}') as Record<string, number>;
+  pids[name] = app.child.pid as number;
+  process.env.E2E_APP_PIDS = JSON.stringify(pids);
+  await waitForHttp(`http://127.0.0.1:${E2E_PORTS[name]}/health/ready`, 60_000, [app]);
+  await waitForHttp(`${baseUrl()}/health/ready`, 60_000, [app]);
+  return app;
 }

@@ -25,15 +25,16 @@ export function uniqueId(prefix: string): string {
 }
 
 /**
- * Reads `$all` pages after `after` until `done(events)` holds (visibility may lag commits a little:
- * an event becomes readable once every older transaction has finished) or the timeout elapses.
+ * Reads `$all` pages after `after` until `done(events)` holds or the timeout elapses. Visibility may
+ * lag commits (PostgreSQL: an event becomes readable once every older transaction in the cluster has
+ * finished, which on a loaded machine can take a moment), so tests poll instead of reading once.
  */
 export async function readAllUntil(
   store: EventStore,
   after: AllCheckpoint | null,
   opts: { prefixes?: string[]; pageSize?: number; done: (events: StoredEvent[]) => boolean; timeoutMs?: number },
 ): Promise<{ events: StoredEvent[]; checkpoints: (AllCheckpoint | null)[]; pageSizes: number[] }> {
-  const deadline = Date.now() + (opts.timeoutMs ?? 10_000);
+  const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
   const events: StoredEvent[] = [];
   const checkpoints: (AllCheckpoint | null)[] = [];
   const pageSizes: number[] = [];
@@ -47,7 +48,12 @@ export async function readAllUntil(
     }
     checkpoint = page.checkpoint;
     if (opts.done(events)) return { events, checkpoints, pageSizes };
-    if (Date.now() > deadline) throw new Error(`readAll did not reach the expected events in time; got ${events.length}`);
+    if (Date.now() > deadline) {
+      throw new Error(
+        `readAll did not reach the expected events in time (after ${JSON.stringify(after)}, prefixes ${JSON.stringify(opts.prefixes)}): ` +
+          `got ${events.length}: ${events.map((e) => `${e.streamId}@${e.version}:${e.type}@${e.position}`).join(', ')}`,
+      );
+    }
     if (page.events.length === 0) await new Promise((r) => setTimeout(r, 25));
   }
 }
@@ -341,7 +347,7 @@ export function describeEventStoreContract(name: string, factory: () => Promise<
       // A projection reading one event at a time reaches r1 after A and r2 only after the call's last event.
       const seen: { type: string; checkpoint: AllCheckpoint }[] = [];
       let cp: AllCheckpoint | null = null;
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + 30_000;
       while (seen.length < 4 && Date.now() < deadline) {
         const page = await store.readAll(cp, 1, { streamPrefixes: [run] });
         if (page.events.length === 0) {

@@ -124,4 +124,14 @@ describe('DeliveryStore (real PostgreSQL)', () => {
     expect(page2.deliveries.map((d) => d.event_id)).toEqual([ids[1], ids[0]]);
     expect((await store.list('acme', 'delivered', 10, undefined)).deliveries.map((d) => d.event_id)).toEqual([ids[4]]);
   });
+
+  it('orders by position numerically (9 before 10), across digit boundaries', async () => {
+    await pool.query(`select setval(pg_get_serial_sequence('webhook_deliveries', 'seq'), 4)`);
+    for (let i = 0; i < 12; i++) await store.insertMany([delivery('digits')]);
+    const { deliveries } = await store.list('digits', undefined, 50, undefined);
+    const seqs = deliveries.map((d) => Number(d.seq));
+    expect(seqs).toHaveLength(12);
+    expect(seqs).toEqual([...seqs].sort((a, b) => b - a));
+    expect(String(seqs[0]).length).toBeGreaterThan(String(seqs[11]).length);
+  });
 });

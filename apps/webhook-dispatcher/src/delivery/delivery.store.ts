@@ -175,10 +175,11 @@ export class DeliveryStore {
   /** Deliveries of a domain, newest first, after the `beforeSeq` cursor position. */
   async list(domain: string, status: DeliveryStatus | undefined, limit: number, beforeSeq: string | undefined): Promise<{ deliveries: DeliveryRow[]; attempts: AttemptRow[] }> {
     const { rows: deliveries } = await this.pool.query<DeliveryRow>(
-      `select id, seq::text as seq, event_id::text as event_id, event_name, status, created_at
-         from webhook_deliveries
-        where domain = $1 and ($2::text is null or status = $2) and ($3::bigint is null or seq < $3)
-        order by seq desc
+      // (`d.seq` in the order: a bare `seq` would name the text output column and sort 99 after 100.)
+      `select d.id, d.seq::text as seq, d.event_id::text as event_id, d.event_name, d.status, d.created_at
+         from webhook_deliveries d
+        where d.domain = $1 and ($2::text is null or d.status = $2) and ($3::bigint is null or d.seq < $3)
+        order by d.seq desc
         limit $4`,
       [domain, status ?? null, beforeSeq ?? null, limit],
     );

@@ -104,6 +104,13 @@ export class EsdbEventStore implements EventStore {
       streams[w.streamId] = version;
       if (checkpoint) checkpoints.push(checkpoint);
     }
+    // The position an append reports is that of its transaction, not necessarily of its *last* event.
+    // The writes are sequential, so the exact position of the last write's last event covers the call.
+    const last = [...writes].reverse().find((w) => w.events.length > 0);
+    if (last) {
+      const exact = await this.positionOfVersion(last.streamId, streams[last.streamId]);
+      if (exact) checkpoints.push(exact);
+    }
     const checkpoint = checkpoints.reduce((acc, v) => (comparePairs(v, acc) > 0 ? v : acc), ORIGIN_VALUE);
     return { streams, checkpoint: { value: checkpoint } };
   }
@@ -233,6 +240,13 @@ export class EsdbEventStore implements EventStore {
       throw err;
     }
     return 0;
+  }
+
+  private async positionOfVersion(streamId: string, version: number): Promise<string | null> {
+    for await (const r of this.client.readStream(streamId, { fromRevision: BigInt(version - 1), direction: FORWARDS, maxCount: 1 })) {
+      if (r.event?.position && Number(r.event.revision) === version - 1) return positionValue(r.event.position);
+    }
+    return null;
   }
 
   private async lastEventPosition(streamId: string): Promise<string | null> {

@@ -35,7 +35,7 @@ export const scripts = {
 export class WebhookReceiver {
   readonly requests: ReceivedRequest[] = [];
   private readonly sockets = new Set<Socket>();
-  private readonly waiters: { count: number; resolve: () => void }[] = [];
+  private readonly waiters: { done: () => boolean; resolve: () => void }[] = [];
   private server!: Server;
   private port = 0;
 
@@ -58,19 +58,29 @@ export class WebhookReceiver {
 
   /** Resolves once `count` requests have arrived; rejects after `timeoutMs`. */
   waitFor(count: number, timeoutMs = 10_000): Promise<ReceivedRequest[]> {
-    if (this.requests.length >= count) return Promise.resolve(this.requests.slice());
+    return this.until(() => this.requests.length >= count, `${count} requests`, timeoutMs).then(() => this.requests.slice());
+  }
+
+  /** Resolves with the first request matching `predicate` (already received or still to come). */
+  waitForRequest(predicate: (r: ReceivedRequest) => boolean, timeoutMs = 10_000): Promise<ReceivedRequest> {
+    return this.until(() => this.requests.some(predicate), 'the awaited request', timeoutMs).then(() => this.requests.find(predicate)!);
+  }
+
+  private until(done: () => boolean, what: string, timeoutMs: number): Promise<void> {
+    if (done()) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`receiver got ${this.requests.length} of ${count} requests within ${timeoutMs} ms`)),
-        timeoutMs,
-      );
-      this.waiters.push({
-        count,
+      const waiter = {
+        done,
         resolve: () => {
           clearTimeout(timer);
-          resolve(this.requests.slice());
+          resolve();
         },
-      });
+      };
+      const timer = setTimeout(() => {
+        this.waiters.splice(this.waiters.indexOf(waiter), 1);
+        reject(new Error(`receiver did not get ${what} within ${timeoutMs} ms (got ${this.requests.length} requests)`));
+      }, timeoutMs);
+      this.waiters.push(waiter);
     });
   }
 
@@ -100,7 +110,7 @@ export class WebhookReceiver {
           answer = { status: 500, body: 'script failed' };
         }
         if (!('hang' in answer)) this.respond(res, record, answer);
-        for (const w of this.waiters.filter((w) => this.requests.length >= w.count)) {
+        for (const w of this.waiters.filter((w) => w.done())) {
           this.waiters.splice(this.waiters.indexOf(w), 1);
           w.resolve();
         }

@@ -191,7 +191,7 @@ describeDb('TailsProjection (PostgreSQL)', () => {
       timings.push(Number(process.hrtime.bigint() - t0) / 1e6);
       expect(st.tailEvents).toBe(1000);
     }
-    console.log(`[rm] projection of a 1,000-tail bulk (${stats.events} events incl. reservations): ${timings.map((t) => t.toFixed(1)).join(' / ')} ms`);
+    console.log(`[rm] projection of a 1,000-tail bulk (${stats.events} tail events, one batch): ${timings.map((t) => t.toFixed(1)).join(' / ')} ms`);
     expect(Math.min(...timings)).toBeLessThan(100);
   });
 

@@ -382,7 +382,7 @@ export class TailsProjection {
     try {
       for (;;) {
         const results = (await client.query(this.lockSql)) as unknown as { rows: { checkpoint: string }[] }[];
-        const stored = results[2].rows[0];
+        const stored = results[results.length - 1].rows[0];
         const from: AllCheckpoint | null = stored ? { value: stored.checkpoint } : null;
         this.advance(from);
         stats.checkpoint = from;

@@ -9,6 +9,7 @@ import {
   advisoryLockKey,
   checkpointsDdl,
   consoleLogger,
+  inGlobalOrder,
   migrateUnderLock,
   readModelTables,
   type ReadModelTables,
@@ -64,6 +65,18 @@ const lagSeconds = (): Gauge => {
 };
 
 const noop = () => undefined;
+const TAIL_STREAMS = { streamPrefixes: [TAIL_STREAM_PREFIX] };
+
+interface PreparedBatch {
+  /** Events the read returned (the batch is full when this equals the batch size). */
+  read: number;
+  checkpoint: AllCheckpoint | null;
+  /** Messages in global order, split by size; sent one chunk after the other. */
+  chunks: Message[][];
+  published: number;
+  /** Recording time of the newest event (lag metric). */
+  newest: Date | null;
+}
 
 /** Fields every tail event carries, shown beside `data` in a message rather than in it. */
 const ENVELOPE_FIELDS = new Set(['eventId', 'domain', 'tailId', 'occurredAt']);
@@ -103,6 +116,7 @@ export class TailEventsRelay {
 
   private lockClient: Client | null = null;
   private lockClientBroken = false;
+  private leader = false;
   private running: Promise<RelayRunResult> | null = null;
   private loop: { stopped: boolean; done: Promise<void> } | null = null;
   private wake: (() => void) | null = null;
@@ -134,7 +148,7 @@ export class TailEventsRelay {
 
   /** true while this copy holds the relay lock. */
   get isLeader(): boolean {
-    return this.lockClient !== null && !this.lockClientBroken;
+    return this.leader && this.lockClient !== null && !this.lockClientBroken;
   }
 
   /** The stored checkpoint. */
@@ -224,23 +238,29 @@ export class TailEventsRelay {
       ]);
       let checkpoint: AllCheckpoint | null = rows[0] ? { value: rows[0].checkpoint } : null;
       let count = 0;
+      // Batch n + 1 is read and prepared while batch n is being sent; sends (and checkpoints) stay sequential.
+      let next = this.prepare(checkpoint);
       for (;;) {
-        const batch = await this.eventStore.readAll(checkpoint, this.batchSize, { streamPrefixes: [TAIL_STREAM_PREFIX] });
-        const events = batch.events.filter((e) => tailIdOfStream(e.streamId) !== null);
-        if (events.length > 0) await this.publish(events);
-        if (batch.events.length === 0 || !batch.checkpoint) break;
+        const batch = await next;
+        if (batch.read === 0 || !batch.checkpoint) break;
+        const more = batch.read === this.batchSize && !this.stopRequested;
+        if (more) {
+          next = this.prepare(batch.checkpoint);
+          next.catch(noop); // awaited on the next turn; a failure of this turn must not leave it unhandled
+        }
+        for (const chunk of batch.chunks) await this.send(chunk);
         await client.query(
           `insert into ${this.tables.checkpoints} (name, checkpoint, updated_at) values ($1, $2, now())
            on conflict (name) do update set checkpoint = excluded.checkpoint, updated_at = excluded.updated_at`,
           [this.name, batch.checkpoint.value],
         );
         checkpoint = batch.checkpoint;
-        count += events.length;
-        if (events.length > 0) {
-          this.publishedTotal.inc(events.length);
-          this.lag.set(Math.max(0, (Date.now() - events[events.length - 1].recordedAt.getTime()) / 1000));
+        count += batch.published;
+        if (batch.newest) {
+          this.publishedTotal.inc(batch.published);
+          this.lag.set(Math.max(0, (Date.now() - batch.newest.getTime()) / 1000));
         }
-        if (batch.events.length < this.batchSize || this.stopRequested) break;
+        if (!more) break;
       }
       if (count === 0) this.lag.set(0);
       return { leader: true, published: count, checkpoint };
@@ -252,45 +272,66 @@ export class TailEventsRelay {
     }
   }
 
-  /** The lock connection if this copy is (or just became) the leader, else null. */
+  /**
+   * The lock connection if this copy is (or just became) the leader, else null. The dedicated
+   * connection is kept between attempts, so a standby copy only runs `pg_try_advisory_lock`.
+   */
   private async acquire(): Promise<Client | null> {
     if (this.lockClient && this.lockClientBroken) await this.releaseLock();
-    if (this.lockClient) return this.lockClient;
-    const client = new Client({ ...this.pool.options, keepAlive: true } as ConstructorParameters<typeof Client>[0]);
-    client.on('error', () => {
-      // The session is gone, and with it the lock: stop acting as leader.
-      if (this.lockClient === client) this.lockClientBroken = true;
-    });
-    try {
-      await client.connect();
-      const { rows } = await client.query<{ locked: boolean }>(`select pg_try_advisory_lock(${this.lockKey}) as locked`);
-      if (!rows[0].locked) {
+    if (!this.lockClient) {
+      const client = new Client({ ...this.pool.options, keepAlive: true } as ConstructorParameters<typeof Client>[0]);
+      client.on('error', () => {
+        // The session is gone, and with it the lock: stop acting as leader.
+        if (this.lockClient === client) this.lockClientBroken = true;
+      });
+      try {
+        await client.connect();
+      } catch (err) {
         await client.end().catch(noop);
-        return null;
+        throw err;
       }
-    } catch (err) {
-      await client.end().catch(noop);
-      throw err;
+      this.lockClient = client;
+      this.lockClientBroken = false;
+      this.leader = false;
     }
-    this.lockClient = client;
-    this.lockClientBroken = false;
-    this.logger.log?.(`Tail events relay '${this.name}' is the leader`);
-    return client;
+    const client = this.lockClient;
+    if (!this.leader) {
+      try {
+        const { rows } = await client.query<{ locked: boolean }>(`select pg_try_advisory_lock(${this.lockKey}) as locked`);
+        this.leader = rows[0].locked;
+      } catch (err) {
+        await this.releaseLock();
+        throw err;
+      }
+      if (this.leader) this.logger.log?.(`Tail events relay '${this.name}' is the leader`);
+    }
+    return this.leader ? client : null;
   }
 
+  /** Ends the dedicated session, which releases the lock if this copy held it. */
   private async releaseLock(): Promise<void> {
     const client = this.lockClient;
     this.lockClient = null;
     this.lockClientBroken = false;
+    this.leader = false;
     if (!client) return;
-    // Ending the session releases the lock.
     await client.end().catch(noop);
   }
 
-  /** Sends the batch's events (in order, sequential sends), each with the tail's Mapped IDs after it. */
-  private async publish(events: StoredEvent[]): Promise<void> {
+  /**
+   * Reads the batch after `after` and builds its messages (in global order), each with the tail's
+   * Mapped IDs after the event: the batch's tail streams are read in one `readStreams` call.
+   */
+  private async prepare(after: AllCheckpoint | null): Promise<PreparedBatch> {
+    const read = await this.eventStore.readAll(after, this.batchSize, TAIL_STREAMS);
+    const { events: all, checkpoint } = inGlobalOrder(this.eventStore, read, this.batchSize);
+    const events = all.filter((e) => tailIdOfStream(e.streamId) !== null);
+    const prepared: PreparedBatch = { read: all.length, checkpoint, chunks: [], published: events.length, newest: null };
+    if (events.length === 0) return prepared;
+    prepared.newest = events[events.length - 1].recordedAt;
+
     const streams = await this.eventStore.readStreams([...new Set(events.map((e) => e.streamId))]);
-    const mappedIdsAt = new Map<string, string[][]>(); // stream → mapped ids after version v at [v]
+    const mappedIdsAt = new Map<string, string[][]>(); // stream → [version] → Mapped IDs after it
     for (const [streamId, history] of streams) {
       const after: string[][] = [[]];
       let current: string[] = [];
@@ -319,14 +360,15 @@ export class TailEventsRelay {
       };
       const json = JSON.stringify(value);
       if (chunk.length > 0 && bytes + json.length > this.maxBytesPerSend) {
-        await this.send(chunk);
+        prepared.chunks.push(chunk);
         chunk = [];
         bytes = 0;
       }
       chunk.push({ key: tailEventKey(domain, tailId), value: json, headers: { 'event-type': e.type, 'event-id': e.eventId } });
       bytes += json.length;
     }
-    if (chunk.length > 0) await this.send(chunk);
+    if (chunk.length > 0) prepared.chunks.push(chunk);
+    return prepared;
   }
 
   /** The stream read must contain every event the batch read; if not, something is badly wrong. */

@@ -1,0 +1,45 @@
+/**
+ * `npm run cli -- <command> [options]`: operator commands.
+ * Each command is a module exporting `(argv) => Promise<exit code>`; add new ones to COMMANDS.
+ */
+import { publishRiskAssessmentCommand } from './publish-risk-assessment';
+
+type Command = { run: (argv: string[]) => Promise<number>; summary: string };
+
+export const COMMANDS: Record<string, Command> = {
+  'publish-risk-assessment': {
+    run: (argv) => publishRiskAssessmentCommand(argv),
+    summary: 'publish Product.RiskAssessmentExecuted event(s) for a domain to Kafka',
+  },
+};
+
+function usage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
+  return ['usage: npm run cli -- <command> [options]   (<command> --help for its options)', '', 'commands:',
+    ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`)].join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    console.log(usage());
+    return name ? 0 : 2;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    process.stderr.write(`unknown command: ${name}\n${usage()}\n`);
+    return 2;
+  }
+  return command.run(rest);
+}
+
+// Run when started as the entry point (tools/run.js puts this file in argv[1]), not when imported.
+if (process.argv[1] === __filename) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error) => {
+      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,104 @@
+/**
+ * `npm run cli -- publish-risk-assessment --domain acme [--data '{"score":3}'] [--count N] [--brokers host:port,…]`
+ *
+ * Publishes Product.RiskAssessmentExecuted event(s) for a domain to `product.risk-assessment-executed`
+ * (key = domain), the way the product that runs risk assessments does, so the webhook side can be
+ * tried by hand. Prints one line per event: its event id (the `Webhook-Id` your receiver will see).
+ */
+import { randomUUID } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { TOPICS, type RiskAssessmentExecutedMessage } from '@tailsync/contracts';
+import { Kafka, logLevel, Partitioners } from 'kafkajs';
+
+export interface PublishOptions {
+  brokers: string[];
+  domain: string;
+  data?: Record<string, unknown>;
+  count?: number;
+  topic?: string;
+}
+
+const DOMAIN = /^[a-z0-9][a-z0-9-]{0,62}$/;
+
+/** Publishes `count` events (default 1) in one produce request; returns them. */
+export async function publishRiskAssessments(options: PublishOptions): Promise<RiskAssessmentExecutedMessage[]> {
+  const count = options.count ?? 1;
+  const events: RiskAssessmentExecutedMessage[] = Array.from({ length: count }, () => ({
+    eventId: randomUUID(),
+    domain: options.domain,
+    occurredAt: new Date().toISOString(),
+    data: options.data ?? {},
+  }));
+  const kafka = new Kafka({ clientId: 'tailsync-cli', brokers: options.brokers, logLevel: logLevel.NOTHING, retry: { retries: 5 } });
+  const producer = kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
+  await producer.connect();
+  try {
+    for (let i = 0; i < events.length; i += 5000) {
+      await producer.send({
+        topic: options.topic ?? TOPICS.riskAssessmentExecuted,
+        acks: -1,
+        messages: events.slice(i, i + 5000).map((e) => ({ key: e.domain, value: JSON.stringify(e) })),
+      });
+    }
+  } finally {
+    await producer.disconnect();
+  }
+  return events;
+}
+
+export const PUBLISH_USAGE = `usage: npm run cli -- publish-risk-assessment --domain <domain> [--data '<json object>'] [--count <n>] [--brokers <host:port,…>]
+  Publishes Product.RiskAssessmentExecuted event(s) to ${TOPICS.riskAssessmentExecuted} (key = domain).
+  --domain   the domain of the events (required)
+  --data     the event's data, a JSON object (default {})
+  --count    how many events (default 1, at most 100000)
+  --brokers  Kafka brokers (default $KAFKA_BROKERS or 127.0.0.1:9092)`;
+
+export async function publishRiskAssessmentCommand(argv: string[], out: (line: string) => void = console.log): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      domain: { type: 'string' },
+      data: { type: 'string' },
+      count: { type: 'string' },
+      brokers: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    out(PUBLISH_USAGE);
+    return 0;
+  }
+  const fail = (message: string) => {
+    process.stderr.write(`${message}\n${PUBLISH_USAGE}\n`);
+    return 2;
+  };
+  if (!values.domain || !DOMAIN.test(values.domain)) return fail('--domain is required: lowercase letters, digits and dashes');
+  let data: Record<string, unknown> = {};
+  if (values.data !== undefined) {
+    try {
+      data = JSON.parse(values.data);
+    } catch {
+      return fail('--data must be JSON');
+    }
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) return fail('--data must be a JSON object');
+  }
+  const count = values.count === undefined ? 1 : Number(values.count);
+  if (!Number.isInteger(count) || count < 1 || count > 100_000) return fail('--count must be an integer from 1 to 100000');
+  const brokers = (values.brokers ?? process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
+  const started = Date.now();
+  let events: RiskAssessmentExecutedMessage[];
+  try {
+    events = await publishRiskAssessments({ brokers, domain: values.domain, data, count });
+  } catch (error) {
+    process.stderr.write(
+      `publishing to ${brokers.join(',')} failed: ${(error as Error).message}\n` +
+        `(is the stack running? webhook-dispatcher creates ${TOPICS.riskAssessmentExecuted} when it starts)\n`,
+    );
+    return 1;
+  }
+  if (count <= 20) for (const e of events) out(`published ${e.eventId} for ${e.domain}`);
+  else out(`published ${count} events for ${values.domain} (first ${events[0].eventId}, last ${events[count - 1].eventId})`);
+  out(`in ${Date.now() - started} ms to ${TOPICS.riskAssessmentExecuted} via ${brokers.join(',')}`);
+  return 0;
+}
