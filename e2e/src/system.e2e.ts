@@ -45,3 +45,39 @@ describe('proof of life', () => {
     }
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents every endpoint of the contract, generated from the code', async () => {
+    const res = await fetch(`${baseUrl()}/openapi.json`);
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as any;
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(doc.info.version).toBe(API_VERSION);
+    const ops = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, methods]) =>
+      Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`),
+    );
+    for (const op of [
+      'PUT /Tails', 'PUT /Tails/Bulk', 'POST /Tails/Deactivate', 'POST /Tails/Reactivate', 'POST /Tails/ChangeTailNumber',
+      'GET /Tails', 'GET /Tails/{mappedId}', 'GET /Tails/{mappedId}/History',
+      'POST /oauth/token', 'POST /admin/ServiceAccounts', 'GET /Version',
+      'POST /WebhookSubscriptions', 'GET /WebhookSubscriptions', 'DELETE /WebhookSubscriptions', 'POST /WebhookSubscriptions/Test',
+      'GET /WebhookSubscriptions/Deliveries', 'POST /WebhookSubscriptions/Deliveries/{id}/Redeliver',
+    ]) {
+      expect(ops).toContain(op);
+    }
+    expect(doc.components.schemas.TailDto.properties.tailNumber.maxLength).toBe(20);
+  });
+
+  it('serves Swagger UI at /docs', async () => {
+    const res = await fetch(`${baseUrl()}/docs`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('swagger');
+  });
+
+  it('serves the error help page with every anchor problems point at', async () => {
+    const html = await (await fetch(`${baseUrl()}/docs/errors`)).text();
+    for (const id of ['validation-errors', 'not-found', 'conflict', 'unauthorized', 'rate-limited', 'payload-too-large']) {
+      expect(html).toContain(`id="${id}"`);
+    }
+  });
+});

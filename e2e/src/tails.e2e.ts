@@ -233,6 +233,9 @@ describe('tails: state changes, reads and history', () => {
     expect(byNumber.body.items.map((t: { mappedId: string }) => t.mappedId)).toEqual(['s-1']);
     expect((await api(a, 'GET', '/Tails?status=bogus')).status).toBe(400);
     expect((await api(a, 'GET', '/Tails?limit=0')).status).toBe(400);
+    const badCursor = await api(a, 'GET', '/Tails?cursor=not-a-cursor');
+    expect(badCursor.status).toBe(400);
+    expect(Object.keys(badCursor.body.fieldErrors)).toEqual(['cursor']);
   });
 
   it('gives the tail\'s history oldest first', async () => {

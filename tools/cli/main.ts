@@ -2,11 +2,21 @@
  * `npm run cli -- <command> [options]`: operator commands.
  * Each command is a module exporting `(argv) => Promise<exit code>`; add new ones to COMMANDS.
  */
+import { createServiceAccountCommand } from './create-service-account';
 import { publishRiskAssessmentCommand } from './publish-risk-assessment';
+import { rebuildProjectionsCommand } from './rebuild-projections';
 
 type Command = { run: (argv: string[]) => Promise<number>; summary: string };
 
 export const COMMANDS: Record<string, Command> = {
+  'create-service-account': {
+    run: (argv) => createServiceAccountCommand(argv),
+    summary: 'create a service account (POST /admin/ServiceAccounts) and print its credentials',
+  },
+  'rebuild-projections': {
+    run: (argv) => rebuildProjectionsCommand(argv),
+    summary: "rebuild tail-sync's read model from the event store",
+  },
   'publish-risk-assessment': {
     run: (argv) => publishRiskAssessmentCommand(argv),
     summary: 'publish Product.RiskAssessmentExecuted event(s) for a domain to Kafka',

@@ -73,23 +73,37 @@ export class DeliveryStore {
 
   /**
    * Leases due pending deliveries to `owner` for `leaseMs`: at most `limit` in all and, per domain,
-   * at most `perDomain` (or the domain's entry in `domainRoom`, the slots it has left here). Rows
-   * another copy holds are skipped (`for update skip locked`, then a live lease), so two copies never
-   * run the same attempt; a lease of a crashed copy expires and the attempt is run again.
+   * at most `perDomain` (or the domain's entry in `domainRoom`, the slots it has left here; a domain
+   * with no room left is not even looked at). Rows another copy holds are skipped (`for update skip
+   * locked`, then a live lease), so two copies never run the same attempt; a lease of a crashed copy
+   * expires and the attempt is run again.
+   *
+   * Only the head of the due queue (the `scanLimit` oldest due rows, read through the partial
+   * index) is ranked, so a claim stays cheap however long the queue is.
    */
-  async claimDue(owner: string, leaseMs: number, limit: number, perDomain: number, domainRoom: Map<string, number>): Promise<ClaimedDelivery[]> {
+  async claimDue(
+    owner: string, leaseMs: number, limit: number, perDomain: number, domainRoom: Map<string, number>, scanLimit = 2000,
+  ): Promise<ClaimedDelivery[]> {
+    const full = [...domainRoom].filter(([, slots]) => slots <= 0).map(([domain]) => domain);
     const { rows } = await this.pool.query<{
       id: string; domain: string; event_id: string; event_name: string; body: string; attempts: number; round_start: number; lease_token: string;
     }>(
       `with room as (
          select * from unnest($4::text[], $5::int[]) as r(domain, slots)
        ),
-       ranked as (
-         select d.id, d.domain, d.next_attempt_at, d.seq,
-                row_number() over (partition by d.domain order by d.next_attempt_at, d.seq) as rn
+       head as (
+         select d.id, d.domain, d.next_attempt_at, d.seq
            from webhook_deliveries d
           where d.status = 'pending' and d.next_attempt_at <= now()
             and (d.lease_until is null or d.lease_until < now())
+            and not (d.domain = any($7::text[]))
+          order by d.next_attempt_at
+          limit $8
+       ),
+       ranked as (
+         select id, domain, next_attempt_at, seq,
+                row_number() over (partition by domain order by next_attempt_at, seq) as rn
+           from head
        ),
        candidates as (
          select ranked.id from ranked left join room on room.domain = ranked.domain
@@ -108,7 +122,7 @@ export class DeliveryStore {
          from locked
         where d.id = locked.id
        returning d.id, d.domain, d.event_id, d.event_name, d.body, d.attempts, d.round_start, d.lease_token`,
-      [owner, limit, perDomain, [...domainRoom.keys()], [...domainRoom.values()], leaseMs],
+      [owner, limit, perDomain, [...domainRoom.keys()], [...domainRoom.values()], leaseMs, full, scanLimit],
     );
     return rows.map((r) => ({
       id: r.id,

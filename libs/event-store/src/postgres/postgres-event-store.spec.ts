@@ -40,6 +40,21 @@ describe('PostgresEventStore (PostgreSQL specifics)', () => {
     await f?.cleanup();
   });
 
+  it('reads the global log in numeric order when positions change digit count (9 → 10, 99 → 100)', async () => {
+    // A fresh schema starts positions at 1, so one append of 120 events crosses both boundaries.
+    const g = await freshStore({ maxPool: 2 });
+    try {
+      const events = Array.from({ length: 120 }, (_, i) => newEvent(`E${i}`));
+      await g.store.append([{ streamId: 'digits', expectedVersion: 0, events }]);
+      const whole = await g.store.readAll(null, 500);
+      expect(whole.events.map((e) => e.type)).toEqual(events.map((e) => e.type));
+      const paged = await readAllUntil(g.store, null, { pageSize: 7, done: (es) => es.length >= 120 });
+      expect(paged.events.map((e) => e.version)).toEqual(events.map((_, i) => i + 1));
+    } finally {
+      await g.cleanup();
+    }
+  });
+
   it('migrates idempotently, also when several callers migrate at once', async () => {
     const schema = `es_test_${randomBytes(6).toString('hex')}`;
     try {

@@ -229,11 +229,13 @@ export class PostgresEventStore implements EventStore {
     // Rows of transactions still in flight (tx >= xmin of our snapshot) are never returned, so a
     // row with a lower (tx, position) than one we return can never become visible later.
     const { rows } = await this.pool.query<EventRow>(
-      `select ${EVENT_COLUMNS} from ${this.eventsTable}
-        where (tx, position) > ($1::xid8, $2::bigint)
-          and tx < pg_snapshot_xmin(pg_current_snapshot())
+      // Order by the table's columns (e.*): the select list casts tx and position to text, and an
+      // ORDER BY on those output names would sort "10" before "9".
+      `select ${EVENT_COLUMNS} from ${this.eventsTable} e
+        where (e.tx, e.position) > ($1::xid8, $2::bigint)
+          and e.tx < pg_snapshot_xmin(pg_current_snapshot())
           ${prefixFilter}
-        order by tx, position
+        order by e.tx, e.position
         limit $3`,
       params,
     );

@@ -1,7 +1,10 @@
+import { WrongExpectedVersionError } from '@tailsync/event-store';
 import { ProblemError } from '@tailsync/service-kit';
 import { isTailDomainError } from '../domain/tail.errors';
+import { ProjectionTimeoutError } from '../infrastructure/read-model/tails.projection';
+import { TailListQueryError } from '../infrastructure/read-model/tails.read-model';
 
-/** A decided rejection (404, 409, validation) travels back to the gateway as a problem reply. */
+/** Decided rejections (404, 409, validation) and known transient states travel back to the gateway as problems. */
 export function asProblem(error: unknown): never {
   if (isTailDomainError(error)) {
     throw new ProblemError({
@@ -10,8 +13,14 @@ export function asProblem(error: unknown): never {
       fieldErrors: Object.keys(error.fieldErrors).length > 0 ? error.fieldErrors : undefined,
     });
   }
-  if (error instanceof Error && /did not reach|timed out|timeout/i.test(error.message)) {
-    throw new ProblemError({ kind: 'unavailable', detail: 'The change was stored but is not readable yet; try the read again shortly.' });
+  if (error instanceof TailListQueryError) {
+    throw new ProblemError({ kind: 'validation', fieldErrors: { [error.field]: [error.message] } });
+  }
+  if (error instanceof ProjectionTimeoutError) {
+    throw new ProblemError({ kind: 'unavailable', detail: 'The change was stored but is not readable yet; read it again shortly.' });
+  }
+  if (error instanceof WrongExpectedVersionError) {
+    throw new ProblemError({ kind: 'unavailable', detail: 'Too many concurrent changes to the same tail; try again.' });
   }
   throw error;
 }

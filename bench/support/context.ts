@@ -1,0 +1,66 @@
+/** What every workload gets, and what it reports. */
+import type { CpuFigures } from './cpu';
+import { startCpuSampler } from './cpu';
+import type { BenchStack } from './stack';
+import { nowMs } from './stats';
+
+export interface Target {
+  /** Human-readable, e.g. "≥ 1,000 req/s, p99 ≤ 100 ms". */
+  text: string;
+  met: boolean;
+  /** Worst of measured/target over the target's terms (1 = just met, < 1 = missed). */
+  attainment: number;
+}
+
+export interface Row {
+  /** W1, W2x1, …, B-http, … */
+  id: string;
+  title: string;
+  throughput?: { value: number; unit: string };
+  latencyMs?: { p50: number; p99: number; what: string };
+  /** The baseline row this one is compared with, and the ratio (throughput: this/baseline; latency: this/baseline p99). */
+  baseline?: { id: string; ratio: number; basis: 'throughput' | 'p99' };
+  target?: Target;
+  cpu?: CpuFigures;
+  /** Errors, non-2xx, partial deliveries: anything that makes the figure suspect. */
+  notes?: string[];
+  details?: Record<string, unknown>;
+}
+
+export interface Window {
+  id: string;
+  /** Monotonic ms (process.hrtime), the clock V8 stamps CPU profile samples with. */
+  start: number;
+  end: number;
+}
+
+export class BenchContext {
+  readonly windows: Window[] = [];
+
+  constructor(
+    readonly stack: BenchStack,
+    readonly durationS: number,
+    readonly log: (line: string) => void,
+  ) {}
+
+  /** Runs `fn` with the CPU of every process sampled, and remembers the window (for the profile). */
+  async measure<T>(id: string, fn: () => Promise<T>): Promise<{ result: T; cpu: CpuFigures }> {
+    const sampler = startCpuSampler(this.stack.groups);
+    const start = nowMs();
+    try {
+      const result = await fn();
+      return { result, cpu: sampler.stop() };
+    } finally {
+      this.windows.push({ id, start, end: nowMs() });
+    }
+  }
+}
+
+/** A throughput target (≥) and optionally a latency one (p99 ≤). */
+export function target(text: string, terms: { min?: [number, number]; maxP99?: [number, number] }): Target {
+  const parts: number[] = [];
+  if (terms.min) parts.push(terms.min[0] / terms.min[1]);
+  if (terms.maxP99) parts.push(terms.maxP99[0] > 0 ? terms.maxP99[1] / terms.maxP99[0] : Infinity);
+  const attainment = Math.min(...parts.map((p) => (Number.isNaN(p) ? 0 : Math.min(p, 99))));
+  return { text, met: attainment >= 1, attainment: Math.round(attainment * 100) / 100 };
+}

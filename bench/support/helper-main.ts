@@ -1,0 +1,168 @@
+/**
+ * The bench's helper processes (forked through tools/run.js, driven over IPC), kept out of the
+ * load generator's event loop so their timestamps are not delayed by it:
+ * - `http-baseline`: a bare node:http server answering one fixed JSON body;
+ * - `receiver`: the webhook receiver of W4 (answers 200 at once, stamps each callback, verifies a sample);
+ * - `kafka-sink`: the consumer of the raw kafkajs baseline (same consumer settings as the dispatcher).
+ */
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Kafka, logLevel } from 'kafkajs';
+import { verifyWebhookRequest } from '@tailsync/webhook-signing';
+
+interface Message {
+  id: number;
+  type: string;
+  [key: string]: unknown;
+}
+
+export interface Received {
+  eventId: string;
+  domain: string;
+  occurredAt: number;
+  receivedAt: number;
+  attempt: number;
+}
+
+const send = (msg: Record<string, unknown>) => process.send?.(msg);
+const role = process.argv[2];
+let handlers: Record<string, (msg: Message) => Promise<Record<string, unknown>> | Record<string, unknown>> = {};
+
+process.on('message', async (msg: Message) => {
+  try {
+    const handler = handlers[msg.type];
+    if (!handler) throw new Error(`${role}: unknown request ${msg.type}`);
+    send({ id: msg.id, ok: true, ...(await handler(msg)) });
+  } catch (error) {
+    send({ id: msg.id, ok: false, error: (error as Error).message });
+  }
+});
+process.on('disconnect', () => process.exit(0));
+
+function listen(server: http.Server): Promise<number> {
+  server.keepAliveTimeout = 60_000;
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+}
+
+if (role === 'http-baseline') {
+  handlers = {
+    start: async (msg) => {
+      const body = Buffer.from(String(msg.body));
+      const server = http.createServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
+        res.end(body);
+      });
+      return { port: await listen(server) };
+    },
+  };
+} else if (role === 'receiver') {
+  let records: Received[] = [];
+  const seen = new Set<string>();
+  let requests = 0;
+  let duplicates = 0;
+  let unsigned = 0;
+  let verified = 0;
+  let verifyFailures: string[] = [];
+  let secrets: Record<string, string> = {};
+  let verifyEvery = 20;
+  handlers = {
+    start: async (msg) => {
+      secrets = msg.secrets as Record<string, string>;
+      verifyEvery = Number(msg.verifyEvery ?? 20);
+      const server = http.createServer((req, res) => {
+        const receivedAt = Date.now();
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          res.writeHead(200, { 'content-length': 0 });
+          res.end();
+          requests++;
+          const raw = Buffer.concat(chunks);
+          const webhookId = String(req.headers['webhook-id'] ?? '');
+          const authorization = req.headers.authorization;
+          if (!webhookId || !/^Token \S+$/.test(String(authorization ?? ''))) unsigned++;
+          let body: { eventId?: string; domain?: string; occurredAt?: string };
+          try {
+            body = JSON.parse(raw.toString('utf8'));
+          } catch {
+            return;
+          }
+          const eventId = String(body.eventId ?? webhookId);
+          if (seen.has(eventId)) {
+            duplicates++;
+            return;
+          }
+          seen.add(eventId);
+          const domain = String(body.domain ?? '');
+          if (seen.size % verifyEvery === 1) {
+            const verdict = verifyWebhookRequest({ authorizationHeader: authorization, rawBody: raw, secret: secrets[domain] ?? 'x'.repeat(64) });
+            if (verdict.ok) verified++;
+            else if (verifyFailures.length < 5) verifyFailures.push(`step ${verdict.step}: ${verdict.reason}`);
+          }
+          records.push({
+            eventId,
+            domain,
+            occurredAt: Date.parse(String(body.occurredAt)),
+            receivedAt,
+            attempt: Number(req.headers['webhook-attempt'] ?? 1),
+          });
+        });
+      });
+      return { port: await listen(server) };
+    },
+    stats: () => ({ requests, distinct: seen.size, duplicates, unsigned, verified, verifyFailures }),
+    take: () => {
+      const out = records;
+      records = [];
+      return { records: out };
+    },
+    reset: () => {
+      records = [];
+      seen.clear();
+      requests = duplicates = unsigned = verified = 0;
+      verifyFailures = [];
+      return {};
+    },
+  };
+} else if (role === 'kafka-sink') {
+  let records: { receivedAt: number; occurredAt: number }[] = [];
+  handlers = {
+    start: async (msg) => {
+      const kafka = new Kafka({ clientId: 'bench-sink', brokers: msg.brokers as string[], logLevel: logLevel.WARN });
+      // The same consumer settings as the dispatcher's event consumer.
+      const consumer = kafka.consumer({
+        groupId: String(msg.groupId),
+        sessionTimeout: 10_000,
+        heartbeatInterval: 1_000,
+        rebalanceTimeout: 10_000,
+        maxWaitTimeInMs: 50,
+        allowAutoTopicCreation: false,
+      });
+      await consumer.connect();
+      const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
+      await consumer.subscribe({ topic: String(msg.topic), fromBeginning: true });
+      await consumer.run({
+        partitionsConsumedConcurrently: 3,
+        eachBatch: async ({ batch }) => {
+          const receivedAt = Date.now();
+          for (const m of batch.messages) {
+            const value = JSON.parse(m.value?.toString('utf8') ?? '{}') as { occurredAt?: string };
+            records.push({ receivedAt, occurredAt: Date.parse(String(value.occurredAt)) });
+          }
+        },
+      });
+      await joined;
+      return {};
+    },
+    stats: () => ({ distinct: records.length }),
+    take: () => {
+      const out = records;
+      records = [];
+      return { records: out };
+    },
+  };
+} else {
+  throw new Error(`unknown helper role ${role}`);
+}
+
+send({ type: 'ready' });

@@ -1,0 +1,212 @@
+/**
+ * The stack under test: started the way `npm start` starts it (tools/stack: embedded PostgreSQL and
+ * Kafka, unless DATABASE_URL / KAFKA_BROKERS name servers, and the three apps), on the bench's own
+ * ports and data directory (.data/bench, wiped on every run); or an external stack named by
+ * BASE_URL + KAFKA_BROKERS (+ DATABASE_URL, + ADMIN_TOKEN to create service accounts).
+ */
+import { spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { AppName, AppProcess, localSecrets, REPO_ROOT, spawnApp, startInfrastructure, waitForHttp } from '@tailsync/stack';
+import { childPids, ProcessGroup } from './cpu';
+
+export interface BenchStack {
+  mode: 'local' | 'external';
+  baseUrl: string;
+  brokers: string[];
+  databaseUrl?: string;
+  adminToken: string;
+  kafkaVersion: string;
+  postgresVersion: string;
+  /** Processes whose CPU use is sampled during each workload. */
+  groups: ProcessGroup[];
+  /** Pids of the bench's own helper processes (receiver, baseline servers): counted as the load generator. */
+  helperPids: Set<number>;
+  logDir?: string;
+  /** Stops the apps (cleanly: profiles are written on exit) and the infrastructure the bench started. */
+  stop(): Promise<void>;
+}
+
+export interface StackOptions {
+  /** Starts the apps under `--cpu-prof` with their profiles written here. */
+  profileDir?: string;
+  log: (line: string) => void;
+}
+
+export const BENCH_DATA_DIR = join(REPO_ROOT, '.data', 'bench');
+
+const envPort = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+
+/** Ports of the bench stack: chosen away from `npm start` (3000, 9092, 54329) and `npm test` (13000, 19092, 15432). */
+export const BENCH_PORTS = {
+  gateway: envPort('BENCH_GATEWAY_PORT', 33000),
+  'tail-sync': envPort('BENCH_GATEWAY_PORT', 33000) + 1,
+  'webhook-dispatcher': envPort('BENCH_GATEWAY_PORT', 33000) + 2,
+  kafka: envPort('BENCH_KAFKA_PORT', 39092),
+  postgres: envPort('BENCH_POSTGRES_PORT', 35432),
+} as const;
+
+export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
+  const helperPids = new Set<number>([process.pid]);
+  const benchGroup: ProcessGroup = { name: 'bench', pids: () => [...helperPids] };
+  if (process.env.BASE_URL) return externalStack(opts, benchGroup, helperPids);
+
+  const dataDir = BENCH_DATA_DIR;
+  await stopLeftovers(dataDir);
+  rmSync(dataDir, { recursive: true, force: true });
+  mkdirSync(dataDir, { recursive: true });
+  const infra = await startInfrastructure({
+    dataDir,
+    kafkaPort: BENCH_PORTS.kafka,
+    postgresPort: BENCH_PORTS.postgres,
+    database: 'tailsync_bench',
+    log: opts.log,
+  });
+  const secrets = localSecrets(dataDir);
+  const baseUrl = `http://127.0.0.1:${BENCH_PORTS.gateway}`;
+  const env: Record<string, string> = {
+    ...infra.env,
+    ...secrets,
+    PORT: String(BENCH_PORTS.gateway),
+    TAIL_SYNC_HTTP_PORT: String(BENCH_PORTS['tail-sync']),
+    WEBHOOK_DISPATCHER_HTTP_PORT: String(BENCH_PORTS['webhook-dispatcher']),
+    PUBLIC_BASE_URL: baseUrl,
+    // The bench's webhook receiver listens on 127.0.0.1.
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+  };
+  const logDir = join(dataDir, 'logs');
+  const names: AppName[] = ['tail-sync', 'webhook-dispatcher', 'gateway'];
+  const apps = names.map((name) => (opts.profileDir ? spawnProfiledApp(name, env, logDir, opts.profileDir) : spawnApp(name, env, logDir)));
+  const stop = async () => {
+    await Promise.all(apps.map((a) => a.stop(15_000)));
+    await infra.stop();
+  };
+  try {
+    await Promise.all([
+      waitForHttp(`http://127.0.0.1:${BENCH_PORTS['tail-sync']}/health/ready`, 120_000, apps),
+      waitForHttp(`http://127.0.0.1:${BENCH_PORTS['webhook-dispatcher']}/health/ready`, 120_000, apps),
+    ]);
+    await waitForHttp(`${baseUrl}/health/ready`, 120_000, apps);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  const pidOf = (name: AppName) => () => {
+    const pid = apps.find((a) => a.name === name)?.child.pid;
+    return pid ? [pid] : [];
+  };
+  const groups: ProcessGroup[] = [
+    { name: 'gateway', pids: pidOf('gateway') },
+    { name: 'tail-sync', pids: pidOf('tail-sync') },
+    { name: 'dispatcher', pids: pidOf('webhook-dispatcher') },
+  ];
+  const kafkaPidFile = join(dataDir, 'kafka', 'kafka.pid');
+  if (!process.env.KAFKA_BROKERS) groups.push({ name: 'kafka', pids: () => readPid(kafkaPidFile) });
+  const postmasterPidFile = join(dataDir, 'postgres', 'cluster', 'postmaster.pid');
+  if (!process.env.DATABASE_URL) {
+    groups.push({
+      name: 'postgres',
+      pids: () => readPid(postmasterPidFile).flatMap((pid) => [pid, ...childPids(pid)]),
+    });
+  }
+  groups.push(benchGroup);
+  return {
+    mode: 'local',
+    baseUrl,
+    brokers: env.KAFKA_BROKERS.split(','),
+    databaseUrl: env.DATABASE_URL,
+    adminToken: secrets.ADMIN_TOKEN,
+    kafkaVersion: infra.kafkaVersion,
+    postgresVersion: infra.postgresVersion,
+    groups,
+    helperPids,
+    logDir,
+    stop,
+  };
+}
+
+async function externalStack(opts: StackOptions, benchGroup: ProcessGroup, helperPids: Set<number>): Promise<BenchStack> {
+  const baseUrl = (process.env.BASE_URL as string).replace(/\/+$/, '');
+  if (!process.env.KAFKA_BROKERS) throw new Error('BASE_URL is set: set KAFKA_BROKERS too (the bench produces the W4 events)');
+  if (!process.env.ADMIN_TOKEN) throw new Error('BASE_URL is set: set ADMIN_TOKEN too (the bench creates its own service accounts)');
+  let postgresVersion = 'unknown (no DATABASE_URL)';
+  if (process.env.DATABASE_URL) {
+    const client = new Client({ connectionString: process.env.DATABASE_URL });
+    await client.connect();
+    try {
+      postgresVersion = (await client.query<{ server_version: string }>('show server_version')).rows[0].server_version;
+    } finally {
+      await client.end();
+    }
+  }
+  await waitForHttp(`${baseUrl}/health/ready`, 30_000);
+  opts.log(`external stack: ${baseUrl}, Kafka ${process.env.KAFKA_BROKERS}${process.env.DATABASE_URL ? ', PostgreSQL from DATABASE_URL' : ''}`);
+  return {
+    mode: 'external',
+    baseUrl,
+    brokers: process.env.KAFKA_BROKERS.split(','),
+    databaseUrl: process.env.DATABASE_URL,
+    adminToken: process.env.ADMIN_TOKEN,
+    kafkaVersion: 'unknown (external broker)',
+    postgresVersion,
+    groups: [benchGroup],
+    helperPids,
+    stop: async () => undefined,
+  };
+}
+
+function readPid(file: string): number[] {
+  try {
+    const pid = Number(readFileSync(file, 'utf8').split('\n')[0].trim());
+    return pid > 0 ? [pid] : [];
+  } catch {
+    return [];
+  }
+}
+
+async function stopLeftovers(dataDir: string): Promise<void> {
+  // A bench run killed earlier can leave its servers running on this data directory.
+  const { stopOrphanedServer } = await import('../../tools/postgres/embedded-postgres');
+  const { stopOrphanedBroker } = await import('../../tools/kafka/broker');
+  stopOrphanedServer(join(dataDir, 'postgres', 'cluster'));
+  if (existsSync(join(dataDir, 'kafka'))) await stopOrphanedBroker(join(dataDir, 'kafka'));
+}
+
+/**
+ * Like tools/stack's spawnApp, with the V8 CPU profiler on (`--cpu-prof` cannot go through
+ * NODE_OPTIONS) and a preload that turns Nest's re-raised shutdown signal into a normal exit, so
+ * the profile is written when the app is stopped.
+ */
+function spawnProfiledApp(name: AppName, env: Record<string, string>, logDir: string, profileDir: string): AppProcess {
+  mkdirSync(logDir, { recursive: true });
+  mkdirSync(profileDir, { recursive: true });
+  const log = createWriteStream(join(logDir, `${name}.log`), { flags: 'a' });
+  const child = spawn(
+    process.execPath,
+    [
+      '--cpu-prof',
+      '--cpu-prof-dir',
+      profileDir,
+      '--cpu-prof-name',
+      `${name}.${Date.now()}.cpuprofile`,
+      '-r',
+      join(__dirname, 'profile-exit.js'),
+      join(REPO_ROOT, 'tools', 'run.js'),
+      join(REPO_ROOT, 'apps', name, 'src', 'main.ts'),
+    ],
+    { cwd: REPO_ROOT, env: { ...process.env, ...env, INSTANCE_ID: name }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  child.stdout?.pipe(log, { end: false });
+  child.stderr?.pipe(log, { end: false });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const signal = async (sig: NodeJS.Signals, graceMs: number) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill(sig);
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    await exited;
+    clearTimeout(timer);
+  };
+  process.once('exit', () => child.kill('SIGKILL'));
+  return { name, instance: name, child, exited, stop: (graceMs = 15_000) => signal('SIGTERM', graceMs), kill: () => signal('SIGKILL', 0) };
+}
