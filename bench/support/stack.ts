@@ -38,13 +38,17 @@ export const BENCH_DATA_DIR = join(REPO_ROOT, '.data', 'bench');
 
 const envPort = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 
-/** Ports of the bench stack: chosen away from `npm start` (3000, 9092, 54329) and `npm test` (13000, 19092, 15432). */
+/**
+ * Ports of the bench stack: away from `npm start` (3000-3002, 9092, 54329) and `npm test` (13000-13002,
+ * 19092, 15432), and below the ephemeral range (32768-60999 on Linux), where an outgoing connection
+ * can hold a port a server then fails to listen on.
+ */
 export const BENCH_PORTS = {
-  gateway: envPort('BENCH_GATEWAY_PORT', 33000),
-  'tail-sync': envPort('BENCH_GATEWAY_PORT', 33000) + 1,
-  'webhook-dispatcher': envPort('BENCH_GATEWAY_PORT', 33000) + 2,
-  kafka: envPort('BENCH_KAFKA_PORT', 39092),
-  postgres: envPort('BENCH_POSTGRES_PORT', 35432),
+  gateway: envPort('BENCH_GATEWAY_PORT', 26000),
+  'tail-sync': envPort('BENCH_GATEWAY_PORT', 26000) + 1,
+  'webhook-dispatcher': envPort('BENCH_GATEWAY_PORT', 26000) + 2,
+  kafka: envPort('BENCH_KAFKA_PORT', 26092),
+  postgres: envPort('BENCH_POSTGRES_PORT', 26432),
 } as const;
 
 export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
@@ -74,6 +78,8 @@ export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
     PUBLIC_BASE_URL: baseUrl,
     // The bench's webhook receiver listens on 127.0.0.1.
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    // The bench measures capacity, not the per-service-account rate limit (one account drives W1/W3).
+    RATE_LIMIT_PER_MINUTE: process.env.RATE_LIMIT_PER_MINUTE ?? '100000000',
   };
   const logDir = join(dataDir, 'logs');
   const names: AppName[] = ['tail-sync', 'webhook-dispatcher', 'gateway'];

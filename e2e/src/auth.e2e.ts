@@ -71,3 +71,31 @@ describe('service accounts and OAuth2 client credentials', () => {
     expect(log).not.toContain(process.env.ADMIN_TOKEN as string);
   });
 });
+
+describe('rate limiting', () => {
+  it('answers 429 with Retry-After once a service account exceeds its limit', async () => {
+    const { startApp, waitForHttp } = await import('./support/test-stack');
+    const gateway = startApp('gateway', 'gateway-rate-limited', { PORT: '13020', RATE_LIMIT_PER_MINUTE: '5' });
+    try {
+      await waitForHttp('http://127.0.0.1:13020/health/ready', 60_000, [gateway]);
+      const account = await newServiceAccount();
+      const statuses: number[] = [];
+      let limited: Response | undefined;
+      for (let i = 0; i < 7; i++) {
+        const res = await fetch('http://127.0.0.1:13020/Tails', { headers: { Authorization: `Bearer ${account.token}` } });
+        statuses.push(res.status);
+        if (res.status === 429) limited = res;
+      }
+      expect(statuses.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
+      expect(statuses.slice(5)).toEqual([429, 429]);
+      expect(Number(limited?.headers.get('retry-after'))).toBeGreaterThan(0);
+      const body = (await limited?.json()) as { type: string; status: number };
+      expect(body).toMatchObject({ status: 429, type: expect.stringMatching(/#rate-limited$/) });
+      // Another service account has its own budget.
+      const other = await newServiceAccount();
+      expect((await fetch('http://127.0.0.1:13020/Tails', { headers: { Authorization: `Bearer ${other.token}` } })).status).toBe(200);
+    } finally {
+      await gateway.stop();
+    }
+  });
+});

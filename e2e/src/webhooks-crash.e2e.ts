@@ -116,7 +116,6 @@ describe('kill -9 while retries are pending', () => {
     const secondAttemptsBeforeKill = failing.receiver.requests.filter((r) => r.headers['webhook-attempt'] === '2').length;
 
     current = await startDispatcher('dispatcher-dedicated-b', DEDICATED);
-    // eslint-disable-next-line no-console
     console.log(`dispatcher killed with ${N - secondAttemptsBeforeKill} of ${N} second attempts pending; replacement ready after ${Date.now() - killedAt} ms`);
 
     const ended = async (account: TestAccount, count: number) => {
@@ -152,7 +151,6 @@ describe('kill -9 while retries are pending', () => {
       expect(attemptNumbers(healthy.receiver.requests, e.eventId).length).toBeLessThanOrEqual(2);
     }
     const repeated = [failing, recovering, healthy].reduce((n, s) => n + s.receiver.requests.length, 0) - (3 * N + 3 * N + N);
-    // eslint-disable-next-line no-console
     console.log(`after the crash: ${repeated} attempt(s) repeated over ${3 * N} events`);
     // a repeated attempt is still a valid, verifiable request
     for (const r of healthy.receiver.requests) {

@@ -5,7 +5,7 @@
  * 10 s attempt timeout. Each test uses domains of its own.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TOPICS, WEBHOOK_PATTERNS } from '@tailsync/contracts';
 import { verifyWebhookRequest } from '@tailsync/webhook-signing';
@@ -179,10 +179,13 @@ describe('the shared secret never leaves in clear', () => {
     }
     expect(seen.filter((m) => m.includes(s.secret))).toEqual([]);
 
-    for (const app of ['gateway', 'webhook-dispatcher']) {
-      const log = readFileSync(join(logDir(), `${app}.log`), 'utf8');
-      expect(log.length).toBeGreaterThan(0);
-      expect(log.includes(s.secret)).toBe(false);
+    // every log of every process of the run (replacement copies included)
+    const logs = readdirSync(logDir()).filter((f) => f.endsWith('.log'));
+    expect(logs).toEqual(expect.arrayContaining(['gateway.log']));
+    expect(logs.some((f) => f.startsWith('webhook-dispatcher'))).toBe(true);
+    for (const file of logs) {
+      const log = readFileSync(join(logDir(), file), 'utf8');
+      expect({ file, leaked: log.includes(s.secret) }).toEqual({ file, leaked: false });
     }
   });
 });
@@ -499,13 +502,13 @@ describe('a slow receiver never delays other domains', () => {
     const during = await latency(20);
     const stillHanging = Date.now() - hangingSince < 10_000;
     const p = (xs: number[], q: number) => [...xs].sort((x, y) => x - y)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
-    // eslint-disable-next-line no-console
     console.log(`event-to-callback latency, fast domain: baseline p50 ${p(baseline, 0.5)} ms, max ${Math.max(...baseline)} ms; ` +
       `while another domain's receiver hangs (${slow.receiver.requests.length} attempts hanging): p50 ${p(during, 0.5)} ms, max ${Math.max(...during)} ms`);
     expect(stillHanging).toBe(true);
     expect(slow.receiver.requests.length).toBeLessThanOrEqual(16);
-    expect(p(during, 0.5)).toBeLessThan(500);
-    expect(Math.max(...during)).toBeLessThan(2000);
+    // generous bounds (a shared 2-core machine): a domain held up by the hanging one would wait ~10 s
+    expect(p(during, 0.5)).toBeLessThan(1000);
+    expect(Math.max(...during)).toBeLessThan(5000);
 
     // let go: the subscription goes, the hanging attempts time out and their retries end failed
     expect((await api(slow.account, 'DELETE', '/WebhookSubscriptions')).status).toBe(204);

@@ -9,13 +9,13 @@
  * The stack's dispatcher needs WEBHOOK_ALLOW_PRIVATE_URLS=true (the receivers listen on 127.0.0.1).
  * Traffic stays on this machine; every loop is bounded.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { scripts, WebhookReceiver } from '../../../libs/webhook-signing/src/testing/receiver';
-import { publishRiskAssessments } from '../../../tools/cli/publish-risk-assessment';
-import { randomUUID } from 'node:crypto';
-import { Kafka, logLevel } from 'kafkajs';
 import { TOPICS } from '@tailsync/contracts';
+import { Kafka, logLevel } from 'kafkajs';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { publishRiskAssessments } from '../../../tools/cli/publish-risk-assessment';
+import { scripts, WebhookReceiver } from '../src/testing/receiver';
 
 const base = process.env.BENCH_BASE_URL ?? 'http://localhost:3000';
 const brokers = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
 // eslint-disable-next-line @nx/enforce-module-boundaries
-export { scripts, WebhookReceiver, type ReceivedRequest, type ReceiverScript } from '../../../libs/webhook-signing/src/testing/receiver';
+export { scripts, WebhookReceiver, type ReceivedRequest, type ReceiverScript } from '../../../apps/webhook-dispatcher/src/testing/receiver';
 
 export interface JoseVerdict {
   ok: boolean;

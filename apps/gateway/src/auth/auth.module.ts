@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { JwtModule } from '@nestjs/jwt';
+import { ThrottlerModule } from '@nestjs/throttler';
+import { CallerThrottlerGuard } from '../http/caller-throttler.guard';
 import { GatewayConfig } from '../config/gateway.config';
 import { AdminTokenGuard } from './admin-token.guard';
 import { BearerGuard } from './bearer.guard';
@@ -11,13 +13,23 @@ import { ServiceAccountsStore } from './service-accounts.store';
 /** Service accounts, OAuth2 client credentials, and the bearer check on every other endpoint. */
 @Module({
   imports: [
+    ThrottlerModule.forRootAsync({
+      inject: [GatewayConfig],
+      useFactory: (config: GatewayConfig) => [{ ttl: 60_000, limit: config.RATE_LIMIT_PER_MINUTE }],
+    }),
     JwtModule.registerAsync({
       inject: [GatewayConfig],
       useFactory: (config: GatewayConfig) => ({ secret: config.JWT_SECRET, signOptions: { algorithm: 'HS256' } }),
     }),
   ],
   controllers: [ServiceAccountsController, OAuthTokenController],
-  providers: [ServiceAccountsStore, AdminTokenGuard, { provide: APP_GUARD, useClass: BearerGuard }],
+  providers: [
+    ServiceAccountsStore,
+    AdminTokenGuard,
+    // Order matters: the bearer guard identifies the caller the rate limit counts against.
+    { provide: APP_GUARD, useClass: BearerGuard },
+    { provide: APP_GUARD, useClass: CallerThrottlerGuard },
+  ],
   exports: [ServiceAccountsStore],
 })
 export class AuthModule {}

@@ -41,6 +41,11 @@ export class GatewayConfig extends CommonConfig {
   @Min(100)
   RPC_TIMEOUT_MS: number = 10_000;
 
+  /** Requests per minute one service account (or one client address, unauthenticated) may make. */
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_PER_MINUTE: number = 120_000;
+
   /** Largest accepted JSON body. */
   @IsString()
   BODY_LIMIT: string = '2mb';

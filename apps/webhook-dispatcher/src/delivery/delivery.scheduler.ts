@@ -19,6 +19,8 @@ export interface SchedulerOptions {
   claimBatch?: number;
   /** A lease outlives the attempt's time limit by this much (time to record the result). Default 5000 ms. */
   leaseMarginMs?: number;
+  /** After attempts finish, wait this long for more to finish before claiming again. Default 5 ms. */
+  coalesceMs?: number;
 }
 
 /**
@@ -43,6 +45,8 @@ export class DeliveryScheduler {
   private pendingRecords: AttemptRecord[] = [];
   private flushing: Promise<void> | null = null;
   private depthTimer: NodeJS.Timeout | undefined;
+  private wakeTimer: NodeJS.Timeout | undefined;
+  private stopDeadline: number | undefined;
 
   constructor(
     private readonly deliveries: DeliveryStore,
@@ -68,7 +72,9 @@ export class DeliveryScheduler {
   async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
+    this.stopDeadline = Date.now() + this.options.attemptTimeoutMs + 10_000;
     clearInterval(this.depthTimer);
+    clearTimeout(this.wakeTimer);
     this.wake();
     await this.loopDone;
     await Promise.allSettled([...this.attemptsInFlight]);
@@ -79,6 +85,18 @@ export class DeliveryScheduler {
   wake(): void {
     this.woken = true;
     this.wakeUp?.();
+  }
+
+  /**
+   * Look again shortly: attempts finishing one by one each free a slot, and one claim a few ms later
+   * fills all of them at once instead of one query per finished attempt.
+   */
+  private wakeSoon(): void {
+    if (this.wakeTimer) return;
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = undefined;
+      this.wake();
+    }, this.options.coalesceMs ?? 5);
   }
 
   get activeAttempts(): number {
@@ -138,7 +156,7 @@ export class DeliveryScheduler {
           const left = (this.perDomain.get(delivery.domain) ?? 1) - 1;
           if (left <= 0) this.perDomain.delete(delivery.domain);
           else this.perDomain.set(delivery.domain, left);
-          this.wake();
+          this.wakeSoon();
         });
       this.attemptsInFlight.add(run);
     }
@@ -209,6 +227,11 @@ export class DeliveryScheduler {
           const lost = batch.length - recorded.size;
           if (lost > 0) this.logger.warn({ msg: 'attempt results not recorded: their lease had passed to another copy', count: lost });
         } catch (error) {
+          if (!this.running && this.stopDeadline !== undefined && Date.now() > this.stopDeadline) {
+            // Shutting down with the database gone: the leases run out and another copy repeats these attempts.
+            this.logger.error({ msg: 'attempt results lost at shutdown; their attempts will be repeated', count: batch.length });
+            continue;
+          }
           // Keep them and try again: until the lease runs out the delivery stays ours.
           this.logger.warn({ msg: 'recording attempts failed; retrying', error: (error as Error).message });
           this.pendingRecords = batch.concat(this.pendingRecords);

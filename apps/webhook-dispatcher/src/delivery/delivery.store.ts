@@ -82,7 +82,7 @@ export class DeliveryStore {
    * index) is ranked, so a claim stays cheap however long the queue is.
    */
   async claimDue(
-    owner: string, leaseMs: number, limit: number, perDomain: number, domainRoom: Map<string, number>, scanLimit = 2000,
+    owner: string, leaseMs: number, limit: number, perDomain: number, domainRoom: Map<string, number>, scanLimit = 1000,
   ): Promise<ClaimedDelivery[]> {
     const full = [...domainRoom].filter(([, slots]) => slots <= 0).map(([domain]) => domain);
     const { rows } = await this.pool.query<{
@@ -113,14 +113,13 @@ export class DeliveryStore {
        ),
        locked as (
          select d.id from webhook_deliveries d
-          where d.id in (select id from candidates)
+          where d.id = any (array(select id from candidates))
             and d.status = 'pending' and (d.lease_until is null or d.lease_until < now())
           for update skip locked
        )
        update webhook_deliveries d
           set lease_owner = $1, lease_token = gen_random_uuid(), lease_until = clock_timestamp() + make_interval(secs => $6::float8 / 1000)
-         from locked
-        where d.id = locked.id
+        where d.id = any (array(select id from locked))
        returning d.id, d.domain, d.event_id, d.event_name, d.body, d.attempts, d.round_start, d.lease_token`,
       [owner, limit, perDomain, [...domainRoom.keys()], [...domainRoom.values()], leaseMs, full, scanLimit],
     );

@@ -20,7 +20,8 @@ export function kafkaTransport(endpoint: KafkaEndpoint): KafkaOptions {
       },
       consumer: {
         groupId: endpoint.groupId,
-        sessionTimeout: 10_000,
+        // The broker's minimum: a killed copy's partitions move to the survivors within about 6 s.
+        sessionTimeout: 6_000,
         heartbeatInterval: 1_000,
         rebalanceTimeout: 10_000,
         maxWaitTimeInMs: 100,

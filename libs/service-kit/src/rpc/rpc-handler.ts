@@ -22,6 +22,24 @@ export async function handleRpc<T, R>(
     return ok(await handler(request));
   } catch (error) {
     if (error instanceof ProblemError) return fail(error.problem);
+    if (isDependencyDown(error)) {
+      return fail({ kind: 'unavailable', title: 'Dependency unavailable', detail: 'A dependency of the service is unavailable; try again shortly.' });
+    }
     throw error;
   }
+}
+
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/**
+ * The database or the broker is unreachable or shutting down: a 503 for the caller, not a bug.
+ * PostgreSQL classes 08 (connection exception) and 57P (operator intervention) and pool time-outs.
+ */
+export function isDependencyDown(error: unknown): boolean {
+  const e = error as { code?: unknown; name?: unknown; message?: unknown } | null;
+  if (!e) return false;
+  const code = typeof e.code === 'string' ? e.code : '';
+  if (NETWORK_CODES.has(code) || code.startsWith('08') || code.startsWith('57P')) return true;
+  const message = typeof e.message === 'string' ? e.message : '';
+  return /timeout exceeded when trying to connect|Connection terminated/i.test(message) || (typeof e.name === 'string' && e.name.startsWith('KafkaJS'));
 }

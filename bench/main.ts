@@ -1,0 +1,219 @@
+/**
+ * `npm run bench [-- --only W1,W3] [--duration 10] [--profile]`
+ *
+ * Starts the stack the way `npm start` does (own ports, data under .data/bench, wiped each run) or
+ * uses BASE_URL + KAFKA_BROKERS (+ DATABASE_URL, ADMIN_TOKEN); runs the workloads and the baselines
+ * they are compared with; prints markdown tables and writes bench/results/<timestamp>.json and
+ * bench/results/latest.json. See docs/performance.md.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { REPO_ROOT } from '@tailsync/stack';
+import { BenchContext, Row, target } from './support/context';
+import { profileReport, cpuTable, notesList, resultsTable } from './support/report';
+import { profilesSince, ProfileSummary, summarizeProfile } from './support/profile';
+import { BENCH_PORTS, BenchStack, startBenchStack } from './support/stack';
+import { runHttpBaseline, runKafkaBaseline, runPgBaseline } from './workloads/baselines';
+import { runW5 } from './workloads/projection-lag';
+import { runW1, runW2, runW3 } from './workloads/tails';
+import { runW4 } from './workloads/webhooks';
+
+const RESULTS_DIR = join(REPO_ROOT, 'bench', 'results');
+const PROFILE_DIR = join(RESULTS_DIR, 'profiles');
+const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+
+const USAGE = `usage: npm run bench -- [--only W1,W2,W3,W4,W5,B-http,B-pg,B-kafka] [--duration <s>] [--profile]
+  --only       workloads to run (default: all); the baselines they are compared with run too
+  --duration   seconds per HTTP workload and per paced run (default 10)
+  --profile    start the apps under --cpu-prof and run only the slowest workload (the lowest
+               share of its target in bench/results/latest.json, or the --only ones);
+               profiles go to bench/results/profiles/
+  env: BASE_URL + KAFKA_BROKERS (+ DATABASE_URL for W5 and B-pg, ADMIN_TOKEN) use a running stack;
+       BENCH_GATEWAY_PORT (apps on it and the next two), BENCH_KAFKA_PORT, BENCH_POSTGRES_PORT
+       move the bench's own stack (default ${BENCH_PORTS.gateway}-${BENCH_PORTS.gateway + 2}, ${BENCH_PORTS.kafka}, ${BENCH_PORTS.postgres})`;
+
+type Step = { id: string; needs?: string[]; run: (ctx: BenchContext) => Promise<Row | Row[]> };
+
+/** In run order: reads before the bulk loads grow the tables, baselines beside what they are compared with. */
+const STEPS: Step[] = [
+  { id: 'B-http', run: runHttpBaseline },
+  { id: 'W1', needs: ['B-http'], run: runW1 },
+  { id: 'W3', needs: ['B-http'], run: runW3 },
+  { id: 'W5', run: runW5 },
+  { id: 'W2', needs: ['B-pg'], run: async (ctx) => [await runW2(ctx, 1), await runW2(ctx, 4)] },
+  { id: 'B-pg', run: async (ctx) => [await runPgBaseline(ctx, 1), await runPgBaseline(ctx, 4)] },
+  { id: 'W4', needs: ['B-kafka'], run: runW4 },
+  { id: 'B-kafka', run: runKafkaBaseline },
+];
+
+/** Which step produced a row (W2x4 → W2). */
+const stepOf = (rowId: string) => STEPS.find((s) => rowId === s.id || rowId.startsWith(`${s.id}x`) || rowId.startsWith(`${s.id}-`))?.id;
+
+function chooseSteps(only: string | undefined, profile: boolean): string[] {
+  if (only) {
+    const wanted = only.split(',').map((s) => s.trim().toUpperCase().replace(/^B-(.*)$/, (_m, x: string) => `B-${x.toLowerCase()}`));
+    const unknown = wanted.filter((w) => !STEPS.some((s) => s.id === w));
+    if (unknown.length) throw new Error(`unknown workload(s) ${unknown.join(', ')}\n${USAGE}`);
+    const ids = new Set(wanted);
+    if (!profile) for (const w of wanted) for (const n of STEPS.find((s) => s.id === w)?.needs ?? []) ids.add(n);
+    return STEPS.filter((s) => ids.has(s.id)).map((s) => s.id);
+  }
+  if (!profile) return STEPS.map((s) => s.id);
+  // The slowest workload: the lowest share of its target in the latest full run.
+  const latest = join(RESULTS_DIR, 'latest.json');
+  if (!existsSync(latest)) return ['W1'];
+  const rows = (JSON.parse(readFileSync(latest, 'utf8')) as { rows: Row[] }).rows.filter((r) => r.target);
+  rows.sort((a, b) => (a.target?.attainment ?? 1) - (b.target?.attainment ?? 1));
+  return [stepOf(rows[0]?.id ?? 'W1') ?? 'W1'];
+}
+
+/** Ratios to the baselines, and W3's target (a share of the bare-Node baseline). */
+function compare(rows: Row[]): Row[] {
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const throughputVs = (id: string, base: string) => {
+    const r = byId.get(id);
+    const b = byId.get(base);
+    if (r?.throughput && b?.throughput && b.throughput.value > 0) {
+      r.baseline = { id: base, ratio: Math.round((r.throughput.value / b.throughput.value) * 1000) / 1000, basis: 'throughput' };
+    }
+  };
+  const p99Vs = (id: string, base: string) => {
+    const r = byId.get(id);
+    const b = byId.get(base);
+    if (r?.latencyMs && b?.latencyMs && b.latencyMs.p99 > 0) {
+      r.baseline = { id: base, ratio: Math.round((r.latencyMs.p99 / b.latencyMs.p99) * 10) / 10, basis: 'p99' };
+    }
+  };
+  // W5's floor: one poll of the read model when the row is there (measured inside W5).
+  const w5 = byId.get('W5');
+  const rtt = w5?.details?.pollQueryRttMs as { p50: number; p99: number } | undefined;
+  if (w5 && rtt) {
+    const row: Row = { id: 'B-pg-query', title: 'Raw pg: the read-model poll query alone (row present)', latencyMs: { p50: rtt.p50, p99: rtt.p99, what: 'query round trip' } };
+    rows.splice(rows.indexOf(w5) + 1, 0, row);
+    byId.set(row.id, row);
+  }
+  throughputVs('W1', 'B-http');
+  throughputVs('W3', 'B-http');
+  throughputVs('W2x1', 'B-pgx1');
+  throughputVs('W2x4', 'B-pgx4');
+  throughputVs('W4-burst', 'B-kafka-burst');
+  p99Vs('W4-paced', 'B-kafka-paced');
+  p99Vs('W5', 'B-pg-query');
+  const w3 = byId.get('W3');
+  const bare = byId.get('B-http');
+  if (w3?.throughput && bare?.throughput) {
+    w3.target = target('≥ 40 % of B-http req/s', { min: [w3.throughput.value, 0.4 * bare.throughput.value] });
+  }
+  return rows;
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      only: { type: 'string' },
+      duration: { type: 'string', default: '10' },
+      profile: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const durationS = Number(values.duration);
+  if (!Number.isFinite(durationS) || durationS < 1) throw new Error(`--duration must be a number of seconds ≥ 1\n${USAGE}`);
+  const profile = values.profile === true;
+  const steps = chooseSteps(values.only, profile);
+
+  const started = Date.now();
+  const startedAt = new Date(started).toISOString();
+  const load0 = loadavg();
+  log(`workloads: ${steps.join(', ')}; ${durationS} s each${profile ? `; apps under --cpu-prof (${PROFILE_DIR})` : ''}`);
+  const stack: BenchStack = await startBenchStack({ log, profileDir: profile ? PROFILE_DIR : undefined });
+  log(`stack ready in ${((Date.now() - started) / 1000).toFixed(1)} s (${stack.mode}: ${stack.baseUrl})`);
+  const ctx = new BenchContext(stack, durationS, log);
+  const rows: Row[] = [];
+  let profiles: ProfileSummary[] = [];
+  try {
+    for (const id of steps) {
+      const step = STEPS.find((s) => s.id === id) as Step;
+      const stepStart = Date.now();
+      try {
+        const out = await step.run(ctx);
+        rows.push(...(Array.isArray(out) ? out : [out]));
+      } catch (error) {
+        log(`${id} failed: ${(error as Error).stack ?? error}`);
+        rows.push({ id, title: `${id} did not complete`, notes: [`failed: ${(error as Error).message}`] });
+      }
+      log(`${id} done in ${((Date.now() - stepStart) / 1000).toFixed(1)} s`);
+    }
+  } finally {
+    log('stopping the stack');
+    await stack.stop();
+  }
+  if (profile) {
+    const files = profilesSince(PROFILE_DIR, started);
+    profiles = files.map((f) => summarizeProfile(f, ctx.windows));
+    if (files.length === 0) log(`no profiles were written to ${PROFILE_DIR}`);
+  }
+
+  compare(rows);
+  const elapsedS = Math.round((Date.now() - started) / 100) / 10;
+  const cpuInfo = cpus();
+  const result = {
+    startedAt,
+    elapsedS,
+    args: { only: values.only ?? null, durationS, profile },
+    machine: {
+      cpus: cpuInfo.length,
+      cpuModel: cpuInfo[0]?.model ?? 'unknown',
+      memoryGiB: Math.round(totalmem() / 2 ** 30),
+      loadAverageBefore: load0.map((v) => Math.round(v * 100) / 100),
+      loadAverageAfter: loadavg().map((v) => Math.round(v * 100) / 100),
+      platform: `${process.platform} ${process.arch}`,
+    },
+    node: process.version,
+    kafkaVersion: stack.kafkaVersion,
+    postgresVersion: stack.postgresVersion,
+    stack: { mode: stack.mode, baseUrl: stack.baseUrl },
+    rows,
+    windows: ctx.windows,
+    ...(profile ? { profiles } : {}),
+  };
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const stamp = startedAt.replace(/[:.]/g, '-');
+  const file = join(RESULTS_DIR, `${stamp}${profile ? '-profile' : ''}.json`);
+  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  if (!profile && !values.only) writeFileSync(join(RESULTS_DIR, 'latest.json'), `${JSON.stringify(result, null, 2)}\n`);
+
+  const out: string[] = [];
+  out.push(
+    `## tailsync benchmark, ${startedAt}`,
+    '',
+    `${result.machine.cpus} × ${result.machine.cpuModel}, ${result.machine.memoryGiB} GiB; Node ${process.version}; ` +
+      `Kafka ${stack.kafkaVersion}; PostgreSQL ${stack.postgresVersion}; stack: ${stack.mode}; ` +
+      `load average before ${result.machine.loadAverageBefore.join(' ')}; ${durationS} s per workload; run took ${elapsedS} s.`,
+    '',
+    resultsTable(rows),
+    '',
+    'CPU per process during each measured window (average %, 1-s peak in brackets; 100 % = one core):',
+    '',
+    cpuTable(rows),
+  );
+  const notes = notesList(rows);
+  if (notes) out.push('', 'Notes:', '', notes);
+  if (profile) out.push('', `### CPU profile (${steps.join(', ')}), samples inside the measured windows only`, '', profileReport(profiles));
+  out.push('', `Results: ${file}`);
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    process.stderr.write(`[bench] failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,180 @@
+/**
+ * Baselines, measured in the same run on the same machine with the same load generator:
+ * - B-http: a bare node:http server (helper process) answering a fixed JSON body — a real tail
+ *   view — under the same autocannon settings as W1/W3;
+ * - B-pg: 1,000-row multi-row inserts (unnest, like the projection's) of tail-like rows into the
+ *   same PostgreSQL with `pg`, from 1 and 4 connections (W2's call concurrency);
+ * - B-kafka: raw kafkajs produce → consume of W4's messages (same sizes, keys, partitions, consumer
+ *   settings), burst and paced.
+ */
+import { randomBytes } from 'node:crypto';
+import { Kafka, logLevel, Partitioners } from 'kafkajs';
+import { Client } from 'pg';
+import { autocannon, httpFigures } from '../support/autocannon';
+import { BenchContext, Row } from '../support/context';
+import { startHelper } from '../support/helpers';
+import { summarize } from '../support/stats';
+import { produceBurst, producePaced, waitForReceived } from './events';
+import { sampleTailView } from './tails';
+import { PACED_RATE, W4_DOMAINS, W4_EVENTS } from './webhooks';
+
+export async function runHttpBaseline(ctx: BenchContext): Promise<Row> {
+  const body = await sampleTailView(ctx);
+  const server = await startHelper('http-baseline', ctx.stack.helperPids);
+  try {
+    const { port } = await server.request<{ port: number }>('start', { body });
+    const connections = 32;
+    const opts = { url: `http://127.0.0.1:${port}/Tails/view-1`, connections, headers: { authorization: 'Bearer x'.padEnd(200, 'x') } };
+    ctx.log(`B-http: warm-up, then ${ctx.durationS} s of GET against a bare node:http server (${body.length}-byte JSON body)`);
+    await autocannon({ ...opts, duration: 2 });
+    const { result, cpu } = await ctx.measure('B-http', () => autocannon({ ...opts, duration: ctx.durationS }));
+    const f = httpFigures(result, connections);
+    return {
+      id: 'B-http',
+      title: `Bare node:http, fixed ${body.length}-byte JSON (${connections} conn.)`,
+      throughput: { value: f.reqPerSec, unit: 'req/s' },
+      latencyMs: { p50: f.latencyMs.p50, p99: f.latencyMs.p99, what: 'response' },
+      cpu,
+      details: { http: f, bodyBytes: body.length },
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+export async function runPgBaseline(ctx: BenchContext, connections: number): Promise<Row> {
+  const { databaseUrl } = ctx.stack;
+  if (!databaseUrl) throw new Error('B-pg needs DATABASE_URL');
+  const table = `bench_raw_tails_${randomBytes(3).toString('hex')}`;
+  const clients = await Promise.all(
+    Array.from({ length: connections }, async () => {
+      const c = new Client({ connectionString: databaseUrl });
+      await c.connect();
+      return c;
+    }),
+  );
+  // Shaped like rm_tails, with the mapping's key and the same indexes.
+  await clients[0].query(`create table ${table} (
+      tail_id bigint primary key, domain text not null, source text not null, mapped_id text not null,
+      tail_number text not null, tail_number_key text not null, registration_number text, icao_type_name text,
+      vendor_type_name text, country_code text, passenger_seating int, status text not null, version int not null,
+      created_at timestamptz not null, updated_at timestamptz not null)`);
+  await clients[0].query(`create index on ${table} (domain, tail_id)`);
+  await clients[0].query(`create index on ${table} (domain, tail_number_key)`);
+  await clients[0].query(`create unique index on ${table} (domain, source, mapped_id)`);
+  const perStatement = 1000;
+  let nextId = 1;
+  const insert = async (c: Client) => {
+    const ids = Array.from({ length: perStatement }, () => nextId++);
+    const now = new Date().toISOString();
+    const num = ids.map((i) => `B${i.toString(36)}`);
+    await c.query(
+      `insert into ${table} select * from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+         $8::text[], $9::text[], $10::text[], $11::int[], $12::text[], $13::int[], $14::timestamptz[], $15::timestamptz[])`,
+      [
+        ids, ids.map(() => 'bench-raw'), ids.map(() => 'sa_bench'), ids.map((i) => `raw-${i}`), num, num, num, ids.map(() => 'B738'),
+        ids.map(() => 'Boeing 737-800'), ids.map(() => 'US'), ids.map(() => 162), ids.map(() => 'active'), ids.map(() => 1),
+        ids.map(() => now), ids.map(() => now),
+      ],
+    );
+  };
+  try {
+    for (let i = 0; i < 3; i++) await insert(clients[0]); // warm-up
+    const seconds = Math.min(5, ctx.durationS);
+    ctx.log(`B-pgx${connections}: ${seconds} s of ${perStatement}-row inserts into PostgreSQL from ${connections} connection(s)`);
+    const latencies: number[] = [];
+    let rows = 0;
+    const { cpu } = await ctx.measure(`B-pgx${connections}`, async () => {
+      const until = Date.now() + seconds * 1000;
+      await Promise.all(
+        clients.map(async (c) => {
+          while (Date.now() < until) {
+            const t = performance.now();
+            await insert(c);
+            latencies.push(performance.now() - t);
+            rows += perStatement;
+          }
+        }),
+      );
+    });
+    const lat = summarize(latencies);
+    return {
+      id: `B-pgx${connections}`,
+      title: `Raw pg: 1,000-row inserts of tail-like rows (${connections} conn.)`,
+      throughput: { value: Math.round(rows / seconds), unit: 'rows/s' },
+      latencyMs: { p50: lat.p50, p99: lat.p99, what: 'per statement' },
+      cpu,
+      details: { rows, statements: latencies.length },
+    };
+  } finally {
+    await clients[0].query(`drop table if exists ${table}`).catch(() => undefined);
+    await Promise.all(clients.map((c) => c.end()));
+  }
+}
+
+export async function runKafkaBaseline(ctx: BenchContext): Promise<Row[]> {
+  const { brokers } = ctx.stack;
+  const tag = randomBytes(3).toString('hex');
+  const topic = `bench.raw-${tag}`;
+  const domains = Array.from({ length: W4_DOMAINS }, (_, i) => `bench-raw-${tag}-${i}`);
+  const kafka = new Kafka({ clientId: 'bench-raw', brokers, logLevel: logLevel.WARN });
+  const admin = kafka.admin();
+  await admin.connect();
+  // Partitions as product.risk-assessment-executed has them (6).
+  await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 6, replicationFactor: 1 }] });
+  const sink = await startHelper('kafka-sink', ctx.stack.helperPids);
+  const producer = kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
+  try {
+    await sink.request('start', { brokers, topic, groupId: `bench-raw-${tag}` });
+    await producer.connect();
+    await produceBurst(producer, topic, domains, W4_DOMAINS); // warm-up
+    await waitForReceived(sink, W4_DOMAINS, 20_000);
+    await sink.request('take');
+
+    ctx.log(`B-kafka: burst of ${W4_EVENTS} messages, produce → consume`);
+    const burst = await ctx.measure('B-kafka-burst', async () => {
+      const start = Date.now();
+      await produceBurst(producer, topic, domains, W4_EVENTS);
+      const got = await waitForReceived(sink, W4_EVENTS, 20_000);
+      const { records } = await sink.request<{ records: { receivedAt: number; occurredAt: number }[] }>('take');
+      return { start, got, records };
+    });
+    const b = burst.result;
+    const burstSecs = (Math.max(...b.records.map((r) => r.receivedAt)) - b.start) / 1000;
+    const burstLat = summarize(b.records.map((r) => r.receivedAt - r.occurredAt));
+
+    const pacedSecs = ctx.durationS;
+    ctx.log(`B-kafka: paced, ${PACED_RATE} messages/s for ${pacedSecs} s`);
+    const paced = await ctx.measure('B-kafka-paced', async () => {
+      const sent = await producePaced(producer, topic, domains, PACED_RATE, pacedSecs);
+      const got = await waitForReceived(sink, sent, 20_000);
+      const { records } = await sink.request<{ records: { receivedAt: number; occurredAt: number }[] }>('take');
+      return { sent, got, records };
+    });
+    const p = paced.result;
+    const pacedLat = summarize(p.records.map((r) => r.receivedAt - r.occurredAt));
+    return [
+      {
+        id: 'B-kafka-burst',
+        title: `Raw kafkajs produce → consume, ${W4_EVENTS.toLocaleString('en-US')} messages (burst)`,
+        throughput: { value: Math.round(b.got / burstSecs), unit: 'msgs/s' },
+        latencyMs: { p50: burstLat.p50, p99: burstLat.p99, what: 'produce → consume' },
+        cpu: burst.cpu,
+        details: { messages: b.got, seconds: Math.round(burstSecs * 100) / 100, latencyMs: burstLat },
+      },
+      {
+        id: 'B-kafka-paced',
+        title: `Raw kafkajs produce → consume, paced at ${PACED_RATE}/s`,
+        throughput: { value: Math.round(p.got / pacedSecs), unit: 'msgs/s' },
+        latencyMs: { p50: pacedLat.p50, p99: pacedLat.p99, what: 'produce → consume' },
+        cpu: paced.cpu,
+        details: { messages: p.got, latencyMs: pacedLat },
+      },
+    ];
+  } finally {
+    await producer.disconnect().catch(() => undefined);
+    await sink.stop();
+    await admin.deleteTopics({ topics: [topic] }).catch(() => undefined);
+    await admin.disconnect();
+  }
+}
