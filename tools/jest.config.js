@@ -1,0 +1,6 @@
+module.exports = {
+  ...require('../jest.preset.js'),
+  displayName: 'tools',
+  rootDir: __dirname,
+  testMatch: ['<rootDir>/**/*.spec.ts'],
+};
