@@ -48,3 +48,13 @@ export function knownSettings(schema: new () => object): Set<string> {
     .map((m) => m.propertyName);
   return new Set([...validated, ...Object.keys(new schema())]);
 }
+
+/** The variables the README's configuration table documents (rows starting with `` | `NAME` ``). */
+export function readmeSettings(file = join(REPO_ROOT, 'README.md')): Set<string> {
+  const names = new Set<string>();
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const cell = /^\|\s*([^|]+)\|/.exec(line)?.[1] ?? '';
+    for (const m of cell.matchAll(/`([A-Z][A-Z0-9_]+)`/g)) names.add(m[1]);
+  }
+  return names;
+}
