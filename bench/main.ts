@@ -12,21 +12,23 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '@tailsync/stack';
 import { BenchContext, Row, target } from './support/context';
-import { profileReport, cpuTable, notesList, resultsTable } from './support/report';
+import { costTable, cpuTable, notesList, profileReport, resultsTable } from './support/report';
 import { profilesSince, ProfileSummary, summarizeProfile } from './support/profile';
 import { BENCH_PORTS, BenchStack, startBenchStack } from './support/stack';
 import { runHttpBaseline, runKafkaBaseline, runPgBaseline } from './workloads/baselines';
 import { runW5 } from './workloads/projection-lag';
-import { runW1, runW2, runW3 } from './workloads/tails';
+import { runVersionDiagnostic, runW1, runW2, runW3 } from './workloads/tails';
 import { runW4 } from './workloads/webhooks';
 
 const RESULTS_DIR = join(REPO_ROOT, 'bench', 'results');
 const PROFILE_DIR = join(RESULTS_DIR, 'profiles');
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
-const USAGE = `usage: npm run bench -- [--only W1,W2,W3,W4,W5,B-http,B-pg,B-kafka] [--duration <s>] [--profile]
+const USAGE = `usage: npm run bench -- [--only W1,W2,W3,W4,W5,B-http,B-pg,B-kafka,D-idle,D-version] [--duration <s>] [--settle <s>] [--profile]
   --only       workloads to run (default: all); the baselines they are compared with run too
   --duration   seconds per HTTP workload and per paced run (default 10)
+  --settle     longest wait (s) before each measured window for other processes on the machine
+               to use under 25 % CPU (default 10; 0 = do not wait)
   --profile    start the apps under --cpu-prof and run only the slowest workload (the lowest
                share of its target in bench/results/latest.json, or the --only ones);
                profiles go to bench/results/profiles/
@@ -38,9 +40,11 @@ type Step = { id: string; needs?: string[]; run: (ctx: BenchContext) => Promise<
 
 /** In run order: reads before the bulk loads grow the tables, baselines beside what they are compared with. */
 const STEPS: Step[] = [
+  { id: 'D-idle', run: runIdle },
   { id: 'B-http', run: runHttpBaseline },
   { id: 'W1', needs: ['B-http'], run: runW1 },
-  { id: 'W3', needs: ['B-http'], run: runW3 },
+  { id: 'W3', needs: ['B-http', 'D-version'], run: runW3 },
+  { id: 'D-version', run: runVersionDiagnostic },
   { id: 'W5', run: runW5 },
   { id: 'W2', needs: ['B-pg'], run: async (ctx) => [await runW2(ctx, 1), await runW2(ctx, 4)] },
   { id: 'B-pg', run: async (ctx) => [await runPgBaseline(ctx, 1), await runPgBaseline(ctx, 4)] },
@@ -48,16 +52,29 @@ const STEPS: Step[] = [
   { id: 'B-kafka', run: runKafkaBaseline },
 ];
 
+/** The stack at rest: what its processes cost with no traffic (Kafka consumers polling, timers). */
+async function runIdle(ctx: BenchContext): Promise<Row> {
+  const seconds = Math.min(5, ctx.durationS);
+  ctx.log(`D-idle: ${seconds} s with no traffic`);
+  const { cpu } = await ctx.measure('D-idle', () => new Promise((r) => setTimeout(r, seconds * 1000)));
+  return { id: 'D-idle', title: 'The stack at rest (no traffic)', cpu };
+}
+
 /** Which step produced a row (W2x4 → W2). */
 const stepOf = (rowId: string) => STEPS.find((s) => rowId === s.id || rowId.startsWith(`${s.id}x`) || rowId.startsWith(`${s.id}-`))?.id;
 
 function chooseSteps(only: string | undefined, profile: boolean): string[] {
   if (only) {
-    const wanted = only.split(',').map((s) => s.trim().toUpperCase().replace(/^B-(.*)$/, (_m, x: string) => `B-${x.toLowerCase()}`));
-    const unknown = wanted.filter((w) => !STEPS.some((s) => s.id === w));
+    const given = only.split(',').map((s) => s.trim()).filter(Boolean);
+    const unknown = given.filter((w) => !STEPS.some((s) => s.id.toLowerCase() === w.toLowerCase()));
     if (unknown.length) throw new Error(`unknown workload(s) ${unknown.join(', ')}\n${USAGE}`);
+    const wanted = given.map((w) => (STEPS.find((s) => s.id.toLowerCase() === w.toLowerCase()) as Step).id);
     const ids = new Set(wanted);
-    if (!profile) for (const w of wanted) for (const n of STEPS.find((s) => s.id === w)?.needs ?? []) ids.add(n);
+    if (!profile) {
+      // The baselines they are compared with, and the stack at rest (their CPU per operation is net of it).
+      for (const w of wanted) for (const n of STEPS.find((s) => s.id === w)?.needs ?? []) ids.add(n);
+      ids.add('D-idle');
+    }
     return STEPS.filter((s) => ids.has(s.id)).map((s) => s.id);
   }
   if (!profile) return STEPS.map((s) => s.id);
@@ -101,6 +118,22 @@ function compare(rows: Row[]): Row[] {
   throughputVs('W4-burst', 'B-kafka-burst');
   p99Vs('W4-paced', 'B-kafka-paced');
   p99Vs('W5', 'B-pg-query');
+  const idle = byId.get('D-idle')?.cpu;
+  const STACK = ['gateway', 'tail-sync', 'dispatcher', 'kafka', 'postgres'];
+  for (const r of rows) {
+    if (!r.cpu || !r.throughput || r.throughput.value <= 0 || r.id.startsWith('B-')) continue;
+    const msPerOp: Record<string, number> = {};
+    let total = 0;
+    for (const name of STACK) {
+      if (r.cpu.avg[name] === undefined) continue;
+      const net = Math.max(0, r.cpu.avg[name] - (idle?.avg[name] ?? 0));
+      msPerOp[name] = Math.round((net * 10 * 1000) / r.throughput.value) / 1000; // % → ms per s, / ops per s
+      total += msPerOp[name];
+    }
+    if (total > 0) {
+      r.cost = { msPerOp, totalMsPerOp: Math.round(total * 1000) / 1000, cpuBoundCeiling: Math.round((r.cpu.machine.capacity * 10) / total) };
+    }
+  }
   const w3 = byId.get('W3');
   const bare = byId.get('B-http');
   if (w3?.throughput && bare?.throughput) {
@@ -115,6 +148,7 @@ async function main() {
       only: { type: 'string' },
       duration: { type: 'string', default: '10' },
       profile: { type: 'boolean', default: false },
+      settle: { type: 'string', default: '10' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -134,7 +168,7 @@ async function main() {
   log(`workloads: ${steps.join(', ')}; ${durationS} s each${profile ? `; apps under --cpu-prof (${PROFILE_DIR})` : ''}`);
   const stack: BenchStack = await startBenchStack({ log, profileDir: profile ? PROFILE_DIR : undefined });
   log(`stack ready in ${((Date.now() - started) / 1000).toFixed(1)} s (${stack.mode}: ${stack.baseUrl})`);
-  const ctx = new BenchContext(stack, durationS, log);
+  const ctx = new BenchContext(stack, durationS, log, Number(values.settle));
   const rows: Row[] = [];
   let profiles: ProfileSummary[] = [];
   try {
@@ -166,7 +200,7 @@ async function main() {
   const result = {
     startedAt,
     elapsedS,
-    args: { only: values.only ?? null, durationS, profile },
+    args: { only: values.only ?? null, durationS, settleS: Number(values.settle), profile },
     machine: {
       cpus: cpuInfo.length,
       cpuModel: cpuInfo[0]?.model ?? 'unknown',
@@ -203,6 +237,10 @@ async function main() {
     '',
     cpuTable(rows),
   );
+  const costs = costTable(rows);
+  if (costs) {
+    out.push('', 'CPU per operation, net of the stack at rest (D-idle), and the throughput it allows with every core working for the stack:', '', costs);
+  }
   const notes = notesList(rows);
   if (notes) out.push('', 'Notes:', '', notes);
   if (profile) out.push('', `### CPU profile (${steps.join(', ')}), samples inside the measured windows only`, '', profileReport(profiles));

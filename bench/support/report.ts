@@ -40,6 +40,25 @@ export function cpuTable(rows: Row[]): string {
   return out.join('\n');
 }
 
+/** CPU per operation (net of the stack at rest) and the throughput it allows on the whole machine. */
+export function costTable(rows: Row[]): string {
+  const costed = rows.filter((r) => r.cost);
+  if (costed.length === 0) return '';
+  const names = [...new Set(costed.flatMap((r) => Object.keys(r.cost?.msPerOp ?? {})))];
+  const out = [
+    `| ID | per | ${names.map((n) => `${n} ms`).join(' | ')} | stack ms | CPU-bound ceiling | measured |`,
+    `|---|---|${names.map(() => '---:').join('|')}|---:|---:|---:|`,
+  ];
+  const per = (unit: string) => unit.replace(/\/s$/, '').replace(/s$/, '');
+  for (const r of costed) {
+    const c = r.cost as NonNullable<Row['cost']>;
+    out.push(
+      `| ${r.id} | ${per(r.throughput?.unit ?? '')} | ${names.map((n) => fmt(c.msPerOp[n], 3)).join(' | ')} | ${fmt(c.totalMsPerOp, 3)} | ${fmt(c.cpuBoundCeiling)} ${r.throughput?.unit} | ${fmt(r.throughput?.value)} ${r.throughput?.unit} |`,
+    );
+  }
+  return out.join('\n');
+}
+
 export function notesList(rows: Row[]): string {
   return rows
     .filter((r) => r.notes && r.notes.length > 0)

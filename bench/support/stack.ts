@@ -173,7 +173,10 @@ function readPid(file: string): number[] {
 
 async function stopLeftovers(dataDir: string): Promise<void> {
   // A bench run killed earlier can leave its servers running on this data directory.
+  // The launchers' own clean-up (not exported by @tailsync/stack), as `npm test` uses it.
+  // eslint-disable-next-line @nx/enforce-module-boundaries
   const { stopOrphanedServer } = await import('../../tools/postgres/embedded-postgres');
+  // eslint-disable-next-line @nx/enforce-module-boundaries
   const { stopOrphanedBroker } = await import('../../tools/kafka/broker');
   stopOrphanedServer(join(dataDir, 'postgres', 'cluster'));
   if (existsSync(join(dataDir, 'kafka'))) await stopOrphanedBroker(join(dataDir, 'kafka'));

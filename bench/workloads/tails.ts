@@ -137,6 +137,27 @@ export async function runW3(ctx: BenchContext): Promise<Row> {
   };
 }
 
+/**
+ * Diagnostic for W3: GET /Version (public, answered by the gateway alone: no token check, no Kafka
+ * hop, no tail-sync), so W3's cost splits into the gateway's HTTP stack and the rest.
+ */
+export async function runVersionDiagnostic(ctx: BenchContext): Promise<Row> {
+  const connections = 32;
+  const opts = { url: `${ctx.stack.baseUrl}/Version`, connections };
+  ctx.log(`D-version: warm-up, then ${ctx.durationS} s of GET /Version with ${connections} connections`);
+  await autocannon({ ...opts, duration: WARMUP_S });
+  const { result, cpu } = await ctx.measure('D-version', () => autocannon({ ...opts, duration: ctx.durationS }));
+  const f = httpFigures(result, connections);
+  return {
+    id: 'D-version',
+    title: `GET /Version: gateway alone, no auth, no Kafka (${connections} conn.)`,
+    throughput: { value: f.reqPerSec, unit: 'req/s' },
+    latencyMs: { p50: f.latencyMs.p50, p99: f.latencyMs.p99, what: 'response' },
+    cpu,
+    details: { http: f },
+  };
+}
+
 /** A real tail view as the gateway answers it (the bare-Node baseline serves the same bytes). */
 export async function sampleTailView(ctx: BenchContext): Promise<string> {
   const { baseUrl, adminToken } = ctx.stack;

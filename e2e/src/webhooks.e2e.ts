@@ -8,7 +8,14 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TOPICS, WEBHOOK_PATTERNS } from '@tailsync/contracts';
-import { verifyWebhookRequest } from '@tailsync/webhook-signing';
+import { Controller, Headers, HttpCode, Module, Post, UseGuards } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import {
+  verifyWebhookRequest, WEBHOOK_SECRET, WebhookEvent, WebhookSignatureGuard, webhookVerifier, type VerifiedWebhook,
+} from '@tailsync/webhook-signing';
+import express from 'express';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Kafka, logLevel } from 'kafkajs';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { publishRiskAssessments } from '../../tools/cli/publish-risk-assessment';
@@ -105,6 +112,16 @@ describe('webhook subscriptions: create, read, update, delete', () => {
     expect((await api(b, 'GET', '/WebhookSubscriptions')).status).toBe(404);
     expect((await api(b, 'DELETE', '/WebhookSubscriptions')).status).toBe(404);
     expect((await api(a.account, 'GET', '/WebhookSubscriptions')).status).toBe(200);
+  });
+
+  it('is described in /openapi.json', async () => {
+    const doc = (await api(null, 'GET', '/openapi.json')).body;
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining([
+      '/WebhookSubscriptions', '/WebhookSubscriptions/Test', '/WebhookSubscriptions/Deliveries', '/WebhookSubscriptions/Deliveries/{id}/Redeliver',
+    ]));
+    expect(Object.keys(doc.paths['/WebhookSubscriptions']).sort()).toEqual(['delete', 'get', 'post']);
+    expect(doc.components.schemas.SubscriptionDto.required).toEqual(expect.arrayContaining(['eventNames', 'url', 'sharedSecret']));
+    expect(doc.components.schemas.SubscriptionView.properties.sharedSecret).toBeUndefined();
   });
 
   it('needs an access token', async () => {
@@ -525,5 +542,60 @@ describe('metrics', () => {
     expect(text).toMatch(/webhook_retry_queue_depth \d+/);
     expect(text).toMatch(/webhook_events_skipped_total\{reason="no-subscription"\} \d+/);
     expect(text).toMatch(/webhook_events_skipped_total\{reason="malformed"\} \d+/);
+  });
+});
+
+describe('the receiver library on real deliveries', () => {
+  it('accepts them in an Express app (webhookVerifier) and a NestJS app (WebhookSignatureGuard), and refuses them with the wrong secret', async () => {
+    const secret = newSecret();
+    const received: { via: string; webhookId: string; payload: unknown }[] = [];
+
+    // Express: express.raw + webhookVerifier, as the library's README shows
+    const app = express();
+    app.post('/hook', express.raw({ type: 'application/json' }), webhookVerifier({ secret }), (req, res) => {
+      received.push({ via: 'express', webhookId: String(req.get('Webhook-Id')), payload: req.webhook!.payload });
+      res.sendStatus(204);
+    });
+    const expressServer: Server = await new Promise((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+
+    // NestJS: rawBody: true + the guard
+    @Controller('hook')
+    class HookController {
+      @Post()
+      @HttpCode(204)
+      @UseGuards(WebhookSignatureGuard)
+      receive(@WebhookEvent() event: VerifiedWebhook, @Headers('webhook-id') webhookId: string) {
+        received.push({ via: 'nest', webhookId, payload: event.payload });
+      }
+    }
+    @Module({ controllers: [HookController], providers: [{ provide: WEBHOOK_SECRET, useValue: secret }] })
+    class ReceiverModule {}
+    const nest = await NestFactory.create(ReceiverModule, { rawBody: true, logger: false });
+    await nest.listen(0, '127.0.0.1');
+
+    try {
+      const urlOf = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+      for (const [via, url] of [['express', urlOf(expressServer)], ['nest', urlOf(nest.getHttpServer())]] as const) {
+        const account = await newServiceAccount();
+        expect((await api(account, 'POST', '/WebhookSubscriptions/', { eventNames: [EVT], url, sharedSecret: secret })).status).toBe(200);
+        const [event] = await publish(account.domain, 1, { via });
+        const delivery = await deliveryOf(account, event.eventId, 'delivered');
+        expect(delivery.attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([204]);
+        expect(received.find((r) => r.webhookId === event.eventId)).toEqual({
+          via, webhookId: event.eventId, payload: expect.objectContaining({ eventId: event.eventId, domain: account.domain, data: { via } }),
+        });
+        // the same receiver, subscribed with another secret: step 2 fails, 401, not retried
+        expect((await api(account, 'POST', '/WebhookSubscriptions/', { eventNames: [EVT], url, sharedSecret: newSecret() })).status).toBe(200);
+        const [refused] = await publish(account.domain);
+        const failed = await deliveryOf(account, refused.eventId, 'failed');
+        expect(failed.attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([401]);
+        expect(received.some((r) => r.webhookId === refused.eventId)).toBe(false);
+      }
+    } finally {
+      await new Promise((r) => expressServer.close(r));
+      await nest.close();
+    }
   });
 });

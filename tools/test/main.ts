@@ -4,7 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { localSecrets, REPO_ROOT, startInfrastructure } from '../stack/infrastructure';
 
 const dataDir = join(REPO_ROOT, '.data', 'test');
@@ -26,8 +26,25 @@ async function stopLeftovers(): Promise<void> {
   await stopOrphanedBroker(join(dataDir, 'kafka'));
 }
 
+/** Static checks run first: a type error or a module-boundary violation fails the suite too. */
+function staticChecks(): string[] {
+  const failures: string[] = [];
+  const steps: [string, string[]][] = [
+    ['typecheck', [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.base.json', '--noEmit']],
+    ['lint', [join(dirname(require.resolve('eslint/package.json')), 'bin', 'eslint.js'), 'apps', 'libs', 'e2e', 'tools', 'bench', '--max-warnings=0']],
+  ];
+  for (const [name, args] of steps) {
+    const t0 = Date.now();
+    const run = spawnSync(process.execPath, args, { cwd: REPO_ROOT, stdio: 'inherit' });
+    log(`${name} ${run.status === 0 ? 'passed' : 'FAILED'} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    if (run.status !== 0) failures.push(name);
+  }
+  return failures;
+}
+
 async function main() {
   const started = Date.now();
+  const staticFailures = process.env.TAILSYNC_SKIP_STATIC_CHECKS === '1' ? [] : staticChecks();
   // Every run starts from empty stores, so no test depends on an earlier run (a server left
   // running by a killed earlier run is stopped first, by the launchers, from its pid file).
   await stopLeftovers();
@@ -71,7 +88,7 @@ async function main() {
     }
     // A suite that failed to load counts as a failure; a skipped test is never a pass.
     // A target that failed without a report (e.g. a broken global set-up) is a failure too.
-    const failed = totals.failed + totals.brokenSuites || (nx.status === 0 ? 0 : 1);
+    const failed = (totals.failed + totals.brokenSuites || (nx.status === 0 ? 0 : 1)) + staticFailures.length;
     log(`suite took ${((Date.now() - started) / 1000).toFixed(1)} s; Kafka ${infra.kafkaVersion}, PostgreSQL ${infra.postgresVersion}`);
     process.stdout.write(`${totals.passed} passed, ${failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}\n`);
     exitCode = nx.status === 0 && failed === 0 && totals.skipped === 0 && totals.passed > 0 ? 0 : 1;

@@ -137,6 +137,8 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
     await fast.receiver.waitFor(1, 2000);
     // the slow domain's attempts hang for 2 s each; a domain held up by them would wait that long at least
     expect(Date.now() - started).toBeLessThan(1500);
+    // the hanging domain holds no more than its 2 slots, though 6 of its deliveries are due
+    expect(slow.receiver.requests).toHaveLength(2);
     await eventually(async () => (await statusOf(eventId))?.status === 'delivered');
     await eventually(async () => (await db.pool.query(
       `select a.error from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id where d.domain = $1`, [slow.domain])).rows.length > 0, 8000);

@@ -41,6 +41,10 @@ export class DeliveryScheduler {
   private woken = false;
   private inFlight = 0;
   private readonly perDomain = new Map<string, number>();
+  private readonly queues = new Map<string, { delivery: ClaimedDelivery; subscription: StoredSubscription | undefined; claimedAt: number }[]>();
+  private queuedTotal = 0;
+  /** Where the next claim's round-robin over domains starts. */
+  private lastDomain = '';
   private readonly attemptsInFlight = new Set<Promise<void>>();
   private pendingRecords: AttemptRecord[] = [];
   private flushing: Promise<void> | null = null;
@@ -77,6 +81,7 @@ export class DeliveryScheduler {
     clearTimeout(this.wakeTimer);
     this.wake();
     await this.loopDone;
+    await this.releaseQueued();
     await Promise.allSettled([...this.attemptsInFlight]);
     await this.flushRecords();
   }
@@ -103,23 +108,31 @@ export class DeliveryScheduler {
     return this.inFlight;
   }
 
+  private get leaseMs(): number {
+    // A claimed delivery may wait in this copy's queue for about one attempt before it starts.
+    return 2 * this.options.attemptTimeoutMs + (this.options.leaseMarginMs ?? 5000);
+  }
+
   private async loop(): Promise<void> {
     const claimBatch = this.options.claimBatch ?? 200;
+    // Leased rows this copy holds at most: the attempts it may run plus as many queued behind them.
+    const maxHeld = 2 * this.options.maxConcurrency;
     while (this.running) {
       let full = false;
       try {
         this.woken = false;
-        const free = this.options.maxConcurrency - this.inFlight;
+        const free = maxHeld - this.inFlight - this.queuedTotal;
         if (free > 0) {
-          const claimed = await this.claim(Math.min(free, claimBatch));
-          full = claimed === Math.min(free, claimBatch);
+          const limit = Math.min(free, claimBatch);
+          const claimed = await this.claim(limit);
+          full = claimed === limit;
         }
       } catch (error) {
         this.logger.warn({ msg: 'claiming due deliveries failed; retrying', error: (error as Error).message });
         await this.sleep(Math.max(this.options.pollIntervalMs, 500));
         continue;
       }
-      if (!full || this.inFlight >= this.options.maxConcurrency) await this.sleep(this.options.pollIntervalMs);
+      if (!full) await this.sleep(this.options.pollIntervalMs);
     }
   }
 
@@ -138,29 +151,82 @@ export class DeliveryScheduler {
     });
   }
 
+  /**
+   * Leases due deliveries into per-domain queues: per domain at most twice its concurrency is held
+   * (running + queued), so a slot that frees starts the next attempt at once while the next claim
+   * is still on its way.
+   */
   private async claim(limit: number): Promise<number> {
+    const cap = this.options.domainConcurrency;
     const room = new Map<string, number>();
-    for (const [domain, n] of this.perDomain) room.set(domain, Math.max(0, this.options.domainConcurrency - n));
-    const leaseMs = this.options.attemptTimeoutMs + (this.options.leaseMarginMs ?? 5000);
-    const claimed = await this.deliveries.claimDue(this.options.owner, leaseMs, limit, this.options.domainConcurrency, room);
+    for (const domain of new Set([...this.perDomain.keys(), ...this.queues.keys()])) {
+      room.set(domain, Math.max(0, 2 * cap - (this.perDomain.get(domain) ?? 0) - (this.queues.get(domain)?.length ?? 0)));
+    }
+    const claimedAt = Date.now();
+    const claimed = await this.deliveries.claimDue(this.options.owner, this.leaseMs, limit, 2 * cap, room, this.lastDomain);
+    this.lastDomain = claimed.lastDomain ?? '';
     if (claimed.length === 0) return 0;
+    // The subscription is read here, right before the attempts (a change applies to every event consumed after it).
     const subs = await this.subscriptions.getMany([...new Set(claimed.map((c) => c.domain))]);
     for (const delivery of claimed) {
-      this.inFlight++;
-      this.perDomain.set(delivery.domain, (this.perDomain.get(delivery.domain) ?? 0) + 1);
-      const run = this.attempt(delivery, subs.get(delivery.domain))
-        .catch((error) => this.logger.error({ msg: 'attempt crashed', deliveryId: delivery.id, error: (error as Error).message }))
-        .finally(() => {
-          this.attemptsInFlight.delete(run);
-          this.inFlight--;
-          const left = (this.perDomain.get(delivery.domain) ?? 1) - 1;
-          if (left <= 0) this.perDomain.delete(delivery.domain);
-          else this.perDomain.set(delivery.domain, left);
-          this.wakeSoon();
-        });
-      this.attemptsInFlight.add(run);
+      const queue = this.queues.get(delivery.domain) ?? [];
+      queue.push({ delivery, subscription: subs.get(delivery.domain), claimedAt });
+      this.queues.set(delivery.domain, queue);
+      this.queuedTotal++;
     }
+    if (!this.running) {
+      await this.releaseQueued();
+      return claimed.length;
+    }
+    this.pump();
     return claimed.length;
+  }
+
+  /** Starts queued attempts wherever a domain (and the copy) has a free slot. */
+  private pump(): void {
+    const stale: ClaimedDelivery[] = [];
+    // Time an attempt needs from its start: the time limit plus the margin to record it.
+    const needed = this.options.attemptTimeoutMs + Math.min(this.options.leaseMarginMs ?? 5000, 2000);
+    for (const [domain, queue] of this.queues) {
+      while (queue.length > 0 && this.inFlight < this.options.maxConcurrency && (this.perDomain.get(domain) ?? 0) < this.options.domainConcurrency) {
+        const item = queue.shift()!;
+        this.queuedTotal--;
+        if (Date.now() + needed > item.claimedAt + this.leaseMs) {
+          stale.push(item.delivery); // waited too long: hand it back rather than risk running it after the lease
+          continue;
+        }
+        this.run(item.delivery, item.subscription);
+      }
+      if (queue.length === 0) this.queues.delete(domain);
+    }
+    if (stale.length > 0) {
+      this.deliveries.release(stale).catch((error) => this.logger.warn({ msg: 'releasing leases failed', error: (error as Error).message }));
+    }
+  }
+
+  private run(delivery: ClaimedDelivery, subscription: StoredSubscription | undefined): void {
+    this.inFlight++;
+    this.perDomain.set(delivery.domain, (this.perDomain.get(delivery.domain) ?? 0) + 1);
+    const run = this.attempt(delivery, subscription)
+      .catch((error) => this.logger.error({ msg: 'attempt crashed', deliveryId: delivery.id, error: (error as Error).message }))
+      .finally(() => {
+        this.attemptsInFlight.delete(run);
+        this.inFlight--;
+        const left = (this.perDomain.get(delivery.domain) ?? 1) - 1;
+        if (left <= 0) this.perDomain.delete(delivery.domain);
+        else this.perDomain.set(delivery.domain, left);
+        if (this.running) this.pump();
+        this.wakeSoon();
+      });
+    this.attemptsInFlight.add(run);
+  }
+
+  /** Hands the queued (not started) leases back, so another copy runs them now. */
+  private async releaseQueued(): Promise<void> {
+    const items = [...this.queues.values()].flat().map((q) => q.delivery);
+    this.queues.clear();
+    this.queuedTotal = 0;
+    if (items.length > 0) await this.deliveries.release(items).catch(() => undefined);
   }
 
   /** One attempt of a leased delivery, against the subscription as it is now. */

@@ -134,4 +134,26 @@ describe('DeliveryStore (real PostgreSQL)', () => {
     expect(seqs).toEqual([...seqs].sort((a, b) => b - a));
     expect(String(seqs[0]).length).toBeGreaterThan(String(seqs[11]).length);
   });
+
+  it("serves every domain at once however long another domain's backlog is, round-robin over domains", async () => {
+    const big = 'aaa-big';
+    const small = 'zzz-small';
+    await store.insertMany(Array.from({ length: 1500 }, () => delivery(big)));
+    await store.insertMany(Array.from({ length: 3 }, () => delivery(small)));
+    const claimed = await store.claimDue('o', 10_000, 100, 10, new Map());
+    expect(claimed.filter((c) => c.domain === big)).toHaveLength(10);
+    expect(claimed.filter((c) => c.domain === small)).toHaveLength(3);
+
+    // one domain per claim: the claims take turns
+    await pool.query('truncate webhook_deliveries cascade');
+    await store.insertMany([...Array.from({ length: 5 }, () => delivery('d-a')), ...Array.from({ length: 5 }, () => delivery('d-b'))]);
+    const turns: string[] = [];
+    let after = '';
+    for (let i = 0; i < 4; i++) {
+      const c = await store.claimDue('o', 10_000, 100, 1, new Map(), after, 1);
+      turns.push(...c.map((x) => x.domain));
+      after = c.lastDomain ?? '';
+    }
+    expect(turns).toEqual(['d-a', 'd-b', 'd-a', 'd-b']);
+  });
 });

@@ -74,65 +74,80 @@ export class DeliveryStore {
   /**
    * Leases due pending deliveries to `owner` for `leaseMs`: at most `limit` in all and, per domain,
    * at most `perDomain` (or the domain's entry in `domainRoom`, the slots it has left here; a domain
-   * with no room left is not even looked at). Rows another copy holds are skipped (`for update skip
+   * with no room left is not looked at). Rows another copy holds are skipped (`for update skip
    * locked`, then a live lease), so two copies never run the same attempt; a lease of a crashed copy
    * expires and the attempt is run again.
    *
-   * Only the head of the due queue (the `scanLimit` oldest due rows, read through the partial
-   * index) is ranked, so a claim stays cheap however long the queue is.
+   * Fair between domains however long one domain's backlog is: the domains with pending rows are
+   * visited round-robin (a skip scan of the (domain, next_attempt_at) index, at most `maxDomains`
+   * per claim, starting after `after`), and each takes its oldest due rows up to its room.
+   * Returns the deliveries and the last domain visited (the next claim's `after`).
    */
   async claimDue(
-    owner: string, leaseMs: number, limit: number, perDomain: number, domainRoom: Map<string, number>, scanLimit = 1000,
-  ): Promise<ClaimedDelivery[]> {
-    const full = [...domainRoom].filter(([, slots]) => slots <= 0).map(([domain]) => domain);
+    owner: string, leaseMs: number, limit: number, perDomain: number, domainRoom: Map<string, number>,
+    after = '', maxDomains = 200,
+  ): Promise<ClaimedDelivery[] & { lastDomain?: string }> {
+    const full = new Set([...domainRoom].filter(([, slots]) => slots <= 0).map(([domain]) => domain));
+    let domains = (await this.pendingDomains(after, maxDomains + full.size)).filter((d) => !full.has(d));
+    if (domains.length < maxDomains && after !== '') {
+      const wrapped = (await this.pendingDomains('', maxDomains + full.size)).filter((d) => !full.has(d) && d <= after);
+      domains = [...domains, ...wrapped];
+    }
+    domains = domains.slice(0, maxDomains);
+    const result: ClaimedDelivery[] & { lastDomain?: string } = [];
+    if (domains.length === 0) return result;
+    result.lastDomain = domains[domains.length - 1];
+    const slots = domains.map((d) => Math.min(domainRoom.get(d) ?? perDomain, perDomain, limit));
     const { rows } = await this.pool.query<{
       id: string; domain: string; event_id: string; event_name: string; body: string; attempts: number; round_start: number; lease_token: string;
     }>(
-      `with room as (
-         select * from unnest($4::text[], $5::int[]) as r(domain, slots)
-       ),
-       head as (
-         select d.id, d.domain, d.next_attempt_at, d.seq
-           from webhook_deliveries d
-          where d.status = 'pending' and d.next_attempt_at <= now()
-            and (d.lease_until is null or d.lease_until < now())
-            and not (d.domain = any($7::text[]))
-          order by d.next_attempt_at
-          limit $8
-       ),
-       ranked as (
-         select id, domain, next_attempt_at, seq,
-                row_number() over (partition by domain order by next_attempt_at, seq) as rn
-           from head
-       ),
-       candidates as (
-         select ranked.id from ranked left join room on room.domain = ranked.domain
-          where ranked.rn <= coalesce(room.slots, $3)
-          order by ranked.next_attempt_at, ranked.seq
+      `with picked as (
+         select c.id
+           from unnest($4::text[], $5::int[]) with ordinality as r(domain, slots, n)
+           cross join lateral (
+             select d.id from webhook_deliveries d
+              where d.domain = r.domain and d.status = 'pending' and d.next_attempt_at <= now()
+                and (d.lease_until is null or d.lease_until < now())
+              order by d.next_attempt_at
+              limit r.slots
+              for update skip locked
+           ) c
           limit $2
-       ),
-       locked as (
-         select d.id from webhook_deliveries d
-          where d.id = any (array(select id from candidates))
-            and d.status = 'pending' and (d.lease_until is null or d.lease_until < now())
-          for update skip locked
        )
        update webhook_deliveries d
-          set lease_owner = $1, lease_token = gen_random_uuid(), lease_until = clock_timestamp() + make_interval(secs => $6::float8 / 1000)
-        where d.id = any (array(select id from locked))
+          set lease_owner = $1, lease_token = gen_random_uuid(), lease_until = clock_timestamp() + make_interval(secs => $3::float8 / 1000)
+        where d.id = any (array(select id from picked))
        returning d.id, d.domain, d.event_id, d.event_name, d.body, d.attempts, d.round_start, d.lease_token`,
-      [owner, limit, perDomain, [...domainRoom.keys()], [...domainRoom.values()], leaseMs, full, scanLimit],
+      [owner, limit, leaseMs, domains, slots],
     );
-    return rows.map((r) => ({
-      id: r.id,
-      domain: r.domain,
-      eventId: r.event_id,
-      eventName: r.event_name,
-      body: r.body,
-      attempts: r.attempts,
-      roundStart: r.round_start,
-      leaseToken: r.lease_token,
-    }));
+    for (const r of rows) {
+      result.push({
+        id: r.id,
+        domain: r.domain,
+        eventId: r.event_id,
+        eventName: r.event_name,
+        body: r.body,
+        attempts: r.attempts,
+        roundStart: r.round_start,
+        leaseToken: r.lease_token,
+      });
+    }
+    return result;
+  }
+
+  /** Up to `max` domains having pending deliveries, in order, after `after` (a skip scan of the index). */
+  private async pendingDomains(after: string, max: number): Promise<string[]> {
+    const { rows } = await this.pool.query<{ domain: string }>(
+      `with recursive doms(domain) as (
+         (select domain from webhook_deliveries where status = 'pending' and domain > $1 order by domain limit 1)
+         union all
+         select (select d.domain from webhook_deliveries d where d.status = 'pending' and d.domain > doms.domain order by d.domain limit 1)
+           from doms where doms.domain is not null
+       )
+       select domain from doms where domain is not null limit $2`,
+      [after, max],
+    );
+    return rows.map((r) => r.domain);
   }
 
   /** Gives back leases this copy will not use (e.g. on shutdown), so another copy runs them now. */

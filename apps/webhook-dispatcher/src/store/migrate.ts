@@ -31,7 +31,7 @@ const STATEMENTS = [
      updated_at      timestamptz not null default now(),
      constraint webhook_deliveries_domain_event_key unique (domain, event_id)
    )`,
-  `create index if not exists webhook_deliveries_due_idx on webhook_deliveries (next_attempt_at) where status = 'pending'`,
+  `create index if not exists webhook_deliveries_pending_idx on webhook_deliveries (domain, next_attempt_at) where status = 'pending'`,
   `create index if not exists webhook_deliveries_domain_seq_idx on webhook_deliveries (domain, seq desc)`,
   `create table if not exists webhook_attempts (
      delivery_id uuid        not null references webhook_deliveries (id) on delete cascade,

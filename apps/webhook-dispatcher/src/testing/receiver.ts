@@ -84,6 +84,11 @@ export class WebhookReceiver {
     });
   }
 
+  /** Forgets the requests received so far (their numbering starts again at 1). */
+  reset(): void {
+    this.requests.length = 0;
+  }
+
   async close(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
