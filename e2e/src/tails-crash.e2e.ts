@@ -75,9 +75,11 @@ describe('tail-sync crashes', () => {
       await load;
 
       const statuses = new Set(outcomes.map((o) => o.status));
-      expect([...statuses].filter((s) => ![201, 503].includes(s))).toEqual([]);
+      // 200 is an accepted command too: a request the killed copy applied but never answered is
+      // redelivered to the survivor, which finds its Mapped ID already mapped (no action taken).
+      expect([...statuses].filter((s) => ![200, 201, 503].includes(s))).toEqual([]);
       expect(Math.max(...outcomes.map((o) => o.ms))).toBeLessThan(8000 + 3000);
-      const accepted = outcomes.filter((o) => o.status === 201);
+      const accepted = outcomes.filter((o) => o.status === 200 || o.status === 201);
       // The surviving copy keeps serving while the dead one's partitions wait for the rebalance.
       expect(accepted.filter((o) => o.startedAt > killedAt).length).toBeGreaterThan(0);
       for (const o of accepted) {

@@ -13,3 +13,4 @@ export * from './rpc/rpc-handler';
 export * from './ops/ping';
 export * from './ops/public.decorator';
 export * from './config/compose-check';
+export * from './postgres/migrate-under-lock';

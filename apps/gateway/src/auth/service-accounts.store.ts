@@ -1,5 +1,5 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
-import { PG_POOL } from '@tailsync/service-kit';
+import { migrateUnderLock, PG_POOL } from '@tailsync/service-kit';
 import { Pool } from 'pg';
 
 export interface ServiceAccount {
@@ -15,24 +15,15 @@ export interface ServiceAccount {
 export class ServiceAccountsStore implements OnModuleInit {
   constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
 
-  async onModuleInit(): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('begin');
-      await client.query("select pg_advisory_xact_lock(hashtext('gateway-migrations'))");
-      await client.query(`create table if not exists gw_service_accounts (
+  onModuleInit(): Promise<void> {
+    return migrateUnderLock(this.pool, 'tailsync.gateway.migrate', [
+      `create table if not exists gw_service_accounts (
         client_id text primary key,
         secret_hash text not null,
         domain text not null,
         name text not null,
-        created_at timestamptz not null default now())`);
-      await client.query('commit');
-    } catch (error) {
-      await client.query('rollback');
-      throw error;
-    } finally {
-      client.release();
-    }
+        created_at timestamptz not null default now())`,
+    ]);
   }
 
   async insert(account: Omit<ServiceAccount, 'createdAt'>): Promise<void> {

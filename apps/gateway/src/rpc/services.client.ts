@@ -30,8 +30,11 @@ export class ServicesClient implements OnModuleInit, OnModuleDestroy {
   async call<T>(pattern: string, caller: CallerContext, body: unknown, timeoutMs = this.config.RPC_TIMEOUT_MS): Promise<RpcReply<T>> {
     const deadline = Date.now() + timeoutMs;
     try {
+      // No message key: requests spread over the topic's partitions. A service handles one request
+      // per partition at a time, so keying by domain serialised each domain's requests (requests
+      // are independent; the tail writer's optimistic concurrency keeps the invariants).
       return await firstValueFrom(
-        this.kafka.send<RpcReply<T>>(pattern, { key: caller.domain, value: { caller, body, deadline } }).pipe(timeout(timeoutMs)),
+        this.kafka.send<RpcReply<T>>(pattern, { value: { caller, body, deadline } }).pipe(timeout(timeoutMs)),
       );
     } catch (error) {
       if (error instanceof TimeoutError) {

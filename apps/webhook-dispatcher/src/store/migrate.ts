@@ -1,3 +1,4 @@
+import { migrateUnderLock } from '@tailsync/service-kit';
 import type { Pool } from 'pg';
 
 /**
@@ -44,19 +45,6 @@ const STATEMENTS = [
    )`,
 ];
 
-export async function migrateDispatcherTables(pool: Pool): Promise<void> {
-  const client = await pool.connect();
-  let failed = false;
-  try {
-    await client.query('begin');
-    await client.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', ['tailsync.webhook-dispatcher.migrate']);
-    for (const sql of STATEMENTS) await client.query(sql);
-    await client.query('commit');
-  } catch (error) {
-    failed = true;
-    await client.query('rollback').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release(failed ? true : undefined);
-  }
+export function migrateDispatcherTables(pool: Pool): Promise<void> {
+  return migrateUnderLock(pool, 'tailsync.webhook-dispatcher.migrate', STATEMENTS);
 }

@@ -30,7 +30,8 @@ export function kafkaTransport(endpoint: KafkaEndpoint): KafkaOptions {
       // A group that has never committed starts at the beginning, so a request produced
       // before the first copy joined is still served (requests carry their own deadline).
       subscribe: { fromBeginning: true },
-      run: { partitionsConsumedConcurrently: 3 },
+      // Every partition of the request topics (6) at once: a partition's requests run one at a time.
+      run: { partitionsConsumedConcurrently: 6 },
       producer: { allowAutoTopicCreation: false, idempotent: false, createPartitioner: Partitioners.DefaultPartitioner },
       postfixId: '',
     },

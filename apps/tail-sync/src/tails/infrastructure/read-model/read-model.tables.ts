@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { Pool } from 'pg';
 import type { AllCheckpoint, EventStore, ReadAllResult, StoredEvent } from '@tailsync/event-store';
 
 /** Prefix of the read-model tables (`<prefix>tails`, `<prefix>tail_mappings`, `<prefix>checkpoints`). */
@@ -43,24 +42,6 @@ export const consoleLogger: ReadSideLogger = {
   warn: (m) => console.warn(m),
   error: (m, s) => console.error(s ? `${m}\n${s}` : m),
 };
-
-/** Runs `statements` in one transaction under a transaction-level advisory lock (idempotent DDL from many processes). */
-export async function migrateUnderLock(pool: Pool, lockName: string, statements: string[]): Promise<void> {
-  const client = await pool.connect();
-  let broken = false;
-  try {
-    await client.query('begin');
-    await client.query(`select pg_advisory_xact_lock(${advisoryLockKey(lockName)})`);
-    for (const sql of statements) await client.query(sql);
-    await client.query('commit');
-  } catch (err) {
-    broken = true;
-    await client.query('rollback').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release(broken ? true : undefined);
-  }
-}
 
 /** The checkpoints table (shared by the projections and the relay; one row per name). */
 export function checkpointsDdl(t: ReadModelTables): string[] {

@@ -1,3 +1,4 @@
+import { migrateUnderLock } from '@tailsync/service-kit';
 import type { Pool, PoolClient } from 'pg';
 import { escapeLiteral } from 'pg';
 import type { AllCheckpoint, EventStore, StoredEvent } from '@tailsync/event-store';
@@ -9,7 +10,6 @@ import {
   checkpointsDdl,
   consoleLogger,
   inGlobalOrder,
-  migrateUnderLock,
   readModelTables,
   tailsDdl,
   type ReadModelTables,

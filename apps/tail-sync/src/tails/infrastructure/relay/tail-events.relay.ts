@@ -1,3 +1,4 @@
+import { migrateUnderLock } from '@tailsync/service-kit';
 import { Client, type Pool } from 'pg';
 import type { Message, Producer } from 'kafkajs';
 import { Counter, Gauge } from 'prom-client';
@@ -10,7 +11,6 @@ import {
   checkpointsDdl,
   consoleLogger,
   inGlobalOrder,
-  migrateUnderLock,
   readModelTables,
   type ReadModelTables,
   type ReadSideLogger,
