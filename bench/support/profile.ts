@@ -36,6 +36,8 @@ export interface ProfileSummary {
   selfByFunction: ProfileEntry[];
   selfByPackage: ProfileEntry[];
   inclusiveByFunction: ProfileEntry[];
+  /** Time with at least one frame of the package on the stack (what the package and its callees cost). */
+  inclusiveByPackage: ProfileEntry[];
 }
 
 const SPECIAL = new Set(['(idle)', '(program)', '(garbage collector)', '(root)']);
@@ -79,6 +81,7 @@ export function summarizeProfile(file: string, windows: Pick<Window, 'start' | '
   const self = new Map<string, number>();
   const pkg = new Map<string, number>();
   const incl = new Map<string, number>();
+  const inclPkg = new Map<string, number>();
   let windowUs = 0;
   let idleUs = 0;
   let t = profile.startTime;
@@ -98,10 +101,17 @@ export function summarizeProfile(file: string, windows: Pick<Window, 'start' | '
     const p = packageOf(node);
     pkg.set(p, (pkg.get(p) ?? 0) + weight);
     const seen = new Set<string>();
+    const seenPkg = new Set<string>();
     for (let id: number | undefined = node.id; id !== undefined; id = parent.get(id)) {
       const n = byId.get(id) as ProfileNode;
       const nl = label(n);
-      if (n.callFrame.functionName === '(root)' || seen.has(nl)) continue;
+      if (n.callFrame.functionName === '(root)') continue;
+      const np = packageOf(n);
+      if (!seenPkg.has(np) && np !== 'node core' && !np.startsWith('(native')) {
+        seenPkg.add(np);
+        inclPkg.set(np, (inclPkg.get(np) ?? 0) + weight);
+      }
+      if (seen.has(nl)) continue;
       seen.add(nl);
       incl.set(nl, (incl.get(nl) ?? 0) + weight);
     }
@@ -120,6 +130,7 @@ export function summarizeProfile(file: string, windows: Pick<Window, 'start' | '
     selfByFunction: entries(self),
     selfByPackage: entries(pkg),
     inclusiveByFunction: entries(incl),
+    inclusiveByPackage: entries(inclPkg),
   };
 }
 

@@ -49,7 +49,7 @@ export function costTable(rows: Row[]): string {
     `| ID | per | ${names.map((n) => `${n} ms`).join(' | ')} | stack ms | CPU-bound ceiling | measured |`,
     `|---|---|${names.map(() => '---:').join('|')}|---:|---:|---:|`,
   ];
-  const per = (unit: string) => unit.replace(/\/s$/, '').replace(/s$/, '');
+  const per = (unit: string) => ({ 'req/s': 'request', 'tails/s': 'tail', 'deliveries/s': 'delivery', 'cmd/s': 'command' })[unit] ?? unit;
   for (const r of costed) {
     const c = r.cost as NonNullable<Row['cost']>;
     out.push(
@@ -72,6 +72,8 @@ export function profileReport(summaries: ProfileSummary[], top = 12): string {
     parts.push(`#### ${s.process}: ${fmt(s.busyMs)} ms busy of ${fmt(s.windowMs)} ms sampled in the window`);
     parts.push('', '| self, by package | ms | % of busy |', '|---|---:|---:|');
     for (const e of s.selfByPackage.slice(0, 10)) parts.push(`| ${e.name} | ${fmt(e.ms)} | ${fmt(e.pct, 1)} |`);
+    parts.push('', '| inclusive, by package (it and what it calls) | ms | % of busy |', '|---|---:|---:|');
+    for (const e of s.inclusiveByPackage.slice(0, 10)) parts.push(`| ${e.name} | ${fmt(e.ms)} | ${fmt(e.pct, 1)} |`);
     parts.push('', '| self, by function | ms | % of busy |', '|---|---:|---:|');
     for (const e of s.selfByFunction.slice(0, top)) parts.push(`| \`${e.name}\` | ${fmt(e.ms)} | ${fmt(e.pct, 1)} |`);
     parts.push('', '| inclusive, by function | ms | % of busy |', '|---|---:|---:|');

@@ -138,6 +138,33 @@ export async function runW3(ctx: BenchContext): Promise<Row> {
 }
 
 /**
+ * Not measured: the JVM of a freshly started Kafka broker needs about a minute of traffic before its
+ * JIT has compiled the request paths (under W3 load its CPU falls from ~80 % to ~35 % over the first
+ * 45 s), and the apps' JITs need warming too. Mixed PUT and GET traffic through the whole stack.
+ */
+export async function warmUp(ctx: BenchContext, seconds: number): Promise<void> {
+  if (seconds <= 0) return;
+  const { baseUrl, adminToken } = ctx.stack;
+  const account = await newAccount(baseUrl, adminToken, benchDomain('warm'));
+  const next = uniqueTails('wu');
+  const seeded = next(200);
+  await call(baseUrl, account.token, 'PUT', '/Tails/Bulk', { tails: seeded });
+  let i = 0;
+  ctx.log(`warm-up: ${seconds} s of mixed PUT /Tails and GET /Tails/{mappedId} (not measured)`);
+  await autocannon({
+    url: baseUrl,
+    connections: 32,
+    duration: seconds,
+    headers: jsonHeaders(account.token),
+    requests: [
+      { method: 'PUT', path: '/Tails', setupRequest: (req) => ({ ...req, body: JSON.stringify(next(1)[0]) }) },
+      { method: 'GET', path: '/x', setupRequest: (req) => ({ ...req, method: 'GET', body: undefined, path: `/Tails/${seeded[i++ % seeded.length].tailId}` }) },
+      { method: 'GET', path: '/x', setupRequest: (req) => ({ ...req, method: 'GET', body: undefined, path: `/Tails/${seeded[i++ % seeded.length].tailId}` }) },
+    ],
+  });
+}
+
+/**
  * Diagnostic for W3: GET /Version (public, answered by the gateway alone: no token check, no Kafka
  * hop, no tail-sync), so W3's cost splits into the gateway's HTTP stack and the rest.
  */

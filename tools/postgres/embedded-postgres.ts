@@ -76,12 +76,15 @@ export function stopOrphanedServer(clusterDir: string): void {
   const pidFile = join(clusterDir, 'postmaster.pid');
   if (!existsSync(pidFile)) return;
   const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-  if (!pid) return;
-  try {
-    process.kill(pid, 'SIGINT');
-  } catch {
-    return; // not running: PostgreSQL itself clears a stale pid file
+  if (!pid || !isRunning(pid)) return; // not running: PostgreSQL itself clears a stale pid file
+  // Orphans are re-parented to init; a server whose launcher still runs belongs to another run.
+  const parent = parentOf(pid);
+  if (parent !== null && parent.pid !== 1 && parent.comm.includes('node')) {
+    throw new Error(
+      `PostgreSQL on ${clusterDir} is in use by another running launcher (pid ${parent.pid}); stop that run first, or use other data and ports.`,
+    );
   }
+  process.kill(pid, 'SIGINT');
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
     try {
@@ -90,5 +93,23 @@ export function stopOrphanedServer(clusterDir: string): void {
       return;
     }
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function parentOf(pid: number): { pid: number; comm: string } | null {
+  try {
+    const ppid = Number(/^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    return { pid: ppid, comm: ppid > 1 ? readFileSync(`/proc/${ppid}/comm`, 'utf8').trim() : '' };
+  } catch {
+    return null;
   }
 }
