@@ -4,8 +4,7 @@
  * ports and data directory (.data/bench, wiped on every run); or an external stack named by
  * BASE_URL + KAFKA_BROKERS (+ DATABASE_URL, + ADMIN_TOKEN to create service accounts).
  */
-import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { AppName, AppProcess, localSecrets, REPO_ROOT, spawnApp, startInfrastructure, waitForHttp } from '@tailsync/stack';
@@ -183,39 +182,19 @@ async function stopLeftovers(dataDir: string): Promise<void> {
 }
 
 /**
- * Like tools/stack's spawnApp, with the V8 CPU profiler on (`--cpu-prof` cannot go through
- * NODE_OPTIONS) and a preload that turns Nest's re-raised shutdown signal into a normal exit, so
- * the profile is written when the app is stopped.
+ * tools/stack's spawnApp with the V8 CPU profiler on (`--cpu-prof` cannot go through NODE_OPTIONS)
+ * and a preload that turns Nest's re-raised shutdown signal into a normal exit, so the profile is
+ * written when the app is stopped.
  */
 function spawnProfiledApp(name: AppName, env: Record<string, string>, logDir: string, profileDir: string): AppProcess {
-  mkdirSync(logDir, { recursive: true });
   mkdirSync(profileDir, { recursive: true });
-  const log = createWriteStream(join(logDir, `${name}.log`), { flags: 'a' });
-  const child = spawn(
-    process.execPath,
-    [
-      '--cpu-prof',
-      '--cpu-prof-dir',
-      profileDir,
-      '--cpu-prof-name',
-      `${name}.${Date.now()}.cpuprofile`,
-      '-r',
-      join(__dirname, 'profile-exit.js'),
-      join(REPO_ROOT, 'tools', 'run.js'),
-      join(REPO_ROOT, 'apps', name, 'src', 'main.ts'),
-    ],
-    { cwd: REPO_ROOT, env: { ...process.env, ...env, INSTANCE_ID: name }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  child.stdout?.pipe(log, { end: false });
-  child.stderr?.pipe(log, { end: false });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const signal = async (sig: NodeJS.Signals, graceMs: number) => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill(sig);
-    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    await exited;
-    clearTimeout(timer);
-  };
-  process.once('exit', () => child.kill('SIGKILL'));
-  return { name, instance: name, child, exited, stop: (graceMs = 15_000) => signal('SIGTERM', graceMs), kill: () => signal('SIGKILL', 0) };
+  return spawnApp(name, env, logDir, name, [
+    '--cpu-prof',
+    '--cpu-prof-dir',
+    profileDir,
+    '--cpu-prof-name',
+    `${name}.${Date.now()}.cpuprofile`,
+    '-r',
+    join(__dirname, 'profile-exit.js'),
+  ]);
 }

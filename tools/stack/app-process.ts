@@ -17,10 +17,17 @@ export interface AppProcess {
 }
 
 /** Runs one tailsync app from its TypeScript sources, its output into a log file. */
-export function spawnApp(name: AppName, env: Record<string, string>, logDir: string, instance: string = name): AppProcess {
+export function spawnApp(
+  name: AppName,
+  env: Record<string, string>,
+  logDir: string,
+  instance: string = name,
+  /** Node flags before the entry point (e.g. the benchmark's `--cpu-prof`, which NODE_OPTIONS cannot carry). */
+  nodeArgs: string[] = [],
+): AppProcess {
   mkdirSync(logDir, { recursive: true });
   const log = createWriteStream(join(logDir, `${instance}.log`), { flags: 'a' });
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'tools', 'run.js'), join(REPO_ROOT, 'apps', name, 'src', 'main.ts')], {
+  const child = spawn(process.execPath, [...nodeArgs, join(REPO_ROOT, 'tools', 'run.js'), join(REPO_ROOT, 'apps', name, 'src', 'main.ts')], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env, INSTANCE_ID: instance },
     stdio: ['ignore', 'pipe', 'pipe'],
