@@ -13,13 +13,13 @@ import { publishRiskAssessments } from '../../tools/cli/publish-risk-assessment'
 import { api, newServiceAccount, TestAccount } from './support/accounts';
 import { ReceivedRequest, ReceiverScript, scripts, WebhookReceiver } from './support/receiver';
 import { baseUrl, E2E_PORTS, killSharedApp, replaceSharedApp, startApp, waitForHttp } from './support/test-stack';
+import { eventually, sleep } from './support/eventually';
 
 const EVT = 'Product.RiskAssessmentExecuted';
 const DEDICATED = { WEBHOOK_RETRY_DELAYS_MS: '1000,1000', WEBHOOK_ATTEMPT_TIMEOUT_MS: '1000' };
 const dispatcherUrl = () => process.env.E2E_DISPATCHER_URL ?? `http://127.0.0.1:${E2E_PORTS['webhook-dispatcher']}`;
 const dispatcherPort = () => new URL(dispatcherUrl()).port;
 const newSecret = () => randomBytes(48).toString('hex');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let current: AppProcess | undefined;
 const receivers: WebhookReceiver[] = [];
@@ -56,15 +56,6 @@ async function allDeliveries(account: TestAccount): Promise<any[]> {
   return items;
 }
 
-async function eventually<T>(probe: () => Promise<T | undefined | false>, timeoutMs: number, everyMs = 250): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value as T;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await sleep(everyMs);
-  }
-}
 
 const attemptNumbers = (requests: ReceivedRequest[], eventId: string) =>
   requests.filter((r) => r.headers['webhook-id'] === eventId).map((r) => Number(r.headers['webhook-attempt']));

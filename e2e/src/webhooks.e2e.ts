@@ -22,12 +22,12 @@ import { publishRiskAssessments } from '../../tools/cli/publish-risk-assessment'
 import { api, newServiceAccount, TestAccount } from './support/accounts';
 import { ReceiverScript, scripts, tokenOf, verifyWithJose, WebhookReceiver } from './support/receiver';
 import { E2E_PORTS, logDir } from './support/test-stack';
+import { eventually, sleep } from './support/eventually';
 
 const EVT = 'Product.RiskAssessmentExecuted';
 const brokers = () => (process.env.KAFKA_BROKERS as string).split(',');
 const newSecret = () => randomBytes(48).toString('hex'); // 96 characters
 const dispatcherUrl = () => process.env.E2E_DISPATCHER_URL ?? `http://127.0.0.1:${E2E_PORTS['webhook-dispatcher']}`;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const receivers: WebhookReceiver[] = [];
 afterAll(() => Promise.all(receivers.map((r) => r.close())));
@@ -56,15 +56,6 @@ async function publish(domain: string, count = 1, data: Record<string, unknown> 
   return publishRiskAssessments({ brokers: brokers(), domain, count, data });
 }
 
-async function eventually<T>(probe: () => Promise<T | undefined | false>, timeoutMs = 15_000, everyMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value as T;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await sleep(everyMs);
-  }
-}
 
 /** The domain's delivery of an event once it reached `status`. */
 async function deliveryOf(account: TestAccount, eventId: string, status: 'pending' | 'delivered' | 'failed', timeoutMs = 15_000) {
