@@ -14,3 +14,4 @@ export * from './ops/ping';
 export * from './ops/public.decorator';
 export * from './config/compose-check';
 export * from './postgres/migrate-under-lock';
+export * from './concurrency/batcher';

@@ -4,6 +4,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { JwtModule } from '@nestjs/jwt';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { CallerThrottlerGuard } from '../http/caller-throttler.guard';
+import { SlidingWindowThrottlerStorage } from '../http/sliding-window-throttler.storage';
 import { GatewayConfig } from '../config/gateway.config';
 import { AdminTokenGuard } from './admin-token.guard';
 import { BearerGuard } from './bearer.guard';
@@ -16,7 +17,10 @@ import { ServiceAccountsStore } from './service-accounts.store';
   imports: [
     ThrottlerModule.forRootAsync({
       inject: [GatewayConfig],
-      useFactory: (config: GatewayConfig) => [{ ttl: 60_000, limit: config.RATE_LIMIT_PER_MINUTE }],
+      useFactory: (config: GatewayConfig) => ({
+        throttlers: [{ ttl: 60_000, limit: config.RATE_LIMIT_PER_MINUTE }],
+        storage: new SlidingWindowThrottlerStorage(),
+      }),
     }),
     JwtModule.registerAsync({
       inject: [GatewayConfig],

@@ -387,6 +387,45 @@ describeDb('TailWriter (PostgreSQL)', () => {
     }
   });
 
+  it('merges concurrent calls of many callers into few appends, each caller getting its own results and events', async () => {
+    const appends: number[] = [];
+    const counting = Object.create(store) as PostgresEventStore;
+    counting.append = (writes) => {
+      appends.push(writes.length);
+      return store.append(writes);
+    };
+    const merged = new TailWriter(counting, ids);
+    const callers = Array.from({ length: 30 }, (_, i) => ctxOf(unique(`d${i % 3}`), `client-${i}`));
+    const all = await Promise.all(
+      callers.map((ctx, i) =>
+        merged.createOrMapMany(ctx, [
+          { mappedId: 'M1', tailNumber: `N-${i}` },
+          { mappedId: 'M2', tailNumber: ' ' },
+        ]),
+      ),
+    );
+    expect(appends.length).toBeLessThanOrEqual(4);
+    for (const [i, { results, checkpoint }] of all.entries()) {
+      expect(results).toEqual([{ outcome: 'created', tailId: expect.any(Number) }, { outcome: 'invalid', fieldErrors: { tailNumber: [expect.any(String)] } }]);
+      expect(checkpoint).not.toBeNull();
+      const [created] = await store.readStream(tailStreamId(tailIdOf(results[0])));
+      expect(created.data).toMatchObject({ domain: callers[i].domain, source: callers[i].source, tailNumber: `N-${i}` });
+      expect(created.metadata).toEqual({ domain: callers[i].domain, actor: callers[i].source });
+    }
+    expect(new Set(all.map((r) => tailIdOf(r.results[0]))).size).toBe(30);
+  });
+
+  it('two writers (two tail-sync copies) racing on one tail: exactly one created, the rest no action', async () => {
+    const other = new TailWriter(store, ids);
+    const ctx = ctxOf(unique('d'), 'client-a');
+    const input: TailInput = { mappedId: 'SAME', tailNumber: 'N-TWO-COPIES' };
+    const all = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? writer : other).createOrMapMany(ctx, [input])));
+    const results = all.map((r) => r.results[0]);
+    expect(results.filter((r) => r.outcome === 'created')).toHaveLength(1);
+    expect(results.filter((r) => r.outcome === 'no-action')).toHaveLength(19);
+    expect(await types(tailStreamId(tailIdOf(results[0])))).toEqual(['TailCreated']);
+  });
+
   it('exports MappedIdConflict as the rule 2 failure', () => {
     expect(new MappedIdConflict(1, 'B', 'A').fieldErrors).toEqual({ tailId: [expect.any(String)] });
   });

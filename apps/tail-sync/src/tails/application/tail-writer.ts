@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Batcher } from '@tailsync/service-kit';
 import {
   WrongExpectedVersionError,
   type AllCheckpoint,
@@ -70,6 +71,28 @@ export interface TailWriterOptions {
    * spreads many writers contending for one stream.
    */
   retryJitterMs?: number;
+  /**
+   * Create-or-map calls that arrive while others are being written are merged into one batch of
+   * at most this many tails (default 1000; a larger call still runs, alone).
+   */
+  maxBatchTails?: number;
+  /** Create-or-map batches written at the same time (default 2). */
+  maxConcurrentBatches?: number;
+}
+
+/** One create-or-map call: the caller and its tails. */
+interface CreateOrMapRequest {
+  ctx: TailWriterContext;
+  inputs: TailInput[];
+}
+
+/** One tail of a (merged) batch, with its caller and the reservation streams it consults. */
+interface BatchEntry {
+  ctx: TailWriterContext;
+  input: TailInput;
+  tailNumber: string;
+  mappedIdStream: string;
+  tailNumberStream: string | null;
 }
 
 /** A stream as read: its version (0 = absent) and the position of its newest event. */
@@ -103,7 +126,6 @@ class Overlay {
   constructor(
     private readonly loadedTails: Map<number, LoadedTail>,
     private readonly loadedReservations: Map<string, LoadedReservation>,
-    private readonly metadata: Record<string, unknown>,
     /** false for a dry run: only the in-memory state is kept, nothing is recorded to append. */
     private readonly record: boolean,
   ) {}
@@ -125,22 +147,26 @@ class Overlay {
     return tail && holds(tail) ? tail : null;
   }
 
-  applyTail(tailId: number, events: TailEvent[]): TailState | null {
+  applyTail(tailId: number, events: TailEvent[], metadata: Record<string, unknown>): TailState | null {
     let state = this.tail(tailId);
     for (const e of events) state = evolve(state, e);
     this.tails.set(tailId, state);
     if (this.record && events.length > 0) {
       const expected = this.loadedTails.get(tailId)?.version ?? 0;
-      this.push(tailStreamId(tailId), expected, events.map((e) => ({ eventId: e.data.eventId, type: e.type, data: { ...e.data } })));
+      this.push(
+        tailStreamId(tailId),
+        expected,
+        events.map((e) => ({ eventId: e.data.eventId, type: e.type, data: { ...e.data }, metadata })),
+      );
     }
     return state;
   }
 
-  applyReservation(streamId: string, event: { type: string; data: { tailId: number } }): void {
+  applyReservation(streamId: string, event: { type: string; data: { tailId: number } }, metadata: Record<string, unknown>): void {
     this.reservations.set(streamId, evolveReservation(this.reservation(streamId), event));
     if (!this.record) return;
     const expected = this.loadedReservations.get(streamId)?.version ?? 0;
-    this.push(streamId, expected, [{ eventId: randomUUID(), type: event.type, data: { ...event.data } }]);
+    this.push(streamId, expected, [{ eventId: randomUUID(), type: event.type, data: { ...event.data }, metadata }]);
   }
 
   /**
@@ -155,7 +181,6 @@ class Overlay {
   }
 
   private push(streamId: string, expectedVersion: number, events: NewEvent[]): void {
-    for (const e of events) e.metadata = this.metadata;
     const write = this.pending.get(streamId);
     if (write) {
       write.events.push(...events);
@@ -198,6 +223,7 @@ function loadReservation(events: StoredEvent[] | undefined): LoadedReservation {
 export class TailWriter {
   private readonly maxAttempts: number;
   private readonly retryJitterMs: number;
+  private readonly creates: Batcher<CreateOrMapRequest, CreateOrMapManyResult>;
 
   constructor(
     private readonly eventStore: EventStore,
@@ -207,17 +233,26 @@ export class TailWriter {
   ) {
     this.maxAttempts = options.maxAttempts ?? 10;
     this.retryJitterMs = options.retryJitterMs ?? 10;
+    this.creates = new Batcher((requests) => this.createOrMapBatch(requests), {
+      maxInFlight: options.maxConcurrentBatches ?? 2,
+      maxWeight: options.maxBatchTails ?? 1000,
+      weigh: (r) => r.inputs.length,
+      // One caller's unexpected failure must not fail the callers merged with it.
+      isolateFailures: true,
+    });
   }
 
   /**
    * Create or map many tails (contract rules 1-3), applied in order and independently: a later
-   * entry sees the effect of an earlier one, a failing entry does not stop the others. Two read
-   * round trips, at most one id allocation and one append per attempt.
+   * entry sees the effect of an earlier one, a failing entry does not stop the others.
+   *
+   * Calls running concurrently (e.g. many single PUTs) are merged into one batch, decided in
+   * arrival order as if they had been sent one after the other: two read round trips, at most
+   * one id allocation and one append per batch, however many callers it serves.
    */
   async createOrMapMany(ctx: TailWriterContext, inputs: TailInput[]): Promise<CreateOrMapManyResult> {
     if (inputs.length === 0) return { results: [], checkpoint: null };
-    const idPool: number[] = [];
-    return this.retrying(() => this.createOrMapManyOnce(ctx, inputs, idPool));
+    return this.creates.submit({ ctx, inputs });
   }
 
   /** Deactivates the tail the caller maps under `mappedId` (404 unknown, 409 already inactive). */
@@ -240,17 +275,24 @@ export class TailWriter {
 
   // --- create or map -------------------------------------------------------------------------
 
-  private async createOrMapManyOnce(ctx: TailWriterContext, inputs: TailInput[], idPool: number[]): Promise<CreateOrMapManyResult> {
-    const { domain, source } = ctx;
-    const entries = inputs.map((input) => {
-      const tailNumber = trimTailNumber(input.tailNumber ?? '');
-      return {
-        input,
-        tailNumber,
-        mappedIdStream: mappedIdStreamId(domain, source, input.mappedId),
-        tailNumberStream: tailNumber === '' ? null : tailNumberStreamId(domain, tailNumber),
-      };
-    });
+  private createOrMapBatch(requests: CreateOrMapRequest[]): Promise<CreateOrMapManyResult[]> {
+    const idPool: number[] = [];
+    return this.retrying(() => this.createOrMapBatchOnce(requests, idPool));
+  }
+
+  private async createOrMapBatchOnce(requests: CreateOrMapRequest[], idPool: number[]): Promise<CreateOrMapManyResult[]> {
+    const entries: BatchEntry[] = requests.flatMap(({ ctx, inputs }) =>
+      inputs.map((input) => {
+        const tailNumber = trimTailNumber(input.tailNumber ?? '');
+        return {
+          ctx,
+          input,
+          tailNumber,
+          mappedIdStream: mappedIdStreamId(ctx.domain, ctx.source, input.mappedId),
+          tailNumberStream: tailNumber === '' ? null : tailNumberStreamId(ctx.domain, tailNumber),
+        };
+      }),
+    );
 
     // Round trip 1: every reservation the batch may consult.
     const reservationIds = new Set<string>();
@@ -277,12 +319,11 @@ export class TailWriter {
     // Decide once with placeholder ids to learn how many new tails the batch needs, allocate
     // exactly those (kept across retries), then decide for real. Decisions never depend on id values.
     let placeholder = 0;
-    const dryRun = this.decideBatch(ctx, entries, tails, reservations, () => --placeholder, false);
+    const dryRun = this.decideBatch(entries, tails, reservations, () => --placeholder, false);
     const needed = dryRun.created - idPool.length;
     if (needed > 0) idPool.push(...(await this.ids.next(needed)));
     let taken = 0;
     const decided = this.decideBatch(
-      ctx,
       entries,
       tails,
       reservations,
@@ -295,35 +336,38 @@ export class TailWriter {
     );
 
     const writes = decided.overlay.writes();
-    const referenced = new Set(decided.results.map((r) => r.tailId).filter((id): id is number => id !== undefined));
-    const readPositions = [...referenced].map((id) => tails.get(id)?.position ?? null);
-    if (writes.length === 0) {
-      return { results: decided.results.map((d) => d.result), checkpoint: this.latest(readPositions) };
-    }
     // A conflict throws here; the retry reuses the ids allocated so far.
-    const appended = await this.eventStore.append(writes);
-    return {
-      results: decided.results.map((d) => d.result),
-      checkpoint: this.latest([appended.checkpoint.value, ...readPositions]),
-    };
+    const appended = writes.length > 0 ? (await this.eventStore.append(writes)).checkpoint.value : null;
+
+    // Each caller's share: its results, and where they are readable: the append when they refer
+    // to a tail it wrote (also "no action" on a tail another caller of the batch created).
+    const written = new Set(decided.results.filter((d) => d.result.outcome === 'created' || d.result.outcome === 'mapped').map((d) => d.tailId));
+    let next = 0;
+    return requests.map(({ inputs }) => {
+      const own = decided.results.slice(next, next + inputs.length);
+      next += inputs.length;
+      const referenced = new Set(own.map((d) => d.tailId).filter((id): id is number => id !== undefined));
+      const positions = [...referenced].map((id) => (written.has(id) ? appended : (tails.get(id)?.position ?? null)));
+      return { results: own.map((d) => d.result), checkpoint: this.latest(positions) };
+    });
   }
 
   private decideBatch(
-    ctx: TailWriterContext,
-    entries: { input: TailInput; tailNumber: string; mappedIdStream: string; tailNumberStream: string | null }[],
+    entries: BatchEntry[],
     tails: Map<number, LoadedTail>,
     reservations: Map<string, LoadedReservation>,
     nextTailId: () => number,
     record: boolean,
   ): { overlay: Overlay; results: Decided[]; created: number } {
-    const { domain, source } = ctx;
     const occurredAt = this.clock().toISOString();
-    const overlay = new Overlay(tails, reservations, { domain, actor: source }, record);
+    const overlay = new Overlay(tails, reservations, record);
     const results: Decided[] = [];
     let created = 0;
 
     for (const entry of entries) {
-      const { input, tailNumber, mappedIdStream, tailNumberStream } = entry;
+      const { ctx, input, tailNumber, mappedIdStream, tailNumberStream } = entry;
+      const { domain, source } = ctx;
+      const metadata = { domain, actor: source };
       try {
         if (!tailNumberStream) throw new TailNumberRequired('tailNumber');
         const key = tailNumberKey(tailNumber);
@@ -349,16 +393,16 @@ export class TailWriter {
             break;
           case 'mapped': {
             const tailId = decision.tail.tailId;
-            overlay.applyTail(tailId, decision.events);
-            overlay.applyReservation(mappedIdStream, mappedIdClaimed(tailId));
+            overlay.applyTail(tailId, decision.events, metadata);
+            overlay.applyReservation(mappedIdStream, mappedIdClaimed(tailId), metadata);
             results.push({ result: { outcome: 'mapped', tailId }, tailId });
             break;
           }
           case 'created': {
             const tailId = decision.events[0].data.tailId;
-            overlay.applyTail(tailId, decision.events);
-            overlay.applyReservation(mappedIdStream, mappedIdClaimed(tailId));
-            overlay.applyReservation(tailNumberStream, tailNumberClaimed(tailId));
+            overlay.applyTail(tailId, decision.events, metadata);
+            overlay.applyReservation(mappedIdStream, mappedIdClaimed(tailId), metadata);
+            overlay.applyReservation(tailNumberStream, tailNumberClaimed(tailId), metadata);
             results.push({ result: { outcome: 'created', tailId }, tailId });
             created++;
             break;
