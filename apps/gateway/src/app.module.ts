@@ -1,10 +1,9 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { validationPipe } from './http/validation';
-import { ClientKafka } from '@nestjs/microservices';
 import { TAIL_PATTERNS, WEBHOOK_PATTERNS } from '@tailsync/contracts';
 import {
-  brokerList, createPool, KafkaReadiness, kafkaTransport, loggingModule, OpsModule, PG_POOL, PoolLifecycle, PostgresReadiness,
+  BatchingClientKafka, brokerList, createPool, KafkaReadiness, kafkaTransport, loggingModule, OpsModule, PG_POOL, PoolLifecycle, PostgresReadiness,
 } from '@tailsync/service-kit';
 import { GatewayConfig } from './config/gateway.config';
 import { ErrorsPageController } from './problems/errors-page.controller';
@@ -19,7 +18,7 @@ import { TailsModule } from './tails/tails.module';
 /** The gateway process, wired for one configuration. */
 export function appModule(config: GatewayConfig, instanceId: string) {
   const pool = createPool(config.DATABASE_URL);
-  const kafka = new ClientKafka(
+  const kafka = new BatchingClientKafka(
     kafkaTransport({ brokers: brokerList(config), clientId: `gateway-${instanceId}`, groupId: 'gateway-replies' }).options ?? {},
   );
   const services = new ServicesClient(kafka, config);

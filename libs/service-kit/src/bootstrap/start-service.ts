@@ -2,6 +2,7 @@ import { INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { ensureTopics, TopicSpec } from '../kafka/ensure-topics';
+import { ConcurrentServerKafka } from '../kafka/kafka-rpc';
 import { kafkaTransport } from '../kafka/kafka-transport';
 import { versionHeader } from './version-header';
 
@@ -31,10 +32,8 @@ export async function startService(start: ServiceStart): Promise<INestApplicatio
   start.configure?.(app);
   app.enableShutdownHooks();
   if (start.kafkaGroupId) {
-    app.connectMicroservice(
-      kafkaTransport({ brokers: start.brokers, clientId: `${start.name}-${start.instanceId}`, groupId: start.kafkaGroupId }),
-      { inheritAppConfig: true },
-    );
+    const { options } = kafkaTransport({ brokers: start.brokers, clientId: `${start.name}-${start.instanceId}`, groupId: start.kafkaGroupId });
+    app.connectMicroservice({ strategy: new ConcurrentServerKafka(options ?? {}) }, { inheritAppConfig: true });
     await app.startAllMicroservices();
   }
   await app.listen(start.httpPort, process.env.HOST ?? '0.0.0.0');
