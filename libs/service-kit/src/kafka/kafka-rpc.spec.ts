@@ -1,0 +1,103 @@
+/**
+ * The RPC transport against the real Kafka broker the test command starts (`KAFKA_BROKERS`).
+ */
+import { randomBytes } from 'node:crypto';
+import { Controller, INestMicroservice, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Kafka, logLevel } from 'kafkajs';
+import { firstValueFrom } from 'rxjs';
+import { batchingProducer } from './batching-producer';
+import { ensureTopics, requestReplyTopics } from './ensure-topics';
+import { BatchingClientKafka, ConcurrentServerKafka } from './kafka-rpc';
+import { kafkaTransport } from './kafka-transport';
+
+const BROKERS = process.env.KAFKA_BROKERS?.split(',');
+if (!BROKERS) throw new Error('kafka-rpc.spec.ts needs KAFKA_BROKERS (a real Kafka broker)');
+const brokers = BROKERS;
+
+const run = randomBytes(4).toString('hex');
+const PATTERN = `test.kafka-rpc.${run}.gather`;
+const GATHER = 12;
+
+/** Answers once GATHER requests are being handled at the same time (or gives up after 4 s). */
+const gate = { inFlight: 0, most: 0, waiters: [] as (() => void)[] };
+
+@Controller()
+class GatherController {
+  @MessagePattern(PATTERN)
+  async gather(@Payload() { n }: { n: number }): Promise<{ n: number; together: number }> {
+    gate.inFlight++;
+    gate.most = Math.max(gate.most, gate.inFlight);
+    if (gate.inFlight >= GATHER) gate.waiters.splice(0).forEach((wake) => wake());
+    else await new Promise<void>((resolve) => gate.waiters.push(resolve) && setTimeout(resolve, 4_000));
+    const together = gate.most;
+    gate.inFlight--;
+    return { n, together };
+  }
+}
+
+@Module({ controllers: [GatherController] })
+class GatherModule {}
+
+describe('Kafka RPC transport (real broker)', () => {
+  let server: INestMicroservice;
+  let client: BatchingClientKafka;
+
+  beforeAll(async () => {
+    // One partition: Nest's own server would handle these requests strictly one after the other.
+    await ensureTopics(brokers, requestReplyTopics([PATTERN], 1));
+    const transport = (clientId: string, groupId: string) => kafkaTransport({ brokers, clientId, groupId }).options ?? {};
+    server = await NestFactory.createMicroservice(GatherModule, {
+      strategy: new ConcurrentServerKafka(transport(`rpc-server-${run}`, `rpc-server-${run}`)),
+      logger: false,
+    });
+    await server.listen();
+    client = new BatchingClientKafka(transport(`rpc-client-${run}`, `rpc-client-${run}`));
+    client.subscribeToResponseOf(PATTERN);
+    await client.connect();
+  }, 60_000);
+
+  afterAll(async () => {
+    await client?.close();
+    await server?.close();
+  });
+
+  it("handles a partition's requests concurrently and answers each its own reply", async () => {
+    const started = Date.now();
+    const replies = await Promise.all(
+      Array.from({ length: GATHER }, (_, n) => firstValueFrom(client.send<{ n: number; together: number }>(PATTERN, { n }))),
+    );
+    expect(replies.map((r) => r.n)).toEqual(Array.from({ length: GATHER }, (_, n) => n));
+    expect(Math.max(...replies.map((r) => r.together))).toBe(GATHER);
+    expect(Date.now() - started).toBeLessThan(4_000); // nobody waited for the gate's time-out
+  }, 30_000);
+});
+
+describe('batchingProducer (real broker)', () => {
+  it('sends concurrent records in few produce requests, every record delivered once', async () => {
+    const topic = `test.batching-producer.${run}`;
+    await ensureTopics(brokers, [{ topic, numPartitions: 3 }]);
+    const kafka = new Kafka({ clientId: `batching-${run}`, brokers, logLevel: logLevel.NOTHING });
+    const producer = batchingProducer(kafka.producer({ allowAutoTopicCreation: false }));
+    let produceRequests = 0;
+    producer.on(producer.events.REQUEST, (e) => {
+      if (e.payload.apiName === 'Produce') produceRequests++;
+    });
+    await producer.connect();
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      const sends = Array.from({ length: 60 }, (_, i) => producer.send({ topic, messages: [{ key: `k${i}`, value: `v${i}` }] }));
+      const metadata = await Promise.all(sends);
+      expect(metadata.every((m) => m.length > 0 && m.every((r) => r.topicName === topic))).toBe(true);
+      expect(produceRequests).toBeGreaterThan(0);
+      expect(produceRequests).toBeLessThanOrEqual(3);
+      const offsets = await admin.fetchTopicOffsets(topic);
+      expect(offsets.reduce((sum, p) => sum + Number(p.high), 0)).toBe(60);
+    } finally {
+      await admin.disconnect();
+      await producer.disconnect();
+    }
+  }, 60_000);
+});
