@@ -174,16 +174,20 @@ describeInfra('TailEventsRelay (PostgreSQL + Kafka)', () => {
     await first.stop();
 
     await s.writer.deactivate(a, 'R-1');
+    await s.writer.createOrMapMany(ctx(domain, 'client-b'), [{ mappedId: 'B-2', tailNumber: 'r2' }]);
     await s.writer.createOrMapMany(a, [{ mappedId: 'R-3', tailNumber: 'R3' }]);
     const second = newRelay();
     const run = await second.runOnce();
-    expect(run).toMatchObject({ leader: true, published: 2 });
-    const messages = await messagesOf(domain, 4);
+    expect(run).toMatchObject({ leader: true, published: 3 });
+    const messages = await messagesOf(domain, 5);
     await sleep(300);
     expect(received.filter((m) => m.value.domain === domain).map((m) => m.value.type).sort()).toEqual(
-      ['TailCreated', 'TailCreated', 'TailCreated', 'TailDeactivated'].sort(),
+      ['TailCreated', 'TailCreated', 'TailCreated', 'TailDeactivated', 'MappingAdded'].sort(),
     );
-    expect(new Set(messages.map((m) => m.value.eventId)).size).toBe(4);
+    expect(new Set(messages.map((m) => m.value.eventId)).size).toBe(5);
+    // Events of tails created in an earlier batch carry the Mapped IDs of their whole history.
+    expect(messages.find((m) => m.value.type === 'MappingAdded')?.value.mappedIds).toEqual(['R-2', 'B-2']);
+    expect(messages.find((m) => m.value.type === 'TailDeactivated')?.value.mappedIds).toEqual(['R-1']);
     await second.stop();
   });
 

@@ -320,7 +320,8 @@ export class TailEventsRelay {
 
   /**
    * Reads the batch after `after` and builds its messages (in global order), each with the tail's
-   * Mapped IDs after the event: the batch's tail streams are read in one `readStreams` call.
+   * Mapped IDs after the event: the batch's tail streams that did not start in it are read in one
+   * `readStreams` call.
    */
   private async prepare(after: AllCheckpoint | null): Promise<PreparedBatch> {
     const read = await this.eventStore.readAll(after, this.batchSize, TAIL_STREAMS);
@@ -330,9 +331,25 @@ export class TailEventsRelay {
     if (events.length === 0) return prepared;
     prepared.newest = events[events.length - 1].recordedAt;
 
-    const streams = await this.eventStore.readStreams([...new Set(events.map((e) => e.streamId))]);
+    // A stream whose batch events are its versions 1..n (a new tail) is its own history; only the
+    // others are read back.
+    const inBatch = new Map<string, StoredEvent[]>();
+    for (const e of events) {
+      const list = inBatch.get(e.streamId);
+      if (list) list.push(e);
+      else inBatch.set(e.streamId, [e]);
+    }
+    const histories = new Map<string, StoredEvent[]>();
+    const toRead: string[] = [];
+    for (const [streamId, list] of inBatch) {
+      const sorted = [...list].sort((a, b) => a.version - b.version);
+      if (sorted.every((e, i) => e.version === i + 1)) histories.set(streamId, sorted);
+      else toRead.push(streamId);
+    }
+    if (toRead.length > 0) for (const [streamId, history] of await this.eventStore.readStreams(toRead)) histories.set(streamId, history);
+
     const mappedIdsAt = new Map<string, string[][]>(); // stream → [version] → Mapped IDs after it
-    for (const [streamId, history] of streams) {
+    for (const [streamId, history] of histories) {
       const after: string[][] = [[]];
       let current: string[] = [];
       for (const e of history) {
