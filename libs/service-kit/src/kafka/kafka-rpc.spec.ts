@@ -5,10 +5,10 @@ import { randomBytes } from 'node:crypto';
 import { Controller, INestMicroservice, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { Kafka, logLevel } from 'kafkajs';
+import { AssignerProtocol, Kafka, logLevel } from 'kafkajs';
 import { firstValueFrom } from 'rxjs';
 import { batchingProducer } from './batching-producer';
-import { ensureTopics, requestReplyTopics } from './ensure-topics';
+import { ensureTopics } from './ensure-topics';
 import { BatchingClientKafka, ConcurrentServerKafka } from './kafka-rpc';
 import { kafkaTransport } from './kafka-transport';
 
@@ -45,8 +45,9 @@ describe('Kafka RPC transport (real broker)', () => {
   let client: BatchingClientKafka;
 
   beforeAll(async () => {
-    // One partition: Nest's own server would handle these requests strictly one after the other.
-    await ensureTopics(brokers, requestReplyTopics([PATTERN], 1));
+    // One request partition: Nest's own server would handle these requests strictly one after the
+    // other. Three reply partitions, of which the client needs one.
+    await ensureTopics(brokers, [{ topic: PATTERN, numPartitions: 1 }, { topic: `${PATTERN}.reply`, numPartitions: 3 }]);
     const transport = (clientId: string, groupId: string) => kafkaTransport({ brokers, clientId, groupId }).options ?? {};
     server = await NestFactory.createMicroservice(GatherModule, {
       strategy: new ConcurrentServerKafka(transport(`rpc-server-${run}`, `rpc-server-${run}`)),
@@ -72,6 +73,14 @@ describe('Kafka RPC transport (real broker)', () => {
     expect(Math.max(...replies.map((r) => r.together))).toBe(GATHER);
     expect(Date.now() - started).toBeLessThan(4_000); // nobody waited for the gate's time-out
   }, 30_000);
+
+  it('consumes one partition of each reply topic: the one its replies are sent to', async () => {
+    const group = await client.consumer.describeGroup();
+    expect(group.members).toHaveLength(1);
+    const assignment = AssignerProtocol.MemberAssignment.decode(group.members[0].memberAssignment)?.assignment;
+    expect(assignment).toEqual({ [`${PATTERN}.reply`]: [0] });
+    expect(client.getConsumerAssignments()).toEqual({ [`${PATTERN}.reply`]: 0 });
+  });
 });
 
 describe('batchingProducer (real broker)', () => {

@@ -1,5 +1,6 @@
 import { ClientKafka, ServerKafka } from '@nestjs/microservices';
-import type { EachBatchPayload, Kafka } from 'kafkajs';
+import { KafkaReplyPartitionAssigner } from '@nestjs/microservices/helpers';
+import { AssignerProtocol, type EachBatchPayload, type GroupMemberAssignment, type Kafka, type Producer } from 'kafkajs';
 import { batchingProducer } from './batching-producer';
 
 /** Requests of one partition's batch handled at the same time. */
@@ -62,9 +63,39 @@ export class ConcurrentServerKafka extends ServerKafka {
   }
 }
 
-/** Nest's Kafka client whose requests share produce requests (`batchingProducer`). */
+/**
+ * Nest's reply assignment, cut to one partition per reply topic for each gateway copy: a copy
+ * only ever receives replies on the lowest partition it is assigned, and every other partition
+ * it was given (5 of 6 with one copy) was fetched for nothing on every fetch.
+ */
+class OneReplyPartitionAssigner extends KafkaReplyPartitionAssigner {
+  override async assign(group: Parameters<KafkaReplyPartitionAssigner['assign']>[0]): Promise<GroupMemberAssignment[]> {
+    const assigned = await super.assign(group);
+    return assigned.map(({ memberId, memberAssignment }) => {
+      const decoded = AssignerProtocol.MemberAssignment.decode(memberAssignment);
+      const lowest = Object.fromEntries(
+        Object.entries(decoded?.assignment ?? {}).map(([topic, partitions]) => [topic, partitions.length > 0 ? [Math.min(...partitions)] : []]),
+      );
+      return {
+        memberId,
+        memberAssignment: AssignerProtocol.MemberAssignment.encode({ version: decoded?.version ?? 1, assignment: lowest, userData: decoded?.userData ?? Buffer.alloc(0) }),
+      };
+    });
+  }
+}
+
+/**
+ * Nest's Kafka client, with its requests sharing produce requests (`batchingProducer`) and one
+ * reply partition per topic (`OneReplyPartitionAssigner`).
+ */
 export class BatchingClientKafka extends ClientKafka {
   override createClient<T = Kafka>(): T {
     return withBatchingProducers(super.createClient() as Kafka) as T;
+  }
+
+  override connect(): Promise<Producer> {
+    const consumer = (this.options.consumer ??= { groupId: this.groupId });
+    consumer.partitionAssigners = [(config) => new OneReplyPartitionAssigner(this, config)];
+    return super.connect();
   }
 }
