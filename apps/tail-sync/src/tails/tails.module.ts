@@ -1,5 +1,5 @@
 import { DynamicModule, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import type { EventStore } from '@tailsync/event-store';
+import { PostgresEventStore, type EventStore } from '@tailsync/event-store';
 import { Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
 import type { Pool } from 'pg';
 import { CreateOrMapTailsHandler } from './application/commands/create-or-map-tails.command';
@@ -10,6 +10,8 @@ import { EVENT_STORE } from './application/tail-ports';
 import { TailWriter } from './application/tail-writer';
 import { TailsProjection } from './infrastructure/read-model/tails.projection';
 import { TailsReadModel } from './infrastructure/read-model/tails.read-model';
+import { PostgresReservations } from './infrastructure/reservations/postgres-reservations';
+import { StreamReservations } from './infrastructure/reservations/stream-reservations';
 import { TailEventsRelay } from './infrastructure/relay/tail-events.relay';
 import { TailsMessages } from './interface/tails.messages';
 
@@ -24,6 +26,7 @@ export interface TailsModuleOptions {
 class TailsLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   constructor(
     private readonly eventStore: EventStore,
+    private readonly reservations: PostgresReservations | StreamReservations,
     private readonly ids: PostgresTailIdAllocator,
     private readonly projection: TailsProjection,
     private readonly relay: TailEventsRelay,
@@ -32,6 +35,7 @@ class TailsLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
 
   async onApplicationBootstrap(): Promise<void> {
     await this.eventStore.migrate();
+    if (this.reservations instanceof PostgresReservations) await this.reservations.migrate();
     await this.ids.migrate();
     await this.projection.migrate();
     await this.producer.connect();
@@ -55,6 +59,11 @@ export class TailsModule {
       allowAutoTopicCreation: false,
     });
     const ids = new PostgresTailIdAllocator(options.pool);
+    // In PostgreSQL, reservations are rows changed in the append's transaction; elsewhere, streams.
+    const reservations =
+      options.eventStore instanceof PostgresEventStore
+        ? new PostgresReservations(options.pool, options.eventStore)
+        : new StreamReservations(options.eventStore);
     const projection = new TailsProjection(options.pool, options.eventStore);
     const relay = new TailEventsRelay(options.pool, options.eventStore, producer);
     return {
@@ -63,11 +72,11 @@ export class TailsModule {
       providers: [
         { provide: EVENT_STORE, useValue: options.eventStore },
         { provide: PostgresTailIdAllocator, useValue: ids },
-        { provide: TailWriter, useValue: new TailWriter(options.eventStore, ids) },
+        { provide: TailWriter, useValue: new TailWriter(options.eventStore, reservations, ids) },
         { provide: TailsProjection, useValue: projection },
         { provide: TailsReadModel, useValue: new TailsReadModel(options.pool) },
         { provide: TailEventsRelay, useValue: relay },
-        { provide: TailsLifecycle, useValue: new TailsLifecycle(options.eventStore, ids, projection, relay, producer) },
+        { provide: TailsLifecycle, useValue: new TailsLifecycle(options.eventStore, reservations, ids, projection, relay, producer) },
         CreateOrMapTailsHandler,
         DeactivateTailHandler,
         ReactivateTailHandler,

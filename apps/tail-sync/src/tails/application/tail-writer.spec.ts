@@ -5,6 +5,9 @@
 import { randomBytes } from 'node:crypto';
 import { Pool } from 'pg';
 import { PostgresEventStore } from '@tailsync/event-store';
+import { PostgresReservations } from '../infrastructure/reservations/postgres-reservations';
+import { StreamReservations } from '../infrastructure/reservations/stream-reservations';
+import type { ReservationStore } from './reservation-store';
 import { mappedIdStreamId, tailNumberStreamId, tailStreamId } from '../domain/stream-ids';
 import { MappedIdConflict, TailAlreadyActive, TailAlreadyInactive, TailNotFound, TailNumberTaken } from '../domain/tail.errors';
 import { PostgresTailIdAllocator } from './tail-id-allocator';
@@ -21,11 +24,15 @@ let counter = 0;
 /** A fresh name per test so tests never see each other's tails. */
 const unique = (label: string) => `${label}-${run}-${++counter}`;
 
-describeDb('TailWriter (PostgreSQL)', () => {
+// The same behaviour whichever way reservations are kept: rows in the append's transaction
+// (PostgreSQL, the default) or streams in the event store (any store, e.g. EventStoreDB).
+describeDb.each(['reservation rows', 'reservation streams'] as const)('TailWriter (PostgreSQL event store, %s)', (kind) => {
   let pool: Pool;
   let store: PostgresEventStore;
   let ids: PostgresTailIdAllocator;
+  let reservations: ReservationStore;
   let writer: TailWriter;
+  const table = `${prefix}${kind === 'reservation rows' ? 'rows' : 'streams'}_reservations`;
 
   beforeAll(async () => {
     pool = new Pool({ connectionString: DATABASE_URL, max: 12 });
@@ -34,15 +41,23 @@ describeDb('TailWriter (PostgreSQL)', () => {
     ids = new PostgresTailIdAllocator(pool, { sequence });
     await ids.migrate();
     await ids.migrate(); // idempotent
-    writer = new TailWriter(store, ids);
+    if (kind === 'reservation rows') {
+      const rows = new PostgresReservations(pool, store, { table });
+      await rows.migrate();
+      await rows.migrate(); // idempotent
+      reservations = rows;
+    } else reservations = new StreamReservations(store);
+    writer = new TailWriter(store, reservations, ids);
   });
 
   afterAll(async () => {
     if (!pool) return;
-    await pool.query(`drop table if exists "${prefix}events", "${prefix}streams"`);
+    await pool.query(`drop table if exists "${prefix}events", "${prefix}streams", ${table}`);
     await pool.query(`drop sequence if exists ${sequence}`);
     await pool.end();
   });
+
+  const reservationOf = async (key: string) => (await reservations.read([key])).get(key);
 
   const ctxOf = (domain: string, source: string): TailWriterContext => ({ domain, source });
   const one = async (ctx: TailWriterContext, input: TailInput): Promise<CreateOrMapResult> => {
@@ -100,8 +115,8 @@ describeDb('TailWriter (PostgreSQL)', () => {
     });
     expect(stored[0].eventId).toBe(stored[0].data.eventId);
     expect(typeof stored[0].data.occurredAt).toBe('string');
-    expect(await types(mappedIdStreamId(ctx.domain, 'client-a', 'M-1'))).toEqual(['MappedIdClaimed']);
-    expect(await types(tailNumberStreamId(ctx.domain, 'n100'))).toEqual(['TailNumberClaimed']);
+    expect(await reservationOf(mappedIdStreamId(ctx.domain, 'client-a', 'M-1'))).toEqual({ holder: tailId, version: 1 });
+    expect(await reservationOf(tailNumberStreamId(ctx.domain, 'n100'))).toEqual({ holder: tailId, version: 1 });
 
     const again = await writer.createOrMapMany(ctx, [{ ...input, tailNumber: 'OTHER' }]);
     expect(again.results).toEqual([{ outcome: 'no-action', tailId }]);
@@ -143,7 +158,7 @@ describeDb('TailWriter (PostgreSQL)', () => {
     expect(Object.keys(r.fieldErrors)).toEqual(['tailId']);
     expect(r.fieldErrors.tailId[0]).toContain('"M-1"');
     // Nothing was claimed for M-2.
-    expect(await types(mappedIdStreamId(ctx.domain, 'client-a', 'M-2'))).toEqual([]);
+    expect(await reservationOf(mappedIdStreamId(ctx.domain, 'client-a', 'M-2'))).toEqual({ holder: null, version: 0 });
   });
 
   it('applies a bulk call in order and independently', async () => {
@@ -317,7 +332,7 @@ describeDb('TailWriter (PostgreSQL)', () => {
     // Change of case only: an event, the number stays reserved for the tail.
     const cased = await writer.changeTailNumber(ctx, 'M-1', 'n800');
     expect(cased.tail.tailNumber).toBe('n800');
-    expect(await types(tailNumberStreamId(ctx.domain, 'N800'))).toEqual(['TailNumberClaimed']);
+    expect(await reservationOf(tailNumberStreamId(ctx.domain, 'N800'))).toEqual({ holder: first, version: 1 });
 
     const moved = await writer.changeTailNumber(ctx, 'M-2', 'N-802-LONGER-THAN-TWENTY-CHARS');
     expect(moved.tail).toMatchObject({ tailId: second, tailNumber: 'N-802-LONGER-THAN-TWENTY-CHARS', version: 2 });
@@ -326,7 +341,8 @@ describeDb('TailWriter (PostgreSQL)', () => {
       type: 'TailRenumbered',
       data: { fromTailNumber: 'N801', toTailNumber: 'N-802-LONGER-THAN-TWENTY-CHARS', actor: 'client-a' },
     });
-    expect(await types(tailNumberStreamId(ctx.domain, 'N801'))).toEqual(['TailNumberClaimed', 'TailNumberReleased']);
+    expect(await reservationOf(tailNumberStreamId(ctx.domain, 'N801'))).toEqual({ holder: null, version: 2 });
+    expect(await reservationOf(tailNumberStreamId(ctx.domain, 'N-802-LONGER-THAN-TWENTY-CHARS'))).toEqual({ holder: second, version: 1 });
   });
 
   it('after a renumber the old number is free for a new tail and the new one maps onto the tail', async () => {
@@ -375,7 +391,7 @@ describeDb('TailWriter (PostgreSQL)', () => {
   });
 
   it('stamps events with the injected clock and the acting source', async () => {
-    const fixed = new TailWriter(store, ids, () => new Date('2030-05-06T07:08:09.000Z'));
+    const fixed = new TailWriter(store, reservations, ids, () => new Date('2030-05-06T07:08:09.000Z'));
     const ctx = ctxOf(unique('d'), 'client-clock');
     const r = await fixed.createOrMapMany(ctx, [{ mappedId: 'M', tailNumber: 'CLK' }]);
     const off = await fixed.deactivate(ctx, 'M');
@@ -389,12 +405,14 @@ describeDb('TailWriter (PostgreSQL)', () => {
 
   it('merges concurrent calls of many callers into few appends, each caller getting its own results and events', async () => {
     const appends: number[] = [];
-    const counting = Object.create(store) as PostgresEventStore;
-    counting.append = (writes) => {
-      appends.push(writes.length);
-      return store.append(writes);
+    const counting: ReservationStore = {
+      read: (keys) => reservations.read(keys),
+      write: (tailWrites, changes) => {
+        appends.push(tailWrites.length);
+        return reservations.write(tailWrites, changes);
+      },
     };
-    const merged = new TailWriter(counting, ids);
+    const merged = new TailWriter(store, counting, ids);
     const callers = Array.from({ length: 30 }, (_, i) => ctxOf(unique(`d${i % 3}`), `client-${i}`));
     const all = await Promise.all(
       callers.map((ctx, i) =>
@@ -416,7 +434,7 @@ describeDb('TailWriter (PostgreSQL)', () => {
   });
 
   it('two writers (two tail-sync copies) racing on one tail: exactly one created, the rest no action', async () => {
-    const other = new TailWriter(store, ids);
+    const other = new TailWriter(store, reservations, ids);
     const ctx = ctxOf(unique('d'), 'client-a');
     const input: TailInput = { mappedId: 'SAME', tailNumber: 'N-TWO-COPIES' };
     const all = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? writer : other).createOrMapMany(ctx, [input])));

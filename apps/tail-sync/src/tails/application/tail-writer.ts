@@ -16,8 +16,9 @@ import {
   tailNumberClaimed,
   tailNumberReleased,
   type Reservation,
+  type ReservationEvent,
 } from '../domain/reservation.events';
-import { mappedIdStreamId, TAIL_STREAM_PREFIX, tailNumberStreamId, tailStreamId } from '../domain/stream-ids';
+import { mappedIdStreamId, tailNumberStreamId, tailStreamId } from '../domain/stream-ids';
 import type { TailCommand } from '../domain/tail.commands';
 import { decide, evolve } from '../domain/tail.decider';
 import { TailNotFound, TailNumberRequired, isTailDomainError } from '../domain/tail.errors';
@@ -25,6 +26,7 @@ import { toTailEvent, type TailEvent } from '../domain/tail.events';
 import { normalizeTailProperties, type TailPropertiesInput } from '../domain/tail-properties';
 import { tailNumberKey, trimTailNumber } from '../domain/tail-number';
 import { hasMapping, type TailState } from '../domain/tail.state';
+import type { ReservationChange, ReservationStore } from './reservation-store';
 import type { TailIdAllocator } from './tail-id-allocator';
 
 /** Who is acting: the calling service account's domain and clientId (the mapping source). */
@@ -105,10 +107,6 @@ interface LoadedTail extends ReadStream {
   state: TailState | null;
 }
 
-interface LoadedReservation extends ReadStream {
-  reservation: Reservation;
-}
-
 /** Result of deciding one entry of a batch. */
 type Decided = { result: CreateOrMapResult; tailId?: number };
 
@@ -120,12 +118,11 @@ class Overlay {
   private readonly tails = new Map<number, TailState | null>();
   private readonly reservations = new Map<string, Reservation>();
   private readonly pending = new Map<string, StreamWrite>();
-  /** Streams in the order first touched, reservations before tails (see `writes`). */
-  private readonly order: string[] = [];
+  private readonly changes = new Map<string, ReservationChange>();
 
   constructor(
     private readonly loadedTails: Map<number, LoadedTail>,
-    private readonly loadedReservations: Map<string, LoadedReservation>,
+    private readonly loadedReservations: Map<string, Reservation>,
     /** false for a dry run: only the in-memory state is kept, nothing is recorded to append. */
     private readonly record: boolean,
   ) {}
@@ -136,7 +133,7 @@ class Overlay {
   }
 
   reservation(streamId: string): Reservation {
-    return this.reservations.get(streamId) ?? this.loadedReservations.get(streamId)?.reservation ?? freeReservation;
+    return this.reservations.get(streamId) ?? this.loadedReservations.get(streamId) ?? freeReservation;
   }
 
   /** The tail a reservation names, if that tail really holds it (stale claims can only come from a non-atomic store). */
@@ -162,22 +159,27 @@ class Overlay {
     return state;
   }
 
-  applyReservation(streamId: string, event: { type: string; data: { tailId: number } }, metadata: Record<string, unknown>): void {
-    this.reservations.set(streamId, evolveReservation(this.reservation(streamId), event));
+  applyReservation(key: string, event: ReservationEvent, metadata: Record<string, unknown>): void {
+    const after = evolveReservation(this.reservation(key), event);
+    this.reservations.set(key, after);
     if (!this.record) return;
-    const expected = this.loadedReservations.get(streamId)?.version ?? 0;
-    this.push(streamId, expected, [{ eventId: randomUUID(), type: event.type, data: { ...event.data }, metadata }]);
+    const change = this.changes.get(key);
+    if (change) {
+      change.events.push(event);
+      change.after = after;
+    } else {
+      const expectedVersion = this.loadedReservations.get(key)?.version ?? 0;
+      this.changes.set(key, { key, expectedVersion, events: [event], after, metadata });
+    }
   }
 
-  /**
-   * Every touched stream once, with the version it was read at. Reservation streams come first:
-   * a store that is not atomic across streams then leaves at worst a stale claim, which the
-   * readers above ignore, never an unguarded tail event.
-   */
-  writes(): StreamWrite[] {
-    const all = this.order.map((id) => this.pending.get(id) as StreamWrite);
-    const isTail = (w: StreamWrite) => w.streamId.startsWith(TAIL_STREAM_PREFIX);
-    return [...all.filter((w) => !isTail(w)), ...all.filter(isTail)];
+  /** Every touched tail stream once, with the version it was read at. */
+  tailWrites(): StreamWrite[] {
+    return [...this.pending.values()];
+  }
+
+  reservationChanges(): ReservationChange[] {
+    return [...this.changes.values()];
   }
 
   private push(streamId: string, expectedVersion: number, events: NewEvent[]): void {
@@ -187,7 +189,6 @@ class Overlay {
       return;
     }
     this.pending.set(streamId, { streamId, expectedVersion, events });
-    this.order.push(streamId);
   }
 }
 
@@ -206,13 +207,6 @@ function loadTail(events: StoredEvent[] | undefined): LoadedTail {
   return { ...readStream(events), state };
 }
 
-function loadReservation(events: StoredEvent[] | undefined): LoadedReservation {
-  const read = readStream(events);
-  if (read.version === 0) return { ...read, reservation: freeReservation };
-  let reservation = freeReservation;
-  for (const e of events ?? []) reservation = evolveReservation(reservation, e);
-  return { ...read, reservation: { holder: reservation.holder, version: read.version } };
-}
 
 /**
  * Writes tail commands to the event store. Every command reads the tail and reservation
@@ -227,6 +221,7 @@ export class TailWriter {
 
   constructor(
     private readonly eventStore: EventStore,
+    private readonly reservations: ReservationStore,
     private readonly ids: TailIdAllocator,
     private readonly clock: () => Date = () => new Date(),
     options: TailWriterOptions = {},
@@ -300,14 +295,9 @@ export class TailWriter {
       reservationIds.add(e.mappedIdStream);
       if (e.tailNumberStream) reservationIds.add(e.tailNumberStream);
     }
-    const reservationEvents = await this.eventStore.readStreams([...reservationIds]);
-    const reservations = new Map<string, LoadedReservation>();
+    const reservations = await this.reservations.read([...reservationIds]);
     const holders = new Set<number>();
-    for (const id of reservationIds) {
-      const loaded = loadReservation(reservationEvents.get(id));
-      reservations.set(id, loaded);
-      if (loaded.reservation.holder !== null) holders.add(loaded.reservation.holder);
-    }
+    for (const r of reservations.values()) if (r.holder !== null) holders.add(r.holder);
 
     // Round trip 2: the tails those reservations name.
     const tails = new Map<number, LoadedTail>();
@@ -335,9 +325,10 @@ export class TailWriter {
       true,
     );
 
-    const writes = decided.overlay.writes();
+    const writes = decided.overlay.tailWrites();
     // A conflict throws here; the retry reuses the ids allocated so far.
-    const appended = writes.length > 0 ? (await this.eventStore.append(writes)).checkpoint.value : null;
+    const appended =
+      writes.length > 0 ? (await this.reservations.write(writes, decided.overlay.reservationChanges())).checkpoint.value : null;
 
     // Each caller's share: its results, and where they are readable: the append when they refer
     // to a tail it wrote (also "no action" on a tail another caller of the batch created).
@@ -355,7 +346,7 @@ export class TailWriter {
   private decideBatch(
     entries: BatchEntry[],
     tails: Map<number, LoadedTail>,
-    reservations: Map<string, LoadedReservation>,
+    reservations: Map<string, Reservation>,
     nextTailId: () => number,
     record: boolean,
   ): { overlay: Overlay; results: Decided[]; created: number } {
@@ -441,13 +432,13 @@ export class TailWriter {
     const oldStream = tailNumberStreamId(ctx.domain, state.tailNumber);
     const newStream = tailNumberStreamId(ctx.domain, toTailNumber);
     let newNumberHeldBy: number | null = null;
-    const reservationWrites: { streamId: string; version: number; event: { type: string; data: { tailId: number } } }[] = [];
+    const changes: ReservationChange[] = [];
 
     if (!sameKey) {
-      const read = await this.eventStore.readStreams([oldStream, newStream]);
-      const oldRes = loadReservation(read.get(oldStream));
-      const newRes = loadReservation(read.get(newStream));
-      const holder = newRes.reservation.holder;
+      const read = await this.reservations.read([oldStream, newStream]);
+      const oldRes = read.get(oldStream) ?? freeReservation;
+      const newRes = read.get(newStream) ?? freeReservation;
+      const holder = newRes.holder;
       if (holder !== null && holder !== tailId) {
         // Confirm the claim (a store that is not atomic across streams may leave a stale one).
         const other = loadTail(await this.eventStore.readStream(tailStreamId(holder))).state;
@@ -455,20 +446,25 @@ export class TailWriter {
           newNumberHeldBy = holder;
         }
       }
-      reservationWrites.push(
-        { streamId: oldStream, version: oldRes.version, event: tailNumberReleased(tailId) },
-        { streamId: newStream, version: newRes.version, event: tailNumberClaimed(tailId) },
-      );
+      const metadata = { domain: ctx.domain, actor: ctx.source };
+      const change = (key: string, read: Reservation, event: ReservationEvent): ReservationChange => ({
+        key,
+        expectedVersion: read.version,
+        events: [event],
+        after: evolveReservation(read, event),
+        metadata,
+      });
+      changes.push(change(oldStream, oldRes, tailNumberReleased(tailId)), change(newStream, newRes, tailNumberClaimed(tailId)));
     }
 
     const events = decide({ type: 'RenumberTail', ...this.meta(ctx), newTailNumber: toTailNumber, newNumberHeldBy }, state);
-    return this.appendTail(ctx, tailId, loaded, state, events, events.length > 0 ? reservationWrites : []);
+    return this.appendTail(ctx, tailId, loaded, state, events, events.length > 0 ? changes : []);
   }
 
   /** The tail the caller maps under `mappedId`, or `TailNotFound`. Two round trips. */
   private async resolve(ctx: TailWriterContext, mappedId: string): Promise<{ tailId: number; loaded: LoadedTail; state: TailState }> {
-    const reservation = loadReservation(await this.eventStore.readStream(mappedIdStreamId(ctx.domain, ctx.source, mappedId)));
-    const tailId = reservation.reservation.holder;
+    const key = mappedIdStreamId(ctx.domain, ctx.source, mappedId);
+    const tailId = (await this.reservations.read([key])).get(key)?.holder ?? null;
     if (tailId === null) throw new TailNotFound(mappedId);
     const loaded = loadTail(await this.eventStore.readStream(tailStreamId(tailId)));
     const state = loaded.state;
@@ -482,29 +478,16 @@ export class TailWriter {
     loaded: LoadedTail,
     state: TailState,
     events: TailEvent[],
-    reservationWrites: { streamId: string; version: number; event: { type: string; data: { tailId: number } } }[],
+    changes: ReservationChange[],
   ): Promise<TailCommandResult> {
     if (events.length === 0) return { tail: state, checkpoint: this.latest([loaded.position]) };
     const metadata = { domain: ctx.domain, actor: ctx.source };
-    const reservation = (r: (typeof reservationWrites)[number]): StreamWrite => ({
-      streamId: r.streamId,
-      expectedVersion: r.version,
-      events: [{ eventId: randomUUID(), type: r.event.type, data: { ...r.event.data }, metadata }],
-    });
-    const isRelease = (r: (typeof reservationWrites)[number]) => r.event.type === 'TailNumberReleased';
-    // Claims, then the tail, then releases: on a store that is not atomic across streams an
-    // interrupted append leaves at worst a stale claim (ignored by readers), never a number
-    // released while its tail still holds it.
-    const writes: StreamWrite[] = [
-      ...reservationWrites.filter((r) => !isRelease(r)).map(reservation),
-      {
-        streamId: tailStreamId(tailId),
-        expectedVersion: loaded.version,
-        events: events.map((e) => ({ eventId: e.data.eventId, type: e.type, data: { ...e.data }, metadata })),
-      },
-      ...reservationWrites.filter(isRelease).map(reservation),
-    ];
-    const appended = await this.eventStore.append(writes);
+    const write: StreamWrite = {
+      streamId: tailStreamId(tailId),
+      expectedVersion: loaded.version,
+      events: events.map((e) => ({ eventId: e.data.eventId, type: e.type, data: { ...e.data }, metadata })),
+    };
+    const appended = await this.reservations.write([write], changes);
     const tail = events.reduce<TailState>((s, e) => evolve(s, e), state);
     return { tail, checkpoint: appended.checkpoint };
   }

@@ -7,6 +7,7 @@ import { Pool } from 'pg';
 import { PostgresEventStore } from '@tailsync/event-store';
 import { PostgresTailIdAllocator } from '../../application/tail-id-allocator';
 import { TailWriter, type CreateOrMapResult } from '../../application/tail-writer';
+import { PostgresReservations } from '../reservations/postgres-reservations';
 
 export interface TestStores {
   run: string;
@@ -31,7 +32,9 @@ export async function createTestStores(label: string, databaseUrl: string): Prom
   await store.migrate();
   const ids = new PostgresTailIdAllocator(pool, { sequence });
   await ids.migrate();
-  const writer = new TailWriter(store, ids);
+  const reservations = new PostgresReservations(pool, store, { table: `${label}_${run}_reservations` });
+  await reservations.migrate();
+  const writer = new TailWriter(store, reservations, ids);
   let counter = 0;
   return {
     run,
@@ -43,7 +46,7 @@ export async function createTestStores(label: string, databaseUrl: string): Prom
     unique: (l: string) => `${l}-${run}-${++counter}`,
     cleanup: async () => {
       await pool.query(
-        `drop table if exists "${esPrefix}events", "${esPrefix}streams", "${rmPrefix}tails", "${rmPrefix}tail_mappings", "${rmPrefix}checkpoints"`,
+        `drop table if exists "${esPrefix}events", "${esPrefix}streams", "${rmPrefix}tails", "${rmPrefix}tail_mappings", "${rmPrefix}checkpoints", ${reservations.table}`,
       );
       await pool.query(`drop sequence if exists ${sequence}`);
       await pool.end();

@@ -1,0 +1,151 @@
+import type { Pool, PoolClient } from 'pg';
+import {
+  WrongExpectedVersionError,
+  type AppendResult,
+  type EventStore,
+  type PostgresEventStore,
+  type StreamWrite,
+} from '@tailsync/event-store';
+import { evolveReservation, freeReservation, type Reservation } from '../../domain/reservation.events';
+import { MAPPED_ID_STREAM_PREFIX, TAIL_NUMBER_STREAM_PREFIX } from '../../domain/stream-ids';
+import type { ReservationChange, ReservationStore } from '../../application/reservation-store';
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** The reservation's row changed (or appeared) since it was read. */
+class ReservationConflict extends WrongExpectedVersionError {}
+
+/**
+ * Reservations as rows of one table (key → holding tail, version), changed in the same
+ * PostgreSQL transaction as the append of the tail events (`appendInTransaction`): a new tail
+ * costs two small rows instead of two more events and stream rows, and a reservation read is a
+ * primary-key lookup. The version check is the stream's: an insert for version 0 fails on the
+ * primary key, an update matches only the version read.
+ */
+export class PostgresReservations implements ReservationStore {
+  readonly table: string;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly eventStore: PostgresEventStore,
+    opts: { table?: string } = {},
+  ) {
+    this.table = opts.table ?? 'tail_reservations';
+    if (!IDENTIFIER.test(this.table)) throw new TypeError(`Invalid table name '${this.table}'`);
+  }
+
+  /**
+   * Creates the table, and the first time fills it from the reservation streams that earlier
+   * versions wrote to the event store (under a lock, so copies starting together do it once).
+   */
+  async migrate(): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('begin');
+      await client.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [`tailsync.reservations:${this.table}`]);
+      const { rows } = await client.query<{ exists: boolean }>('select to_regclass($1) is not null as exists', [this.table]);
+      if (!rows[0].exists) {
+        await client.query(`create table ${this.table} (
+          key     text   primary key,
+          holder  bigint,
+          version int    not null check (version > 0)
+        )`);
+        await this.backfill(client, this.eventStore);
+      }
+      await client.query('commit');
+    } catch (err) {
+      await client.query('rollback').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  async read(keys: string[]): Promise<Map<string, Reservation>> {
+    const out = new Map<string, Reservation>(keys.map((k) => [k, freeReservation]));
+    if (keys.length === 0) return out;
+    const { rows } = await this.pool.query<{ key: string; holder: string | null; version: number }>(
+      `select key, holder::text as holder, version from ${this.table} where key = any($1::text[])`,
+      [keys],
+    );
+    for (const r of rows) out.set(r.key, { holder: r.holder === null ? null : Number(r.holder), version: r.version });
+    return out;
+  }
+
+  async write(tailWrites: StreamWrite[], changes: ReservationChange[]): Promise<AppendResult> {
+    const client = await this.pool.connect();
+    let broken = false;
+    try {
+      await client.query('begin');
+      try {
+        const appended = await this.eventStore.appendInTransaction(client, tailWrites);
+        await this.apply(client, changes);
+        await client.query('commit');
+        return appended;
+      } catch (err) {
+        await client.query('rollback').catch(() => {
+          broken = true;
+        });
+        throw asConflict(err);
+      }
+    } catch (err) {
+      broken ||= !(err instanceof WrongExpectedVersionError);
+      throw err;
+    } finally {
+      client.release(broken ? true : undefined);
+    }
+  }
+
+  /** Inserts the new reservations and updates the others, both in key order; a mismatch is a conflict. */
+  private async apply(client: PoolClient, changes: ReservationChange[]): Promise<void> {
+    const sorted = [...changes].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    const created = sorted.filter((c) => c.expectedVersion === 0);
+    const updated = sorted.filter((c) => c.expectedVersion > 0);
+    const columns = (cs: ReservationChange[]) => [cs.map((c) => c.key), cs.map((c) => c.after.holder), cs.map((c) => c.after.version)];
+    if (created.length > 0) {
+      await client.query(
+        `insert into ${this.table} (key, holder, version)
+         select u.key, u.holder, u.version from unnest($1::text[], $2::bigint[], $3::int[]) as u(key, holder, version)
+          order by u.key collate "C"`,
+        columns(created),
+      );
+    }
+    if (updated.length > 0) {
+      const { rowCount } = await client.query(
+        `update ${this.table} r set holder = u.holder, version = u.version
+           from unnest($1::text[], $2::bigint[], $3::int[], $4::int[]) as u(key, holder, version, expected)
+          where r.key = u.key and r.version = u.expected`,
+        [...columns(updated), updated.map((c) => c.expectedVersion)],
+      );
+      if (rowCount !== updated.length) throw new ReservationConflict(`${this.table}(${updated.length} rows)`, 'any', -1);
+    }
+  }
+
+  /** Every reservation stream's state, folded from the event store, as rows. */
+  private async backfill(client: PoolClient, store: EventStore): Promise<void> {
+    const state = new Map<string, Reservation>();
+    const prefixes = [TAIL_NUMBER_STREAM_PREFIX, MAPPED_ID_STREAM_PREFIX];
+    let after = null;
+    for (;;) {
+      const page = await store.readAll(after, 5_000, { streamPrefixes: prefixes });
+      for (const e of page.events) state.set(e.streamId, evolveReservation(state.get(e.streamId) ?? freeReservation, e));
+      if (page.events.length < 5_000) break;
+      after = page.checkpoint;
+    }
+    const rows = [...state].filter(([, r]) => r.version > 0);
+    for (let i = 0; i < rows.length; i += 5_000) {
+      const chunk = rows.slice(i, i + 5_000);
+      await client.query(
+        `insert into ${this.table} (key, holder, version) select * from unnest($1::text[], $2::bigint[], $3::int[])`,
+        [chunk.map(([k]) => k), chunk.map(([, r]) => r.holder), chunk.map(([, r]) => r.version)],
+      );
+    }
+  }
+}
+
+/** A row inserted by a concurrent writer (primary key) or a deadlock between two writers: decide again. */
+function asConflict(err: unknown): unknown {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === '23505' || code === '40P01') return new ReservationConflict('tail reservations', 'any', -1);
+  return err;
+}
