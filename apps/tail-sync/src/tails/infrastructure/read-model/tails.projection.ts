@@ -4,7 +4,9 @@ import { escapeLiteral } from 'pg';
 import type { AllCheckpoint, EventStore, StoredEvent } from '@tailsync/event-store';
 import { TAIL_STREAM_PREFIX, tailIdOfStream } from '../../domain/stream-ids';
 import { tailNumberKey } from '../../domain/tail-number';
+import { evolve } from '../../domain/tail.decider';
 import { isTailEventType, toTailEvent } from '../../domain/tail.events';
+import type { TailState } from '../../domain/tail.state';
 import {
   advisoryLockKey,
   checkpointsDdl,
@@ -63,21 +65,6 @@ export interface CatchUpStats {
   checkpoint: AllCheckpoint | null;
 }
 
-/** A tail row as the projection folds it. */
-interface TailRow {
-  tailId: number;
-  domain: string;
-  tailNumber: string;
-  registrationNumber: string | null;
-  icaoTypeName: string | null;
-  vendorTypeName: string | null;
-  countryCode: string | null;
-  passengerSeating: number | null;
-  status: 'active' | 'inactive';
-  version: number;
-  createdAt: string;
-  updatedAt: string;
-}
 
 interface MappingRow {
   domain: string;
@@ -438,7 +425,7 @@ export class TailsProjection {
     }
 
     // The current rows of the touched tails (one primary-key lookup), so the version guard is exact.
-    const current = new Map<number, TailRow>();
+    const current = new Map<number, TailState>();
     if (byTail.size > 0) {
       const { rows } = await client.query<DbTailRow>(`select ${TAIL_COLUMNS} from ${this.tables.tails} where tail_id = any($1::bigint[])`, [
         [...byTail.keys()],
@@ -446,66 +433,37 @@ export class TailsProjection {
       for (const r of rows) current.set(Number(r.tail_id), fromDb(r));
     }
 
-    const changed: TailRow[] = [];
+    const changed: TailState[] = [];
     const mappings: MappingRow[] = [];
     let applied = 0;
     for (const [tailId, evs] of byTail) {
       evs.sort((x, y) => x.version - y.version);
-      let row: TailRow | null = current.get(tailId) ?? null;
+      let state: TailState | null = current.get(tailId) ?? null;
       let dirty = false;
       for (const e of evs) {
-        if (row && e.version <= row.version) continue; // already applied
+        if (state && e.version <= state.version) continue; // already applied
         if (!isTailEventType(e.type)) {
           this.logger.warn(`Projection '${this.name}': unknown event type '${e.type}' in ${e.streamId}@${e.version}; skipped`);
-          if (row) row = { ...row, version: e.version };
+          if (state) state = { ...state, version: e.version };
           continue;
         }
         const event = toTailEvent(e);
-        if (event.type === 'TailCreated') {
-          const d = event.data;
-          row = {
-            tailId,
-            domain: d.domain,
-            tailNumber: d.tailNumber,
-            registrationNumber: d.registrationNumber ?? null,
-            icaoTypeName: d.icaoTypeName ?? null,
-            vendorTypeName: d.vendorTypeName ?? null,
-            countryCode: d.countryCode ?? null,
-            passengerSeating: d.passengerSeating ?? null,
-            status: 'active',
-            version: e.version,
-            createdAt: d.occurredAt,
-            updatedAt: d.occurredAt,
-          };
-          mappings.push({ domain: d.domain, source: d.source, mappedId: d.mappedId, tailId, addedVersion: e.version });
-        } else {
-          if (!row) {
-            this.logger.warn(`Projection '${this.name}': ${e.type} for tail ${tailId} without its creation; skipped`);
-            continue;
-          }
-          if (e.version !== row.version + 1) {
-            this.logger.warn(`Projection '${this.name}': tail ${tailId} jumps from version ${row.version} to ${e.version}`);
-          }
-          row = { ...row, version: e.version, updatedAt: event.data.occurredAt };
-          switch (event.type) {
-            case 'MappingAdded':
-              mappings.push({ domain: row.domain, source: event.data.source, mappedId: event.data.mappedId, tailId, addedVersion: e.version });
-              break;
-            case 'TailDeactivated':
-              row.status = 'inactive';
-              break;
-            case 'TailReactivated':
-              row.status = 'active';
-              break;
-            case 'TailRenumbered':
-              row.tailNumber = event.data.toTailNumber;
-              break;
-          }
+        if (!state && event.type !== 'TailCreated') {
+          this.logger.warn(`Projection '${this.name}': ${e.type} for tail ${tailId} without its creation; skipped`);
+          continue;
+        }
+        if (state && e.version !== state.version + 1) {
+          this.logger.warn(`Projection '${this.name}': tail ${tailId} jumps from version ${state.version} to ${e.version}`);
+        }
+        // The domain's own fold; the row keeps the stream's version (the guard against replays).
+        state = { ...evolve(state, event), version: e.version };
+        if (event.type === 'TailCreated' || event.type === 'MappingAdded') {
+          mappings.push({ domain: state.domain, source: event.data.source, mappedId: event.data.mappedId, tailId, addedVersion: e.version });
         }
         dirty = true;
         applied++;
       }
-      if (row && dirty) changed.push(row);
+      if (state && dirty) changed.push(state);
     }
 
     const t = this.tables;
@@ -539,11 +497,11 @@ export class TailsProjection {
         changed.map((r) => r.domain),
         changed.map((r) => r.tailNumber),
         changed.map((r) => tailNumberKey(r.tailNumber)),
-        changed.map((r) => r.registrationNumber),
-        changed.map((r) => r.icaoTypeName),
-        changed.map((r) => r.vendorTypeName),
-        changed.map((r) => r.countryCode),
-        changed.map((r) => r.passengerSeating),
+        changed.map((r) => r.properties.registrationNumber),
+        changed.map((r) => r.properties.icaoTypeName),
+        changed.map((r) => r.properties.vendorTypeName),
+        changed.map((r) => r.properties.countryCode),
+        changed.map((r) => r.properties.passengerSeating),
         changed.map((r) => r.status),
         changed.map((r) => r.version),
         changed.map((r) => r.createdAt),
@@ -579,17 +537,21 @@ interface DbTailRow {
   updated_at: Date;
 }
 
-function fromDb(r: DbTailRow): TailRow {
+/** A stored row as the domain's state. Its mappings live in their own table and are not needed to fold. */
+function fromDb(r: DbTailRow): TailState {
   return {
     tailId: Number(r.tail_id),
     domain: r.domain,
     tailNumber: r.tail_number,
-    registrationNumber: r.registration_number,
-    icaoTypeName: r.icao_type_name,
-    vendorTypeName: r.vendor_type_name,
-    countryCode: r.country_code,
-    passengerSeating: r.passenger_seating,
+    properties: {
+      registrationNumber: r.registration_number,
+      icaoTypeName: r.icao_type_name,
+      vendorTypeName: r.vendor_type_name,
+      countryCode: r.country_code,
+      passengerSeating: r.passenger_seating,
+    },
     status: r.status,
+    mappings: [],
     version: r.version,
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),
