@@ -1,17 +1,17 @@
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 
 /**
- * Runs idempotent DDL in one transaction under a transaction-level advisory lock named
- * `lockName`, so several copies of a process starting at once never race on `create ... if not
- * exists` (which is not safe concurrently in PostgreSQL).
+ * Runs `work` in one transaction under a transaction-level advisory lock named `lockName`, so
+ * several copies of a process starting at once never race on `create ... if not exists` (which
+ * is not safe concurrently in PostgreSQL) or on a one-off fill of a new table.
  */
-export async function migrateUnderLock(pool: Pool, lockName: string, statements: readonly string[]): Promise<void> {
+export async function underMigrationLock(pool: Pool, lockName: string, work: (client: PoolClient) => Promise<void>): Promise<void> {
   const client = await pool.connect();
   let broken = false;
   try {
     await client.query('begin');
     await client.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [lockName]);
-    for (const sql of statements) await client.query(sql);
+    await work(client);
     await client.query('commit');
   } catch (error) {
     broken = true;
@@ -20,4 +20,11 @@ export async function migrateUnderLock(pool: Pool, lockName: string, statements:
   } finally {
     client.release(broken ? true : undefined);
   }
+}
+
+/** Runs idempotent DDL statements under `underMigrationLock`. */
+export function migrateUnderLock(pool: Pool, lockName: string, statements: readonly string[]): Promise<void> {
+  return underMigrationLock(pool, lockName, async (client) => {
+    for (const sql of statements) await client.query(sql);
+  });
 }

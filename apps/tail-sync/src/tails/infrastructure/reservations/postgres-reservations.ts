@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
+import { underMigrationLock } from '@tailsync/service-kit';
 import {
   WrongExpectedVersionError,
   type AppendResult,
@@ -39,26 +40,16 @@ export class PostgresReservations implements ReservationStore {
    * versions wrote to the event store (under a lock, so copies starting together do it once).
    */
   async migrate(): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('begin');
-      await client.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [`tailsync.reservations:${this.table}`]);
+    await underMigrationLock(this.pool, `tailsync.reservations:${this.table}`, async (client) => {
       const { rows } = await client.query<{ exists: boolean }>('select to_regclass($1) is not null as exists', [this.table]);
-      if (!rows[0].exists) {
-        await client.query(`create table ${this.table} (
-          key     text   primary key,
-          holder  bigint,
-          version int    not null check (version > 0)
-        )`);
-        await this.backfill(client, this.eventStore);
-      }
-      await client.query('commit');
-    } catch (err) {
-      await client.query('rollback').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+      if (rows[0].exists) return;
+      await client.query(`create table ${this.table} (
+        key     text   primary key,
+        holder  bigint,
+        version int    not null check (version > 0)
+      )`);
+      await this.backfill(client, this.eventStore);
+    });
   }
 
   async read(keys: string[]): Promise<Map<string, Reservation>> {
