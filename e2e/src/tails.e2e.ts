@@ -70,8 +70,14 @@ describe('tails: create or map (PUT /Tails)', () => {
     expect(empty.body.fieldErrors.tailNumber).toEqual(['Tail number is required.']);
   });
 
-  it('answers malformed JSON with 400, a non-JSON body with 415, and a huge body with 413', async () => {
-    expect((await api(a, 'PUT', '/Tails', '{"tailId": ')).status).toBe(400);
+  it('answers malformed JSON and an undecodable URL with 400, a non-JSON body with 415, and a huge body with 413', async () => {
+    const malformed = await api(a, 'PUT', '/Tails', '{"tailId": ');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.detail).toBe('The request body is not valid JSON.');
+    const badUrl = await api(a, 'GET', '/Tails/%FF');
+    expect(badUrl.status).toBe(400);
+    expect(badUrl.headers.get('content-type')).toContain('application/problem+json');
+    expect(badUrl.headers.get('x-api-version')).toBeTruthy();
     expect((await api(a, 'PUT', '/Tails', 'tailId=x', { 'Content-Type': 'text/plain' })).status).toBe(415);
     const huge = await api(a, 'PUT', '/Tails/Bulk', { tails: [tail('h', 'x'.repeat(3_000_000))] });
     expect(huge.status).toBe(413);

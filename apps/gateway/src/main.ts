@@ -1,10 +1,12 @@
 import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { ALL_PATTERNS } from '@tailsync/contracts';
 import { brokerList, exitOnStartFailure, loadConfig, requestReplyTopics, startService } from '@tailsync/service-kit';
 import { appModule } from './app.module';
 import { GatewayConfig } from './config/gateway.config';
 import { configureHttp } from './http/configure-http';
+import { sendProblem, toProblem } from './problems/problem.filter';
 
 async function main() {
   const config = loadConfig(GatewayConfig);
@@ -17,6 +19,7 @@ async function main() {
     instanceId,
     topics: requestReplyTopics(ALL_PATTERNS),
     configure: (app) => configureHttp(app, config),
+    frameworkErrors: (error, req, reply) => sendProblem(req, reply, toProblem(error), config.PUBLIC_BASE_URL, new Logger('http'), error),
   });
 }
 

@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { GatewayConfig } from '../config/gateway.config';
 import { NotFound, Unauthorized } from '../problems/problem';
 
@@ -14,7 +14,7 @@ export class AdminTokenGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const expected = this.config.ADMIN_TOKEN;
     if (!expected) throw new NotFound('No such endpoint.');
-    const header = context.switchToHttp().getRequest<Request>().headers.authorization ?? '';
+    const header = context.switchToHttp().getRequest<FastifyRequest>().headers.authorization ?? '';
     const given = header.startsWith('Bearer ') ? header.slice(7) : '';
     // Digests make the comparison constant-time whatever the lengths.
     if (!given || !timingSafeEqual(digest(given), digest(expected))) throw new Unauthorized('A valid admin token is required.');

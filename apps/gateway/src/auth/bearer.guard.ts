@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { JwtService } from '@nestjs/jwt';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { Unauthorized } from '../problems/problem';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, AccessTokenClaims } from './access-token';
 import { AuthenticatedRequest } from './caller.decorator';
@@ -17,7 +17,7 @@ export class BearerGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()])) return true;
-    const req = context.switchToHttp().getRequest<Request & AuthenticatedRequest>();
+    const req = context.switchToHttp().getRequest<FastifyRequest & AuthenticatedRequest>();
     const match = /^Bearer ([\w-]+\.[\w-]+\.[\w-]+)$/.exec(req.headers.authorization ?? '');
     if (!match) throw new Unauthorized();
     let claims: AccessTokenClaims;
@@ -31,7 +31,7 @@ export class BearerGuard implements CanActivate {
       throw new Unauthorized('The access token is invalid or expired.');
     }
     if (typeof claims.sub !== 'string' || typeof claims.dom !== 'string') throw new Unauthorized('The access token is invalid or expired.');
-    req.caller = { domain: claims.dom, source: claims.sub, requestId: String(req.id ?? '') };
+    req.caller = { domain: claims.dom, source: claims.sub, requestId: req.id };
     return true;
   }
 }

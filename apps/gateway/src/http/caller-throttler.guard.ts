@@ -1,7 +1,9 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
 import { ThrottlerGuard, ThrottlerLimitDetail } from '@nestjs/throttler';
+import type { FastifyRequest } from 'fastify';
 import { AuthenticatedRequest } from '../auth/caller.decorator';
 import { RateLimited } from '../problems/problem';
+import { pathOf } from './path-of';
 
 /**
  * Rate limit per service account (per client address before authentication, e.g. at
@@ -15,7 +17,7 @@ export class CallerThrottlerGuard extends ThrottlerGuard {
 
   /** Probes of operators' monitoring are never limited. */
   protected async shouldSkip(context: ExecutionContext): Promise<boolean> {
-    const path = context.switchToHttp().getRequest<{ path: string }>().path;
+    const path = pathOf(context.switchToHttp().getRequest<FastifyRequest>());
     return path.startsWith('/health/') || path === '/metrics';
   }
 

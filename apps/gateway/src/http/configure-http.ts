@@ -1,35 +1,24 @@
-import { INestApplication, Logger } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { API_VERSION } from '@tailsync/contracts';
-import express, { NextFunction, Request, Response } from 'express';
+import bytes from 'bytes';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { parse as parseForm } from 'node:querystring';
 import { GatewayConfig } from '../config/gateway.config';
-import { UnsupportedMediaType } from '../problems/problem';
-import { sendProblem, toProblem } from '../problems/problem.filter';
+import { UnsupportedMediaType, ValidationProblem } from '../problems/problem';
+import { pathOf } from './path-of';
 
-const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+const JSON_TYPES = /^application\/(?:[\w.+-]+\+)?json$/i;
+const FORM_LIMIT = 16 * 1024;
 
 /**
- * Body parsing with problem answers for every parser failure (malformed JSON 400, too large 413,
- * not JSON 415), then the OpenAPI document and Swagger UI.
+ * Body parsing: JSON everywhere, a form only at /oauth/token (OAuth2 clients send one). Any other
+ * body is refused with 415, a body over BODY_LIMIT with 413, malformed JSON with a 400 problem.
+ * Then the OpenAPI document and Swagger UI.
  */
-export function configureHttp(app: INestApplication, config: GatewayConfig): void {
-  const logger = new Logger('http');
-  const http = app.getHttpAdapter().getInstance() as express.Express;
-  http.disable('x-powered-by');
-  http.set('etag', false);
-  app.use((req: Request, _res: Response, next: NextFunction) => {
-    const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
-    const form = req.path === '/oauth/token' && req.is('application/x-www-form-urlencoded');
-    if (BODY_METHODS.has(req.method) && hasBody && !form && !req.is(['application/json', 'application/*+json'])) {
-      return next(new UnsupportedMediaType());
-    }
-    next();
-  });
-  app.use(express.json({ limit: config.BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
-  app.use(express.urlencoded({ extended: false, limit: '16kb' }));
-  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    sendProblem(req, res, toProblem(error), config.PUBLIC_BASE_URL, logger, error);
-  });
+export function configureHttp(app: NestFastifyApplication, config: GatewayConfig): void {
+  const http = app.getHttpAdapter().getInstance();
+  acceptBodies(http, config);
 
   const document = SwaggerModule.createDocument(
     app,
@@ -41,6 +30,25 @@ export function configureHttp(app: INestApplication, config: GatewayConfig): voi
       .addServer(config.PUBLIC_BASE_URL)
       .build(),
   );
-  http.get('/openapi.json', (_req: Request, res: Response) => res.json(document));
+  http.get('/openapi.json', (_req, reply) => reply.send(document));
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json', raw: false });
+}
+
+function acceptBodies(http: FastifyInstance, config: GatewayConfig): void {
+  const bodyLimit = bytes.parse(config.BODY_LIMIT);
+  if (bodyLimit === null) throw new Error(`BODY_LIMIT '${config.BODY_LIMIT}' is not a size (e.g. 2mb)`);
+  // Fastify's own text/plain parser would hand plain text to the handlers: drop it (→ 415).
+  http.removeAllContentTypeParsers();
+  const parseJson = http.getDefaultJsonParser('error', 'error');
+  http.addContentTypeParser(JSON_TYPES, { parseAs: 'string', bodyLimit }, (req, body, done) =>
+    parseJson(req, body as string, (error, value) => done(error ? new ValidationProblem({}, [jsonError(error)]) : null, value)),
+  );
+  http.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (req: FastifyRequest, body, done) => {
+    if (pathOf(req) !== '/oauth/token') return done(new UnsupportedMediaType(), undefined);
+    done(null, { ...parseForm(body as string) });
+  });
+}
+
+function jsonError(error: Error): string {
+  return (error as { code?: string }).code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'The request body is empty.' : 'The request body is not valid JSON.';
 }

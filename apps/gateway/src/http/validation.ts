@@ -6,7 +6,8 @@ export function fieldErrorsOf(errors: ValidationError[], prefix = ''): Record<st
   const out: Record<string, string[]> = {};
   for (const error of errors) {
     const path = prefix ? (/^\d+$/.test(error.property) ? `${prefix}[${error.property}]` : `${prefix}.${error.property}`) : error.property;
-    const messages = Object.values(error.constraints ?? {});
+    // Rules sharing one message (e.g. limit's integer, min and max) say it once.
+    const messages = [...new Set(Object.values(error.constraints ?? {}))];
     // When a field is missing, "is required" alone says it; type and length rules add nothing.
     const required = messages.find((m) => / is required\.$/.test(m));
     if (messages.length > 0) out[path] = required ? [required] : messages;

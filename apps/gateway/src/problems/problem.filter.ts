@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, ServiceUnavailableException } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { pathOf } from '../http/path-of';
 import { GatewayConfig } from '../config/gateway.config';
 import { Conflict, InternalError, NotFound, PayloadTooLarge, Problem, Unauthorized, UnsupportedMediaType, ValidationProblem } from './problem';
 import { problemBody } from './problem-body';
@@ -13,33 +14,32 @@ export class ProblemFilter implements ExceptionFilter {
 
   catch(error: unknown, host: ArgumentsHost): void {
     const ctx = host.switchToHttp();
-    if (error instanceof ServiceUnavailableException && ctx.getRequest<Request>().path.startsWith('/health')) {
+    const req = ctx.getRequest<FastifyRequest>();
+    if (error instanceof ServiceUnavailableException && pathOf(req).startsWith('/health')) {
       // Terminus's readiness report: operators want the per-dependency detail as it is.
-      ctx.getResponse<Response>().status(503).json(error.getResponse());
+      ctx.getResponse<FastifyReply>().status(503).send(error.getResponse());
       return;
     }
-    sendProblem(ctx.getRequest<Request>(), ctx.getResponse<Response>(), toProblem(error), this.config.PUBLIC_BASE_URL, this.logger, error);
+    sendProblem(req, ctx.getResponse<FastifyReply>(), toProblem(error), this.config.PUBLIC_BASE_URL, this.logger, error);
   }
 }
 
-export function sendProblem(req: Request, res: Response, problem: Problem, baseUrl: string, logger: Logger, cause?: unknown): void {
+export function sendProblem(req: FastifyRequest, res: FastifyReply, problem: Problem, baseUrl: string, logger: Logger, cause?: unknown): void {
   const body = problemBody(problem, baseUrl);
-  const log = { instance: body.instance, status: body.status, method: req.method, path: req.path, requestId: req.id };
+  const log = { instance: body.instance, status: body.status, method: req.method, path: pathOf(req), requestId: req.id };
   if (problem.status >= 500) logger.error({ ...log, cause: cause instanceof Error && !(cause instanceof Problem) ? cause.message : undefined });
   else logger.debug?.(log);
-  if (res.headersSent) return;
-  res.status(problem.status).set(problem.headers).type('application/problem+json').send(JSON.stringify(body));
+  if (res.sent) return;
+  res.status(problem.status).headers(problem.headers).type('application/problem+json').send(JSON.stringify(body));
 }
 
 /** Maps framework and body-parser errors onto the contract's problems. */
 export function toProblem(error: unknown): Problem {
   if (error instanceof Problem) return error;
-  const e = error as { type?: string; status?: number; statusCode?: number };
-  if (e?.type === 'entity.too.large') return new PayloadTooLarge();
-  if (e?.type === 'entity.parse.failed') return new ValidationProblem({}, ['The request body is not valid JSON.']);
-  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') return new UnsupportedMediaType();
-  if (error instanceof HttpException || typeof e?.status === 'number') {
-    const status = error instanceof HttpException ? error.getStatus() : (e.status as number);
+  // Nest hands Fastify's own errors (body too large, unsupported media type) over as HttpExceptions.
+  const e = error as { statusCode?: number };
+  if (error instanceof HttpException || typeof e?.statusCode === 'number') {
+    const status = error instanceof HttpException ? error.getStatus() : (e.statusCode as number);
     if (status === 404) return new NotFound('No such endpoint.');
     if (status === 401) return new Unauthorized();
     if (status === 409) return new Conflict('Conflict.');

@@ -5,7 +5,7 @@ import {
 import {
   CallerContext, CreateOrMapOutcome, CreateOrMapReply, CreateOrMapRequest, TAIL_PATTERNS, TailSubmission,
 } from '@tailsync/contracts';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { Caller } from '../auth/caller.decorator';
 import { GatewayConfig } from '../config/gateway.config';
 import { ValidationProblem } from '../problems/problem';
@@ -33,11 +33,11 @@ export class TailsController {
   @ApiOperation({ summary: 'Create a tail, or add your mapping to the tail of your domain that holds this tail number.' })
   @ApiCreatedResponse({ type: OperationResultView, description: 'Created; Location: /Tails/{mappedId}.' })
   @ApiOkResponse({ type: OperationResultView, description: 'New mapping applied, or no action taken.' })
-  async createOrMap(@Caller() caller: CallerContext, @Body() tail: TailDto, @Res({ passthrough: true }) res: Response): Promise<OperationResultView> {
+  async createOrMap(@Caller() caller: CallerContext, @Body() tail: TailDto, @Res({ passthrough: true }) res: FastifyReply): Promise<OperationResultView> {
     const [outcome] = await this.createOrMapMany(caller, [tail]);
     if (outcome.outcome === 'invalid') throw new ValidationProblem(outcome.fieldErrors);
     if (outcome.outcome === 'created') {
-      res.status(201).location(`/Tails/${encodeURIComponent(tail.tailId)}`);
+      res.status(201).header('Location', `/Tails/${encodeURIComponent(tail.tailId)}`);
     } else res.status(200);
     return operationResult(tail.tailId, outcome);
   }

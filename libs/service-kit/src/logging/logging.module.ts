@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { IncomingMessage } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
+import { requestIdOf } from '../bootstrap/request-id';
 
 /**
  * Structured JSON logs with a request id (`X-Request-Id` echoed or generated).
@@ -24,16 +24,22 @@ export function loggingModule(service: string, level: string) {
       level,
       base: { service },
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      // Used only when the HTTP adapter has not set `req.id` (startService's does, and echoes it).
       genReqId: (req: IncomingMessage, res) => {
-        const given = req.headers['x-request-id'];
-        const id = typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
+        const id = requestIdOf(req);
         res.setHeader('X-Request-Id', id);
         return id;
       },
-      autoLogging: { ignore: (req) => (req.url ?? '').startsWith('/health') || req.url === '/metrics' },
+      // Middleware sees the path relative to where it is mounted; originalUrl is the whole one.
+      autoLogging: { ignore: (req) => isProbe((req as { originalUrl?: string }).originalUrl ?? req.url ?? '') },
       serializers: {
         req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
     },
   });
+}
+
+function isProbe(url: string): boolean {
+  return url.startsWith('/health') || url === '/metrics';
 }
