@@ -1,11 +1,24 @@
 import { OnApplicationShutdown } from '@nestjs/common';
 import { Pool } from 'pg';
 import { ReadinessCheck } from '../ops/readiness-check';
+import { PreparingClient } from './preparing-client';
 
 export const PG_POOL = Symbol('PG_POOL');
 
+/**
+ * The pool every process uses. Statements with parameters are prepared once per connection
+ * (PreparingClient) but planned for their actual values on every run: a generic plan, planned
+ * once for arrays of unknown length, made 1,000-tail bulk calls 2-3x slower (docs/performance.md).
+ */
 export function createPool(url: string, max = 20): Pool {
-  const pool = new Pool({ connectionString: url, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5_000 });
+  const pool = new Pool({
+    connectionString: url,
+    max,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: 5_000,
+    Client: PreparingClient,
+    options: '-c plan_cache_mode=force_custom_plan',
+  });
   // An idle client losing its server must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   return pool;

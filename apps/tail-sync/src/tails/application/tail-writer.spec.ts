@@ -3,7 +3,8 @@
  * PostgresEventStore. Each run uses its own tables and sequence, dropped afterwards.
  */
 import { randomBytes } from 'node:crypto';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
+import { createPool } from '@tailsync/service-kit';
 import { PostgresEventStore } from '@tailsync/event-store';
 import { PostgresReservations } from '../infrastructure/reservations/postgres-reservations';
 import { StreamReservations } from '../infrastructure/reservations/stream-reservations';
@@ -35,7 +36,7 @@ describeDb.each(['reservation rows', 'reservation streams'] as const)('TailWrite
   const table = `${prefix}${kind === 'reservation rows' ? 'rows' : 'streams'}_reservations`;
 
   beforeAll(async () => {
-    pool = new Pool({ connectionString: DATABASE_URL, max: 12 });
+    pool = createPool(DATABASE_URL as string, 12);
     store = new PostgresEventStore(pool, { tablePrefix: prefix });
     await store.migrate();
     ids = new PostgresTailIdAllocator(pool, { sequence });

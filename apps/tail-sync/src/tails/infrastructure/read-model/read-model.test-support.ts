@@ -3,7 +3,8 @@
  * tables and a sequence of their own, dropped afterwards.
  */
 import { randomBytes } from 'node:crypto';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
+import { createPool } from '@tailsync/service-kit';
 import { PostgresEventStore } from '@tailsync/event-store';
 import { PostgresTailIdAllocator } from '../../application/tail-id-allocator';
 import { TailWriter, type CreateOrMapResult } from '../../application/tail-writer';
@@ -26,7 +27,7 @@ export async function createTestStores(label: string, databaseUrl: string): Prom
   const esPrefix = `${label}_${run}_es_`;
   const rmPrefix = `${label}_${run}_rm_`;
   const sequence = `${label}_${run}_tail_ids`;
-  const pool = new Pool({ connectionString: databaseUrl, max: 16 });
+  const pool = createPool(databaseUrl, 16);
   pool.on('error', () => undefined);
   const store = new PostgresEventStore(pool, { tablePrefix: esPrefix });
   await store.migrate();

@@ -3,7 +3,7 @@
  * filled from the reservation streams that earlier versions wrote.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Pool } from 'pg';
+import { createPool } from '@tailsync/service-kit';
 import { PostgresEventStore, WrongExpectedVersionError } from '@tailsync/event-store';
 import { PostgresTailIdAllocator } from '../../application/tail-id-allocator';
 import { TailWriter, type CreateOrMapResult } from '../../application/tail-writer';
@@ -20,7 +20,7 @@ const prefix = `pr_${run}_`;
 const tailIdOf = (r: CreateOrMapResult) => (r.outcome === 'invalid' ? NaN : r.tailId);
 
 describe('PostgresReservations (PostgreSQL)', () => {
-  const pool = new Pool({ connectionString: DATABASE_URL, max: 8 });
+  const pool = createPool(DATABASE_URL, 8);
   const store = new PostgresEventStore(pool, { tablePrefix: prefix });
   const ids = new PostgresTailIdAllocator(pool, { sequence: `${prefix}tail_ids` });
 

@@ -1,0 +1,41 @@
+import { createHash } from 'node:crypto';
+import { Client, type QueryConfig } from 'pg';
+
+/** Distinct statement texts prepared per process; texts beyond it (unbounded dynamic SQL) run unnamed. */
+const MAX_PREPARED = 500;
+const names = new Map<string, string>();
+
+/** The name a parameterised statement is prepared under: one per distinct text. */
+export function statementName(text: string): string | undefined {
+  let name = names.get(text);
+  if (name === undefined && names.size < MAX_PREPARED) {
+    name = `ts_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    names.set(text, name);
+  }
+  return name;
+}
+
+function isQueryConfig(value: unknown): value is QueryConfig {
+  return typeof value === 'object' && value !== null && typeof (value as QueryConfig).text === 'string' && typeof (value as { submit?: unknown }).submit !== 'function';
+}
+
+/**
+ * A pg client that prepares every statement with parameters once per connection, under a name
+ * derived from its text, so PostgreSQL parses it once. An 8-row event insert cost the server
+ * 370-385 µs unnamed and 305-315 µs prepared (still planned on every run; 205-220 µs with
+ * cached generic plans, which createPool does not use), measured on the embedded server.
+ */
+export class PreparingClient extends Client {
+  // pg's `query` has many overloads; this one names the statement and hands everything on.
+  override query(...args: unknown[]): never {
+    const [first, second] = args;
+    if (typeof first === 'string' && Array.isArray(second)) {
+      const name = statementName(first);
+      if (name) args.splice(0, 2, { name, text: first, values: second });
+    } else if (isQueryConfig(first) && first.name === undefined && Array.isArray(first.values)) {
+      const name = statementName(first.text);
+      if (name) args[0] = { ...first, name };
+    }
+    return (super.query as (...a: unknown[]) => never)(...args);
+  }
+}
