@@ -192,6 +192,52 @@ describe('PostgresEventStore (PostgreSQL specifics)', () => {
     expect((await f.store.readStream(s)).map((e) => e.type)).toEqual(['Committed', 'Second']);
   });
 
+  it('appendAsPartOf writes with the caller\'s transaction and reports conflicts on new and existing streams', async () => {
+    const [fresh, existing, other] = [uniqueId('part'), uniqueId('part'), uniqueId('part')];
+    await f.store.append([{ streamId: existing, expectedVersion: 0, events: [newEvent('First')] }]);
+    const inTransaction = async <T>(work: (client: import('pg').PoolClient) => Promise<T>): Promise<T> => {
+      const client = await f.pool.connect();
+      try {
+        await client.query('begin');
+        const result = await work(client);
+        await client.query('commit');
+        return result;
+      } catch (err) {
+        await client.query('rollback');
+        throw err;
+      } finally {
+        client.release();
+      }
+    };
+
+    const written = await inTransaction((c) =>
+      f.store.appendAsPartOf(c, [
+        { streamId: fresh, expectedVersion: 0, events: [newEvent('Created'), newEvent('Changed')] },
+        { streamId: existing, expectedVersion: 1, events: [newEvent('Second')] },
+      ]),
+    );
+    expect(written.streams).toEqual({ [fresh]: 2, [existing]: 2 });
+    expect((await f.store.readStream(fresh)).map((e) => e.type)).toEqual(['Created', 'Changed']);
+    expect((await f.store.readAll(null, 1_000_000)).events.at(-1)?.position).toBe(written.checkpoint.value);
+
+    // A stream expected new that exists (found by its insert), and a stale version of an existing one.
+    const newButTaken = inTransaction((c) =>
+      f.store.appendAsPartOf(c, [
+        { streamId: other, expectedVersion: 0, events: [newEvent()] },
+        { streamId: fresh, expectedVersion: 0, events: [newEvent()] },
+      ]),
+    );
+    await expect(newButTaken).rejects.toMatchObject({ name: 'WrongExpectedVersionError', streamId: fresh, expected: 0 });
+    await expect(inTransaction((c) => f.store.appendAsPartOf(c, [{ streamId: existing, expectedVersion: 1, events: [newEvent()] }]))).rejects.toMatchObject({
+      name: 'WrongExpectedVersionError',
+      streamId: existing,
+      actual: 2,
+    });
+    // Nothing of the failed calls was kept.
+    expect(await f.store.readStream(other)).toEqual([]);
+    expect((await f.store.readStream(existing)).map((e) => e.type)).toEqual(['First', 'Second']);
+  });
+
   it('does not deadlock when concurrent calls touch the same streams in opposite orders', async () => {
     const ids = Array.from({ length: 6 }, () => uniqueId('dl'));
     const calls = Array.from({ length: 24 }, (_, i) => {

@@ -41,7 +41,11 @@ const SAVEPOINT: UnitOfWork = {
 };
 
 /** A stream we saw as missing was created by a concurrent transaction before our insert: retry. */
-class StreamCreatedConcurrently extends Error {}
+class StreamCreatedConcurrently extends Error {
+  constructor(readonly streamId: string) {
+    super(`stream '${streamId}' was created concurrently`);
+  }
+}
 
 interface EventRow {
   stream_id: string;
@@ -75,9 +79,14 @@ function byCodePoint(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function isDatabaseError(err: unknown): err is { code: string; constraint?: string } {
+function isDatabaseError(err: unknown): err is { code: string; constraint?: string; detail?: string } {
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code);
+}
+
+/** The key of a unique violation, from PostgreSQL's detail `Key (stream_id)=(…) already exists.` */
+function streamIdOf(err: { detail?: string }): string | undefined {
+  return /^Key \(stream_id\)=\((.*)\) already exists\.$/.exec(err.detail ?? '')?.[1];
 }
 
 function likePrefix(prefix: string): string {
@@ -198,6 +207,23 @@ export class PostgresEventStore implements EventStore {
     return this.appendWithRetries(client, writes, SAVEPOINT, true);
   }
 
+  /**
+   * Appends as one more part of a transaction the caller has opened and will end, without a
+   * savepoint: two round trips fewer than `appendInTransaction`, and streams expected new are
+   * checked by their insert alone (one more). Any failure leaves the caller's transaction aborted:
+   * the caller rolls back. A version conflict, or a stream expected new that exists, is a
+   * `WrongExpectedVersionError`; there is no idempotency check (for callers whose events are new).
+   */
+  async appendAsPartOf(client: PoolClient, writes: StreamWrite[]): Promise<AppendResult> {
+    validateWrites(writes);
+    try {
+      return await this.appendOnce(client, writes, true);
+    } catch (err) {
+      if (err instanceof StreamCreatedConcurrently) throw new WrongExpectedVersionError(err.streamId, 0, -1);
+      throw err;
+    }
+  }
+
   async readStream(streamId: string, fromVersion = 0): Promise<StoredEvent[]> {
     const { rows } = await this.pool.query<EventRow>(
       `select ${EVENT_COLUMNS} from ${this.eventsTable} where stream_id = $1 and version > $2 order by version`,
@@ -298,19 +324,25 @@ export class PostgresEventStore implements EventStore {
     return isDatabaseError(err) && err.code === '23505' && err.constraint === this.eventIdConstraint;
   }
 
-  /** One attempt, inside an open transaction / savepoint. */
-  private async appendOnce(client: PoolClient, writes: StreamWrite[]): Promise<AppendResult> {
+  /**
+   * One attempt, inside an open transaction / savepoint. With `insertChecksNew`, streams expected
+   * new are not looked up first: their insert fails if one exists.
+   */
+  private async appendOnce(client: PoolClient, writes: StreamWrite[], insertChecksNew = false): Promise<AppendResult> {
     // Deterministic lock order (byte order of stream ids) so concurrent appends cannot deadlock.
     const sorted = [...writes].sort((a, b) => byCodePoint(a.streamId, b.streamId));
-    const streamIds = sorted.map((w) => w.streamId);
+    const lookedUp = sorted.filter((w) => !insertChecksNew || w.expectedVersion !== 0).map((w) => w.streamId);
 
     // 1. Lock the existing stream rows of the call, in order, and read their versions.
-    const locked = await client.query<{ stream_id: string; version: number }>(
-      `select stream_id, version from ${this.streamsTable}
-        where stream_id = any($1::text[]) order by stream_id collate "C" for update`,
-      [streamIds],
-    );
-    const current = new Map(locked.rows.map((r) => [r.stream_id, r.version]));
+    const current = new Map<string, number>();
+    if (lookedUp.length > 0) {
+      const locked = await client.query<{ stream_id: string; version: number }>(
+        `select stream_id, version from ${this.streamsTable}
+          where stream_id = any($1::text[]) order by stream_id collate "C" for update`,
+        [lookedUp],
+      );
+      for (const r of locked.rows) current.set(r.stream_id, r.version);
+    }
 
     // 2. Check expectations; compute new versions.
     const newVersions: Record<string, number> = {};
@@ -340,7 +372,7 @@ export class PostgresEventStore implements EventStore {
         );
       } catch (err) {
         if (isDatabaseError(err) && err.code === '23505' && err.constraint === this.streamsPkey) {
-          throw new StreamCreatedConcurrently();
+          throw new StreamCreatedConcurrently(streamIdOf(err) ?? 'one of the streams expected new');
         }
         throw err;
       }

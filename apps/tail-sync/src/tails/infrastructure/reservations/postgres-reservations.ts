@@ -18,7 +18,7 @@ class ReservationConflict extends WrongExpectedVersionError {}
 
 /**
  * Reservations as rows of one table (key → holding tail, version), changed in the same
- * PostgreSQL transaction as the append of the tail events (`appendInTransaction`): a new tail
+ * PostgreSQL transaction as the append of the tail events (`appendAsPartOf`): a new tail
  * costs two small rows instead of two more events and stream rows, and a reservation read is a
  * primary-key lookup. The version check is the stream's: an insert for version 0 fails on the
  * primary key, an update matches only the version read.
@@ -69,7 +69,7 @@ export class PostgresReservations implements ReservationStore {
     try {
       await client.query('begin');
       try {
-        const appended = await this.eventStore.appendInTransaction(client, tailWrites);
+        const appended = await this.eventStore.appendAsPartOf(client, tailWrites);
         await this.apply(client, changes);
         await client.query('commit');
         return appended;
