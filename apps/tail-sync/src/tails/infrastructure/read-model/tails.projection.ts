@@ -411,7 +411,7 @@ export class TailsProjection {
 
   /**
    * Applies a batch (any streams; only `tail-<id>` streams matter) and stores `checkpoint`, in the
-   * caller's open transaction. 2 statements whatever the batch size. Returns the number of
+   * caller's open transaction. At most 2 statements whatever the batch size. Returns the number of
    * tail events applied.
    */
   private async apply(client: PoolClient, events: StoredEvent[], checkpoint: AllCheckpoint): Promise<number> {
@@ -425,17 +425,20 @@ export class TailsProjection {
     }
 
     // The current rows of the touched tails (one primary-key lookup), so the version guard is exact.
+    // A tail whose first event is in the batch has its whole history here: nothing to look up.
     const current = new Map<number, TailState>();
-    if (byTail.size > 0) {
+    const existing = [...byTail].filter(([, evs]) => evs.every((e) => e.version > 1)).map(([tailId]) => tailId);
+    if (existing.length > 0) {
       const { rows } = await client.query<DbTailRow>(`select ${TAIL_COLUMNS} from ${this.tables.tails} where tail_id = any($1::bigint[])`, [
-        [...byTail.keys()],
+        existing,
       ]);
       for (const r of rows) current.set(Number(r.tail_id), fromDb(r));
     }
 
     const changed: TailState[] = [];
     const mappings: MappingRow[] = [];
-    let applied = 0;
+    // Events folded per tail; they count as applied once the row guard has let the tail's row through.
+    const folded = new Map<number, number>();
     for (const [tailId, evs] of byTail) {
       evs.sort((x, y) => x.version - y.version);
       let state: TailState | null = current.get(tailId) ?? null;
@@ -461,13 +464,13 @@ export class TailsProjection {
           mappings.push({ domain: state.domain, source: event.data.source, mappedId: event.data.mappedId, tailId, addedVersion: e.version });
         }
         dirty = true;
-        applied++;
+        folded.set(tailId, (folded.get(tailId) ?? 0) + 1);
       }
       if (state && dirty) changed.push(state);
     }
 
     const t = this.tables;
-    await client.query(
+    const { rows } = await client.query<{ written: string[] | null }>(
       `with up as (
          insert into ${t.tails} (tail_id, domain, tail_number, tail_number_key, registration_number, icao_type_name,
                                  vendor_type_name, country_code, passenger_seating, status, version, created_at, updated_at)
@@ -480,7 +483,7 @@ export class TailsProjection {
            passenger_seating = excluded.passenger_seating, status = excluded.status, version = excluded.version,
            created_at = excluded.created_at, updated_at = excluded.updated_at
          where ${t.tails}.version < excluded.version
-         returning 1
+         returning tail_id
        ), maps as (
          insert into ${t.mappings} (domain, source, mapped_id, tail_id, added_version)
          select * from unnest($14::text[], $15::text[], $16::text[], $17::bigint[], $18::int[])
@@ -491,7 +494,7 @@ export class TailsProjection {
          on conflict (name) do update set checkpoint = excluded.checkpoint, updated_at = excluded.updated_at
          returning 1
        )
-       select (select count(*) from up)::int as tails, (select count(*) from maps)::int as mappings, (select count(*) from cp)::int as cp`,
+       select (select array_agg(tail_id)::text[] from up) as written, (select count(*) from maps)::int as mappings, (select count(*) from cp)::int as cp`,
       [
         changed.map((r) => r.tailId),
         changed.map((r) => r.domain),
@@ -515,7 +518,7 @@ export class TailsProjection {
         checkpoint.value,
       ],
     );
-    return applied;
+    return (rows[0].written ?? []).reduce((sum, tailId) => sum + (folded.get(Number(tailId)) ?? 0), 0);
   }
 }
 

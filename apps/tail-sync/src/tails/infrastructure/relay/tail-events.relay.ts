@@ -117,6 +117,8 @@ export class TailEventsRelay {
   private lockClient: Client | null = null;
   private lockClientBroken = false;
   private leader = false;
+  /** The stored checkpoint as this copy last read or wrote it while leader (only the leader writes it). */
+  private leaderCheckpoint: AllCheckpoint | null | undefined;
   private running: Promise<RelayRunResult> | null = null;
   private loop: { stopped: boolean; done: Promise<void> } | null = null;
   private wake: (() => void) | null = null;
@@ -233,10 +235,13 @@ export class TailEventsRelay {
     const client = await this.acquire();
     if (!client) return { leader: false, published: 0, checkpoint: null };
     try {
-      const { rows } = await client.query<{ checkpoint: string }>(`select checkpoint from ${this.tables.checkpoints} where name = $1`, [
-        this.name,
-      ]);
-      let checkpoint: AllCheckpoint | null = rows[0] ? { value: rows[0].checkpoint } : null;
+      if (this.leaderCheckpoint === undefined) {
+        const { rows } = await client.query<{ checkpoint: string }>(`select checkpoint from ${this.tables.checkpoints} where name = $1`, [
+          this.name,
+        ]);
+        this.leaderCheckpoint = rows[0] ? { value: rows[0].checkpoint } : null;
+      }
+      let checkpoint = this.leaderCheckpoint;
       let count = 0;
       // Batch n + 1 is read and prepared while batch n is being sent; sends (and checkpoints) stay sequential.
       let next = this.prepare(checkpoint);
@@ -254,7 +259,7 @@ export class TailEventsRelay {
            on conflict (name) do update set checkpoint = excluded.checkpoint, updated_at = excluded.updated_at`,
           [this.name, batch.checkpoint.value],
         );
-        checkpoint = batch.checkpoint;
+        checkpoint = this.leaderCheckpoint = batch.checkpoint;
         count += batch.published;
         if (batch.newest) {
           this.publishedTotal.inc(batch.published);
@@ -299,6 +304,7 @@ export class TailEventsRelay {
       try {
         const { rows } = await client.query<{ locked: boolean }>(`select pg_try_advisory_lock(${this.lockKey}) as locked`);
         this.leader = rows[0].locked;
+        this.leaderCheckpoint = undefined;
       } catch (err) {
         await this.releaseLock();
         throw err;
