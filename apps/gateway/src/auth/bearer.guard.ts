@@ -3,13 +3,16 @@ import { Reflector } from '@nestjs/core';
 import { JwtService } from '@nestjs/jwt';
 import type { FastifyRequest } from 'fastify';
 import { Unauthorized } from '../problems/problem';
-import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, AccessTokenClaims } from './access-token';
+import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from './access-token';
+import { VerifiedTokens, type VerifiedClaims } from './verified-tokens';
 import { AuthenticatedRequest } from './caller.decorator';
 import { PUBLIC_ROUTE } from '@tailsync/service-kit';
 
 /** Every endpoint not marked @Public() needs `Authorization: Bearer <access token>`. */
 @Injectable()
 export class BearerGuard implements CanActivate {
+  private readonly verified = new VerifiedTokens();
+
   constructor(
     private readonly reflector: Reflector,
     private readonly jwt: JwtService,
@@ -20,9 +23,15 @@ export class BearerGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<FastifyRequest & AuthenticatedRequest>();
     const match = /^Bearer ([\w-]+\.[\w-]+\.[\w-]+)$/.exec(req.headers.authorization ?? '');
     if (!match) throw new Unauthorized();
-    let claims: AccessTokenClaims;
+    const claims = this.verified.get(match[1], Date.now()) ?? (await this.verify(match[1]));
+    req.caller = { domain: claims.dom, source: claims.sub, requestId: req.id };
+    return true;
+  }
+
+  private async verify(token: string): Promise<VerifiedClaims> {
+    let claims: Partial<VerifiedClaims>;
     try {
-      claims = await this.jwt.verifyAsync<AccessTokenClaims>(match[1], {
+      claims = await this.jwt.verifyAsync<VerifiedClaims>(token, {
         algorithms: ['HS256'],
         issuer: ACCESS_TOKEN_ISSUER,
         audience: ACCESS_TOKEN_AUDIENCE,
@@ -30,8 +39,11 @@ export class BearerGuard implements CanActivate {
     } catch {
       throw new Unauthorized('The access token is invalid or expired.');
     }
-    if (typeof claims.sub !== 'string' || typeof claims.dom !== 'string') throw new Unauthorized('The access token is invalid or expired.');
-    req.caller = { domain: claims.dom, source: claims.sub, requestId: req.id };
-    return true;
+    const { sub, dom, exp } = claims;
+    // Tokens without an expiry are not ours (/oauth/token always sets one): never accepted.
+    if (typeof sub !== 'string' || typeof dom !== 'string' || typeof exp !== 'number') throw new Unauthorized('The access token is invalid or expired.');
+    const verified = { sub, dom, exp };
+    this.verified.remember(token, verified);
+    return verified;
   }
 }

@@ -8,6 +8,7 @@ import { ensureTopics, TopicSpec } from '../kafka/ensure-topics';
 import { ConcurrentServerKafka } from '../kafka/kafka-rpc';
 import { kafkaTransport } from '../kafka/kafka-transport';
 import { requestIdOf } from './request-id';
+import { addAccessLog } from '../logging/logging.module';
 import { addResponseHeaders, tagResponse } from './response-headers';
 
 type FrameworkErrorHandler = (error: FastifyError, req: FastifyRequest, reply: FastifyReply) => void;
@@ -37,6 +38,7 @@ export async function startService(start: ServiceStart): Promise<NestFastifyAppl
   const app = await NestFactory.create<NestFastifyApplication>(start.module, httpAdapter(start.frameworkErrors), { bufferLogs: true, bodyParser: !start.configure });
   app.useLogger(app.get(Logger));
   addResponseHeaders(app.getHttpAdapter().getInstance());
+  addAccessLog(app.getHttpAdapter().getInstance());
   start.configure?.(app);
   app.enableShutdownHooks();
   if (start.kafkaGroupId) {
@@ -52,7 +54,7 @@ export async function startService(start: ServiceStart): Promise<NestFastifyAppl
 /**
  * Fastify: a Nest route costs a fraction of its CPU on Express (measured in docs/performance.md).
  * Routing as Express did: case-insensitive paths, a trailing slash ignored. The request id is
- * the one the access log and problem answers carry (nestjs-pino reads it back from the request).
+ * the one the access log and problem answers carry.
  */
 function httpAdapter(frameworkErrors: ServiceStart['frameworkErrors']): FastifyAdapter {
   const onFrameworkError: FrameworkErrorHandler = (error, req, reply) => {
@@ -62,7 +64,7 @@ function httpAdapter(frameworkErrors: ServiceStart['frameworkErrors']): FastifyA
   };
   return new FastifyAdapter({
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
-    genReqId: (req: IncomingMessage) => (req.id = requestIdOf(req)),
+    genReqId: (req: IncomingMessage) => requestIdOf(req),
     frameworkErrors: onFrameworkError,
   });
 }
