@@ -81,6 +81,23 @@ describeDb.each(['reservation rows', 'reservation streams'] as const)('TailWrite
     expect(got.every((id) => Number.isSafeInteger(id) && id > 0)).toBe(true);
   });
 
+  it('hands out unique ids to concurrent calls and to two allocators on one sequence, a block at a time', async () => {
+    const other = new PostgresTailIdAllocator(pool, { sequence, block: 7 });
+    const calls = [3, 1, 250, 7, 2, 40].flatMap((n) => [ids.next(n), other.next(n)]);
+    const got = await Promise.all(calls);
+    got.forEach((batch, i) => {
+      expect(batch).toHaveLength([3, 1, 250, 7, 2, 40][Math.floor(i / 2)]);
+      expect([...batch].sort((a, b) => a - b)).toEqual(batch);
+    });
+    const all = got.flat();
+    expect(new Set(all).size).toBe(all.length);
+    // Small calls are served from memory: the sequence moved by whole blocks, not per id.
+    const before = Number((await pool.query<{ v: string }>(`select last_value::text as v from ${sequence}`)).rows[0].v);
+    await ids.next(1);
+    const after = Number((await pool.query<{ v: string }>(`select last_value::text as v from ${sequence}`)).rows[0].v);
+    expect(after).toBe(before);
+  });
+
   it('returns an empty result for an empty batch', async () => {
     expect(await writer.createOrMapMany(ctxOf('acme', 'a'), [])).toEqual({ results: [], checkpoint: null });
   });
