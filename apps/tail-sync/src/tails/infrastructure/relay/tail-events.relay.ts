@@ -291,6 +291,9 @@ export class TailEventsRelay {
       });
       try {
         await client.connect();
+        // Its checkpoint writes need not wait for the disk: a checkpoint lost in a database crash
+        // only means events published again (at-least-once).
+        await client.query('set synchronous_commit = off');
       } catch (err) {
         await client.end().catch(noop);
         throw err;
