@@ -11,6 +11,7 @@ import { sendProblem, toProblem } from './problems/problem.filter';
 async function main() {
   const config = loadConfig(GatewayConfig);
   const instanceId = config.INSTANCE_ID ?? randomUUID().slice(0, 8);
+  const httpLogger = new Logger('http');
   await startService({
     name: 'gateway',
     module: appModule(config, instanceId),
@@ -19,7 +20,7 @@ async function main() {
     instanceId,
     topics: requestReplyTopics(ALL_PATTERNS),
     configure: (app) => configureHttp(app, config),
-    frameworkErrors: (error, req, reply) => sendProblem(req, reply, toProblem(error), config.PUBLIC_BASE_URL, new Logger('http'), error),
+    frameworkErrors: (error, req, reply) => sendProblem(req, reply, toProblem(error), config.PUBLIC_BASE_URL, httpLogger, error),
   });
 }
 
