@@ -13,6 +13,7 @@ export * from './postgres/preparing-client';
 export * from './bootstrap/start-service';
 export * from './bootstrap/response-headers';
 export * from './bootstrap/request-id';
+export * from './bootstrap/request-path';
 export * from './rpc/rpc-handler';
 export * from './ops/ping';
 export * from './ops/public.decorator';

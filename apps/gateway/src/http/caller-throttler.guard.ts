@@ -2,8 +2,8 @@ import { ExecutionContext, Injectable } from '@nestjs/common';
 import { ThrottlerGuard, ThrottlerLimitDetail } from '@nestjs/throttler';
 import type { FastifyRequest } from 'fastify';
 import { AuthenticatedRequest } from '../auth/caller.decorator';
+import { isProbe } from '@tailsync/service-kit';
 import { RateLimited } from '../problems/problem';
-import { pathOf } from './path-of';
 
 /**
  * Rate limit per service account (per client address before authentication, e.g. at
@@ -17,8 +17,7 @@ export class CallerThrottlerGuard extends ThrottlerGuard {
 
   /** Probes of operators' monitoring are never limited. */
   protected async shouldSkip(context: ExecutionContext): Promise<boolean> {
-    const path = pathOf(context.switchToHttp().getRequest<FastifyRequest>());
-    return path.startsWith('/health/') || path === '/metrics';
+    return isProbe(context.switchToHttp().getRequest<FastifyRequest>());
   }
 
   protected async throwThrottlingException(_context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {

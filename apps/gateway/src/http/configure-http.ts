@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parse as parseForm } from 'node:querystring';
 import { GatewayConfig } from '../config/gateway.config';
 import { UnsupportedMediaType, ValidationProblem } from '../problems/problem';
-import { pathOf } from './path-of';
+import { pathOf } from '@tailsync/service-kit';
 
 const JSON_TYPES = /^application\/(?:[\w.+-]+\+)?json$/i;
 const FORM_LIMIT = 16 * 1024;

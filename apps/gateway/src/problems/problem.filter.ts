@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, ServiceUnavailableException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { pathOf } from '../http/path-of';
+import { pathOf } from '@tailsync/service-kit';
 import { GatewayConfig } from '../config/gateway.config';
 import { Conflict, InternalError, NotFound, PayloadTooLarge, Problem, Unauthorized, UnsupportedMediaType, ValidationProblem } from './problem';
 import { problemBody } from './problem-body';

@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import { Type } from '@nestjs/common';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { NestFactory } from '@nestjs/core';
@@ -64,7 +63,7 @@ function httpAdapter(frameworkErrors: ServiceStart['frameworkErrors']): FastifyA
   };
   return new FastifyAdapter({
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
-    genReqId: (req: IncomingMessage) => requestIdOf(req),
+    genReqId: requestIdOf,
     frameworkErrors: onFrameworkError,
   });
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { LoggerModule, PinoLogger } from 'nestjs-pino';
+import { isProbe } from '../bootstrap/request-path';
 
 /**
  * Structured JSON logs. Every request is logged once, with its id (`X-Request-Id`, echoed or
@@ -37,7 +38,7 @@ export function loggingModule(service: string, level: string) {
 /** One `request completed` line per request (health probes and metrics scrapes excepted). */
 export function addAccessLog(http: FastifyInstance): void {
   http.addHook('onResponse', (req, reply, done) => {
-    if (!isProbe(req.url)) {
+    if (!isProbe(req)) {
       PinoLogger.root.info(
         // `res` goes through pino's response serializer, which reads the raw response.
         { req: { id: req.id, method: req.method, url: req.url }, res: reply.raw, responseTime: Math.round(reply.elapsedTime) },
@@ -46,8 +47,4 @@ export function addAccessLog(http: FastifyInstance): void {
     }
     done();
   });
-}
-
-function isProbe(url: string): boolean {
-  return url.startsWith('/health') || url === '/metrics';
 }
