@@ -9,6 +9,7 @@ import { PostgresTailIdAllocator } from './application/tail-id-allocator';
 import { EVENT_STORE } from './application/tail-ports';
 import { TailWriter } from './application/tail-writer';
 import { TailsProjection } from './infrastructure/read-model/tails.projection';
+import { RecentTailEvents } from './infrastructure/recent-tail-events';
 import { TailsReadModel } from './infrastructure/read-model/tails.read-model';
 import { PostgresReservations } from './infrastructure/reservations/postgres-reservations';
 import { StreamReservations } from './infrastructure/reservations/stream-reservations';
@@ -64,8 +65,10 @@ export class TailsModule {
       options.eventStore instanceof PostgresEventStore
         ? new PostgresReservations(options.pool, options.eventStore)
         : new StreamReservations(options.eventStore);
-    const projection = new TailsProjection(options.pool, options.eventStore);
-    const relay = new TailEventsRelay(options.pool, options.eventStore, producer);
+    // The projection and the relay want the same new events after every write: one read serves both.
+    const recentEvents = new RecentTailEvents(options.eventStore);
+    const projection = new TailsProjection(options.pool, options.eventStore, { recentEvents });
+    const relay = new TailEventsRelay(options.pool, options.eventStore, producer, { recentEvents });
     return {
       module: TailsModule,
       controllers: [TailsMessages],

@@ -2,11 +2,12 @@ import { migrateUnderLock } from '@tailsync/service-kit';
 import type { Pool, PoolClient } from 'pg';
 import { escapeLiteral } from 'pg';
 import type { AllCheckpoint, EventStore, StoredEvent } from '@tailsync/event-store';
-import { TAIL_STREAM_PREFIX, tailIdOfStream } from '../../domain/stream-ids';
+import { tailIdOfStream } from '../../domain/stream-ids';
 import { tailNumberKey } from '../../domain/tail-number';
 import { evolve } from '../../domain/tail.decider';
 import { isTailEventType, toTailEvent } from '../../domain/tail.events';
 import type { TailState } from '../../domain/tail.state';
+import { RecentTailEvents, TAIL_STREAMS } from '../recent-tail-events';
 import {
   advisoryLockKey,
   checkpointsDdl,
@@ -29,6 +30,8 @@ export interface TailsProjectionOptions {
   pollIntervalMs?: number;
   /** Pause before catching up again while a waiter's event is not visible yet. Default 2 ms. */
   retryDelayMs?: number;
+  /** Where catch-ups read the tail events: shared with the relay in the app (one read per event). */
+  recentEvents?: RecentTailEvents;
   logger?: ReadSideLogger;
 }
 
@@ -82,7 +85,6 @@ interface Waiter {
 }
 
 const noop = () => undefined;
-const TAIL_STREAMS = { streamPrefixes: [TAIL_STREAM_PREFIX] };
 
 /**
  * Projects the tail streams of the event store into `<prefix>tails` and `<prefix>tail_mappings`.
@@ -106,6 +108,7 @@ export class TailsProjection {
   private readonly retryDelayMs: number;
   private readonly logger: ReadSideLogger;
   private readonly lockSql: string;
+  private readonly recentEvents: RecentTailEvents;
 
   /** The newest checkpoint this process knows the projection has reached. */
   private known: AllCheckpoint | null = null;
@@ -128,6 +131,7 @@ export class TailsProjection {
     this.pollIntervalMs = Math.max(1, opts.pollIntervalMs ?? 200);
     this.retryDelayMs = Math.max(0, opts.retryDelayMs ?? 2);
     this.logger = opts.logger ?? consoleLogger;
+    this.recentEvents = opts.recentEvents ?? new RecentTailEvents(eventStore);
     // begin + lock + checkpoint read in one round trip (simple query protocol). The commit does not
     // wait for its WAL flush: read models and their checkpoint are derived, one transaction, and a
     // commit lost in a database crash is applied again from the event store. Waiting for the
@@ -377,7 +381,7 @@ export class TailsProjection {
         const from: AllCheckpoint | null = stored ? { value: stored.checkpoint } : null;
         this.advance(from);
         stats.checkpoint = from;
-        const read = await this.eventStore.readAll(from, this.batchSize, unfiltered ? {} : TAIL_STREAMS);
+        const read = unfiltered ? await this.eventStore.readAll(from, this.batchSize) : await this.recentEvents.readAfter(from, this.batchSize);
         const { events, checkpoint } = inGlobalOrder(this.eventStore, read, this.batchSize);
         if (events.length > 0) {
           stats.tailEvents += await this.apply(client, events, checkpoint as AllCheckpoint);

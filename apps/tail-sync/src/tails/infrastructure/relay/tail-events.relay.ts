@@ -5,7 +5,7 @@ import { Counter, Gauge } from 'prom-client';
 import { tailEventKey, TOPICS, type TailEventMessage } from '@tailsync/contracts';
 import type { AllCheckpoint, EventStore, StoredEvent } from '@tailsync/event-store';
 import { metricsRegistry } from '@tailsync/service-kit';
-import { TAIL_STREAM_PREFIX, tailIdOfStream, tailStreamId } from '../../domain/stream-ids';
+import { tailIdOfStream, tailStreamId } from '../../domain/stream-ids';
 import {
   advisoryLockKey,
   checkpointsDdl,
@@ -15,6 +15,7 @@ import {
   type ReadModelTables,
   type ReadSideLogger,
 } from '../read-model/read-model.tables';
+import { RecentTailEvents } from '../recent-tail-events';
 
 export interface TailEventsRelayOptions {
   /** Topic to publish to. Default `tailsync.tail-events` (`TOPICS.tailEvents`). */
@@ -33,6 +34,8 @@ export interface TailEventsRelayOptions {
   errorBackoffMs?: number;
   /** Upper bound of the JSON bytes of one `send` (a batch is split, sends stay sequential). Default 512 KiB. */
   maxBytesPerSend?: number;
+  /** Where batches read the tail events: shared with the projection in the app (one read per event). */
+  recentEvents?: RecentTailEvents;
   logger?: ReadSideLogger;
 }
 
@@ -65,7 +68,6 @@ const lagSeconds = (): Gauge => {
 };
 
 const noop = () => undefined;
-const TAIL_STREAMS = { streamPrefixes: [TAIL_STREAM_PREFIX] };
 
 interface PreparedBatch {
   /** Events the read returned (the batch is full when this equals the batch size). */
@@ -111,6 +113,7 @@ export class TailEventsRelay {
   private readonly maxBytesPerSend: number;
   private readonly logger: ReadSideLogger;
   private readonly lockKey: string;
+  private readonly recentEvents: RecentTailEvents;
   private readonly publishedTotal = published();
   private readonly lag = lagSeconds();
 
@@ -140,6 +143,7 @@ export class TailEventsRelay {
     this.errorBackoffMs = Math.max(1, opts.errorBackoffMs ?? 1000);
     this.maxBytesPerSend = Math.max(1024, opts.maxBytesPerSend ?? 512 * 1024);
     this.logger = opts.logger ?? consoleLogger;
+    this.recentEvents = opts.recentEvents ?? new RecentTailEvents(eventStore);
     this.lockKey = advisoryLockKey(`tailsync.relay:${this.tables.prefix}:${this.name}`);
   }
 
@@ -333,7 +337,7 @@ export class TailEventsRelay {
    * `readStreams` call.
    */
   private async prepare(after: AllCheckpoint | null): Promise<PreparedBatch> {
-    const read = await this.eventStore.readAll(after, this.batchSize, TAIL_STREAMS);
+    const read = await this.recentEvents.readAfter(after, this.batchSize);
     const { events: all, checkpoint } = inGlobalOrder(this.eventStore, read, this.batchSize);
     const events = all.filter((e) => tailIdOfStream(e.streamId) !== null);
     const prepared: PreparedBatch = { read: all.length, checkpoint, chunks: [], published: events.length, newest: null };

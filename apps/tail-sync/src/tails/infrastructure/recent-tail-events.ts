@@ -1,0 +1,117 @@
+import type { AllCheckpoint, EventStore, ReadAllResult, StoredEvent } from '@tailsync/event-store';
+import { TAIL_STREAM_PREFIX } from '../domain/stream-ids';
+
+/** `readAll` options for the tail streams only. */
+export const TAIL_STREAMS = { streamPrefixes: [TAIL_STREAM_PREFIX] };
+const noop = () => undefined;
+
+/**
+ * Reads the tail events after a checkpoint (`readAll` filtered to `tail-` streams), remembering
+ * the newest ones, so that the projection and the relay of one process read each event from the
+ * store once: after every write both want the same new events, and the second gets them from
+ * memory instead of a second query and a second parse of every row.
+ *
+ * It keeps one run: every tail event after `start` up to its newest event, exactly as `readAll`
+ * returned them, at most `maxEvents`. A `readAll` result is final (the adapters never return an
+ * event while an older one may still appear), so the run is a true copy of that stretch of the
+ * log. A read starting inside the run is served from it, and the store is read only for what lies
+ * beyond it, by one query at a time however many callers want it. A read starting elsewhere (a
+ * copy far behind, a rebuild) goes to the store and starts a new run.
+ */
+export class RecentTailEvents {
+  /** The run covers (start, newest event]; `undefined` before the first read. */
+  private start: AllCheckpoint | null | undefined = undefined;
+  private events: StoredEvent[] = [];
+  private reading: Promise<void> | null = null;
+  /** Store reads started, and the number of the latest one that succeeded (one runs at a time). */
+  private started = 0;
+  private freshest = 0;
+
+  constructor(
+    private readonly store: Pick<EventStore, 'readAll' | 'isAtOrAfter'>,
+    private readonly maxEvents = 10_000,
+  ) {}
+
+  /** What `store.readAll(after, limit, { streamPrefixes: ['tail-'] })` returns, read once per process. */
+  async readAfter(after: AllCheckpoint | null, limit: number): Promise<ReadAllResult> {
+    if (!Number.isInteger(limit) || limit <= 0) return { events: [], checkpoint: after };
+    const startedBefore = this.started;
+    for (;;) {
+      const cached = this.cachedAfter(after, limit);
+      // Short of `limit`, memory answers only after a store read that began after this call did:
+      // that read saw at least everything this call's own read would have seen.
+      if (cached && (cached.length === limit || this.freshest > startedBefore)) return resultOf(cached, after);
+      if (this.reading) {
+        await this.reading;
+        continue;
+      }
+      // Only what lies beyond the run (all of it when `after` is outside the run).
+      const read = this.readStore(cached ? this.newest() : after, limit - (cached?.length ?? 0), cached !== null);
+      this.reading = read.then(noop, noop).finally(() => {
+        this.reading = null;
+      });
+      const events = await read;
+      return resultOf(cached ? [...cached, ...events] : events, after);
+    }
+  }
+
+  private async readStore(from: AllCheckpoint | null, limit: number, extendsRun: boolean): Promise<StoredEvent[]> {
+    const n = ++this.started;
+    const { events } = await this.store.readAll(from, limit, TAIL_STREAMS);
+    this.keep(from, events, extendsRun);
+    this.freshest = n;
+    return events;
+  }
+
+  /** The run's events after `after` (at most `limit`), or `null` when `after` is not inside the run. */
+  private cachedAfter(after: AllCheckpoint | null, limit: number): StoredEvent[] | null {
+    if (this.start === undefined) return null;
+    const newest = this.newest();
+    if (after === null ? this.start !== null : !this.atOrAfter(after, this.start) || !this.atOrAfter(newest, after)) return null;
+    // First event after `after` (positions ascend).
+    let lo = 0;
+    let hi = this.events.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (after !== null && this.atOrAfter(after, { value: this.events[mid].position })) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.events.slice(lo, lo + limit);
+  }
+
+  /** Adds a store read to the run (`extends`: it read on from the run's newest event), or starts a new run. */
+  private keep(from: AllCheckpoint | null, events: StoredEvent[], extendsRun: boolean): void {
+    for (let i = 1; i < events.length; i++) {
+      if (this.atOrAfter({ value: events[i - 1].position }, { value: events[i].position })) {
+        this.start = undefined; // not in global order: not a run; nothing is served from memory
+        this.events = [];
+        return;
+      }
+    }
+    if (extendsRun && this.start !== undefined) this.events.push(...events);
+    else {
+      this.start = from;
+      this.events = [...events];
+    }
+    const excess = this.events.length - this.maxEvents;
+    if (excess > 0) {
+      this.start = { value: this.events[excess - 1].position };
+      this.events = this.events.slice(excess);
+    }
+  }
+
+  /** The checkpoint at the run's newest event (its start when it has none). */
+  private newest(): AllCheckpoint | null {
+    const last = this.events[this.events.length - 1];
+    return last ? { value: last.position } : (this.start ?? null);
+  }
+
+  private atOrAfter(a: AllCheckpoint | null, b: AllCheckpoint | null): boolean {
+    if (b === null) return true;
+    return this.store.isAtOrAfter(a, b);
+  }
+}
+
+function resultOf(events: StoredEvent[], after: AllCheckpoint | null): ReadAllResult {
+  return { events, checkpoint: events.length > 0 ? { value: events[events.length - 1].position } : after };
+}
