@@ -44,6 +44,10 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
       '-c', 'unix_socket_directories=',
       '-c', 'max_connections=300',
       '-c', 'shared_buffers=256MB',
+      // Diagnosis (docs/performance.md): what each statement costs the server, across every app.
+      ...(process.env.EMBEDDED_POSTGRES_STAT_STATEMENTS === 'true'
+        ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all']
+        : []),
     ],
     onLog: (m: unknown) => log(String(m)),
     onError: (m: unknown) => log(`[error] ${m instanceof Error ? m.message : String(m)}`),
