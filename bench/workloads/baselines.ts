@@ -9,6 +9,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
+// The kafkajs idle-timer fix the apps run with, so the raw-kafkajs baseline is measured with it too.
+import '@tailsync/service-kit';
 import { Client } from 'pg';
 import { autocannon, httpFigures } from '../support/autocannon';
 import { BenchContext, Row } from '../support/context';
