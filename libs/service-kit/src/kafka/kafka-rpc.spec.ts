@@ -37,7 +37,20 @@ class GatherController {
   }
 }
 
-@Module({ controllers: [GatherController] })
+const SLOW_PATTERN = `test.kafka-rpc.${run}.slow`;
+/** Holds a request marked `slow` until the test releases it (or 8 s pass). */
+const slow = { release: null as (() => void) | null };
+
+@Controller()
+class SlowController {
+  @MessagePattern(SLOW_PATTERN)
+  async answer(@Payload() { n, slow: isSlow }: { n: number; slow?: boolean }): Promise<{ n: number }> {
+    if (isSlow) await new Promise<void>((resolve) => (slow.release = resolve) && setTimeout(resolve, 8_000));
+    return { n };
+  }
+}
+
+@Module({ controllers: [GatherController, SlowController] })
 class GatherModule {}
 
 describe('Kafka RPC transport (real broker)', () => {
@@ -47,7 +60,12 @@ describe('Kafka RPC transport (real broker)', () => {
   beforeAll(async () => {
     // One request partition: Nest's own server would handle these requests strictly one after the
     // other. Three reply partitions, of which the client needs one.
-    await ensureTopics(brokers, [{ topic: PATTERN, numPartitions: 1 }, { topic: `${PATTERN}.reply`, numPartitions: 3 }]);
+    await ensureTopics(brokers, [
+      { topic: PATTERN, numPartitions: 1 },
+      { topic: `${PATTERN}.reply`, numPartitions: 3 },
+      { topic: SLOW_PATTERN, numPartitions: 1 },
+      { topic: `${SLOW_PATTERN}.reply`, numPartitions: 1 },
+    ]);
     const transport = (clientId: string, groupId: string) => kafkaTransport({ brokers, clientId, groupId }).options ?? {};
     server = await NestFactory.createMicroservice(GatherModule, {
       strategy: new ConcurrentServerKafka(transport(`rpc-server-${run}`, `rpc-server-${run}`)),
@@ -56,6 +74,7 @@ describe('Kafka RPC transport (real broker)', () => {
     await server.listen();
     client = new BatchingClientKafka(transport(`rpc-client-${run}`, `rpc-client-${run}`));
     client.subscribeToResponseOf(PATTERN);
+    client.subscribeToResponseOf(SLOW_PATTERN);
     await client.connect();
   }, 60_000);
 
@@ -74,12 +93,44 @@ describe('Kafka RPC transport (real broker)', () => {
     expect(Date.now() - started).toBeLessThan(4_000); // nobody waited for the gate's time-out
   }, 30_000);
 
+  it('answers requests fetched after a slow one without waiting for it, and commits only past answered requests', async () => {
+    const admin = new Kafka({ clientId: `rpc-admin-${run}`, brokers, logLevel: logLevel.NOTHING }).admin();
+    await admin.connect();
+    const committed = async () => {
+      const [topic] = await admin.fetchOffsets({ groupId: `rpc-server-${run}`, topics: [SLOW_PATTERN] });
+      return Number(topic.partitions[0].offset);
+    };
+    const end = async () => Number((await admin.fetchTopicOffsets(SLOW_PATTERN))[0].high);
+    try {
+      const slowReply = firstValueFrom(client.send<{ n: number }>(SLOW_PATTERN, { n: 0, slow: true }));
+      const waitFor = async (check: () => Promise<boolean>) => {
+        for (let i = 0; i < 100 && !(await check()); i++) await new Promise((r) => setTimeout(r, 50));
+      };
+      await waitFor(async () => slow.release !== null);
+      const slowOffset = (await end()) - 1;
+      // Same partition, fetched while the slow request runs: answered at once.
+      const fast = await Promise.all([1, 2, 3].map((n) => firstValueFrom(client.send<{ n: number }>(SLOW_PATTERN, { n }))));
+      expect(fast.map((r) => r.n)).toEqual([1, 2, 3]);
+      expect(slow.release).not.toBeNull(); // the slow one is still held
+      // Nothing past the request still running is committed: a crash now would deliver it again.
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await committed()).toBeLessThanOrEqual(slowOffset);
+      slow.release?.();
+      expect(await slowReply).toEqual({ n: 0 });
+      await waitFor(async () => (await committed()) === (await end()));
+      expect(await committed()).toBe(await end());
+    } finally {
+      slow.release?.();
+      await admin.disconnect();
+    }
+  }, 30_000);
+
   it('consumes one partition of each reply topic: the one its replies are sent to', async () => {
     const group = await client.consumer.describeGroup();
     expect(group.members).toHaveLength(1);
     const assignment = AssignerProtocol.MemberAssignment.decode(group.members[0].memberAssignment)?.assignment;
-    expect(assignment).toEqual({ [`${PATTERN}.reply`]: [0] });
-    expect(client.getConsumerAssignments()).toEqual({ [`${PATTERN}.reply`]: 0 });
+    expect(assignment).toEqual({ [`${PATTERN}.reply`]: [0], [`${SLOW_PATTERN}.reply`]: [0] });
+    expect(client.getConsumerAssignments()).toEqual({ [`${PATTERN}.reply`]: 0, [`${SLOW_PATTERN}.reply`]: 0 });
   });
 });
 

@@ -2,9 +2,12 @@ import { ClientKafka, ServerKafka } from '@nestjs/microservices';
 import { KafkaReplyPartitionAssigner } from '@nestjs/microservices/helpers';
 import { AssignerProtocol, type EachBatchPayload, type GroupMemberAssignment, type Kafka, type Producer } from 'kafkajs';
 import { batchingProducer } from './batching-producer';
+import { PartitionOffsets } from './partition-offsets';
 
-/** Requests of one partition's batch handled at the same time. */
-const MAX_CONCURRENT_PER_PARTITION = 64;
+/** Requests one process handles at the same time, over all partitions (the fetch waits beyond it). */
+const MAX_IN_FLIGHT = 256;
+/** How long `close()` lets the requests in flight finish before it disconnects. */
+const DRAIN_TIMEOUT_MS = 10_000;
 
 function withBatchingProducers(kafka: Kafka): Kafka {
   const producer = kafka.producer.bind(kafka);
@@ -13,15 +16,28 @@ function withBatchingProducers(kafka: Kafka): Kafka {
 }
 
 /**
- * Nest's Kafka server, with two changes for throughput:
- * - a partition's requests are handled concurrently (Nest's own server awaits each request before
- *   the next of its partition, which capped a service at one request per partition in flight and
- *   left nothing for the tail writer to batch);
+ * Nest's Kafka server, changed for throughput:
+ * - requests are handed over as they are fetched and run concurrently, and the consumer fetches on
+ *   while they run. Nest's server awaited each request before the next of its partition (one
+ *   request per partition in flight), and kafkajs fetches again only once the previous fetch's
+ *   batches are processed: a request that arrived during a slow one (a 1,000-tail call, a webhook
+ *   test call) waited for it, 160 ms at the median under parallel bulk calls;
+ * - at most `MAX_IN_FLIGHT` requests run at once: beyond, the fetch waits;
+ * - offsets are committed by this server (`PartitionOffsets`), only past requests that have all
+ *   been answered, so a request in flight when the process dies is delivered again. A request
+ *   whose handling failed is delivered again at once (the partition is sought back to it); one
+ *   delivered again while it runs here, or after it was answered, is not handled twice;
  * - replies share produce requests (`batchingProducer`).
- * Offsets are still resolved in order, only up to the first request that failed, so a failed
- * request (and those after it) is delivered again, as before.
  */
 export class ConcurrentServerKafka extends ServerKafka {
+  private readonly offsets = new Map<string, PartitionOffsets>();
+  private inFlight = 0;
+  private readonly slotWaiters: (() => void)[] = [];
+  private readonly drained: (() => void)[] = [];
+  private committing: Promise<void> | null = null;
+  private commitAgain = false;
+  private closing = false;
+
   override createClient<T = Kafka>(): T {
     return withBatchingProducers(super.createClient() as Kafka) as T;
   }
@@ -29,37 +45,122 @@ export class ConcurrentServerKafka extends ServerKafka {
   override async bindEvents(consumer: NonNullable<ServerKafka['consumer']>): Promise<void> {
     const patterns = [...this.messageHandlers.keys()];
     if (patterns.length > 0) await consumer.subscribe({ ...(this.options.subscribe ?? {}), topics: patterns });
+    // A new assignment: forget the partitions that went to another copy (it answers them from the committed position).
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+      const assigned = new Set(Object.entries(payload.memberAssignment).flatMap(([topic, partitions]) => partitions.map((p) => `${topic}|${p}`)));
+      for (const key of this.offsets.keys()) if (!assigned.has(key)) this.offsets.delete(key);
+    });
     await consumer.run({
       ...(this.options.run ?? {}),
+      autoCommit: false,
       eachBatchAutoResolve: false,
-      eachBatch: (payload) => this.handleBatch(payload),
+      eachBatch: (payload) => this.handleBatch(consumer, payload),
     });
   }
 
-  private async handleBatch({ batch, resolveOffset, heartbeat }: EachBatchPayload): Promise<void> {
-    // Keep the group membership alive while slow requests run (kafkajs only heartbeats between batches).
+  override async close(): Promise<void> {
+    // Take no more requests, let those in flight answer, and commit past them.
+    this.closing = true;
+    this.slotWaiters.splice(0).forEach((wake) => wake());
+    if (this.inFlight > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, DRAIN_TIMEOUT_MS);
+        this.drained.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    await this.commit().catch(() => undefined);
+    await super.close();
+  }
+
+  private async handleBatch(consumer: NonNullable<ServerKafka['consumer']>, { batch, resolveOffset, heartbeat }: EachBatchPayload): Promise<void> {
+    const { topic, partition } = batch;
+    const key = `${topic}|${partition}`;
+    let offsets = this.offsets.get(key);
+    if (!offsets) this.offsets.set(key, (offsets = new PartitionOffsets()));
+    // Keep the group membership alive while the fetch waits for a free slot (kafkajs heartbeats between batches).
     const beat = setInterval(() => heartbeat().catch(() => undefined), 1_000);
     try {
-      const { topic, partition, messages } = batch;
-      const failures: unknown[] = new Array(messages.length).fill(undefined);
-      let next = 0;
-      const worker = async () => {
-        for (let i = next++; i < messages.length; i = next++) {
-          try {
-            await this.handleMessage({ topic, partition, message: messages[i], heartbeat, pause: () => () => undefined });
-          } catch (error) {
-            failures[i] = error ?? new Error('request failed');
-          }
+      for (const message of batch.messages) {
+        if (this.closing) return; // not resolved: delivered again, to this copy's successor
+        if (!offsets.begin(message.offset)) {
+          resolveOffset(message.offset);
+          continue;
         }
-      };
-      await Promise.all(Array.from({ length: Math.min(MAX_CONCURRENT_PER_PARTITION, messages.length) }, worker));
-      for (const [i, message] of messages.entries()) {
-        if (failures[i] !== undefined) throw failures[i];
+        await this.slot();
+        if (this.closing) {
+          offsets.failed(message.offset);
+          this.release();
+          return;
+        }
         resolveOffset(message.offset);
+        this.handleMessage({ topic, partition, message, heartbeat, pause: () => () => undefined }).then(
+          () => {
+            offsets.succeeded(message.offset);
+            this.release();
+            this.commit().catch(() => undefined);
+          },
+          (error: unknown) => {
+            offsets.failed(message.offset);
+            this.release();
+            this.logger.error(`Request at ${key}@${message.offset} failed; delivering it again: ${(error as Error)?.message ?? error}`);
+            if (!this.closing) consumer.seek({ topic, partition, offset: message.offset });
+          },
+        );
       }
     } finally {
       clearInterval(beat);
     }
+  }
+
+  private slot(): Promise<void> {
+    if (this.inFlight < MAX_IN_FLIGHT || this.closing) {
+      this.inFlight++;
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve) =>
+      this.slotWaiters.push(() => {
+        this.inFlight++;
+        resolve();
+      }),
+    );
+  }
+
+  private release(): void {
+    this.inFlight--;
+    if (this.inFlight < MAX_IN_FLIGHT) this.slotWaiters.shift()?.();
+    if (this.inFlight === 0) this.drained.splice(0).forEach((done) => done());
+  }
+
+  /**
+   * Commits every partition's answered prefix. One commit at a time: completions during a commit
+   * are folded into the next one. A commit refused (a rebalance under way) is left to the next.
+   */
+  private commit(): Promise<void> {
+    if (this.committing) {
+      this.commitAgain = true;
+      return this.committing;
+    }
+    const run = async () => {
+      do {
+        this.commitAgain = false;
+        const due = [...this.offsets].flatMap(([key, offsets]) => {
+          const offset = offsets.toCommit();
+          if (offset === null) return [];
+          const cut = key.lastIndexOf('|');
+          return [{ topic: key.slice(0, cut), partition: Number(key.slice(cut + 1)), offset, offsets }];
+        });
+        if (due.length === 0 || !this.consumer) return;
+        await this.consumer.commitOffsets(due.map(({ topic, partition, offset }) => ({ topic, partition, offset })));
+        for (const { offset, offsets } of due) offsets.markCommitted(offset);
+      } while (this.commitAgain);
+    };
+    this.committing = run().finally(() => {
+      this.committing = null;
+    });
+    return this.committing;
   }
 }
 
