@@ -37,12 +37,6 @@ export class PartitionOffsets {
     this.settle(offset, 'failed');
   }
 
-  /** true while any request of the partition is being handled. */
-  get busy(): boolean {
-    for (const state of this.states.values()) if (state === 'running') return true;
-    return false;
-  }
-
   /** The position to commit (the next offset to read) when it moved since the last commit, else `null`. */
   toCommit(): string | null {
     if (this.floor === null || (this.committed !== null && this.floor <= this.committed)) return null;
