@@ -19,7 +19,7 @@ const RequestQueue = require('kafkajs/src/network/requestQueue') as {
 const proto = RequestQueue.prototype;
 if (!proto.__tailsyncIdleFix) {
   const original = proto.scheduleCheckPendingRequests;
-  if (process.env.NOFIX) {} else proto.scheduleCheckPendingRequests = function scheduleCheckPendingRequests(this: typeof proto) {
+  proto.scheduleCheckPendingRequests = function scheduleCheckPendingRequests(this: typeof proto) {
     if (this.pending.length === 0) return;
     original.call(this);
   };
