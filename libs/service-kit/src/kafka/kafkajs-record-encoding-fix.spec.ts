@@ -1,0 +1,111 @@
+/**
+ * The kafkajs record-encoding fix: the same bytes as kafkajs's own encoder, and messages that the
+ * real Kafka broker the test command starts (`KAFKA_BROKERS`) takes and gives back intact.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+import { randomBytes } from 'node:crypto';
+import { Kafka, logLevel, type KafkaMessage } from 'kafkajs';
+import { ensureTopics } from './ensure-topics';
+import { encodeRecord, kafkajsRecordEncodingFixed, type KafkajsRecordInput } from './kafkajs-record-encoding-fix';
+
+const BROKERS = process.env.KAFKA_BROKERS?.split(',');
+if (!BROKERS) throw new Error('kafkajs-record-encoding-fix.spec.ts needs KAFKA_BROKERS (a real Kafka broker)');
+const brokers = BROKERS;
+
+type Encoded = { buffer: Buffer };
+type EncoderClass = new () => { writeVarInt(v: number): Encoded; writeUVarInt(v: number): Encoded };
+
+/** kafkajs's own record encoder and Encoder class, loaded afresh (unpatched) in an isolated registry. */
+function unpatchedKafkajs(): { record: (input: KafkajsRecordInput) => Encoded; Encoder: EncoderClass } {
+  let loaded!: { record: (input: KafkajsRecordInput) => Encoded; Encoder: EncoderClass };
+  jest.isolateModules(() => {
+    loaded = {
+      record: require('kafkajs/src/protocol/recordBatch/record/v0'),
+      Encoder: require('kafkajs/src/protocol/encoder'),
+    };
+  });
+  return loaded;
+}
+
+const PatchedEncoder = require('kafkajs/src/protocol/encoder') as EncoderClass;
+
+const records: [string, KafkajsRecordInput][] = [
+  ['a relay message', { key: 'acme:1042', value: JSON.stringify({ type: 'TailCreated', tailNumber: 'N1042' }), headers: { 'event-type': 'TailCreated', 'event-id': 'b1f3c7a2-0000-4000-8000-000000000001' } }],
+  ['no key, no headers', { value: 'v', offsetDelta: 7 }],
+  ['a null value (tombstone)', { key: 'k', value: null }],
+  ['Buffer key and value', { key: Buffer.from([0, 1, 2, 255]), value: randomBytes(300) }],
+  ['a header with several values', { key: 'k', value: 'v', headers: { h: ['one', Buffer.from('two')], other: 'x' } }],
+  ['multi-byte UTF-8', { key: 'clé', value: '✈ Überflug — 飞机', headers: { 'naïve': 'ü' } }],
+  ['a value above 127 and 16,383 bytes (longer varints)', { key: 'k', value: 'x'.repeat(20_000), offsetDelta: 300 }],
+  ['negative and large timestamp deltas', { value: 'v', timestampDelta: -5 }],
+  ['a timestamp delta beyond 32 bits', { value: 'v', timestampDelta: 2 ** 40 + 3 }],
+  ['an offset delta of 2^20', { value: 'v', offsetDelta: 2 ** 20 }],
+];
+
+describe('kafkajs record encoding fix', () => {
+  const original = unpatchedKafkajs();
+
+  it('is installed: produce requests use the fast record encoder', () => {
+    expect(kafkajsRecordEncodingFixed).toBe(true);
+    expect(require('kafkajs/src/protocol/recordBatch/record/v0')).toBe(encodeRecord);
+  });
+
+  it.each(records)('encodes %s exactly as kafkajs does', (_name, input) => {
+    expect(encodeRecord(input).buffer.equals(original.record(input).buffer)).toBe(true);
+  });
+
+  it('writes varints exactly as kafkajs does', () => {
+    const values = [0, 1, -1, 63, 64, -64, -65, 127, 128, 300, 8191, 8192, 16383, 16384, 2 ** 21, 2 ** 28, 2 ** 31 - 1, -(2 ** 31)];
+    for (const v of values) {
+      expect([v, new PatchedEncoder().writeVarInt(v).buffer.toString('hex')]).toEqual([v, new original.Encoder().writeVarInt(v).buffer.toString('hex')]);
+    }
+    for (const v of [0, 127, 128, 2 ** 31, 2 ** 32 - 1]) {
+      expect([v, new PatchedEncoder().writeUVarInt(v).buffer.toString('hex')]).toEqual([v, new original.Encoder().writeUVarInt(v).buffer.toString('hex')]);
+    }
+  });
+
+  it('sends messages the broker stores and gives back intact (keys, values, headers, order)', async () => {
+    const topic = `test.kafkajs-records.${randomBytes(4).toString('hex')}`;
+    await ensureTopics(brokers, [{ topic, numPartitions: 1 }]);
+    const kafka = new Kafka({ clientId: 'record-encoding-spec', brokers, logLevel: logLevel.NOTHING });
+    const producer = kafka.producer({ allowAutoTopicCreation: false });
+    const consumer = kafka.consumer({ groupId: `record-encoding-spec-${randomBytes(4).toString('hex')}` });
+    const sent = Array.from({ length: 500 }, (_, i) => ({
+      key: `acme:${i}`,
+      value: JSON.stringify({ i, text: '✈'.repeat(i % 50), pad: 'x'.repeat(i * 7) }),
+      headers: { 'event-type': i % 2 ? 'TailCreated' : 'MappingAdded', 'event-id': `id-${i}` },
+    }));
+    const received: KafkaMessage[] = [];
+    try {
+      await producer.connect();
+      await producer.send({ topic, acks: -1, messages: sent.slice(0, 250) });
+      await producer.send({ topic, acks: -1, messages: sent.slice(250) });
+      await consumer.connect();
+      await consumer.subscribe({ topics: [topic], fromBeginning: true });
+      const all = new Promise<void>((resolve) => {
+        void consumer.run({
+          eachMessage: async ({ message }) => {
+            received.push(message);
+            if (received.length === sent.length) resolve();
+          },
+        });
+      });
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${received.length} of ${sent.length} received`)), 20_000);
+      });
+      await Promise.race([all, late]).finally(() => clearTimeout(timer));
+    } finally {
+      await consumer.disconnect();
+      await producer.disconnect();
+    }
+    expect(
+      received.map((m) => ({
+        key: m.key?.toString(),
+        value: m.value?.toString(),
+        headers: { 'event-type': m.headers?.['event-type']?.toString(), 'event-id': m.headers?.['event-id']?.toString() },
+      })),
+    ).toEqual(sent);
+    expect(received.map((m) => Number(m.offset))).toEqual(sent.map((_, i) => i));
+  }, 40_000);
+});

@@ -1,0 +1,114 @@
+/**
+ * kafkajs 2.2.4 (the last release) encodes each produced record wastefully: a fresh zero-filled
+ * 512-byte buffer for the record and another for each header, each copied into the batch, and a
+ * new `Buffer` for every varint (`writeUVarInt` fills an array, then `Buffer.from`s it). The
+ * relay sends a thousand messages per bulk call; kafkajs spent 12-13 ms of CPU per thousand
+ * records on this, the largest single cost in tail-sync after PostgreSQL (docs/performance.md).
+ *
+ * This module, once imported, makes the same bytes (a spec checks them against kafkajs's own
+ * encoder) at about a third of the cost:
+ * - varints are written in place into the encoder's buffer;
+ * - a record, headers included, is written into one buffer of its exact size. kafkajs's record
+ *   module is replaced in the require cache; its only user, the produce request (v3, which v4-v7
+ *   reuse), loads it on the first send, so importing this before any send is enough.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+
+interface KafkajsEncoder {
+  buf: Buffer;
+  offset: number;
+  readonly buffer: Buffer;
+  ensureAvailable(length: number): void;
+  writeInt8(value: number): KafkajsEncoder;
+  writeVarInt(value: number): KafkajsEncoder;
+  writeUVarInt(value: number): KafkajsEncoder;
+  writeVarLong(value: unknown): KafkajsEncoder;
+  writeVarIntString(value: string): KafkajsEncoder;
+  writeVarIntBytes(value: unknown): KafkajsEncoder;
+}
+
+interface KafkajsEncoderClass {
+  new (initialSize?: number): KafkajsEncoder;
+  prototype: KafkajsEncoder & { __tailsyncVarIntFix?: true };
+  sizeOfVarInt(value: number): number;
+  sizeOfVarLong(value: unknown): number;
+  sizeOfVarIntBytes(value: unknown): number;
+}
+
+/** What kafkajs's produce request passes to its record encoder. */
+export interface KafkajsRecordInput {
+  offsetDelta?: number;
+  timestampDelta?: number;
+  key?: Buffer | string | null;
+  value: Buffer | string | null;
+  headers?: Record<string, Buffer | string | (Buffer | string)[] | undefined>;
+}
+
+const Encoder = require('kafkajs/src/protocol/encoder') as KafkajsEncoderClass;
+const RECORD_MODULE = require.resolve('kafkajs/src/protocol/recordBatch/record/v0');
+const PRODUCE_REQUEST_MODULE = require.resolve('kafkajs/src/protocol/requests/produce/v3/request');
+
+const proto = Encoder.prototype;
+if (!proto.__tailsyncVarIntFix) {
+  proto.writeUVarInt = function writeUVarInt(this: KafkajsEncoder, value: number) {
+    this.ensureAvailable(5);
+    const buf = this.buf;
+    let offset = this.offset;
+    while ((value & 0xffffff80) !== 0) {
+      buf[offset++] = (value & 0x7f) | 0x80;
+      value >>>= 7;
+    }
+    buf[offset++] = value & 0x7f;
+    this.offset = offset;
+    return this;
+  };
+  proto.__tailsyncVarIntFix = true;
+}
+
+/** One record (kafkajs `recordBatch/record/v0`), the same bytes, in one buffer of the exact size. */
+export function encodeRecord({ offsetDelta = 0, timestampDelta = 0, key, value, headers = {} }: KafkajsRecordInput): KafkajsEncoder {
+  const headerList: { key: string; value: Buffer | string }[] = [];
+  for (const name of Object.keys(headers)) {
+    const v = headers[name];
+    if (Array.isArray(v)) for (const item of v) headerList.push({ key: name, value: item });
+    else headerList.push({ key: name, value: v as Buffer | string });
+  }
+  let headersSize = Encoder.sizeOfVarInt(headerList.length);
+  for (const h of headerList) {
+    const keySize = Buffer.byteLength(h.key);
+    headersSize += Encoder.sizeOfVarInt(keySize) + keySize + Encoder.sizeOfVarIntBytes(h.value);
+  }
+  const bodySize =
+    1 + // attributes
+    Encoder.sizeOfVarLong(timestampDelta) +
+    Encoder.sizeOfVarInt(offsetDelta) +
+    Encoder.sizeOfVarIntBytes(key) +
+    Encoder.sizeOfVarIntBytes(value) +
+    headersSize;
+  const encoder = new Encoder(1);
+  // Every byte is written below, so the buffer need not be zeroed (it comes from Node's pool).
+  encoder.buf = Buffer.allocUnsafe(Encoder.sizeOfVarInt(bodySize) + bodySize);
+  encoder
+    .writeVarInt(bodySize)
+    .writeInt8(0)
+    .writeVarLong(timestampDelta)
+    .writeVarInt(offsetDelta)
+    .writeVarIntBytes(key)
+    .writeVarIntBytes(value)
+    .writeVarInt(headerList.length);
+  for (const h of headerList) encoder.writeVarIntString(h.key).writeVarIntBytes(h.value);
+  return encoder;
+}
+
+function install(): boolean {
+  // The produce request keeps the record encoder it loaded: too late once it is loaded.
+  if (require.cache[PRODUCE_REQUEST_MODULE] && require.cache[RECORD_MODULE]?.exports !== encodeRecord) return false;
+  require(RECORD_MODULE);
+  const cached = require.cache[RECORD_MODULE];
+  if (!cached) return false;
+  cached.exports = encodeRecord;
+  return true;
+}
+
+/** true when kafkajs's produce requests encode their records with {@link encodeRecord}. */
+export const kafkajsRecordEncodingFixed = install();
