@@ -199,6 +199,7 @@ describeDb('TailsProjection (PostgreSQL)', () => {
     await projection.catchUp();
     const before = await snapshot();
     await s.pool.query(`delete from ${tables().checkpoints} where name = 'tails'`);
+    // The batches' plain inserts of new tails fail on the existing rows: each is written again with upserts.
     const stats = await projection.catchUpWithStats();
     expect(stats.events).toBeGreaterThan(0);
     expect(stats.tailEvents).toBe(0); // every event already applied (version guard)

@@ -477,13 +477,49 @@ export class TailsProjection {
       if (state && dirty) changed.push(state);
     }
 
+    // Events after the stored checkpoint have never been applied (the rows and the checkpoint move
+    // in one transaction), so a tail created in the batch has no row yet and its mappings none
+    // either: plain inserts, a third cheaper than upserts. Rows written some other way (a
+    // checkpoint deleted by hand) make them fail on a key; the batch is then written with upserts.
+    const created = changed.filter((s) => !current.has(s.tailId) && byTail.get(s.tailId)![0].version === 1);
+    const isCreated = new Set(created);
+    const others = created.length === 0 ? changed : changed.filter((s) => !isCreated.has(s));
+    let written: string[];
+    if (created.length === 0 && mappings.length === 0) {
+      written = await this.writeRows(client, { created: [], others, mappings, checkpoint, plainInserts: false });
+    } else {
+      await client.query('savepoint projection_batch');
+      try {
+        written = await this.writeRows(client, { created, others, mappings, checkpoint, plainInserts: true });
+      } catch (err) {
+        if ((err as { code?: unknown }).code !== '23505') throw err;
+        this.logger.warn(`Projection '${this.name}': rows of events after its checkpoint already exist; applying the batch with upserts`);
+        await client.query('rollback to savepoint projection_batch');
+        written = await this.writeRows(client, { created: [], others: changed, mappings, checkpoint, plainInserts: false });
+      }
+    }
+    return written.reduce((sum, tailId) => sum + (folded.get(Number(tailId)) ?? 0), 0);
+  }
+
+  /**
+   * One statement: new tails inserted, the others upserted behind the version guard, the
+   * mappings, the checkpoint. Returns the ids of the tail rows written.
+   */
+  private async writeRows(
+    client: PoolClient,
+    batch: { created: TailState[]; others: TailState[]; mappings: MappingRow[]; checkpoint: AllCheckpoint; plainInserts: boolean },
+  ): Promise<string[]> {
     const t = this.tables;
+    const columns = `tail_id, domain, tail_number, tail_number_key, registration_number, icao_type_name,
+                     vendor_type_name, country_code, passenger_seating, status, version, created_at, updated_at`;
+    const unnested = (from: number) =>
+      `unnest(${TAIL_ARRAY_TYPES.map((type, i) => `$${from + i}::${type}[]`).join(', ')})`;
     const { rows } = await client.query<{ written: string[] | null }>(
-      `with up as (
-         insert into ${t.tails} (tail_id, domain, tail_number, tail_number_key, registration_number, icao_type_name,
-                                 vendor_type_name, country_code, passenger_seating, status, version, created_at, updated_at)
-         select * from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-                              $8::text[], $9::int[], $10::text[], $11::int[], $12::timestamptz[], $13::timestamptz[])
+      `with ins as (
+         insert into ${t.tails} (${columns}) select * from ${unnested(1)}
+         returning tail_id
+       ), up as (
+         insert into ${t.tails} (${columns}) select * from ${unnested(14)}
          on conflict (tail_id) do update set
            domain = excluded.domain, tail_number = excluded.tail_number, tail_number_key = excluded.tail_number_key,
            registration_number = excluded.registration_number, icao_type_name = excluded.icao_type_name,
@@ -494,40 +530,52 @@ export class TailsProjection {
          returning tail_id
        ), maps as (
          insert into ${t.mappings} (domain, source, mapped_id, tail_id, added_version)
-         select * from unnest($14::text[], $15::text[], $16::text[], $17::bigint[], $18::int[])
-         on conflict do nothing
+         select * from unnest($27::text[], $28::text[], $29::text[], $30::bigint[], $31::int[])
+         ${batch.plainInserts ? '' : 'on conflict do nothing'}
          returning 1
        ), cp as (
-         insert into ${t.checkpoints} (name, checkpoint, updated_at) values ($19, $20, now())
+         insert into ${t.checkpoints} (name, checkpoint, updated_at) values ($32, $33, now())
          on conflict (name) do update set checkpoint = excluded.checkpoint, updated_at = excluded.updated_at
          returning 1
        )
-       select (select array_agg(tail_id)::text[] from up) as written, (select count(*) from maps)::int as mappings, (select count(*) from cp)::int as cp`,
+       select array(select tail_id from ins union all select tail_id from up)::text[] as written,
+              (select count(*) from maps)::int as mappings, (select count(*) from cp)::int as cp`,
       [
-        changed.map((r) => r.tailId),
-        changed.map((r) => r.domain),
-        changed.map((r) => r.tailNumber),
-        changed.map((r) => tailNumberKey(r.tailNumber)),
-        changed.map((r) => r.properties.registrationNumber),
-        changed.map((r) => r.properties.icaoTypeName),
-        changed.map((r) => r.properties.vendorTypeName),
-        changed.map((r) => r.properties.countryCode),
-        changed.map((r) => r.properties.passengerSeating),
-        changed.map((r) => r.status),
-        changed.map((r) => r.version),
-        changed.map((r) => r.createdAt),
-        changed.map((r) => r.updatedAt),
-        mappings.map((m) => m.domain),
-        mappings.map((m) => m.source),
-        mappings.map((m) => m.mappedId),
-        mappings.map((m) => m.tailId),
-        mappings.map((m) => m.addedVersion),
+        ...tailColumns(batch.created),
+        ...tailColumns(batch.others),
+        batch.mappings.map((m) => m.domain),
+        batch.mappings.map((m) => m.source),
+        batch.mappings.map((m) => m.mappedId),
+        batch.mappings.map((m) => m.tailId),
+        batch.mappings.map((m) => m.addedVersion),
         this.name,
-        checkpoint.value,
+        batch.checkpoint.value,
       ],
     );
-    return (rows[0].written ?? []).reduce((sum, tailId) => sum + (folded.get(Number(tailId)) ?? 0), 0);
+    return rows[0].written ?? [];
   }
+}
+
+/** Element types of the tail rows' columns, in the order of {@link tailColumns}. */
+const TAIL_ARRAY_TYPES = ['bigint', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'int', 'text', 'int', 'timestamptz', 'timestamptz'];
+
+/** Tail rows as one array per column. */
+function tailColumns(states: TailState[]): unknown[][] {
+  return [
+    states.map((r) => r.tailId),
+    states.map((r) => r.domain),
+    states.map((r) => r.tailNumber),
+    states.map((r) => tailNumberKey(r.tailNumber)),
+    states.map((r) => r.properties.registrationNumber),
+    states.map((r) => r.properties.icaoTypeName),
+    states.map((r) => r.properties.vendorTypeName),
+    states.map((r) => r.properties.countryCode),
+    states.map((r) => r.properties.passengerSeating),
+    states.map((r) => r.status),
+    states.map((r) => r.version),
+    states.map((r) => r.createdAt),
+    states.map((r) => r.updatedAt),
+  ];
 }
 
 const TAIL_COLUMNS =
