@@ -34,6 +34,20 @@ describe('PreparingClient (createPool)', () => {
     expect((await pool.query<{ v: number }>('select $1::int as v', [7])).rows[0].v).toBe(7);
   });
 
+  it('sends array parameters intact: awkward text, numbers, nulls; dates and nested arrays through pg', async () => {
+    const texts = ['a', 'say "hi"', 'C:\\path\\', '{a,b}', 'NULL', '', ' x ', 'line\nbreak', '✈ Überflug', null];
+    const numbers = [1, -2, 9007199254740991, null];
+    const dates = [new Date('2026-11-23T10:00:00.000Z'), null];
+    const { rows } = await pool.query<{ t: (string | null)[]; n: (string | null)[]; d: (Date | null)[]; m: number[][] }>(
+      'select $1::text[] as t, $2::bigint[]::text[] as n, $3::timestamptz[] as d, $4::int[] as m',
+      [texts, numbers, dates, [[1, 2], [3, 4]]],
+    );
+    expect(rows[0].t).toEqual(texts);
+    expect(rows[0].n).toEqual(numbers.map((n) => (n === null ? null : String(n))));
+    expect(rows[0].d).toEqual(dates);
+    expect(rows[0].m).toEqual([[1, 2], [3, 4]]);
+  });
+
   it('plans every run for its actual values (a generic plan made bulk writes 2-3x slower)', async () => {
     expect((await pool.query<{ plan_cache_mode: string }>('show plan_cache_mode')).rows[0].plan_cache_mode).toBe('force_custom_plan');
   });
