@@ -1,8 +1,11 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { TailSubmission } from '@tailsync/contracts';
+import { compileDtoFastPath } from '../http/dto-fast-path';
 import { fieldErrorsOf } from '../http/validation';
 import { TailDto } from './dto/tail.dto';
+
+const acceptTail = compileDtoFastPath(TailDto);
 
 export type CheckedTail = { ok: true; tail: TailSubmission } | { ok: false; fieldErrors: Record<string, string[]>; generalErrors: string[] };
 
@@ -11,6 +14,8 @@ export function checkTail(entry: unknown): CheckedTail {
   if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
     return { ok: false, fieldErrors: {}, generalErrors: ['Each tail must be a JSON object.'] };
   }
+  const accepted = acceptTail?.(entry as Record<string, unknown>);
+  if (accepted) return { ok: true, tail: { ...accepted } };
   const dto = plainToInstance(TailDto, entry);
   const errors = validateSync(dto, { whitelist: true, forbidNonWhitelisted: true, validationError: { target: false, value: false } });
   if (errors.length > 0) return { ok: false, fieldErrors: fieldErrorsOf(errors), generalErrors: [] };
