@@ -245,6 +245,38 @@ describeDb.each(['reservation rows', 'reservation streams'] as const)('TailWrite
     expect(repeat.results).toEqual(results.map((r) => ({ outcome: 'no-action', tailId: tailIdOf(r) })));
   });
 
+  it('skips the reservation read while batches find every key free; a taken key makes the batch read and decide again', async () => {
+    const fresh = new TailWriter(store, reservations, ids);
+    const read = jest.spyOn(reservations, 'read');
+    try {
+      const ctx = ctxOf(unique('d'), 'client-a');
+      const create = (mappedId: string, tailNumber: string) => ({ mappedId, tailNumber });
+      const first = await fresh.createOrMapMany(ctx, [create('M1', 'N1'), create('M2', 'N2')]);
+      expect(first.results.map((r) => r.outcome)).toEqual(['created', 'created']);
+      expect((await fresh.createOrMapMany(ctx, [create('M3', 'N3')])).results[0].outcome).toBe('created');
+      expect(read).not.toHaveBeenCalled();
+
+      // M1 is taken: the write assuming it free fails, and the batch is read and decided again.
+      const mixed = await fresh.createOrMapMany(ctx, [create('M4', 'N4'), create('M1', 'N1'), create('M5', 'N2')]);
+      expect(mixed.results.map((r) => r.outcome)).toEqual(['created', 'no-action', 'invalid']);
+      expect(tailIdOf(mixed.results[1])).toBe(tailIdOf(first.results[0]));
+      expect(read).toHaveBeenCalledTimes(1);
+      // Nothing of the failed attempt was stored.
+      expect(await types(tailStreamId(tailIdOf(mixed.results[0])))).toEqual(['TailCreated']);
+      expect(await types(tailStreamId(tailIdOf(first.results[0])))).toEqual(['TailCreated']);
+      expect((await reservationOf(mappedIdStreamId(ctx.domain, 'client-a', 'M4')))?.holder).toBe(tailIdOf(mixed.results[0]));
+
+      // Reads go on until one finds every key free; then they are skipped again.
+      read.mockClear();
+      await fresh.createOrMapMany(ctx, [create('M6', 'N6')]);
+      expect(read).toHaveBeenCalledTimes(1);
+      await fresh.createOrMapMany(ctx, [create('M7', 'N7')]);
+      expect(read).toHaveBeenCalledTimes(1);
+    } finally {
+      read.mockRestore();
+    }
+  });
+
   it('20 concurrent identical calls create exactly one tail', async () => {
     const ctx = ctxOf(unique('d'), 'client-a');
     const input: TailInput = { mappedId: 'SAME', tailNumber: 'N-RACE' };

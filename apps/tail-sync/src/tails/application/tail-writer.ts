@@ -218,6 +218,8 @@ export class TailWriter {
   private readonly maxAttempts: number;
   private readonly retryJitterMs: number;
   private readonly creates: Batcher<CreateOrMapRequest, CreateOrMapManyResult>;
+  /** The last reservation read found every key free: the next batch skips the read (see below). */
+  private assumeFreeReservations = true;
 
   constructor(
     private readonly eventStore: EventStore,
@@ -289,7 +291,19 @@ export class TailWriter {
       }),
     );
 
-    // Round trip 1: every reservation the batch may consult.
+    // Round trip 1: every reservation the batch may consult. While batches keep finding all of
+    // theirs free (new tails, e.g. an integration's first sync), the read is skipped: the batch is
+    // decided as if they were free, and a reservation that exists fails the write on its key.
+    // The batch is then read and decided again at once, and reads go on until a read finds them
+    // all free again.
+    if (this.assumeFreeReservations) {
+      try {
+        return await this.decideAndWrite(requests, entries, new Map(), new Map(), idPool);
+      } catch (e) {
+        if (!(e instanceof WrongExpectedVersionError)) throw e;
+        this.assumeFreeReservations = false;
+      }
+    }
     const reservationIds = new Set<string>();
     for (const e of entries) {
       reservationIds.add(e.mappedIdStream);
@@ -298,6 +312,7 @@ export class TailWriter {
     const reservations = await this.reservations.read([...reservationIds]);
     const holders = new Set<number>();
     for (const r of reservations.values()) if (r.holder !== null) holders.add(r.holder);
+    this.assumeFreeReservations = [...reservations.values()].every((r) => r.version === 0);
 
     // Round trip 2: the tails those reservations name.
     const tails = new Map<number, LoadedTail>();
@@ -305,7 +320,17 @@ export class TailWriter {
       const tailEvents = await this.eventStore.readStreams([...holders].map(tailStreamId));
       for (const tailId of holders) tails.set(tailId, loadTail(tailEvents.get(tailStreamId(tailId))));
     }
+    return this.decideAndWrite(requests, entries, tails, reservations, idPool);
+  }
 
+  /** Decides the batch on what was read (or assumed), allocates the ids it needs, and writes it. */
+  private async decideAndWrite(
+    requests: CreateOrMapRequest[],
+    entries: BatchEntry[],
+    tails: Map<number, LoadedTail>,
+    reservations: Map<string, Reservation>,
+    idPool: number[],
+  ): Promise<CreateOrMapManyResult[]> {
     // Decide once with placeholder ids to learn how many new tails the batch needs, allocate
     // exactly those (kept across retries), then decide for real. Decisions never depend on id values.
     let placeholder = 0;

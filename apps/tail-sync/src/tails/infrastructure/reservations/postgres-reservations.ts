@@ -71,8 +71,10 @@ export class PostgresReservations implements ReservationStore {
     try {
       await client.query('begin');
       try {
-        const appended = await this.eventStore.appendAsPartOf(client, tailWrites);
+        // Reservations first: a key that is taken (the writer may assume keys free) fails the
+        // transaction before the events are written.
         await this.apply(client, changes);
+        const appended = await this.eventStore.appendAsPartOf(client, tailWrites);
         await client.query('commit');
         return appended;
       } catch (err) {
