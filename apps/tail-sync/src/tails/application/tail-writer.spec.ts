@@ -266,6 +266,16 @@ describeDb.each(['reservation rows', 'reservation streams'] as const)('TailWrite
       expect(await types(tailStreamId(tailIdOf(first.results[0])))).toEqual(['TailCreated']);
       expect((await reservationOf(mappedIdStreamId(ctx.domain, 'client-a', 'M4')))?.holder).toBe(tailIdOf(mixed.results[0]));
 
+      // A batch whose decision on assumed-free keys would be wrong is read first: M8 already maps
+      // a tail, so its entry is "no action" on that tail (rule 1), not a conflict with the tail
+      // the batch's first entry creates (rule 2).
+      const m8 = await fresh.createOrMapMany(ctx, [create('M8', 'N8')]); // read: every key free, reads stop
+      read.mockClear();
+      const batch = await fresh.createOrMapMany(ctx, [create('M10', 'N10'), create('M8', 'N10')]);
+      expect(batch.results.map((r) => r.outcome)).toEqual(['created', 'no-action']);
+      expect(tailIdOf(batch.results[1])).toBe(tailIdOf(m8.results[0]));
+      expect(read).toHaveBeenCalledTimes(1);
+
       // Reads go on until one finds every key free; then they are skipped again.
       read.mockClear();
       await fresh.createOrMapMany(ctx, [create('M6', 'N6')]);

@@ -293,16 +293,19 @@ export class TailWriter {
 
     // Round trip 1: every reservation the batch may consult. While batches keep finding all of
     // theirs free (new tails, e.g. an integration's first sync), the read is skipped: the batch is
-    // decided as if they were free, and a reservation that exists fails the write on its key.
-    // The batch is then read and decided again at once, and reads go on until a read finds them
-    // all free again.
+    // decided as if they were free. That is safe when every entry writes the keys its decision
+    // assumed free (created, mapped, or no action on a tail created earlier in the batch): a key
+    // that exists fails the write on its primary key. An invalid entry writes nothing, so a batch
+    // with one is not written on the assumption. Either way the batch is then read and decided
+    // again at once, and reads go on until a read finds every key free again.
     if (this.assumeFreeReservations) {
       try {
-        return await this.decideAndWrite(requests, entries, new Map(), new Map(), idPool);
+        const written = await this.decideAndWrite(requests, entries, new Map(), new Map(), idPool, true);
+        if (written) return written;
       } catch (e) {
         if (!(e instanceof WrongExpectedVersionError)) throw e;
-        this.assumeFreeReservations = false;
       }
+      this.assumeFreeReservations = false;
     }
     const reservationIds = new Set<string>();
     for (const e of entries) {
@@ -320,21 +323,26 @@ export class TailWriter {
       const tailEvents = await this.eventStore.readStreams([...holders].map(tailStreamId));
       for (const tailId of holders) tails.set(tailId, loadTail(tailEvents.get(tailStreamId(tailId))));
     }
-    return this.decideAndWrite(requests, entries, tails, reservations, idPool);
+    return (await this.decideAndWrite(requests, entries, tails, reservations, idPool, false))!;
   }
 
-  /** Decides the batch on what was read (or assumed), allocates the ids it needs, and writes it. */
+  /**
+   * Decides the batch on what was read (or assumed free), allocates the ids it needs, and writes
+   * it. With `assumedFree`, returns null without writing when an entry is invalid.
+   */
   private async decideAndWrite(
     requests: CreateOrMapRequest[],
     entries: BatchEntry[],
     tails: Map<number, LoadedTail>,
     reservations: Map<string, Reservation>,
     idPool: number[],
-  ): Promise<CreateOrMapManyResult[]> {
+    assumedFree: boolean,
+  ): Promise<CreateOrMapManyResult[] | null> {
     // Decide once with placeholder ids to learn how many new tails the batch needs, allocate
     // exactly those (kept across retries), then decide for real. Decisions never depend on id values.
     let placeholder = 0;
     const dryRun = this.decideBatch(entries, tails, reservations, () => --placeholder, false);
+    if (assumedFree && dryRun.results.some((d) => d.result.outcome === 'invalid')) return null;
     const needed = dryRun.created - idPool.length;
     if (needed > 0) idPool.push(...(await this.ids.next(needed)));
     let taken = 0;
