@@ -15,13 +15,30 @@ export function formatPair(major: bigint | string | number, minor: bigint | stri
   return `${BigInt(major)}:${BigInt(minor)}`;
 }
 
-/** -1 / 0 / 1 like a comparator. */
-export function comparePairs(a: string, b: string): number {
-  const [a1, a2] = parsePair(a);
-  const [b1, b2] = parsePair(b);
-  if (a1 !== b1) return a1 < b1 ? -1 : 1;
-  if (a2 !== b2) return a2 < b2 ? -1 : 1;
+const PAIR = /^\d+:\d+$/;
+
+/** Compares the unsigned decimal numbers a[aFrom, aTo) and b[bFrom, bTo) (leading zeros allowed). */
+function compareDecimals(a: string, aFrom: number, aTo: number, b: string, bFrom: number, bTo: number): number {
+  while (aFrom < aTo - 1 && a.charCodeAt(aFrom) === 48) aFrom++;
+  while (bFrom < bTo - 1 && b.charCodeAt(bFrom) === 48) bFrom++;
+  if (aTo - aFrom !== bTo - bFrom) return aTo - aFrom < bTo - bFrom ? -1 : 1;
+  for (; aFrom < aTo; aFrom++, bFrom++) {
+    const d = a.charCodeAt(aFrom) - b.charCodeAt(bFrom);
+    if (d !== 0) return d < 0 ? -1 : 1;
+  }
   return 0;
+}
+
+/**
+ * -1 / 0 / 1 like a comparator. Compares the digits where they stand: the projection and the
+ * relay compare every event they read (parsing both sides into BigInts was 2 % of tail-sync's CPU).
+ */
+export function comparePairs(a: string, b: string): number {
+  if (!PAIR.test(a)) parsePair(a); // throws the malformed-checkpoint error
+  if (!PAIR.test(b)) parsePair(b);
+  const ca = a.indexOf(':');
+  const cb = b.indexOf(':');
+  return compareDecimals(a, 0, ca, b, 0, cb) || compareDecimals(a, ca + 1, a.length, b, cb + 1, b.length);
 }
 
 export function isPairAtOrAfter(a: AllCheckpoint | null, b: AllCheckpoint): boolean {
