@@ -17,17 +17,24 @@ export const TAIL_STREAM_PREFIX = 'tail-';
 export const TAIL_NUMBER_STREAM_PREFIX = 'tailnumber-';
 export const MAPPED_ID_STREAM_PREFIX = 'mappedid-';
 
-const UNRESERVED = /^[A-Za-z0-9]*$/;
-/** What encodeURIComponent leaves as it is, apart from letters and digits. */
-const MARKS = /[-!'()*~._]/g;
-const ESCAPED_MARKS: Record<string, string> = Object.fromEntries(
-  [..."-!'()*~._"].map((c) => [c, `%${c.charCodeAt(0).toString(16).toUpperCase()}`]),
-);
+const HEX = '0123456789ABCDEF';
 
-/** Percent-encodes everything but letters and digits (five parts per tail of a bulk call: kept cheap). */
+/**
+ * Percent-encodes everything but letters and digits: UTF-8 bytes as `%XX`, upper case, the marks
+ * `encodeURIComponent` keeps (`-_.!~*'()`) included. Five parts per tail of a bulk call, so ASCII
+ * is encoded in one pass here; other text goes through `encodeURIComponent`.
+ */
 export function encodeStreamPart(part: string): string {
-  if (UNRESERVED.test(part)) return part;
-  return encodeURIComponent(part).replace(MARKS, (c) => ESCAPED_MARKS[c]);
+  let out = '';
+  let from = 0; // start of the run of letters and digits not yet copied
+  for (let i = 0; i < part.length; i++) {
+    const c = part.charCodeAt(i);
+    if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)) continue;
+    if (c >= 128) return encodeURIComponent(part).replace(/[-!'()*~._]/g, (m) => `%${m.charCodeAt(0).toString(16).toUpperCase()}`);
+    out += `${part.slice(from, i)}%${HEX[c >> 4]}${HEX[c & 15]}`;
+    from = i + 1;
+  }
+  return from === 0 ? part : out + part.slice(from);
 }
 
 export function tailStreamId(tailId: number): string {
