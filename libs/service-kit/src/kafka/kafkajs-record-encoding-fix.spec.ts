@@ -13,7 +13,11 @@ if (!BROKERS) throw new Error('kafkajs-record-encoding-fix.spec.ts needs KAFKA_B
 const brokers = BROKERS;
 
 type Encoded = { buffer: Buffer };
-type EncoderClass = new () => { writeVarInt(v: number): Encoded; writeUVarInt(v: number): Encoded };
+type EncoderClass = new () => {
+  writeVarInt(v: number): Encoded;
+  writeUVarInt(v: number): Encoded;
+  writeEncoderArray(v: unknown[]): Encoded;
+};
 
 /** kafkajs's own record encoder and Encoder class, loaded afresh (unpatched) in an isolated registry. */
 function unpatchedKafkajs(): { record: (input: KafkajsRecordInput) => Encoded; Encoder: EncoderClass } {
@@ -62,6 +66,15 @@ describe('kafkajs record encoding fix', () => {
     for (const v of [0, 127, 128, 2 ** 31, 2 ** 32 - 1]) {
       expect([v, new PatchedEncoder().writeUVarInt(v).buffer.toString('hex')]).toEqual([v, new original.Encoder().writeUVarInt(v).buffer.toString('hex')]);
     }
+  });
+
+  it('copies an array of encoded records exactly as kafkajs does, and refuses what is not an encoder', () => {
+    const inputs = records.map(([, input]) => input);
+    const patched = new PatchedEncoder().writeEncoderArray(inputs.map((input) => encodeRecord(input))).buffer;
+    const unpatched = new original.Encoder().writeEncoderArray(inputs.map((input) => original.record(input))).buffer;
+    expect(patched.equals(unpatched)).toBe(true);
+    expect(new PatchedEncoder().writeEncoderArray([]).buffer.length).toBe(0);
+    expect(() => new PatchedEncoder().writeEncoderArray([encodeRecord(inputs[0]), { buf: 'x' }])).toThrow('all values should be an instance of Encoder[]');
   });
 
   it('sends messages the broker stores and gives back intact (keys, values, headers, order)', async () => {
