@@ -32,7 +32,7 @@ interface KafkajsEncoder {
 
 interface KafkajsEncoderClass {
   new (initialSize?: number): KafkajsEncoder;
-  prototype: KafkajsEncoder & { __tailsyncVarIntFix?: true };
+  prototype: KafkajsEncoder & { __tailsyncEncodingFix?: true };
   sizeOfVarInt(value: number): number;
   sizeOfVarLong(value: unknown): number;
   sizeOfVarIntBytes(value: unknown): number;
@@ -52,7 +52,7 @@ const RECORD_MODULE = require.resolve('kafkajs/src/protocol/recordBatch/record/v
 const PRODUCE_REQUEST_MODULE = require.resolve('kafkajs/src/protocol/requests/produce/v3/request');
 
 const proto = Encoder.prototype;
-if (!proto.__tailsyncVarIntFix) {
+if (!proto.__tailsyncEncodingFix) {
   proto.writeUVarInt = function writeUVarInt(this: KafkajsEncoder, value: number) {
     this.ensureAvailable(5);
     const buf = this.buf;
@@ -78,7 +78,7 @@ if (!proto.__tailsyncVarIntFix) {
     }
     return this;
   };
-  proto.__tailsyncVarIntFix = true;
+  proto.__tailsyncEncodingFix = true;
 }
 
 /** One record (kafkajs `recordBatch/record/v0`), the same bytes, in one buffer of the exact size. */

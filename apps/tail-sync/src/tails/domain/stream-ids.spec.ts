@@ -43,9 +43,10 @@ describe('stream ids', () => {
   it('escapes every character but letters and digits as percent-encoded UTF-8, upper case', () => {
     const reference = (raw: string) => [...Buffer.from(raw, 'utf8')].map((b) => (/[A-Za-z0-9]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
     const ascii = Array.from({ length: 128 }, (_, c) => String.fromCharCode(c)).join('');
-    for (const raw of ['', 'N123AB', 'm-12-345', 'client-0123abcd', ascii, 'tail %2D', 'Überflug ✈', 'a😀b-c', 'acme.io_x~y']) {
+    for (const raw of ['', 'N123AB', 'm-12-345', 'client-0123abcd', ascii, 'tail %2D', 'Überflug ✈', 'a😀b-c', '😀', 'x😀', 'acme.io_x~y']) {
       expect(encodeStreamPart(raw)).toBe(reference(raw));
     }
+    expect(() => encodeStreamPart('a\uD800b')).toThrow(URIError);
   });
 
   it('reservation streams never fall under the tail stream prefix', () => {

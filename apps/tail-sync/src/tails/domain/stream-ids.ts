@@ -21,8 +21,8 @@ const HEX = '0123456789ABCDEF';
 
 /**
  * Percent-encodes everything but letters and digits: UTF-8 bytes as `%XX`, upper case, the marks
- * `encodeURIComponent` keeps (`-_.!~*'()`) included. Five parts per tail of a bulk call, so ASCII
- * is encoded in one pass here; other text goes through `encodeURIComponent`.
+ * `encodeURIComponent` keeps (`-_.!~*'()`) included. Five parts per tail of a bulk call, so it is
+ * one pass: ASCII from a table, other characters by `encodeURIComponent` (a lone surrogate throws).
  */
 export function encodeStreamPart(part: string): string {
   let out = '';
@@ -30,8 +30,13 @@ export function encodeStreamPart(part: string): string {
   for (let i = 0; i < part.length; i++) {
     const c = part.charCodeAt(i);
     if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)) continue;
-    if (c >= 128) return encodeURIComponent(part).replace(/[-!'()*~._]/g, (m) => `%${m.charCodeAt(0).toString(16).toUpperCase()}`);
-    out += `${part.slice(from, i)}%${HEX[c >> 4]}${HEX[c & 15]}`;
+    out += part.slice(from, i);
+    if (c < 128) out += `%${HEX[c >> 4]}${HEX[c & 15]}`;
+    else {
+      const char = String.fromCodePoint(part.codePointAt(i) as number);
+      out += encodeURIComponent(char);
+      i += char.length - 1;
+    }
     from = i + 1;
   }
   return from === 0 ? part : out + part.slice(from);
