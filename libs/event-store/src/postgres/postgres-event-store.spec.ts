@@ -12,10 +12,10 @@ if (!DATABASE_URL) {
 }
 
 /** A store in its own throw-away schema, so test files and runs never collide. */
-async function freshStore(options: { maxPool?: number } = {}) {
+async function freshStore(options: { maxPool?: number; keptAppendedEvents?: number } = {}) {
   const pool = new Pool({ connectionString: DATABASE_URL, max: options.maxPool ?? 20 });
   const schema = `es_test_${randomBytes(6).toString('hex')}`;
-  const store = new PostgresEventStore(pool, { schema });
+  const store = new PostgresEventStore(pool, { schema, keptAppendedEvents: options.keptAppendedEvents });
   await store.migrate();
   return {
     store,
@@ -30,6 +30,8 @@ async function freshStore(options: { maxPool?: number } = {}) {
 }
 
 describeEventStoreContract('postgres', () => freshStore());
+// The same contract with every read from the table (appended events not kept in memory).
+describeEventStoreContract('postgres, appended events not kept', () => freshStore({ keptAppendedEvents: 0 }));
 
 describe('PostgresEventStore (PostgreSQL specifics)', () => {
   let f: Awaited<ReturnType<typeof freshStore>>;
@@ -294,5 +296,81 @@ describe('PostgresEventStore (PostgreSQL specifics)', () => {
         `median ${sorted[2].toFixed(1)} ms (runs: ${timings.map((t) => t.toFixed(1)).join(', ')}); ` +
         `3,000 events across 1,000 streams (500 existing): ${mixedMs.toFixed(1)} ms`,
     );
+  });
+});
+
+describe('PostgresEventStore: readAll serves the events it appended from memory', () => {
+  let f: Awaited<ReturnType<typeof freshStore>>;
+  /** A second adapter on the same tables that keeps nothing: every read comes from the table. */
+  let table: PostgresEventStore;
+  beforeAll(async () => {
+    f = await freshStore({ keptAppendedEvents: 50 });
+    table = new PostgresEventStore(f.pool, { schema: f.schema, keptAppendedEvents: 0 });
+  });
+  afterAll(async () => {
+    await f?.cleanup();
+  });
+
+  const data = (i: number) => ({
+    zz: i,
+    a: { nested: [1, 'two', null, { deep: true }], 'ünï': 'çødé ☃' },
+    big: 2 ** 52 + i,
+    fraction: 0.1 + i,
+    nothing: null,
+    text: `quote " backslash \\ newline \n tab \t ${i}`,
+  });
+
+  async function checkpointNow(): Promise<import('../event-store.port').AllCheckpoint> {
+    const marker = await table.append([{ streamId: uniqueId('marker'), expectedVersion: 0, events: [newEvent('Marker')] }]);
+    return marker.checkpoint;
+  }
+
+  it('returns what the table returns (pages that split a transaction, a prefix filter, metadata, ids)', async () => {
+    const start = await checkpointNow();
+    const run = uniqueId('kept');
+    await f.store.append([
+      { streamId: `${run}-a`, expectedVersion: 0, events: [0, 1, 2].map((i) => newEvent(`A${i}`, data(i), { actor: `x${i}` })) },
+      { streamId: `other-${run}`, expectedVersion: 0, events: [newEvent('NotTail', data(9))] },
+      { streamId: `${run}-b`, expectedVersion: 0, events: [newEvent('B', data(3))] },
+    ]);
+    await f.store.append([{ streamId: `${run}-a`, expectedVersion: 3, events: [newEvent('A3', data(4))] }]);
+
+    const fromMemory = await readAllUntil(f.store, start, { prefixes: [run], pageSize: 2, done: (es) => es.length >= 5 });
+    const fromTable = await readAllUntil(table, start, { prefixes: [run], pageSize: 2, done: (es) => es.length >= 5 });
+    expect(fromMemory.events.map((e) => e.type)).toEqual(['A0', 'A1', 'A2', 'B', 'A3']);
+    expect(fromMemory.events).toEqual(fromTable.events);
+    expect(fromMemory.checkpoints).toEqual(fromTable.checkpoints);
+    // The content came from memory: jsonb orders an object's keys (shorter first), the JSON sent does not.
+    expect(Object.keys(fromMemory.events[0].data)).toEqual(['zz', 'a', 'big', 'fraction', 'nothing', 'text']);
+    expect(Object.keys(fromTable.events[0].data)).toEqual(['a', 'zz', 'big', 'text', 'nothing', 'fraction']);
+
+    // Each event is served from memory once; reading the range again goes to the table.
+    const again = await readAllUntil(f.store, start, { prefixes: [run], pageSize: 100, done: (es) => es.length >= 5 });
+    expect(again.events).toEqual(fromTable.events);
+    expect(Object.keys(again.events[0].data)).toEqual(['a', 'zz', 'big', 'text', 'nothing', 'fraction']);
+  });
+
+  it('never returns events of a rolled-back transaction, and reads past the events it no longer keeps', async () => {
+    const start = await checkpointNow();
+    const run = uniqueId('rolled');
+    const client = await f.pool.connect();
+    try {
+      await client.query('begin');
+      await f.store.appendInTransaction(client, [{ streamId: `${run}-x`, expectedVersion: 0, events: [newEvent('RolledBack')] }]);
+      await client.query('rollback');
+    } finally {
+      client.release();
+    }
+    // 60 events in 3 calls: more than the 50 kept, so the oldest come from the table.
+    for (let call = 0; call < 3; call++) {
+      await f.store.append([
+        { streamId: `${run}-${call}`, expectedVersion: 0, events: Array.from({ length: 20 }, (_, i) => newEvent(`E${call}.${i}`, data(i))) },
+      ]);
+    }
+    const fromMemory = await readAllUntil(f.store, start, { prefixes: [run], pageSize: 25, done: (es) => es.length >= 60 });
+    const fromTable = await readAllUntil(table, start, { prefixes: [run], pageSize: 25, done: (es) => es.length >= 60 });
+    expect(fromMemory.events.map((e) => e.type)).not.toContain('RolledBack');
+    expect(fromMemory.events).toHaveLength(60);
+    expect(fromMemory.events).toEqual(fromTable.events);
   });
 });

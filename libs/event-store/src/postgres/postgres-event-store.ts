@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import { comparePairs, isPairAtOrAfter, ORIGIN_VALUE, parsePair } from '../checkpoint';
+import { AppendedEvents } from './appended-events';
 import {
   AllCheckpoint,
   AppendResult,
@@ -23,6 +24,11 @@ export interface PostgresEventStoreOptions {
    * concurrent transaction between our lock and our insert). Default 5.
    */
   maxAttempts?: number;
+  /**
+   * Events this adapter appended that it keeps in memory until a `readAll` returns them, so the
+   * read need not fetch their content (see `AppendedEvents`). 0 turns this off. Default 20,000.
+   */
+  keptAppendedEvents?: number;
 }
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
@@ -61,6 +67,34 @@ interface EventRow {
 
 const EVENT_COLUMNS =
   'stream_id, version, event_id::text as event_id, type, data, metadata, recorded_at, tx::text as tx, position::text as position';
+
+/** A row `readAll` returns without its content, which {@link AppendedEvents} keeps. */
+interface KeptEventRow {
+  stream_id: null;
+  event_id: string;
+  tx: string;
+  position: string;
+}
+
+/** {@link EVENT_COLUMNS}, with all but the ids null where the boolean column `e.kept` is true. */
+const KEPT_OR_EVENT_COLUMNS = (() => {
+  const unlessKept = (column: string, as: string) => `case when e.kept then null else ${column} end as ${as}`;
+  return [
+    unlessKept('e.stream_id', 'stream_id'),
+    unlessKept('e.version', 'version'),
+    'e.event_id::text as event_id',
+    unlessKept('e.type', 'type'),
+    unlessKept('e.data', 'data'),
+    unlessKept('e.metadata', 'metadata'),
+    unlessKept('e.recorded_at', 'recorded_at'),
+    'e.tx::text as tx',
+    'e.position::text as position',
+  ].join(', ');
+})();
+
+function resultOf(events: StoredEvent[], after: AllCheckpoint | null): ReadAllResult {
+  return { events, checkpoint: events.length > 0 ? { value: events[events.length - 1].position } : after };
+}
 
 function toStoredEvent(r: EventRow): StoredEvent {
   return {
@@ -120,6 +154,7 @@ export class PostgresEventStore implements EventStore {
   private readonly eventIdConstraint: string;
   private readonly streamsPkey: string;
   private readonly maxAttempts: number;
+  private readonly appended: AppendedEvents;
 
   constructor(
     private readonly pool: Pool,
@@ -135,6 +170,7 @@ export class PostgresEventStore implements EventStore {
     this.eventIdConstraint = `${this.prefix}events_event_id_key`;
     this.streamsPkey = `${this.prefix}streams_pkey`;
     this.maxAttempts = Math.max(1, options.maxAttempts ?? 5);
+    this.appended = new AppendedEvents(options.keptAppendedEvents ?? 20_000);
   }
 
   /** Creates schema, tables and index if missing. Serialised across processes by an advisory lock. */
@@ -256,19 +292,41 @@ export class PostgresEventStore implements EventStore {
     }
     // Rows of transactions still in flight (tx >= xmin of our snapshot) are never returned, so a
     // row with a lower (tx, position) than one we return can never become visible later.
-    const { rows } = await this.pool.query<EventRow>(
-      // Order by the table's columns (e.*): the select list casts tx and position to text, and an
-      // ORDER BY on those output names would sort "10" before "9".
-      `select ${EVENT_COLUMNS} from ${this.eventsTable} e
-        where (e.tx, e.position) > ($1::xid8, $2::bigint)
+    // Order by the table's columns (e.*): the select list casts tx and position to text, and an
+    // ORDER BY on those output names would sort "10" before "9".
+    const where = `where (e.tx, e.position) > ($1::xid8, $2::bigint)
           and e.tx < pg_snapshot_xmin(pg_current_snapshot())
           ${prefixFilter}
         order by e.tx, e.position
-        limit $3`,
+        limit $3`;
+    const kept = this.appended.transactionsFrom(tx);
+    if (kept.length === 0) {
+      const { rows } = await this.pool.query<EventRow>(`select ${EVENT_COLUMNS} from ${this.eventsTable} e ${where}`, params);
+      return resultOf(rows.map(toStoredEvent), after);
+    }
+    // Rows of transactions whose events this adapter appended come back as tx, position and id
+    // only; the rest of them is in memory.
+    params.push(kept);
+    const { rows } = await this.pool.query<EventRow | KeptEventRow>(
+      `select ${KEPT_OR_EVENT_COLUMNS}
+         from (select e.*, e.tx = any($${params.length}::xid8[]) as kept from ${this.eventsTable} e ${where}) e
+        order by e.tx, e.position`,
       params,
     );
-    const events = rows.map(toStoredEvent);
-    return { events, checkpoint: events.length > 0 ? { value: events[events.length - 1].position } : after };
+    const events: (StoredEvent | undefined)[] = rows.map((r) =>
+      r.stream_id === null ? this.appended.take(`${r.tx}:${r.position}`, r.event_id) : toStoredEvent(r),
+    );
+    const missing = rows.filter((_, i) => events[i] === undefined).map((r) => r.position);
+    if (missing.length > 0) {
+      // Kept for a transaction, but no longer kept (taken before, or dropped): read from the table.
+      const { rows: found } = await this.pool.query<EventRow>(
+        `select ${EVENT_COLUMNS} from ${this.eventsTable} e where e.position = any($1::bigint[])`,
+        [missing],
+      );
+      const byPosition = new Map(found.map((r) => [r.position, toStoredEvent(r)]));
+      rows.forEach((r, i) => (events[i] ??= byPosition.get(r.position)));
+    }
+    return resultOf(events as StoredEvent[], after);
   }
 
   isAtOrAfter(a: AllCheckpoint | null, b: AllCheckpoint): boolean {
@@ -410,7 +468,9 @@ export class PostgresEventStore implements EventStore {
       }
     }
     if (cols.id.length === 0) return { streams: newVersions, checkpoint: { value: ORIGIN_VALUE } };
-    const { rows } = await client.query<{ position: string; tx: string }>(
+    const dataJson = JSON.stringify(cols.data);
+    const metadataJson = JSON.stringify(cols.metadata);
+    const { rows } = await client.query<{ positions: string; tx: string; recorded_at: Date }>(
       `with ins as (
          insert into ${this.eventsTable} (stream_id, version, event_id, type, data, metadata)
          select u.stream_id, u.version, u.event_id, u.type, u.data, u.metadata
@@ -421,12 +481,28 @@ export class PostgresEventStore implements EventStore {
           order by u.ord
          returning position
        )
-       select max(position)::text as position, pg_current_xact_id()::text as tx from ins`,
+       select string_agg(position::text, ',' order by position) as positions, pg_current_xact_id()::text as tx,
+              now() as recorded_at
+         from ins`,
       // data/metadata travel as one JSON array each (zipped by ROWS FROM): one native JSON.stringify
       // instead of escaping 3,000 JSON strings into a text[] literal (measured ~30 % faster).
-      [cols.stream, cols.version, cols.id, cols.type, JSON.stringify(cols.data), JSON.stringify(cols.metadata)],
+      [cols.stream, cols.version, cols.id, cols.type, dataJson, metadataJson],
     );
-    return { streams: newVersions, checkpoint: { value: `${rows[0].tx}:${rows[0].position}` } };
+    // Positions ascend in insert order (one sequence, rows inserted by `ord`), i.e. in the order of `cols`.
+    const { tx, recorded_at: recordedAt } = rows[0];
+    const positions = rows[0].positions.split(',');
+    this.appended.remember({
+      tx,
+      positions,
+      streamIds: cols.stream,
+      versions: cols.version,
+      eventIds: cols.id,
+      types: cols.type,
+      dataJson,
+      metadataJson,
+      recordedAt,
+    });
+    return { streams: newVersions, checkpoint: { value: `${tx}:${positions[positions.length - 1]}` } };
   }
 
   /**
