@@ -2,6 +2,7 @@ export * from './config/load-config';
 export * from './config/common.config';
 export * from './kafka/kafkajs-idle-timer-fix';
 export * from './kafka/kafkajs-record-encoding-fix';
+export * from './kafka/murmur2-partitioner';
 export * from './kafka/kafka-transport';
 export * from './kafka/kafka-rpc';
 export * from './kafka/batching-producer';

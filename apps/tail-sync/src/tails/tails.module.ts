@@ -1,6 +1,7 @@
 import { DynamicModule, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { PostgresEventStore, type EventStore } from '@tailsync/event-store';
-import { Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
+import { Murmur2Partitioner } from '@tailsync/service-kit';
+import { Kafka, logLevel, Producer } from 'kafkajs';
 import type { Pool } from 'pg';
 import { CreateOrMapTailsHandler } from './application/commands/create-or-map-tails.command';
 import { ChangeTailNumberHandler, DeactivateTailHandler, ReactivateTailHandler } from './application/commands/tail-state-commands';
@@ -56,7 +57,7 @@ class TailsLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
 export class TailsModule {
   static forRoot(options: TailsModuleOptions): DynamicModule {
     const producer = new Kafka({ clientId: options.clientId, brokers: options.brokers, logLevel: logLevel.WARN }).producer({
-      createPartitioner: Partitioners.DefaultPartitioner,
+      createPartitioner: Murmur2Partitioner,
       allowAutoTopicCreation: false,
     });
     const ids = new PostgresTailIdAllocator(options.pool);

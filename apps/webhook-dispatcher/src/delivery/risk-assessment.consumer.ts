@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { RISK_ASSESSMENT_EXECUTED, TOPICS } from '@tailsync/contracts';
-import { Consumer, Kafka, KafkaMessage, logLevel, Partitioners, Producer } from 'kafkajs';
+import { Murmur2Partitioner } from '@tailsync/service-kit';
+import { Consumer, Kafka, KafkaMessage, logLevel, Producer } from 'kafkajs';
 import type { SubscriptionStore } from '../subscriptions/subscription.store';
 import type { DeliveryMetrics } from './delivery.metrics';
 import type { DeliveryStore, NewDelivery } from './delivery.store';
@@ -59,7 +60,7 @@ export class RiskAssessmentConsumer {
   }
 
   async start(): Promise<void> {
-    this.producer = this.kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
+    this.producer = this.kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Murmur2Partitioner });
     await this.producer.connect();
     this.consumer = this.kafka.consumer({
       groupId: this.options.groupId,

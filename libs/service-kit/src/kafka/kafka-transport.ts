@@ -1,5 +1,6 @@
 import { KafkaOptions, Transport } from '@nestjs/microservices';
-import { logLevel, Partitioners } from 'kafkajs';
+import { logLevel } from 'kafkajs';
+import { Murmur2Partitioner } from './murmur2-partitioner';
 
 export interface KafkaEndpoint {
   brokers: string[];
@@ -32,7 +33,7 @@ export function kafkaTransport(endpoint: KafkaEndpoint): KafkaOptions {
       subscribe: { fromBeginning: true },
       // Every partition of the request topics (6) at once: a partition's requests run one at a time.
       run: { partitionsConsumedConcurrently: 6 },
-      producer: { allowAutoTopicCreation: false, idempotent: false, createPartitioner: Partitioners.DefaultPartitioner },
+      producer: { allowAutoTopicCreation: false, idempotent: false, createPartitioner: Murmur2Partitioner },
       postfixId: '',
     },
   };
