@@ -240,6 +240,71 @@ describe('PostgresEventStore (PostgreSQL specifics)', () => {
     expect((await f.store.readStream(existing)).map((e) => e.type)).toEqual(['First', 'Second']);
   });
 
+  it('keeps the versions of streams created by appendAsPartOf (no stream row) exact under concurrent appends', async () => {
+    const partOf = async (writes: StreamWrite[]) => {
+      const client = await f.pool.connect();
+      try {
+        await client.query('begin');
+        const result = await f.store.appendAsPartOf(client, writes);
+        await client.query('commit');
+        return result;
+      } catch (err) {
+        await client.query('rollback');
+        throw err;
+      } finally {
+        client.release();
+      }
+    };
+    const streamRow = async (id: string) =>
+      (await f.pool.query<{ version: number }>(`select version from "${f.schema}".es_streams where stream_id = $1`, [id])).rows[0]?.version;
+    const [a, b, c] = [uniqueId('rowless'), uniqueId('rowless'), uniqueId('rowless')];
+    await partOf([
+      { streamId: a, expectedVersion: 0, events: [newEvent('A1'), newEvent('A2')] },
+      { streamId: b, expectedVersion: 0, events: [newEvent('B1')] },
+      { streamId: c, expectedVersion: 0, events: [newEvent('C1')] },
+    ]);
+    expect(await streamRow(a)).toBeUndefined();
+
+    // Each kind of append reads the version from the events, and the stream gets its row.
+    await expect(f.store.append([{ streamId: a, expectedVersion: 0, events: [newEvent()] }])).rejects.toMatchObject({
+      name: 'WrongExpectedVersionError',
+      actual: 2,
+    });
+    await expect(partOf([{ streamId: a, expectedVersion: 0, events: [newEvent()] }])).rejects.toMatchObject({ name: 'WrongExpectedVersionError' });
+    await expect(partOf([{ streamId: a, expectedVersion: 1, events: [newEvent()] }])).rejects.toMatchObject({ name: 'WrongExpectedVersionError', actual: 2 });
+    expect((await partOf([{ streamId: a, expectedVersion: 2, events: [newEvent('A3')] }])).streams).toEqual({ [a]: 3 });
+    expect(await streamRow(a)).toBe(3);
+    expect((await f.store.append([{ streamId: b, expectedVersion: 'any', events: [newEvent('B2')] }])).streams).toEqual({ [b]: 2 });
+    expect(await streamRow(b)).toBe(2);
+    // A retried call whose events are stored, and a version check without events.
+    const retried = [{ streamId: c, expectedVersion: 1, events: [newEvent('C2')] }];
+    await f.store.append(retried);
+    expect((await f.store.append([...retried, { streamId: uniqueId('rowless'), expectedVersion: 0, events: [] }])).streams[c]).toBe(2);
+
+    // Ten writers race for the second event of a stream without a row: exactly one wins each round.
+    for (let round = 0; round < 5; round++) {
+      const d = uniqueId('race');
+      await partOf([{ streamId: d, expectedVersion: 0, events: [newEvent('D1')] }]);
+      const results = await Promise.allSettled(
+        Array.from({ length: 10 }, (_, i) =>
+          i % 2 === 0
+            ? f.store.append([{ streamId: d, expectedVersion: 1, events: [newEvent(`D2.${i}`)] }])
+            : partOf([{ streamId: d, expectedVersion: 1, events: [newEvent(`D2.${i}`)] }]),
+        ),
+      );
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(WrongExpectedVersionError);
+      expect((await f.store.readStream(d)).map((e) => e.version)).toEqual([1, 2]);
+      expect(await streamRow(d)).toBe(2);
+    }
+
+    // Writers with no expectation all land, in a gapless sequence.
+    const e = uniqueId('any');
+    await partOf([{ streamId: e, expectedVersion: 0, events: [newEvent('E1')] }]);
+    await Promise.all(Array.from({ length: 8 }, () => f.store.append([{ streamId: e, expectedVersion: 'any', events: [newEvent('E')] }])));
+    expect((await f.store.readStream(e)).map((ev) => ev.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
   it('does not deadlock when concurrent calls touch the same streams in opposite orders', async () => {
     const ids = Array.from({ length: 6 }, () => uniqueId('dl'));
     const calls = Array.from({ length: 24 }, (_, i) => {

@@ -46,10 +46,10 @@ const SAVEPOINT: UnitOfWork = {
   undo: 'rollback to savepoint tailsync_es_append; release savepoint tailsync_es_append',
 };
 
-/** A stream we saw as missing was created by a concurrent transaction before our insert: retry. */
-class StreamCreatedConcurrently extends Error {
+/** A concurrent transaction created a stream we saw as missing, or wrote to one we read without a row lock: retry. */
+class ConcurrentStreamWrite extends Error {
   constructor(readonly streamId: string) {
-    super(`stream '${streamId}' was created concurrently`);
+    super(`stream '${streamId}' was written concurrently`);
   }
 }
 
@@ -118,9 +118,10 @@ function isDatabaseError(err: unknown): err is { code: string; constraint?: stri
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code);
 }
 
-/** The key of a unique violation, from PostgreSQL's detail `Key (stream_id)=(…) already exists.` */
+/** The stream of a unique violation, from PostgreSQL's detail `Key (stream_id[, version])=(…) already exists.` */
 function streamIdOf(err: { detail?: string }): string | undefined {
-  return /^Key \(stream_id\)=\((.*)\) already exists\.$/.exec(err.detail ?? '')?.[1];
+  const detail = err.detail ?? '';
+  return (/^Key \(stream_id\)=\((.*)\) already exists\.$/.exec(detail) ?? /^Key \(stream_id, version\)=\((.*), \d+\) already exists\.$/.exec(detail))?.[1];
 }
 
 function likePrefix(prefix: string): string {
@@ -153,6 +154,7 @@ export class PostgresEventStore implements EventStore {
   private readonly streamsTable: string;
   private readonly eventIdConstraint: string;
   private readonly streamsPkey: string;
+  private readonly streamVersionKey: string;
   private readonly maxAttempts: number;
   private readonly appended: AppendedEvents;
 
@@ -169,6 +171,7 @@ export class PostgresEventStore implements EventStore {
     this.streamsTable = qualify(`${this.prefix}streams`);
     this.eventIdConstraint = `${this.prefix}events_event_id_key`;
     this.streamsPkey = `${this.prefix}streams_pkey`;
+    this.streamVersionKey = `${this.prefix}events_stream_version_key`;
     this.maxAttempts = Math.max(1, options.maxAttempts ?? 5);
     this.appended = new AppendedEvents(options.keptAppendedEvents ?? 20_000);
   }
@@ -196,7 +199,7 @@ export class PostgresEventStore implements EventStore {
           recorded_at timestamptz not null default now(),
           constraint "${this.prefix}events_pkey" primary key (position),
           constraint "${this.eventIdConstraint}" unique (event_id),
-          constraint "${this.prefix}events_stream_version_key" unique (stream_id, version)
+          constraint "${this.streamVersionKey}" unique (stream_id, version)
         )`);
       await client.query(
         `create index if not exists "${this.prefix}events_tx_position_idx" on ${this.eventsTable} (tx, position)`,
@@ -246,16 +249,21 @@ export class PostgresEventStore implements EventStore {
   /**
    * Appends as one more part of a transaction the caller has opened and will end, without a
    * savepoint: two round trips fewer than `appendInTransaction`, and streams expected new are
-   * checked by their insert alone (one more). Any failure leaves the caller's transaction aborted:
-   * the caller rolls back. A version conflict, or a stream expected new that exists, is a
-   * `WrongExpectedVersionError`; there is no idempotency check (for callers whose events are new).
+   * checked by their events' insert alone (no lookup, and no `streams` row: three statements
+   * fewer). Any failure leaves the caller's transaction aborted: the caller rolls back. A version
+   * conflict, or a stream expected new that exists, is a `WrongExpectedVersionError` (actual version
+   * -1 when a concurrent writer caused it); there is no idempotency check (for callers whose events
+   * are new).
    */
   async appendAsPartOf(client: PoolClient, writes: StreamWrite[]): Promise<AppendResult> {
     validateWrites(writes);
     try {
       return await this.appendOnce(client, writes, true);
     } catch (err) {
-      if (err instanceof StreamCreatedConcurrently) throw new WrongExpectedVersionError(err.streamId, 0, -1);
+      if (err instanceof ConcurrentStreamWrite) {
+        const expected = writes.find((w) => w.streamId === err.streamId)?.expectedVersion ?? 'any';
+        throw new WrongExpectedVersionError(err.streamId, expected, -1);
+      }
       throw err;
     }
   }
@@ -366,10 +374,10 @@ export class PostgresEventStore implements EventStore {
           });
         }
         const transient =
-          err instanceof StreamCreatedConcurrently ||
+          err instanceof ConcurrentStreamWrite ||
           (isDatabaseError(err) && (err.code === '40P01' /* deadlock */ || err.code === '40001'));
         if (transient && attempt < this.maxAttempts) continue;
-        if (err instanceof StreamCreatedConcurrently) {
+        if (err instanceof ConcurrentStreamWrite) {
           throw new Error('append kept racing with concurrent stream creation; giving up');
         }
         if (err instanceof WrongExpectedVersionError || this.isEventIdViolation(err)) {
@@ -380,13 +388,53 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
+  /**
+   * Current versions of the streams that exist, with `locked` when the stream has a row in
+   * `<prefix>streams` (locked `for update` when `lock`, in byte order of ids). A stream created by
+   * `appendAsPartOf` has no row until its next append creates one: its version is read from its
+   * newest event, and the row's insert (or, for a stream still new, the events' `(stream_id,
+   * version)` key) is what catches a concurrent writer.
+   */
+  private async currentVersions(client: PoolClient, ids: string[], lock: boolean): Promise<Map<string, { version: number; locked: boolean }>> {
+    const out = new Map<string, { version: number; locked: boolean }>();
+    if (ids.length === 0) return out;
+    const { rows } = await client.query<{ stream_id: string; version: number }>(
+      `select s.stream_id, s.version from unnest($1::text[]) as k(id) join ${this.streamsTable} s on s.stream_id = k.id
+        order by s.stream_id collate "C"${lock ? ' for update of s' : ''}`,
+      [ids],
+    );
+    for (const r of rows) out.set(r.stream_id, { version: r.version, locked: true });
+    const rowless = ids.filter((id) => !out.has(id));
+    if (rowless.length > 0) {
+      const { rows: newest } = await client.query<{ stream_id: string; version: number }>(
+        `select k.id as stream_id, e.version from unnest($1::text[]) as k(id)
+           cross join lateral (select version from ${this.eventsTable} where stream_id = k.id order by version desc limit 1) e`,
+        [rowless],
+      );
+      for (const r of newest) out.set(r.stream_id, { version: r.version, locked: false });
+    }
+    return out;
+  }
+
+  /**
+   * A unique violation on a stream's row, or on its events' versions (a stream without a row, see
+   * {@link currentVersions}): a concurrent transaction created or appended to the stream after our read.
+   */
+  private asConcurrentWriter(err: unknown): unknown {
+    if (isDatabaseError(err) && err.code === '23505' && (err.constraint === this.streamsPkey || err.constraint === this.streamVersionKey)) {
+      return new ConcurrentStreamWrite(streamIdOf(err) ?? 'one of the streams of the call');
+    }
+    return err;
+  }
+
   private isEventIdViolation(err: unknown): boolean {
     return isDatabaseError(err) && err.code === '23505' && err.constraint === this.eventIdConstraint;
   }
 
   /**
    * One attempt, inside an open transaction / savepoint. With `insertChecksNew`, streams expected
-   * new are not looked up first: their insert fails if one exists.
+   * new are not looked up first, and get no `streams` row: their events' insert fails on
+   * `(stream_id, version)` if the stream exists (see {@link currentVersions}).
    */
   private async appendOnce(client: PoolClient, writes: StreamWrite[], insertChecksNew = false): Promise<AppendResult> {
     // Deterministic lock order (byte order of stream ids) so concurrent appends cannot deadlock.
@@ -394,34 +442,28 @@ export class PostgresEventStore implements EventStore {
     const lookedUp = sorted.filter((w) => !insertChecksNew || w.expectedVersion !== 0).map((w) => w.streamId);
 
     // 1. Lock the existing stream rows of the call, in order, and read their versions.
-    const current = new Map<string, number>();
-    if (lookedUp.length > 0) {
-      const locked = await client.query<{ stream_id: string; version: number }>(
-        `select s.stream_id, s.version from unnest($1::text[]) as k(id) join ${this.streamsTable} s on s.stream_id = k.id
-          order by s.stream_id collate "C" for update of s`,
-        [lookedUp],
-      );
-      for (const r of locked.rows) current.set(r.stream_id, r.version);
-    }
+    const current = await this.currentVersions(client, lookedUp, true);
 
     // 2. Check expectations; compute new versions.
     const newVersions: Record<string, number> = {};
     const created: { id: string; version: number }[] = [];
     const updated: { id: string; version: number }[] = [];
     for (const w of sorted) {
-      const actual = current.get(w.streamId) ?? 0;
+      const found = current.get(w.streamId);
+      const actual = found?.version ?? 0;
       if (w.expectedVersion !== 'any' && w.expectedVersion !== actual) {
         throw new WrongExpectedVersionError(w.streamId, w.expectedVersion, actual);
       }
       const version = actual + w.events.length;
       newVersions[w.streamId] = version;
-      if (w.events.length === 0) continue;
-      (current.has(w.streamId) ? updated : created).push({ id: w.streamId, version });
+      if (w.events.length === 0 || (insertChecksNew && w.expectedVersion === 0)) continue;
+      (found?.locked ? updated : created).push({ id: w.streamId, version });
     }
 
-    // 3. Create the new streams (in order). If another transaction created one of them after step 1,
-    //    the insert waits for it and then fails on the primary key: the attempt is retried, and then
-    //    sees and locks the row. (A plain INSERT is a third cheaper than ON CONFLICT DO NOTHING here.)
+    // 3. Create the stream rows still missing (in order). If another transaction created one of them
+    //    after step 1, the insert waits for it and then fails on the primary key: the attempt is
+    //    retried, and then sees and locks the row. (A plain INSERT is a third cheaper than ON
+    //    CONFLICT DO NOTHING here.)
     if (created.length > 0) {
       try {
         await client.query(
@@ -431,10 +473,7 @@ export class PostgresEventStore implements EventStore {
           [created.map((c) => c.id), created.map((c) => c.version)],
         );
       } catch (err) {
-        if (isDatabaseError(err) && err.code === '23505' && err.constraint === this.streamsPkey) {
-          throw new StreamCreatedConcurrently(streamIdOf(err) ?? 'one of the streams expected new');
-        }
-        throw err;
+        throw this.asConcurrentWriter(err);
       }
     }
     // 4. Bump the existing (already locked) streams.
@@ -470,24 +509,29 @@ export class PostgresEventStore implements EventStore {
     if (cols.id.length === 0) return { streams: newVersions, checkpoint: { value: ORIGIN_VALUE } };
     const dataJson = JSON.stringify(cols.data);
     const metadataJson = JSON.stringify(cols.metadata);
-    const { rows } = await client.query<{ positions: string; tx: string; recorded_at: Date }>(
-      `with ins as (
-         insert into ${this.eventsTable} (stream_id, version, event_id, type, data, metadata)
-         select u.stream_id, u.version, u.event_id, u.type, u.data, u.metadata
-           from rows from (
-                  unnest($1::text[]), unnest($2::int[]), unnest($3::uuid[]), unnest($4::text[]),
-                  jsonb_array_elements($5::jsonb), jsonb_array_elements($6::jsonb)
-                ) with ordinality as u(stream_id, version, event_id, type, data, metadata, ord)
-          order by u.ord
-         returning position
-       )
-       select string_agg(position::text, ',' order by position) as positions, pg_current_xact_id()::text as tx,
-              now() as recorded_at
-         from ins`,
-      // data/metadata travel as one JSON array each (zipped by ROWS FROM): one native JSON.stringify
-      // instead of escaping 3,000 JSON strings into a text[] literal (measured ~30 % faster).
-      [cols.stream, cols.version, cols.id, cols.type, dataJson, metadataJson],
-    );
+    let rows: { positions: string; tx: string; recorded_at: Date }[];
+    try {
+      ({ rows } = await client.query(
+        `with ins as (
+           insert into ${this.eventsTable} (stream_id, version, event_id, type, data, metadata)
+           select u.stream_id, u.version, u.event_id, u.type, u.data, u.metadata
+             from rows from (
+                    unnest($1::text[]), unnest($2::int[]), unnest($3::uuid[]), unnest($4::text[]),
+                    jsonb_array_elements($5::jsonb), jsonb_array_elements($6::jsonb)
+                  ) with ordinality as u(stream_id, version, event_id, type, data, metadata, ord)
+            order by u.ord
+           returning position
+         )
+         select string_agg(position::text, ',' order by position) as positions, pg_current_xact_id()::text as tx,
+                now() as recorded_at
+           from ins`,
+        // data/metadata travel as one JSON array each (zipped by ROWS FROM): one native JSON.stringify
+        // instead of escaping 3,000 JSON strings into a text[] literal (measured ~30 % faster).
+        [cols.stream, cols.version, cols.id, cols.type, dataJson, metadataJson],
+      ));
+    } catch (err) {
+      throw this.asConcurrentWriter(err);
+    }
     // Positions ascend in insert order (one sequence, rows inserted by `ord`), i.e. in the order of `cols`.
     const { tx, recorded_at: recordedAt } = rows[0];
     const positions = rows[0].positions.split(',');
@@ -556,12 +600,8 @@ export class PostgresEventStore implements EventStore {
       // the stream's current version.
       const streams = { ...storedVersions };
       if (pending.length > 0) {
-        const cur = await client.query<{ stream_id: string; version: number }>(
-          `select stream_id, version from ${this.streamsTable} where stream_id = any($1::text[])`,
-          [pending.map((w) => w.streamId)],
-        );
-        const byId = new Map(cur.rows.map((r) => [r.stream_id, r.version]));
-        for (const w of pending) streams[w.streamId] = byId.get(w.streamId) ?? 0;
+        const cur = await this.currentVersions(client, pending.map((w) => w.streamId), false);
+        for (const w of pending) streams[w.streamId] = cur.get(w.streamId)?.version ?? 0;
       }
       return { streams, checkpoint: { value: maxCheckpoint(storedCheckpoints) } };
     }
