@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { Kafka, logLevel, type KafkaMessage } from 'kafkajs';
 import { ensureTopics } from './ensure-topics';
-import { encodeRecord, kafkajsRecordEncodingFixed, type KafkajsRecordInput } from './kafkajs-record-encoding-fix';
+import { batchCrc32c, encodeRecord, kafkajsRecordEncodingFixed, type KafkajsRecordInput } from './kafkajs-record-encoding-fix';
 
 const BROKERS = process.env.KAFKA_BROKERS?.split(',');
 if (!BROKERS) throw new Error('kafkajs-record-encoding-fix.spec.ts needs KAFKA_BROKERS (a real Kafka broker)');
@@ -19,13 +19,20 @@ type EncoderClass = new () => {
   writeEncoderArray(v: unknown[]): Encoded;
 };
 
-/** kafkajs's own record encoder and Encoder class, loaded afresh (unpatched) in an isolated registry. */
-function unpatchedKafkajs(): { record: (input: KafkajsRecordInput) => Encoded; Encoder: EncoderClass } {
-  let loaded!: { record: (input: KafkajsRecordInput) => Encoded; Encoder: EncoderClass };
+interface Kafkajs {
+  record: (input: KafkajsRecordInput) => Encoded;
+  Encoder: EncoderClass;
+  crc32c: (buffer: Buffer) => number;
+}
+
+/** kafkajs's own record encoder, Encoder class and CRC-32C, loaded afresh (unpatched) in an isolated registry. */
+function unpatchedKafkajs(): Kafkajs {
+  let loaded!: Kafkajs;
   jest.isolateModules(() => {
     loaded = {
       record: require('kafkajs/src/protocol/recordBatch/record/v0'),
       Encoder: require('kafkajs/src/protocol/encoder'),
+      crc32c: require('kafkajs/src/protocol/recordBatch/crc32C'),
     };
   });
   return loaded;
@@ -49,9 +56,20 @@ const records: [string, KafkajsRecordInput][] = [
 describe('kafkajs record encoding fix', () => {
   const original = unpatchedKafkajs();
 
-  it('is installed: produce requests use the fast record encoder', () => {
+  it('is installed: produce requests use the fast record encoder and CRC-32C', () => {
     expect(kafkajsRecordEncodingFixed).toBe(true);
     expect(require('kafkajs/src/protocol/recordBatch/record/v0')).toBe(encodeRecord);
+    expect(require('kafkajs/src/protocol/recordBatch/crc32C')).toBe(batchCrc32c);
+  });
+
+  it('computes the CRC-32C of record batches exactly as kafkajs does (every length to 300, up to 1 MB)', () => {
+    const lengths = [...Array.from({ length: 301 }, (_, i) => i), 4_095, 65_537, 450_000, 1_048_576];
+    for (const length of lengths) {
+      const buffer = randomBytes(length);
+      expect([length, batchCrc32c(buffer)]).toEqual([length, original.crc32c(buffer)]);
+    }
+    // The standard check value of CRC-32C (Castagnoli): "123456789" → 0xE3069283.
+    expect(batchCrc32c(Buffer.from('123456789'))).toBe(0xe3069283);
   });
 
   it.each(records)('encodes %s exactly as kafkajs does', (_name, input) => {
