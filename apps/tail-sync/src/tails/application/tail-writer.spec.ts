@@ -282,6 +282,19 @@ describeDb.each(['reservation rows', 'reservation streams'] as const)('TailWrite
       expect(read).toHaveBeenCalledTimes(1);
       await fresh.createOrMapMany(ctx, [create('M7', 'N7')]);
       expect(read).toHaveBeenCalledTimes(1);
+
+      // On assumed-free keys a batch takes one id per entry: an entry that repeats an earlier one
+      // is "no action" on the tail it created, and its id stays unused.
+      read.mockClear();
+      const allocated = jest.spyOn(ids, 'next');
+      const repeats = await fresh.createOrMapMany(ctx, [create('M12', 'N12'), create('M12', 'N12'), create('M13', 'N13')]);
+      expect(read).not.toHaveBeenCalled();
+      expect(allocated.mock.calls).toEqual([[3]]);
+      allocated.mockRestore();
+      expect(repeats.results.map((r) => r.outcome)).toEqual(['created', 'no-action', 'created']);
+      expect(tailIdOf(repeats.results[1])).toBe(tailIdOf(repeats.results[0]));
+      expect(tailIdOf(repeats.results[2])).toBeGreaterThan(tailIdOf(repeats.results[0]));
+      expect(await types(tailStreamId(tailIdOf(repeats.results[0])))).toEqual(['TailCreated']);
     } finally {
       read.mockRestore();
     }

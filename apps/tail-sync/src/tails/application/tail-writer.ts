@@ -338,12 +338,16 @@ export class TailWriter {
     idPool: number[],
     assumedFree: boolean,
   ): Promise<CreateOrMapManyResult[] | null> {
-    // Decide once with placeholder ids to learn how many new tails the batch needs, allocate
-    // exactly those (kept across retries), then decide for real. Decisions never depend on id values.
-    let placeholder = 0;
-    const dryRun = this.decideBatch(entries, tails, reservations, () => --placeholder, false);
-    if (assumedFree && dryRun.results.some((d) => d.result.outcome === 'invalid')) return null;
-    const needed = dryRun.created - idPool.length;
+    // The ids the batch needs (kept across retries; decisions never depend on id values). With
+    // every key free, each entry creates a tail unless it repeats an earlier one of the batch: one
+    // id per entry, and a repeat leaves a gap. Otherwise decide once with placeholder ids to learn
+    // how many new tails there are, and allocate exactly those.
+    let needed: number;
+    if (assumedFree) needed = entries.length - idPool.length;
+    else {
+      let placeholder = 0;
+      needed = this.decideBatch(entries, tails, reservations, () => --placeholder, false).created - idPool.length;
+    }
     if (needed > 0) idPool.push(...(await this.ids.next(needed)));
     let taken = 0;
     const decided = this.decideBatch(
@@ -357,6 +361,7 @@ export class TailWriter {
       },
       true,
     );
+    if (assumedFree && decided.results.some((d) => d.result.outcome === 'invalid')) return null;
 
     const writes = decided.overlay.tailWrites();
     // A conflict throws here; the retry reuses the ids allocated so far.
