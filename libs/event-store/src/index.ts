@@ -4,6 +4,7 @@ import type { EventStore } from './event-store.port';
 import { PostgresEventStore, PostgresEventStoreOptions } from './postgres/postgres-event-store';
 
 export * from './event-store.port';
+export { newEventId } from './event-id';
 export { PostgresEventStore } from './postgres/postgres-event-store';
 export type { PostgresEventStoreOptions } from './postgres/postgres-event-store';
 export { EsdbEventStore } from './esdb/esdb-event-store';

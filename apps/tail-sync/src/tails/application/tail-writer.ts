@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { Batcher } from '@tailsync/service-kit';
 import {
+  newEventId,
   WrongExpectedVersionError,
   type AllCheckpoint,
   type EventStore,
@@ -407,7 +407,7 @@ export class TailWriter {
             mappedId: input.mappedId,
             tailNumber,
             properties: normalizeTailProperties(input),
-            eventId: record ? randomUUID() : DRY_RUN_EVENT_ID,
+            eventId: record ? newEventId() : DRY_RUN_EVENT_ID,
             occurredAt,
             nextTailId,
           },
@@ -533,7 +533,7 @@ export class TailWriter {
   // --- helpers ---------------------------------------------------------------------------------
 
   private meta(ctx: TailWriterContext): { eventId: string; occurredAt: string; actor: string } {
-    return { eventId: randomUUID(), occurredAt: this.clock().toISOString(), actor: ctx.source };
+    return { eventId: newEventId(), occurredAt: this.clock().toISOString(), actor: ctx.source };
   }
 
   /** The latest of some positions (as checkpoints), `null` when none. */

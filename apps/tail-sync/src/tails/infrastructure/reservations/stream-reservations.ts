@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import type { AppendResult, EventStore, StreamWrite } from '@tailsync/event-store';
+import { newEventId, type AppendResult, type EventStore, type StreamWrite } from '@tailsync/event-store';
 import { foldReservation, freeReservation, type Reservation } from '../../domain/reservation.events';
 import type { ReservationChange, ReservationStore } from '../../application/reservation-store';
 
@@ -28,7 +27,7 @@ export class StreamReservations implements ReservationStore {
     const write = (c: ReservationChange): StreamWrite => ({
       streamId: c.key,
       expectedVersion: c.expectedVersion,
-      events: c.events.map((e) => ({ eventId: randomUUID(), type: e.type, data: { ...e.data }, metadata: c.metadata })),
+      events: c.events.map((e) => ({ eventId: newEventId(), type: e.type, data: { ...e.data }, metadata: c.metadata })),
     });
     const releases = (c: ReservationChange) => c.after.holder === null;
     return this.eventStore.append([
