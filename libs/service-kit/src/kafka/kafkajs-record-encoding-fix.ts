@@ -86,38 +86,91 @@ if (!proto.__tailsyncEncodingFix) {
   proto.__tailsyncEncodingFix = true;
 }
 
-/** One record (kafkajs `recordBatch/record/v0`), the same bytes, in one buffer of the exact size. */
+/** A varint's size, for a value already zigzag-encoded (unsigned 32-bit). */
+function varintSize(zigzagged: number): number {
+  let bytes = 1;
+  while ((zigzagged & 0xffffff80) !== 0) {
+    bytes++;
+    zigzagged >>>= 7;
+  }
+  return bytes;
+}
+
+/** ZigZag of a 32-bit integer, as an unsigned number (what kafkajs's varints encode). */
+const zigzag = (value: number): number => ((value << 1) ^ (value >> 31)) >>> 0;
+
+function putVarint(buf: Buffer, offset: number, zigzagged: number): number {
+  while ((zigzagged & 0xffffff80) !== 0) {
+    buf[offset++] = (zigzagged & 0x7f) | 0x80;
+    zigzagged >>>= 7;
+  }
+  buf[offset++] = zigzagged;
+  return offset;
+}
+
+/** A key, value or header as Kafka writes it: its byte length (-1 for null), then its bytes (strings as UTF-8). */
+interface Field {
+  data: Buffer | string | null;
+  length: number;
+}
+
+function field(data: Buffer | string | null | undefined): Field {
+  if (data == null) return { data: null, length: -1 };
+  if (Buffer.isBuffer(data)) return { data, length: data.length };
+  const text = String(data);
+  return { data: text, length: Buffer.byteLength(text) };
+}
+
+const fieldSize = (f: Field): number => varintSize(zigzag(f.length)) + Math.max(f.length, 0);
+
+function putField(buf: Buffer, offset: number, f: Field): number {
+  offset = putVarint(buf, offset, zigzag(f.length));
+  if (f.length <= 0) return offset;
+  if (typeof f.data === 'string') buf.write(f.data, offset, f.length, 'utf8');
+  else (f.data as Buffer).copy(buf, offset);
+  return offset + f.length;
+}
+
+const isInt32 = (value: number): boolean => (value | 0) === value;
+
+/**
+ * One record (kafkajs `recordBatch/record/v0`), the same bytes, in one buffer of the exact size:
+ * every string's UTF-8 length taken once, varints written in place, and `Long` arithmetic (kafkajs's
+ * varlong) only for a timestamp delta beyond 32 bits.
+ */
 export function encodeRecord({ offsetDelta = 0, timestampDelta = 0, key, value, headers = {} }: KafkajsRecordInput): KafkajsEncoder {
-  const headerList: { key: string; value: Buffer | string }[] = [];
+  const headerFields: Field[] = [];
   for (const name of Object.keys(headers)) {
     const v = headers[name];
-    if (Array.isArray(v)) for (const item of v) headerList.push({ key: name, value: item });
-    else headerList.push({ key: name, value: v as Buffer | string });
+    for (const item of Array.isArray(v) ? v : [v as Buffer | string]) headerFields.push(field(name), field(item));
   }
-  let headersSize = Encoder.sizeOfVarInt(headerList.length);
-  for (const h of headerList) {
-    const keySize = Buffer.byteLength(h.key);
-    headersSize += Encoder.sizeOfVarInt(keySize) + keySize + Encoder.sizeOfVarIntBytes(h.value);
-  }
-  const bodySize =
+  const keyField = field(key);
+  const valueField = field(value);
+  const timestamp = isInt32(timestampDelta) ? null : new Encoder().writeVarLong(timestampDelta).buffer;
+  let bodySize =
     1 + // attributes
-    Encoder.sizeOfVarLong(timestampDelta) +
-    Encoder.sizeOfVarInt(offsetDelta) +
-    Encoder.sizeOfVarIntBytes(key) +
-    Encoder.sizeOfVarIntBytes(value) +
-    headersSize;
-  const encoder = new Encoder(1);
-  // Every byte is written below, so the buffer need not be zeroed (it comes from Node's pool).
-  encoder.buf = Buffer.allocUnsafe(Encoder.sizeOfVarInt(bodySize) + bodySize);
-  encoder
-    .writeVarInt(bodySize)
-    .writeInt8(0)
-    .writeVarLong(timestampDelta)
-    .writeVarInt(offsetDelta)
-    .writeVarIntBytes(key)
-    .writeVarIntBytes(value)
-    .writeVarInt(headerList.length);
-  for (const h of headerList) encoder.writeVarIntString(h.key).writeVarIntBytes(h.value);
+    (timestamp ? timestamp.length : varintSize(zigzag(timestampDelta))) +
+    varintSize(zigzag(offsetDelta)) +
+    fieldSize(keyField) +
+    fieldSize(valueField) +
+    varintSize(zigzag(headerFields.length / 2));
+  for (const f of headerFields) bodySize += fieldSize(f);
+
+  // Every byte is written below, so the buffer need not be zeroed (small ones come from Node's pool).
+  const buf = Buffer.allocUnsafe(varintSize(zigzag(bodySize)) + bodySize);
+  let offset = putVarint(buf, 0, zigzag(bodySize));
+  buf[offset++] = 0; // attributes
+  if (timestamp) offset += timestamp.copy(buf, offset);
+  else offset = putVarint(buf, offset, zigzag(timestampDelta));
+  offset = putVarint(buf, offset, zigzag(offsetDelta));
+  offset = putField(buf, offset, keyField);
+  offset = putField(buf, offset, valueField);
+  offset = putVarint(buf, offset, zigzag(headerFields.length / 2));
+  for (const f of headerFields) offset = putField(buf, offset, f);
+
+  const encoder = Object.create(Encoder.prototype) as KafkajsEncoder;
+  encoder.buf = buf;
+  encoder.offset = offset;
   return encoder;
 }
 
