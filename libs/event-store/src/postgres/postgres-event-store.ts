@@ -154,6 +154,7 @@ export class PostgresEventStore implements EventStore {
   private readonly streamsTable: string;
   private readonly eventIdConstraint: string;
   private readonly streamsPkey: string;
+  private readonly eventsPkey: string;
   private readonly streamVersionKey: string;
   private readonly maxAttempts: number;
   private readonly appended: AppendedEvents;
@@ -166,14 +167,18 @@ export class PostgresEventStore implements EventStore {
     this.schema = options.schema;
     if (!IDENTIFIER.test(this.prefix)) throw new TypeError(`Invalid table prefix '${this.prefix}'`);
     if (this.schema !== undefined && !IDENTIFIER.test(this.schema)) throw new TypeError(`Invalid schema '${this.schema}'`);
-    const qualify = (name: string) => (this.schema ? `"${this.schema}"."${name}"` : `"${name}"`);
-    this.eventsTable = qualify(`${this.prefix}events`);
-    this.streamsTable = qualify(`${this.prefix}streams`);
+    this.eventsTable = this.qualify(`${this.prefix}events`);
+    this.streamsTable = this.qualify(`${this.prefix}streams`);
+    this.eventsPkey = `${this.prefix}events_pkey`;
     this.eventIdConstraint = `${this.prefix}events_event_id_key`;
     this.streamsPkey = `${this.prefix}streams_pkey`;
     this.streamVersionKey = `${this.prefix}events_stream_version_key`;
     this.maxAttempts = Math.max(1, options.maxAttempts ?? 5);
     this.appended = new AppendedEvents(options.keptAppendedEvents ?? 20_000);
+  }
+
+  private qualify(name: string): string {
+    return this.schema ? `"${this.schema}"."${name}"` : `"${name}"`;
   }
 
   /** Creates schema, tables and index if missing. Serialised across processes by an advisory lock. */
@@ -197,13 +202,11 @@ export class PostgresEventStore implements EventStore {
           data        jsonb       not null,
           metadata    jsonb       not null default '{}'::jsonb,
           recorded_at timestamptz not null default now(),
-          constraint "${this.prefix}events_pkey" primary key (position),
+          constraint "${this.eventsPkey}" primary key (tx, position),
           constraint "${this.eventIdConstraint}" unique (event_id),
           constraint "${this.streamVersionKey}" unique (stream_id, version)
         )`);
-      await client.query(
-        `create index if not exists "${this.prefix}events_tx_position_idx" on ${this.eventsTable} (tx, position)`,
-      );
+      await this.migrateEventsKey(client);
       await client.query(`
         create table if not exists ${this.streamsTable} (
           stream_id text not null,
@@ -218,6 +221,30 @@ export class PostgresEventStore implements EventStore {
     } finally {
       client.release(failed ? true : undefined);
     }
+  }
+
+  /**
+   * Tables created before the primary key became `(tx, position)` had it on `position`, with a
+   * second index on `(tx, position)` for `readAll`: one index entry more per event. Moves the key
+   * to `(tx, position)` (built while the migration holds its lock) and drops the second index.
+   */
+  private async migrateEventsKey(client: PoolClient): Promise<void> {
+    const { rows } = await client.query<{ columns: string[] }>(
+      `select array_agg(a.attname::text order by k.ord) as columns
+         from pg_index i
+         cross join lateral unnest(i.indkey) with ordinality as k(attnum, ord)
+         join pg_attribute a on a.attrelid = i.indrelid and a.attnum = k.attnum
+        where i.indrelid = $1::regclass and i.indisprimary`,
+      [this.eventsTable],
+    );
+    if (rows[0]?.columns?.join(',') !== 'position') return;
+    const newKey = `${this.prefix}events_tx_position_key`;
+    await client.query(`create unique index "${newKey}" on ${this.eventsTable} (tx, position)`);
+    await client.query(
+      `alter table ${this.eventsTable} drop constraint "${this.eventsPkey}",
+         add constraint "${this.eventsPkey}" primary key using index "${newKey}"`,
+    );
+    await client.query(`drop index if exists ${this.qualify(`${this.prefix}events_tx_position_idx`)}`);
   }
 
   async append(writes: StreamWrite[]): Promise<AppendResult> {
@@ -324,12 +351,13 @@ export class PostgresEventStore implements EventStore {
     const events: (StoredEvent | undefined)[] = rows.map((r) =>
       r.stream_id === null ? this.appended.take(`${r.tx}:${r.position}`, r.event_id) : toStoredEvent(r),
     );
-    const missing = rows.filter((_, i) => events[i] === undefined).map((r) => r.position);
+    const missing = rows.filter((_, i) => events[i] === undefined);
     if (missing.length > 0) {
       // Kept for a transaction, but no longer kept (taken before, or dropped): read from the table.
       const { rows: found } = await this.pool.query<EventRow>(
-        `select ${EVENT_COLUMNS} from ${this.eventsTable} e where e.position = any($1::bigint[])`,
-        [missing],
+        `select ${EVENT_COLUMNS} from unnest($1::xid8[], $2::bigint[]) as k(kept_tx, kept_position)
+           join ${this.eventsTable} e on e.tx = k.kept_tx and e.position = k.kept_position`,
+        [missing.map((r) => r.tx), missing.map((r) => r.position)],
       );
       const byPosition = new Map(found.map((r) => [r.position, toStoredEvent(r)]));
       rows.forEach((r, i) => (events[i] ??= byPosition.get(r.position)));
