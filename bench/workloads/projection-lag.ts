@@ -13,7 +13,7 @@ import { tailBody } from './tails';
 const LOOPS = 4;
 
 export const READ_MODEL_QUERY =
-  'select t.version from rm_tail_mappings m join rm_tails t on t.tail_id = m.tail_id where m.domain = $1 and m.source = $2 and m.mapped_id = $3';
+  'select t.version from rm_tail_mappings m join rm_tails t on t.domain = m.domain and t.tail_id = m.tail_id where m.domain = $1 and m.source = $2 and m.mapped_id = $3';
 
 export async function runW5(ctx: BenchContext): Promise<Row> {
   const { baseUrl, adminToken, databaseUrl } = ctx.stack;

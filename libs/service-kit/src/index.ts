@@ -22,4 +22,5 @@ export * from './ops/ping';
 export * from './ops/public.decorator';
 export * from './config/compose-check';
 export * from './postgres/migrate-under-lock';
+export * from './postgres/move-primary-key';
 export * from './concurrency/batcher';

@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
+import { movePrimaryKey } from '@tailsync/service-kit';
 import { comparePairs, isPairAtOrAfter, ORIGIN_VALUE, parsePair } from '../checkpoint';
 import { AppendedEvents } from './appended-events';
 import {
@@ -226,25 +227,16 @@ export class PostgresEventStore implements EventStore {
   /**
    * Tables created before the primary key became `(tx, position)` had it on `position`, with a
    * second index on `(tx, position)` for `readAll`: one index entry more per event. Moves the key
-   * to `(tx, position)` (built while the migration holds its lock) and drops the second index.
+   * to `(tx, position)` and drops the second index.
    */
   private async migrateEventsKey(client: PoolClient): Promise<void> {
-    const { rows } = await client.query<{ columns: string[] }>(
-      `select array_agg(a.attname::text order by k.ord) as columns
-         from pg_index i
-         cross join lateral unnest(i.indkey) with ordinality as k(attnum, ord)
-         join pg_attribute a on a.attrelid = i.indrelid and a.attnum = k.attnum
-        where i.indrelid = $1::regclass and i.indisprimary`,
-      [this.eventsTable],
-    );
-    if (rows[0]?.columns?.join(',') !== 'position') return;
-    const newKey = `${this.prefix}events_tx_position_key`;
-    await client.query(`create unique index "${newKey}" on ${this.eventsTable} (tx, position)`);
-    await client.query(
-      `alter table ${this.eventsTable} drop constraint "${this.eventsPkey}",
-         add constraint "${this.eventsPkey}" primary key using index "${newKey}"`,
-    );
-    await client.query(`drop index if exists ${this.qualify(`${this.prefix}events_tx_position_idx`)}`);
+    await movePrimaryKey(client, {
+      table: this.eventsTable,
+      constraint: this.eventsPkey,
+      from: ['position'],
+      to: ['tx', 'position'],
+      redundantIndex: this.qualify(`${this.prefix}events_tx_position_idx`),
+    });
   }
 
   async append(writes: StreamWrite[]): Promise<AppendResult> {

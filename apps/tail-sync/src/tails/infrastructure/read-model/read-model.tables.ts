@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AllCheckpoint, EventStore, ReadAllResult, StoredEvent } from '@tailsync/event-store';
+import type { PrimaryKeyMove } from '@tailsync/service-kit';
 
 /** Prefix of the read-model tables (`<prefix>tails`, `<prefix>tail_mappings`, `<prefix>checkpoints`). */
 export const DEFAULT_READ_MODEL_PREFIX = 'rm_';
@@ -58,7 +59,7 @@ export function tailsDdl(t: ReadModelTables): string[] {
   const p = t.prefix;
   return [
     `create table if not exists ${t.tails} (
-       tail_id             bigint      primary key,
+       tail_id             bigint      not null,
        domain              text        not null,
        tail_number         text        not null,
        tail_number_key     text        not null,
@@ -70,9 +71,9 @@ export function tailsDdl(t: ReadModelTables): string[] {
        status              text        not null check (status in ('active', 'inactive')),
        version             int         not null,
        created_at          timestamptz not null,
-       updated_at          timestamptz not null
+       updated_at          timestamptz not null,
+       constraint "${p}tails_pkey" primary key (domain, tail_id)
      )`,
-    `create index if not exists "${p}tails_domain_tail_id_idx" on ${t.tails} (domain, tail_id)`,
     `create index if not exists "${p}tails_domain_number_idx" on ${t.tails} (domain, tail_number_key)`,
     `create table if not exists ${t.mappings} (
        domain        text   not null,
@@ -84,6 +85,20 @@ export function tailsDdl(t: ReadModelTables): string[] {
      )`,
     `create index if not exists "${p}tail_mappings_tail_id_idx" on ${t.mappings} (tail_id)`,
   ];
+}
+
+/**
+ * `<prefix>tails` made before its key was `(domain, tail_id)` had it on `tail_id`, with a second
+ * index on `(domain, tail_id)`: every query names the domain, so one index serves both.
+ */
+export function tailsKeyMove(t: ReadModelTables): PrimaryKeyMove {
+  return {
+    table: t.tails,
+    constraint: `${t.prefix}tails_pkey`,
+    from: ['tail_id'],
+    to: ['domain', 'tail_id'],
+    redundantIndex: `"${t.prefix}tails_domain_tail_id_idx"`,
+  };
 }
 
 /**

@@ -206,6 +206,41 @@ describeDb('TailsProjection (PostgreSQL)', () => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it('moves the key of a tails table made before it was (domain, tail_id), and goes on projecting into it', async () => {
+    const prefix = `${s.rmPrefix}old_`;
+    const old = new TailsProjection(s.pool, s.store, { tablePrefix: prefix, name: 'old-layout' });
+    try {
+      // The tails table as earlier versions created it: key on tail_id, a second index on (domain, tail_id).
+      await s.pool.query(`
+        create table "${prefix}tails" (
+          tail_id bigint primary key, domain text not null, tail_number text not null, tail_number_key text not null,
+          registration_number text, icao_type_name text, vendor_type_name text, country_code text, passenger_seating int,
+          status text not null check (status in ('active', 'inactive')), version int not null,
+          created_at timestamptz not null, updated_at timestamptz not null);
+        create index "${prefix}tails_domain_tail_id_idx" on "${prefix}tails" (domain, tail_id)`);
+      await Promise.all([old.migrate(), old.migrate()]);
+      const { rows } = await s.pool.query<{ def: string }>(
+        `select indexdef as def from pg_indexes where tablename = $1 order by indexname`,
+        [`${prefix}tails`],
+      );
+      expect(rows.map((r) => r.def.replace(/^.* USING /, ''))).toEqual(['btree (domain, tail_number_key)', 'btree (domain, tail_id)']);
+      expect((await s.pool.query(`select conname from pg_constraint where conrelid = '"${prefix}tails"'::regclass and contype = 'p'`)).rows).toEqual([
+        { conname: `${prefix}tails_pkey` },
+      ]);
+      // Creates, and a later change of an existing row (looked up by its key), land in the moved table.
+      const c = ctx(s.unique('moved'), 'client-a');
+      const created = await s.writer.createOrMapMany(c, [{ mappedId: 'K-1', tailNumber: 'N-K1' }]);
+      await s.writer.deactivate(c, 'K-1');
+      await old.catchUp();
+      const view = await new TailsReadModel(s.pool, { tablePrefix: prefix }).getByMappedId(c.domain, 'client-a', 'K-1');
+      expect(view).toMatchObject({ tailNumber: 'N-K1', status: 'inactive', version: 2 });
+      expect(Number(view?.tailId ?? 0)).toBe(tailIdOf(created.results[0]));
+    } finally {
+      await old.stop();
+      await s.pool.query(`drop table if exists "${prefix}tails", "${prefix}tail_mappings", "${prefix}checkpoints"`);
+    }
+  });
+
   it('rebuild() gives the same rows', async () => {
     await projection.catchUp();
     const before = await snapshot();

@@ -1,4 +1,4 @@
-import { migrateUnderLock } from '@tailsync/service-kit';
+import { movePrimaryKey, underMigrationLock } from '@tailsync/service-kit';
 import type { Pool, PoolClient } from 'pg';
 import { escapeLiteral } from 'pg';
 import type { AllCheckpoint, EventStore, StoredEvent } from '@tailsync/event-store';
@@ -15,6 +15,7 @@ import {
   inGlobalOrder,
   readModelTables,
   tailsDdl,
+  tailsKeyMove,
   type ReadModelTables,
   type ReadSideLogger,
 } from './read-model.tables';
@@ -144,10 +145,10 @@ export class TailsProjection {
 
   /** Creates the read-model tables (idempotent; safe from several processes at once). */
   async migrate(): Promise<void> {
-    await migrateUnderLock(this.pool, `tailsync.read-model.migrate:${this.tables.prefix}`, [
-      ...checkpointsDdl(this.tables),
-      ...tailsDdl(this.tables),
-    ]);
+    await underMigrationLock(this.pool, `tailsync.read-model.migrate:${this.tables.prefix}`, async (client) => {
+      for (const sql of [...checkpointsDdl(this.tables), ...tailsDdl(this.tables)]) await client.query(sql);
+      await movePrimaryKey(client, tailsKeyMove(this.tables));
+    });
   }
 
   /** The checkpoint this process last saw the projection at (no I/O). */
@@ -435,11 +436,13 @@ export class TailsProjection {
     // The current rows of the touched tails (one primary-key lookup), so the version guard is exact.
     // A tail whose first event is in the batch has its whole history here: nothing to look up.
     const current = new Map<number, TailState>();
-    const existing = [...byTail].filter(([, evs]) => evs.every((e) => e.version > 1)).map(([tailId]) => tailId);
+    const existing = [...byTail].filter(([, evs]) => evs.every((e) => e.version > 1));
     if (existing.length > 0) {
-      const { rows } = await client.query<DbTailRow>(`select ${TAIL_COLUMNS} from ${this.tables.tails} where tail_id = any($1::bigint[])`, [
-        existing,
-      ]);
+      const { rows } = await client.query<DbTailRow>(
+        `select ${TAIL_COLUMNS} from unnest($1::text[], $2::bigint[]) as k(k_domain, k_tail_id)
+           join ${this.tables.tails} t on t.domain = k.k_domain and t.tail_id = k.k_tail_id`,
+        [existing.map(([, evs]) => String(evs[0].data.domain)), existing.map(([tailId]) => tailId)],
+      );
       for (const r of rows) current.set(Number(r.tail_id), fromDb(r));
     }
 
@@ -484,7 +487,7 @@ export class TailsProjection {
     const created = changed.filter((s) => !current.has(s.tailId) && byTail.get(s.tailId)![0].version === 1);
     const isCreated = new Set(created);
     const others = created.length === 0 ? changed : changed.filter((s) => !isCreated.has(s));
-    let written: string[];
+    let written: number[];
     if (created.length === 0 && mappings.length === 0) {
       written = await this.writeRows(client, { created: [], others, mappings, checkpoint, plainInserts: false });
     } else {
@@ -498,29 +501,30 @@ export class TailsProjection {
         written = await this.writeRows(client, { created: [], others: changed, mappings, checkpoint, plainInserts: false });
       }
     }
-    return written.reduce((sum, tailId) => sum + (folded.get(Number(tailId)) ?? 0), 0);
+    return written.reduce((sum, tailId) => sum + (folded.get(tailId) ?? 0), 0);
   }
 
   /**
    * One statement: new tails inserted, the others upserted behind the version guard, the
-   * mappings, the checkpoint. Returns the ids of the tail rows written.
+   * mappings, the checkpoint. Returns the ids of the tail rows written: every inserted one (an
+   * insert that cannot write a row fails), and the upserted ones the guard let through.
    */
   private async writeRows(
     client: PoolClient,
     batch: { created: TailState[]; others: TailState[]; mappings: MappingRow[]; checkpoint: AllCheckpoint; plainInserts: boolean },
-  ): Promise<string[]> {
+  ): Promise<number[]> {
     const t = this.tables;
     const columns = `tail_id, domain, tail_number, tail_number_key, registration_number, icao_type_name,
                      vendor_type_name, country_code, passenger_seating, status, version, created_at, updated_at`;
     const unnested = (from: number) =>
       `unnest(${TAIL_ARRAY_TYPES.map((type, i) => `$${from + i}::${type}[]`).join(', ')})`;
-    const { rows } = await client.query<{ written: string[] | null }>(
+    const { rows } = await client.query<{ upserted: string[] | null }>(
       `with ins as (
          insert into ${t.tails} (${columns}) select * from ${unnested(1)}
-         returning tail_id
+         returning 1
        ), up as (
          insert into ${t.tails} (${columns}) select * from ${unnested(14)}
-         on conflict (tail_id) do update set
+         on conflict (domain, tail_id) do update set
            domain = excluded.domain, tail_number = excluded.tail_number, tail_number_key = excluded.tail_number_key,
            registration_number = excluded.registration_number, icao_type_name = excluded.icao_type_name,
            vendor_type_name = excluded.vendor_type_name, country_code = excluded.country_code,
@@ -538,7 +542,7 @@ export class TailsProjection {
          on conflict (name) do update set checkpoint = excluded.checkpoint, updated_at = excluded.updated_at
          returning 1
        )
-       select array(select tail_id from ins union all select tail_id from up)::text[] as written,
+       select array(select tail_id from up)::text[] as upserted, (select count(*) from ins)::int as inserted,
               (select count(*) from maps)::int as mappings, (select count(*) from cp)::int as cp`,
       [
         ...tailColumns(batch.created),
@@ -552,7 +556,7 @@ export class TailsProjection {
         batch.checkpoint.value,
       ],
     );
-    return rows[0].written ?? [];
+    return [...batch.created.map((s) => s.tailId), ...(rows[0].upserted ?? []).map(Number)];
   }
 }
 
