@@ -42,6 +42,22 @@ describe('PostgresEventStore (PostgreSQL specifics)', () => {
     await f?.cleanup();
   });
 
+  /** Runs `work` in a transaction of its own: committed if it succeeds, rolled back if it throws. */
+  const inTransaction = async <T>(work: (client: import('pg').PoolClient) => Promise<T>): Promise<T> => {
+    const client = await f.pool.connect();
+    try {
+      await client.query('begin');
+      const result = await work(client);
+      await client.query('commit');
+      return result;
+    } catch (err) {
+      await client.query('rollback');
+      throw err;
+    } finally {
+      client.release();
+    }
+  };
+
   it('reads the global log in numeric order when positions change digit count (9 → 10, 99 → 100)', async () => {
     // A fresh schema starts positions at 1, so one append of 120 events crosses both boundaries.
     const g = await freshStore({ maxPool: 2 });
@@ -258,20 +274,6 @@ describe('PostgresEventStore (PostgreSQL specifics)', () => {
   it('appendAsPartOf writes with the caller\'s transaction and reports conflicts on new and existing streams', async () => {
     const [fresh, existing, other] = [uniqueId('part'), uniqueId('part'), uniqueId('part')];
     await f.store.append([{ streamId: existing, expectedVersion: 0, events: [newEvent('First')] }]);
-    const inTransaction = async <T>(work: (client: import('pg').PoolClient) => Promise<T>): Promise<T> => {
-      const client = await f.pool.connect();
-      try {
-        await client.query('begin');
-        const result = await work(client);
-        await client.query('commit');
-        return result;
-      } catch (err) {
-        await client.query('rollback');
-        throw err;
-      } finally {
-        client.release();
-      }
-    };
 
     const written = await inTransaction((c) =>
       f.store.appendAsPartOf(c, [
@@ -302,20 +304,7 @@ describe('PostgresEventStore (PostgreSQL specifics)', () => {
   });
 
   it('keeps the versions of streams created by appendAsPartOf (no stream row) exact under concurrent appends', async () => {
-    const partOf = async (writes: StreamWrite[]) => {
-      const client = await f.pool.connect();
-      try {
-        await client.query('begin');
-        const result = await f.store.appendAsPartOf(client, writes);
-        await client.query('commit');
-        return result;
-      } catch (err) {
-        await client.query('rollback');
-        throw err;
-      } finally {
-        client.release();
-      }
-    };
+    const partOf = (writes: StreamWrite[]) => inTransaction((c) => f.store.appendAsPartOf(c, writes));
     const streamRow = async (id: string) =>
       (await f.pool.query<{ version: number }>(`select version from "${f.schema}".es_streams where stream_id = $1`, [id])).rows[0]?.version;
     const [a, b, c] = [uniqueId('rowless'), uniqueId('rowless'), uniqueId('rowless')];

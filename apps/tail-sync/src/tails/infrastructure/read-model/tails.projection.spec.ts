@@ -2,8 +2,9 @@
  * TailsProjection against a real PostgreSQL (`DATABASE_URL`): events written by the real
  * TailWriter into the real PostgresEventStore, projected into tables of this run only.
  */
-import type { AllCheckpoint } from '@tailsync/event-store';
+import { newEventId, type AllCheckpoint } from '@tailsync/event-store';
 import type { TailWriterContext } from '../../application/tail-writer';
+import { tailStreamId } from '../../domain/stream-ids';
 import { ProjectionTimeoutError, TailsProjection } from './tails.projection';
 import { TailsReadModel } from './tails.read-model';
 import { createTestStores, tailIdOf, type TestStores } from './read-model.test-support';
@@ -204,6 +205,28 @@ describeDb('TailsProjection (PostgreSQL)', () => {
     expect(stats.events).toBeGreaterThan(0);
     expect(stats.tailEvents).toBe(0); // every event already applied (version guard)
     expect(await snapshot()).toEqual(before);
+  });
+
+  it('skips an event of a type it does not know (without a domain) and applies the known ones after it', async () => {
+    const c = ctx(s.unique('future'), 'client-a');
+    const created = await s.writer.createOrMapMany(c, [{ mappedId: 'F-1', tailNumber: 'N-F1' }]);
+    const tailId = tailIdOf(created.results[0]);
+    await projection.catchUp();
+    // A later version's event (no domain in its data), then a deactivation, in one batch for this tail.
+    const base = { domain: c.domain, tailId, actor: 'client-a', occurredAt: '2030-01-01T00:00:00.000Z' };
+    const deactivationId = newEventId();
+    const appended = await s.store.append([
+      {
+        streamId: tailStreamId(tailId),
+        expectedVersion: 1,
+        events: [
+          { eventId: newEventId(), type: 'TailPaintedPurple', data: { tailId, shade: 'dark' } },
+          { eventId: deactivationId, type: 'TailDeactivated', data: { ...base, eventId: deactivationId } },
+        ],
+      },
+    ]);
+    await projection.waitFor(appended.checkpoint, 5_000);
+    expect(await readModel.getByMappedId(c.domain, 'client-a', 'F-1')).toMatchObject({ status: 'inactive', version: 3 });
   });
 
   it('moves the key of a tails table made before it was (domain, tail_id), and goes on projecting into it', async () => {

@@ -438,10 +438,13 @@ export class TailsProjection {
     const current = new Map<number, TailState>();
     const existing = [...byTail].filter(([, evs]) => evs.every((e) => e.version > 1));
     if (existing.length > 0) {
+      // The key is (domain, tail_id). Every tail event names its tail's domain; an event of a type
+      // this version does not know might not, hence the first one that does.
+      const domains = existing.map(([, evs]) => String(evs.find((e) => typeof e.data.domain === 'string')?.data.domain ?? ''));
       const { rows } = await client.query<DbTailRow>(
         `select ${TAIL_COLUMNS} from unnest($1::text[], $2::bigint[]) as k(k_domain, k_tail_id)
            join ${this.tables.tails} t on t.domain = k.k_domain and t.tail_id = k.k_tail_id`,
-        [existing.map(([, evs]) => String(evs[0].data.domain)), existing.map(([tailId]) => tailId)],
+        [domains, existing.map(([tailId]) => tailId)],
       );
       for (const r of rows) current.set(Number(r.tail_id), fromDb(r));
     }
