@@ -398,7 +398,7 @@ export class PostgresEventStore implements EventStore {
           (isDatabaseError(err) && (err.code === '40P01' /* deadlock */ || err.code === '40001'));
         if (transient && attempt < this.maxAttempts) continue;
         if (err instanceof ConcurrentStreamWrite) {
-          throw new Error('append kept racing with concurrent stream creation; giving up');
+          throw new Error('append kept racing with concurrent writers of its streams; giving up');
         }
         if (err instanceof WrongExpectedVersionError || this.isEventIdViolation(err)) {
           return this.resolveConflict(client, writes, err, uow, allowPartialRetry);

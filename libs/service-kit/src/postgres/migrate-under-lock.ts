@@ -22,9 +22,15 @@ export async function underMigrationLock(pool: Pool, lockName: string, work: (cl
   }
 }
 
-/** Runs idempotent DDL statements under `underMigrationLock`. */
-export function migrateUnderLock(pool: Pool, lockName: string, statements: readonly string[]): Promise<void> {
+/** Runs idempotent DDL statements under `underMigrationLock`, then `afterwards` (e.g. a key move) in the same transaction. */
+export function migrateUnderLock(
+  pool: Pool,
+  lockName: string,
+  statements: readonly string[],
+  afterwards?: (client: PoolClient) => Promise<unknown>,
+): Promise<void> {
   return underMigrationLock(pool, lockName, async (client) => {
     for (const sql of statements) await client.query(sql);
+    await afterwards?.(client);
   });
 }

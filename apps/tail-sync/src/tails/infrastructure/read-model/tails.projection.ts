@@ -1,4 +1,4 @@
-import { movePrimaryKey, underMigrationLock } from '@tailsync/service-kit';
+import { migrateUnderLock, movePrimaryKey } from '@tailsync/service-kit';
 import type { Pool, PoolClient } from 'pg';
 import { escapeLiteral } from 'pg';
 import type { AllCheckpoint, EventStore, StoredEvent } from '@tailsync/event-store';
@@ -145,10 +145,12 @@ export class TailsProjection {
 
   /** Creates the read-model tables (idempotent; safe from several processes at once). */
   async migrate(): Promise<void> {
-    await underMigrationLock(this.pool, `tailsync.read-model.migrate:${this.tables.prefix}`, async (client) => {
-      for (const sql of [...checkpointsDdl(this.tables), ...tailsDdl(this.tables)]) await client.query(sql);
-      await movePrimaryKey(client, tailsKeyMove(this.tables));
-    });
+    await migrateUnderLock(
+      this.pool,
+      `tailsync.read-model.migrate:${this.tables.prefix}`,
+      [...checkpointsDdl(this.tables), ...tailsDdl(this.tables)],
+      (client) => movePrimaryKey(client, tailsKeyMove(this.tables)),
+    );
   }
 
   /** The checkpoint this process last saw the projection at (no I/O). */
@@ -524,7 +526,6 @@ export class TailsProjection {
     const { rows } = await client.query<{ upserted: string[] | null }>(
       `with ins as (
          insert into ${t.tails} (${columns}) select * from ${unnested(1)}
-         returning 1
        ), up as (
          insert into ${t.tails} (${columns}) select * from ${unnested(14)}
          on conflict (domain, tail_id) do update set
@@ -545,8 +546,7 @@ export class TailsProjection {
          on conflict (name) do update set checkpoint = excluded.checkpoint, updated_at = excluded.updated_at
          returning 1
        )
-       select array(select tail_id from up)::text[] as upserted, (select count(*) from ins)::int as inserted,
-              (select count(*) from maps)::int as mappings, (select count(*) from cp)::int as cp`,
+       select array(select tail_id from up)::text[] as upserted, (select count(*) from maps)::int as mappings, (select count(*) from cp)::int as cp`,
       [
         ...tailColumns(batch.created),
         ...tailColumns(batch.others),
