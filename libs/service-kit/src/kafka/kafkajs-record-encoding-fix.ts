@@ -25,12 +25,8 @@ interface KafkajsEncoder {
   offset: number;
   readonly buffer: Buffer;
   ensureAvailable(length: number): void;
-  writeInt8(value: number): KafkajsEncoder;
-  writeVarInt(value: number): KafkajsEncoder;
   writeUVarInt(value: number): KafkajsEncoder;
   writeVarLong(value: unknown): KafkajsEncoder;
-  writeVarIntString(value: string): KafkajsEncoder;
-  writeVarIntBytes(value: unknown): KafkajsEncoder;
   writeEncoderArray(value: KafkajsEncoder[]): KafkajsEncoder;
 }
 
@@ -38,8 +34,6 @@ interface KafkajsEncoderClass {
   new (initialSize?: number): KafkajsEncoder;
   prototype: KafkajsEncoder & { __tailsyncEncodingFix?: true };
   sizeOfVarInt(value: number): number;
-  sizeOfVarLong(value: unknown): number;
-  sizeOfVarIntBytes(value: unknown): number;
 }
 
 /** What kafkajs's produce request passes to its record encoder. */
@@ -60,14 +54,7 @@ const proto = Encoder.prototype;
 if (!proto.__tailsyncEncodingFix) {
   proto.writeUVarInt = function writeUVarInt(this: KafkajsEncoder, value: number) {
     this.ensureAvailable(5);
-    const buf = this.buf;
-    let offset = this.offset;
-    while ((value & 0xffffff80) !== 0) {
-      buf[offset++] = (value & 0x7f) | 0x80;
-      value >>>= 7;
-    }
-    buf[offset++] = value & 0x7f;
-    this.offset = offset;
+    this.offset = putVarint(this.buf, this.offset, value);
     return this;
   };
   proto.writeEncoderArray = function writeEncoderArray(this: KafkajsEncoder, value: KafkajsEncoder[]) {
@@ -86,19 +73,10 @@ if (!proto.__tailsyncEncodingFix) {
   proto.__tailsyncEncodingFix = true;
 }
 
-/** A varint's size, for a value already zigzag-encoded (unsigned 32-bit). */
-function varintSize(zigzagged: number): number {
-  let bytes = 1;
-  while ((zigzagged & 0xffffff80) !== 0) {
-    bytes++;
-    zigzagged >>>= 7;
-  }
-  return bytes;
-}
-
 /** ZigZag of a 32-bit integer, as an unsigned number (what kafkajs's varints encode). */
 const zigzag = (value: number): number => ((value << 1) ^ (value >> 31)) >>> 0;
 
+/** Writes an unsigned varint (kafkajs's `writeUVarInt`) at `offset`; returns the offset after it. */
 function putVarint(buf: Buffer, offset: number, zigzagged: number): number {
   while ((zigzagged & 0xffffff80) !== 0) {
     buf[offset++] = (zigzagged & 0x7f) | 0x80;
@@ -121,7 +99,7 @@ function field(data: Buffer | string | null | undefined): Field {
   return { data: text, length: Buffer.byteLength(text) };
 }
 
-const fieldSize = (f: Field): number => varintSize(zigzag(f.length)) + Math.max(f.length, 0);
+const fieldSize = (f: Field): number => Encoder.sizeOfVarInt(f.length) + Math.max(f.length, 0);
 
 function putField(buf: Buffer, offset: number, f: Field): number {
   offset = putVarint(buf, offset, zigzag(f.length));
@@ -149,15 +127,15 @@ export function encodeRecord({ offsetDelta = 0, timestampDelta = 0, key, value, 
   const timestamp = isInt32(timestampDelta) ? null : new Encoder().writeVarLong(timestampDelta).buffer;
   let bodySize =
     1 + // attributes
-    (timestamp ? timestamp.length : varintSize(zigzag(timestampDelta))) +
-    varintSize(zigzag(offsetDelta)) +
+    (timestamp ? timestamp.length : Encoder.sizeOfVarInt(timestampDelta)) +
+    Encoder.sizeOfVarInt(offsetDelta) +
     fieldSize(keyField) +
     fieldSize(valueField) +
-    varintSize(zigzag(headerFields.length / 2));
+    Encoder.sizeOfVarInt(headerFields.length / 2);
   for (const f of headerFields) bodySize += fieldSize(f);
 
   // Every byte is written below, so the buffer need not be zeroed (small ones come from Node's pool).
-  const buf = Buffer.allocUnsafe(varintSize(zigzag(bodySize)) + bodySize);
+  const buf = Buffer.allocUnsafe(Encoder.sizeOfVarInt(bodySize) + bodySize);
   let offset = putVarint(buf, 0, zigzag(bodySize));
   buf[offset++] = 0; // attributes
   if (timestamp) offset += timestamp.copy(buf, offset);
