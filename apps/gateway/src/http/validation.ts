@@ -1,5 +1,6 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, ValidationError, ValidationPipe, type ValidationPipeOptions } from '@nestjs/common';
 import { ValidationProblem } from '../problems/problem';
+import { compileDtoFastPath } from './dto-fast-path';
 
 /** `fieldErrors` of the validation object: messages by field path (`tails[3].tailNumber`). */
 export function fieldErrorsOf(errors: ValidationError[], prefix = ''): Record<string, string[]> {
@@ -16,8 +17,34 @@ export function fieldErrorsOf(errors: ValidationError[], prefix = ''): Record<st
   return out;
 }
 
+type FastPath = ((plain: Record<string, unknown>) => object | undefined) | null;
+
+/**
+ * Nest's ValidationPipe, with a first try through the DTO's fast path (`compileDtoFastPath`, for
+ * flat DTOs): a valid body gets the same instance without class-validator, which was ~6 % of
+ * the gateway's CPU under single `PUT /Tails`. Anything the fast path does not accept (an invalid
+ * body, a DTO it does not model) goes through the pipe as before, messages included.
+ */
+export class DtoValidationPipe extends ValidationPipe {
+  private readonly fastPaths = new Map<unknown, FastPath>();
+
+  override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const accept = this.fastPathOf(metadata);
+    const accepted = accept && typeof value === 'object' && value !== null && !Array.isArray(value) ? accept(value as Record<string, unknown>) : undefined;
+    return accepted ? Promise.resolve(accepted) : super.transform(value, metadata);
+  }
+
+  private fastPathOf(metadata: ArgumentMetadata): FastPath {
+    const { metatype } = metadata;
+    if (!metatype || !this.toValidate(metadata)) return null;
+    let fast = this.fastPaths.get(metatype);
+    if (fast === undefined) this.fastPaths.set(metatype, (fast = compileDtoFastPath(metatype as new () => object)));
+    return fast;
+  }
+}
+
 /** Body and query validation for every endpoint: unknown fields and wrong JSON types are 400 problems. */
-export const validationPipe = new ValidationPipe({
+export const VALIDATION_OPTIONS: ValidationPipeOptions = {
   whitelist: true,
   forbidNonWhitelisted: true,
   forbidUnknownValues: true,
@@ -25,4 +52,6 @@ export const validationPipe = new ValidationPipe({
   transformOptions: { enableImplicitConversion: false },
   validationError: { target: false, value: false },
   exceptionFactory: (errors) => new ValidationProblem(fieldErrorsOf(errors)),
-});
+};
+
+export const validationPipe = new DtoValidationPipe(VALIDATION_OPTIONS);
