@@ -13,6 +13,7 @@ export * from './ops/metrics';
 export * from './logging/logging.module';
 export * from './postgres/postgres-pool';
 export * from './postgres/preparing-client';
+export * from './bootstrap/async-resource-bind-fix';
 export * from './bootstrap/start-service';
 export * from './bootstrap/response-headers';
 export * from './bootstrap/request-id';
