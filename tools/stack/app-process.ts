@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from './infrastructure';
 
@@ -26,14 +26,19 @@ export function spawnApp(
   nodeArgs: string[] = [],
 ): AppProcess {
   mkdirSync(logDir, { recursive: true });
-  const log = createWriteStream(join(logDir, `${instance}.log`), { flags: 'a' });
-  const child = spawn(process.execPath, [...nodeArgs, join(REPO_ROOT, 'tools', 'run.js'), join(REPO_ROOT, 'apps', name, 'src', 'main.ts')], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...env, INSTANCE_ID: instance },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.pipe(log, { end: false });
-  child.stderr?.pipe(log, { end: false });
+  // The app appends to its log file itself: through a pipe, this process read and wrote every line
+  // again (~26 µs of its CPU per request at 1,000 single PUTs/s, one access-log line each).
+  const log = openSync(join(logDir, `${instance}.log`), 'a');
+  let child: ChildProcess;
+  try {
+    child = spawn(process.execPath, [...nodeArgs, join(REPO_ROOT, 'tools', 'run.js'), join(REPO_ROOT, 'apps', name, 'src', 'main.ts')], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...env, INSTANCE_ID: instance },
+      stdio: ['ignore', log, log],
+    });
+  } finally {
+    closeSync(log);
+  }
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const signal = async (sig: NodeJS.Signals, graceMs: number) => {
     if (child.exitCode !== null || child.signalCode !== null) return;
