@@ -162,6 +162,27 @@ describeDb('TailsProjection (PostgreSQL)', () => {
     expect(projection.pendingWaiters).toBe(0);
   });
 
+  it('starts no run for waiters that the run in flight reaches, and one for a waiter it does not', async () => {
+    const domain = s.unique('d');
+    const created = await s.writer.createOrMapMany(ctx(domain, 'client-a'), [{ mappedId: 'Q-1', tailNumber: 'Q1' }]);
+    let runsBefore = projection.runs;
+    // The run in flight reads after the append, so it reaches the waiter queued behind it.
+    const inFlight = projection.catchUp();
+    const waited = projection.waitFor(created.checkpoint as AllCheckpoint, 5_000);
+    await Promise.all([inFlight, waited]);
+    expect(projection.runs - runsBefore).toBe(1);
+    expect(await readModel.getByMappedId(domain, 'client-a', 'Q-1')).not.toBeNull();
+
+    // A checkpoint no run reaches: the queued run starts (and more, until the waiter gives up).
+    runsBefore = projection.runs;
+    const running = projection.catchUp();
+    const unreachable = projection.waitFor({ value: '9007199254740991:1' }, 200);
+    await running;
+    await expect(unreachable).rejects.toBeInstanceOf(ProjectionTimeoutError);
+    expect(projection.runs - runsBefore).toBeGreaterThanOrEqual(2);
+    expect(projection.pendingWaiters).toBe(0);
+  });
+
   it('projects a 1,000-tail bulk create in one batch, well under 100 ms', async () => {
     const domain = s.unique('d');
     await projection.catchUp();

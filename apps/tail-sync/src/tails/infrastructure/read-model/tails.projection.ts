@@ -118,6 +118,7 @@ export class TailsProjection {
   private readonly waiters = new Set<Waiter>();
   private inFlight: Promise<CatchUpStats> | null = null;
   private queued: Promise<CatchUpStats> | null = null;
+  private queuedForWaitersOnly = false;
   private retryTimer: NodeJS.Timeout | null = null;
   private lastError: unknown = undefined;
   private loop: { timer: NodeJS.Timeout | null; stopped: boolean } | null = null;
@@ -213,7 +214,7 @@ export class TailsProjection {
         }, timeoutMs),
       };
       this.waiters.add(waiter);
-      this.schedule().catch(noop);
+      this.schedule(true).catch(noop);
     });
   }
 
@@ -314,12 +315,23 @@ export class TailsProjection {
     return this.eventStore.isAtOrAfter(this.known, target);
   }
 
-  /** A run that starts after this call: a new one when idle, else the one queued behind the run in flight. */
-  private schedule(): Promise<CatchUpStats> {
-    if (this.queued) return this.queued;
+  /**
+   * A run that starts after this call: a new one when idle, else the one queued behind the run in
+   * flight. `forWaiters`: only for `waitFor`'s waiters. When every caller of the queued run was,
+   * and the run in flight reached all their checkpoints (its read came after their appends), the
+   * queued run is not started: it would read nothing (a third of the runs under single PUTs, three
+   * round trips each), and waiters arriving meanwhile would have waited for it.
+   */
+  private schedule(forWaiters = false): Promise<CatchUpStats> {
+    if (this.queued) {
+      if (!forWaiters) this.queuedForWaitersOnly = false;
+      return this.queued;
+    }
     if (!this.inFlight) return this.launch();
+    this.queuedForWaitersOnly = forWaiters;
     const queued = this.inFlight.then(noop, noop).then(() => {
       this.queued = null;
+      if (this.queuedForWaitersOnly && !this.hasWaitersAhead()) return { batches: 0, events: 0, tailEvents: 0, checkpoint: this.known };
       return this.launch();
     });
     this.queued = queued;
@@ -343,7 +355,7 @@ export class TailsProjection {
     const delay = this.lastError ? Math.max(50, this.retryDelayMs) : this.retryDelayMs;
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
-      if (this.waiters.size > 0) this.schedule().catch(noop);
+      if (this.waiters.size > 0) this.schedule(true).catch(noop);
     }, delay);
   }
 
