@@ -86,8 +86,6 @@ interface Waiter {
 }
 
 const noop = () => undefined;
-/** Where a batch written with plain inserts goes back to, to be written again with upserts. */
-const BATCH_SAVEPOINT = 'projection_batch';
 
 /**
  * Projects the tail streams of the event store into `<prefix>tails` and `<prefix>tail_mappings`.
@@ -136,15 +134,13 @@ export class TailsProjection {
     this.retryDelayMs = Math.max(0, opts.retryDelayMs ?? 2);
     this.logger = opts.logger ?? consoleLogger;
     this.recentEvents = opts.recentEvents ?? new RecentTailEvents(eventStore);
-    // begin + lock + savepoint + checkpoint read in one round trip (simple query protocol; the
-    // savepoint is `apply`'s, which saves a round trip per batch). The commit does not
+    // begin + lock + checkpoint read in one round trip (simple query protocol). The commit does not
     // wait for its WAL flush: read models and their checkpoint are derived, one transaction, and a
     // commit lost in a database crash is applied again from the event store. Waiting for the
     // disk (up to 150 ms on a busy virtual disk) was the tail of every command's answer.
     this.lockSql =
       `begin; set local synchronous_commit = off; ` +
       `select pg_advisory_xact_lock(${advisoryLockKey(`tailsync.projection:${this.tables.prefix}:${this.name}`)}); ` +
-      `savepoint ${BATCH_SAVEPOINT}; ` +
       `select checkpoint from ${this.tables.checkpoints} where name = ${escapeLiteral(this.name)}`;
   }
 
@@ -403,7 +399,7 @@ export class TailsProjection {
         const read = unfiltered ? await this.eventStore.readAll(from, this.batchSize) : await this.recentEvents.readAfter(from, this.batchSize);
         const { events, checkpoint } = inGlobalOrder(this.eventStore, read, this.batchSize);
         if (events.length > 0) {
-          stats.tailEvents += await this.apply(client, events, checkpoint as AllCheckpoint, true);
+          stats.tailEvents += await this.apply(client, events, checkpoint as AllCheckpoint);
           await client.query('commit');
           stats.batches++;
           stats.events += events.length;
@@ -438,11 +434,10 @@ export class TailsProjection {
 
   /**
    * Applies a batch (any streams; only `tail-<id>` streams matter) and stores `checkpoint`, in the
-   * caller's open transaction. At most 2 statements whatever the batch size (and a savepoint, unless
-   * `savepointSet`: the caller set {@link BATCH_SAVEPOINT} right before). Returns the number of
+   * caller's open transaction. At most 2 statements whatever the batch size. Returns the number of
    * tail events applied.
    */
-  private async apply(client: PoolClient, events: StoredEvent[], checkpoint: AllCheckpoint, savepointSet = false): Promise<number> {
+  private async apply(client: PoolClient, events: StoredEvent[], checkpoint: AllCheckpoint): Promise<number> {
     const byTail = new Map<number, StoredEvent[]>();
     for (const e of events) {
       const tailId = tailIdOfStream(e.streamId);
@@ -513,13 +508,13 @@ export class TailsProjection {
     if (created.length === 0 && mappings.length === 0) {
       written = await this.writeRows(client, { created: [], others, mappings, checkpoint, plainInserts: false });
     } else {
-      if (!savepointSet) await client.query(`savepoint ${BATCH_SAVEPOINT}`);
+      await client.query('savepoint projection_batch');
       try {
         written = await this.writeRows(client, { created, others, mappings, checkpoint, plainInserts: true });
       } catch (err) {
         if ((err as { code?: unknown }).code !== '23505') throw err;
         this.logger.warn(`Projection '${this.name}': rows of events after its checkpoint already exist; applying the batch with upserts`);
-        await client.query(`rollback to savepoint ${BATCH_SAVEPOINT}`);
+        await client.query('rollback to savepoint projection_batch');
         written = await this.writeRows(client, { created: [], others: changed, mappings, checkpoint, plainInserts: false });
       }
     }
