@@ -1,3 +1,5 @@
+// First: kafkajs's producer keeps the grouping it loads with kafkajs (see the module).
+export * from './kafka/kafkajs-grouping-fix';
 export * from './config/load-config';
 export * from './config/common.config';
 export * from './kafka/kafkajs-idle-timer-fix';

@@ -1,0 +1,108 @@
+/**
+ * The kafkajs grouping fix: kafkajs's own grouping, message for message, and a send through the
+ * real Kafka broker the test command starts (`KAFKA_BROKERS`) that lands every message on its
+ * key's partition in send order.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+// First: kafkajs's sender keeps the grouping it loads with kafkajs.
+import { groupMessagesPerPartition, kafkajsGroupingFixed, type GroupingInput } from './kafkajs-grouping-fix';
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { Kafka, logLevel, type KafkaMessage, type Message } from 'kafkajs';
+import { ensureTopics } from './ensure-topics';
+import { murmur2, Murmur2Partitioner } from './murmur2-partitioner';
+
+const BROKERS = process.env.KAFKA_BROKERS?.split(',');
+if (!BROKERS) throw new Error('kafkajs-grouping-fix.spec.ts needs KAFKA_BROKERS (a real Kafka broker)');
+const brokers = BROKERS;
+
+type Grouping = (input: GroupingInput) => Record<number, Message[]>;
+
+const GROUPING_MODULE = 'kafkajs/src/producer/groupMessagesPerPartition';
+const partitionMetadata = (count: number) => Array.from({ length: count }, (_, partitionId) => ({ partitionId, leader: 0, partitionErrorCode: 0, replicas: [0], isr: [0] }));
+/** Java's choice for a keyed message: murmur2 of the key, positive, modulo the partitions. */
+const partitionOfKey = (key: string, partitions: number) => (murmur2(key) & 0x7fffffff) % partitions;
+
+describe('kafkajs grouping fix', () => {
+  let original!: Grouping;
+  jest.isolateModules(() => {
+    original = require(GROUPING_MODULE);
+  });
+
+  it('is installed: kafkajs loads the one-pass grouping', () => {
+    expect(kafkajsGroupingFixed).toBe(true);
+    expect(require(GROUPING_MODULE)).toBe(groupMessagesPerPartition);
+  });
+
+  it('is installed in a process that imports @tailsync/service-kit before kafkajs, as the apps do', () => {
+    // A fresh process: Jest's module registry does not model Node's require cache.
+    const root = join(__dirname, '../../../..');
+    const child = spawnSync(process.execPath, [join(root, 'tools/run.js'), join(__dirname, 'fixtures/import-order.probe.ts')], { cwd: root, encoding: 'utf8' });
+    expect([child.status, child.stderr]).toEqual([0, '']);
+    expect(JSON.parse(child.stdout)).toEqual([true, true]);
+  }, 30_000);
+
+  it('groups exactly as kafkajs does: the same partitions, each in send order', () => {
+    for (const [count, partitions] of [
+      [0, 6],
+      [1, 6],
+      [1_000, 6],
+      [777, 1],
+      [300, 48],
+    ]) {
+      const messages: Message[] = Array.from({ length: count }, (_, i) => ({
+        key: `acme:${i % 97}`,
+        value: `m${i}`,
+        ...(i % 7 === 0 ? { partition: i % partitions } : {}),
+      }));
+      const input = { topic: 't', partitionMetadata: partitionMetadata(partitions), messages };
+      // (Keyless messages go round-robin from a random start: keyed and explicit ones are compared.)
+      const ours = groupMessagesPerPartition({ ...input, partitioner: Murmur2Partitioner() });
+      const theirs = original({ ...input, partitioner: Murmur2Partitioner() });
+      expect(Object.keys(ours)).toEqual(Object.keys(theirs));
+      expect(ours).toEqual(theirs);
+      expect(Object.values(ours).flat()).toHaveLength(count);
+    }
+    const none = { topic: 't', partitionMetadata: [], messages: [{ value: 'x' }], partitioner: Murmur2Partitioner() };
+    expect(groupMessagesPerPartition(none)).toEqual({});
+    expect(original(none)).toEqual({});
+  });
+
+  it('sends a thousand keyed messages that the broker stores on their keys’ partitions, in send order', async () => {
+    const topic = `test.kafkajs-grouping.${randomBytes(4).toString('hex')}`;
+    const partitions = 6;
+    await ensureTopics(brokers, [{ topic, numPartitions: partitions }]);
+    const kafka = new Kafka({ clientId: 'grouping-spec', brokers, logLevel: logLevel.NOTHING });
+    const producer = kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Murmur2Partitioner });
+    const consumer = kafka.consumer({ groupId: `grouping-spec-${randomBytes(4).toString('hex')}` });
+    const sent = Array.from({ length: 1_000 }, (_, i) => ({ key: `acme:${i % 40}`, value: String(i) }));
+    const received: { partition: number; message: KafkaMessage }[] = [];
+    try {
+      await producer.connect();
+      await producer.send({ topic, acks: -1, messages: sent });
+      await consumer.connect();
+      await consumer.subscribe({ topics: [topic], fromBeginning: true });
+      const all = new Promise<void>((resolve) => {
+        void consumer.run({
+          eachMessage: async ({ partition, message }) => {
+            received.push({ partition, message });
+            if (received.length === sent.length) resolve();
+          },
+        });
+      });
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${received.length} of ${sent.length} received`)), 20_000);
+      });
+      await Promise.race([all, late]).finally(() => clearTimeout(timer));
+    } finally {
+      await consumer.disconnect();
+      await producer.disconnect();
+    }
+    for (let p = 0; p < partitions; p++) {
+      const stored = received.filter((r) => r.partition === p).map((r) => ({ key: r.message.key?.toString(), value: r.message.value?.toString() }));
+      expect([p, stored]).toEqual([p, sent.filter((m) => partitionOfKey(m.key, partitions) === p)]);
+    }
+  }, 40_000);
+});
