@@ -7,6 +7,7 @@ import { OAuthTokenController } from '../auth/oauth-token.controller';
 import { ServiceAccountsController } from '../auth/service-accounts.controller';
 import { ErrorsPageController } from '../problems/errors-page.controller';
 import { VersionController } from '../system/version.controller';
+import { BulkTailsDto } from '../tails/dto/bulk-tails.dto';
 import { TailDto } from '../tails/dto/tail.dto';
 import { TailsController } from '../tails/tails.controller';
 import { WebhookSubscriptionsController } from '../webhooks/webhook-subscriptions.controller';
@@ -33,11 +34,12 @@ function routeArguments(): { route: string; metadata: ArgumentMetadata }[] {
   return out;
 }
 
-/** Values of every JSON type, strings of many lengths and shapes, and an object and an array. */
+/** Values of every JSON type, strings of many lengths and shapes, objects and arrays (one over the bulk limit). */
 const VALUES: unknown[] = [
   'N123AB', '  N1  ', '', ' ', 'x', 'a'.repeat(20), 'a'.repeat(21), 'a'.repeat(50), 'a'.repeat(51), 'a'.repeat(64), 'a'.repeat(101), '✈'.repeat(50),
   'US', 'us', 'XX', 'active', 'inactive', 'client_credentials', 'https://hooks.example.com/x', 'Product.RiskAssessmentExecuted', '42', '10',
   0, 1, 50, 180, 500, 501, 1000, 1001, -1, 1.5, true, false, null, undefined, {}, ['x'],
+  [{ tailId: 'efb-1', tailNumber: 'N1', extra: { nested: [1, 'two', null] } }, 'x', null, [3]], Array.from({ length: 1001 }, (_, i) => ({ tailId: `t${i}` })),
 ];
 
 /** Deterministic objects over the class's validated properties: each present three times in four, an unknown field now and then. */
@@ -98,6 +100,22 @@ describe('validationPipe (the gateway global pipe)', () => {
       expect(slow).not.toHaveBeenCalled();
       await expect(validationPipe.transform({ ...body, tailNumber: '' }, { type: 'body', metatype: TailDto })).rejects.toThrow();
       expect(slow).toHaveBeenCalledTimes(1);
+    } finally {
+      slow.mockRestore();
+    }
+  });
+
+  it('takes a bulk body’s list of tails as parsed, without class-transformer copying it', async () => {
+    const slow = jest.spyOn(ValidationPipe.prototype, 'transform');
+    try {
+      const body = { tails: Array.from({ length: 1000 }, (_, i) => ({ tailId: `efb-${i}`, tailNumber: `N${i}`, extra: {} })) };
+      const dto = (await validationPipe.transform(body, { type: 'body', metatype: BulkTailsDto })) as BulkTailsDto;
+      expect(dto).toBeInstanceOf(BulkTailsDto);
+      expect(dto.tails).toBe(body.tails);
+      expect(slow).not.toHaveBeenCalled();
+      await expect(validationPipe.transform({ tails: [...body.tails, {}] }, { type: 'body', metatype: BulkTailsDto })).rejects.toThrow();
+      await expect(validationPipe.transform({ tails: {} }, { type: 'body', metatype: BulkTailsDto })).rejects.toThrow();
+      expect(slow).toHaveBeenCalledTimes(2);
     } finally {
       slow.mockRestore();
     }
