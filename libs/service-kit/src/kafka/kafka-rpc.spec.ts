@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { Controller, INestMicroservice, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { AssignerProtocol, Kafka, logLevel } from 'kafkajs';
+import { AssignerProtocol, Kafka, logLevel, type Consumer } from 'kafkajs';
 import { firstValueFrom } from 'rxjs';
 import { batchingProducer } from './batching-producer';
 import { ensureTopics } from './ensure-topics';
@@ -55,7 +55,9 @@ class GatherModule {}
 
 describe('Kafka RPC transport (real broker)', () => {
   let server: INestMicroservice;
+  let strategy: ConcurrentServerKafka;
   let client: BatchingClientKafka;
+  const transport = (clientId: string, groupId: string) => kafkaTransport({ brokers, clientId, groupId }).options ?? {};
 
   beforeAll(async () => {
     // One request partition: Nest's own server would handle these requests strictly one after the
@@ -66,9 +68,9 @@ describe('Kafka RPC transport (real broker)', () => {
       { topic: SLOW_PATTERN, numPartitions: 1 },
       { topic: `${SLOW_PATTERN}.reply`, numPartitions: 1 },
     ]);
-    const transport = (clientId: string, groupId: string) => kafkaTransport({ brokers, clientId, groupId }).options ?? {};
+    strategy = new ConcurrentServerKafka(transport(`rpc-server-${run}`, `rpc-server-${run}`));
     server = await NestFactory.createMicroservice(GatherModule, {
-      strategy: new ConcurrentServerKafka(transport(`rpc-server-${run}`, `rpc-server-${run}`)),
+      strategy,
       logger: false,
     });
     await server.listen();
@@ -124,6 +126,50 @@ describe('Kafka RPC transport (real broker)', () => {
       await admin.disconnect();
     }
   }, 30_000);
+
+  it('commits request offsets at most every 100 ms, however many requests it answers', async () => {
+    const consumer = (strategy as unknown as { consumer: Consumer }).consumer;
+    let commits = 0;
+    const off = consumer.on(consumer.events.REQUEST, (e) => {
+      if (e.payload.apiName === 'OffsetCommit') commits++;
+    });
+    try {
+      const started = Date.now();
+      for (let n = 0; n < 40; n++) await firstValueFrom(client.send<{ n: number }>(SLOW_PATTERN, { n }));
+      await new Promise((r) => setTimeout(r, 250)); // the last commit
+      const elapsed = Date.now() - started;
+      expect(commits).toBeGreaterThan(0);
+      expect(commits).toBeLessThanOrEqual(Math.ceil(elapsed / 100) + 1);
+      expect(commits).toBeLessThan(40);
+    } finally {
+      off();
+    }
+  }, 30_000);
+
+  it('commits reply offsets every few seconds and when closed, not after every reply', async () => {
+    const groupId = `rpc-replies-${run}`;
+    const replies = new BatchingClientKafka(transport(`rpc-replies-${run}`, groupId));
+    replies.subscribeToResponseOf(SLOW_PATTERN);
+    const admin = new Kafka({ clientId: `rpc-admin-replies-${run}`, brokers, logLevel: logLevel.NOTHING }).admin();
+    await admin.connect();
+    let commits = 0;
+    try {
+      await replies.connect();
+      replies.consumer.on(replies.consumer.events.REQUEST, (e) => {
+        if (e.payload.apiName === 'OffsetCommit') commits++;
+      });
+      const [partition] = Object.values(replies.getConsumerAssignments());
+      for (let n = 0; n < 20; n++) expect(await firstValueFrom(replies.send<{ n: number }>(SLOW_PATTERN, { n }))).toEqual({ n });
+      expect(commits).toBe(0);
+      await replies.close();
+      const end = (await admin.fetchTopicOffsets(`${SLOW_PATTERN}.reply`)).find((p) => p.partition === partition)?.high;
+      const [committed] = await admin.fetchOffsets({ groupId, topics: [`${SLOW_PATTERN}.reply`] });
+      expect(committed.partitions.find((p) => p.partition === partition)?.offset).toBe(end);
+    } finally {
+      await replies.close();
+      await admin.disconnect();
+    }
+  }, 60_000);
 
   it('consumes one partition of each reply topic: the one its replies are sent to', async () => {
     const group = await client.consumer.describeGroup();

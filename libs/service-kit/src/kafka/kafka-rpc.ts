@@ -1,6 +1,6 @@
 import { ClientKafka, ServerKafka } from '@nestjs/microservices';
 import { KafkaReplyPartitionAssigner } from '@nestjs/microservices/helpers';
-import { AssignerProtocol, type EachBatchPayload, type GroupMemberAssignment, type Kafka, type Producer } from 'kafkajs';
+import { AssignerProtocol, type EachBatchPayload, type EachMessagePayload, type GroupMemberAssignment, type Kafka, type Producer, type TopicPartitionOffset } from 'kafkajs';
 import { batchingProducer } from './batching-producer';
 import { PartitionOffsets } from './partition-offsets';
 
@@ -8,6 +8,20 @@ import { PartitionOffsets } from './partition-offsets';
 const MAX_IN_FLIGHT = 256;
 /** How long `close()` lets the requests in flight finish before it disconnects. */
 const DRAIN_TIMEOUT_MS = 10_000;
+/**
+ * The least time between two commits of request offsets. Committing after every answered request
+ * took one OffsetCommit per request batch (~90 a second under single `PUT /Tails`, more than the
+ * fetches); a crash now re-delivers at most this much more of answered requests, which the
+ * handlers already take again without harm (a create-or-map again is "no action").
+ */
+const COMMIT_INTERVAL_MS = 100;
+/**
+ * How often a gateway copy commits its reply offsets. Replies matter only to the copy that waits
+ * for them, and after a restart it skips those for requests it no longer waits for: the commits
+ * only keep a restart from reading old replies. kafkajs (`autoCommit`) committed after every fetch
+ * that brought replies, a third of the gateway's Kafka requests.
+ */
+const REPLY_COMMIT_INTERVAL_MS = 5_000;
 
 function withBatchingProducers(kafka: Kafka): Kafka {
   const producer = kafka.producer.bind(kafka);
@@ -24,7 +38,8 @@ function withBatchingProducers(kafka: Kafka): Kafka {
  *   test call) waited for it, 160 ms at the median under parallel bulk calls;
  * - at most `MAX_IN_FLIGHT` requests run at once: beyond, the fetch waits;
  * - offsets are committed by this server (`PartitionOffsets`), only past requests that have all
- *   been answered, so a request in flight when the process dies is delivered again. A request
+ *   been answered, so a request in flight when the process dies is delivered again; at most one
+ *   commit per `COMMIT_INTERVAL_MS`. A request
  *   whose handling failed is delivered again at once (the partition is sought back to it); one
  *   delivered again while it runs here, or after it was answered, is not handled twice;
  * - replies share produce requests (`batchingProducer`).
@@ -36,6 +51,8 @@ export class ConcurrentServerKafka extends ServerKafka {
   private readonly drained: (() => void)[] = [];
   private committing: Promise<void> | null = null;
   private commitAgain = false;
+  private commitTimer: NodeJS.Timeout | null = null;
+  private lastCommitAt = 0;
   private closing = false;
   /** Routes by pattern (the request's topic), worked out once per topic. */
   private readonly routes = new Map<string, string>();
@@ -86,6 +103,8 @@ export class ConcurrentServerKafka extends ServerKafka {
         });
       });
     }
+    if (this.commitTimer) clearTimeout(this.commitTimer);
+    this.commitTimer = null;
     await this.commit().catch(() => undefined);
     await super.close();
   }
@@ -115,7 +134,7 @@ export class ConcurrentServerKafka extends ServerKafka {
           () => {
             offsets.succeeded(message.offset);
             this.release();
-            this.commit().catch(() => undefined);
+            this.scheduleCommit();
           },
           (error: unknown) => {
             offsets.failed(message.offset);
@@ -149,6 +168,16 @@ export class ConcurrentServerKafka extends ServerKafka {
     if (this.inFlight === 0) this.drained.splice(0).forEach((done) => done());
   }
 
+  /** A commit `COMMIT_INTERVAL_MS` after the last one began (at once if that is past), unless one is due already. */
+  private scheduleCommit(): void {
+    if (this.commitTimer || this.closing) return;
+    const delay = Math.max(0, this.lastCommitAt + COMMIT_INTERVAL_MS - Date.now());
+    this.commitTimer = setTimeout(() => {
+      this.commitTimer = null;
+      this.commit().catch(() => undefined);
+    }, delay);
+  }
+
   /**
    * Commits every partition's answered prefix. One commit at a time: completions during a commit
    * are folded into the next one. A commit refused (a rebalance under way) is left to the next.
@@ -158,6 +187,7 @@ export class ConcurrentServerKafka extends ServerKafka {
       this.commitAgain = true;
       return this.committing;
     }
+    this.lastCommitAt = Date.now();
     const run = async () => {
       do {
         this.commitAgain = false;
@@ -201,10 +231,15 @@ class OneReplyPartitionAssigner extends KafkaReplyPartitionAssigner {
 }
 
 /**
- * Nest's Kafka client, with its requests sharing produce requests (`batchingProducer`) and one
- * reply partition per topic (`OneReplyPartitionAssigner`).
+ * Nest's Kafka client, with its requests sharing produce requests (`batchingProducer`), one reply
+ * partition per topic (`OneReplyPartitionAssigner`) and reply offsets committed every
+ * `REPLY_COMMIT_INTERVAL_MS`.
  */
 export class BatchingClientKafka extends ClientKafka {
+  /** The next reply offset to commit, by `topic|partition`. */
+  private readonly replyOffsets = new Map<string, TopicPartitionOffset>();
+  private replyCommits: NodeJS.Timeout | null = null;
+
   override createClient<T = Kafka>(): T {
     return withBatchingProducers(super.createClient() as Kafka) as T;
   }
@@ -212,6 +247,32 @@ export class BatchingClientKafka extends ClientKafka {
   override connect(): Promise<Producer> {
     const consumer = (this.options.consumer ??= { groupId: this.groupId });
     consumer.partitionAssigners = [(config) => new OneReplyPartitionAssigner(this, config)];
+    this.options.run = { ...(this.options.run ?? {}), autoCommit: false };
+    this.replyCommits ??= setInterval(() => void this.commitReplies(), REPLY_COMMIT_INTERVAL_MS).unref();
     return super.connect();
+  }
+
+  override createResponseCallback(): (payload: EachMessagePayload) => unknown {
+    const handle = super.createResponseCallback();
+    return (payload) => {
+      const { topic, partition, message } = payload;
+      this.replyOffsets.set(`${topic}|${partition}`, { topic, partition, offset: String(BigInt(message.offset) + 1n) });
+      return handle(payload);
+    };
+  }
+
+  override async close(): Promise<void> {
+    if (this.replyCommits) clearInterval(this.replyCommits);
+    this.replyCommits = null;
+    await this.commitReplies();
+    await super.close();
+  }
+
+  /** Commits past the replies read since the last commit; one that fails is left to the next. */
+  private async commitReplies(): Promise<void> {
+    if (this.replyOffsets.size === 0 || !this._consumer) return;
+    const due = [...this.replyOffsets.values()];
+    this.replyOffsets.clear();
+    await this._consumer.commitOffsets(due).catch(() => undefined);
   }
 }
