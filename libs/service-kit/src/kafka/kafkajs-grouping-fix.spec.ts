@@ -9,8 +9,9 @@ import { groupMessagesPerPartition, kafkajsGroupingFixed, type GroupingInput } f
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { Kafka, logLevel, type KafkaMessage, type Message } from 'kafkajs';
+import { Kafka, logLevel, type Message } from 'kafkajs';
 import { ensureTopics } from './ensure-topics';
+import { consumeFromStart } from './fixtures/consume-from-start';
 import { murmur2, Murmur2Partitioner } from './murmur2-partitioner';
 
 const BROKERS = process.env.KAFKA_BROKERS?.split(',');
@@ -75,31 +76,14 @@ describe('kafkajs grouping fix', () => {
     await ensureTopics(brokers, [{ topic, numPartitions: partitions }]);
     const kafka = new Kafka({ clientId: 'grouping-spec', brokers, logLevel: logLevel.NOTHING });
     const producer = kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Murmur2Partitioner });
-    const consumer = kafka.consumer({ groupId: `grouping-spec-${randomBytes(4).toString('hex')}` });
     const sent = Array.from({ length: 1_000 }, (_, i) => ({ key: `acme:${i % 40}`, value: String(i) }));
-    const received: { partition: number; message: KafkaMessage }[] = [];
     try {
       await producer.connect();
       await producer.send({ topic, acks: -1, messages: sent });
-      await consumer.connect();
-      await consumer.subscribe({ topics: [topic], fromBeginning: true });
-      const all = new Promise<void>((resolve) => {
-        void consumer.run({
-          eachMessage: async ({ partition, message }) => {
-            received.push({ partition, message });
-            if (received.length === sent.length) resolve();
-          },
-        });
-      });
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`${received.length} of ${sent.length} received`)), 20_000);
-      });
-      await Promise.race([all, late]).finally(() => clearTimeout(timer));
     } finally {
-      await consumer.disconnect();
       await producer.disconnect();
     }
+    const received = await consumeFromStart(kafka, topic, sent.length);
     for (let p = 0; p < partitions; p++) {
       const stored = received.filter((r) => r.partition === p).map((r) => ({ key: r.message.key?.toString(), value: r.message.value?.toString() }));
       expect([p, stored]).toEqual([p, sent.filter((m) => partitionOfKey(m.key, partitions) === p)]);

@@ -4,8 +4,9 @@
  */
 /* eslint-disable @typescript-eslint/no-require-imports */
 import { randomBytes } from 'node:crypto';
-import { Kafka, logLevel, type KafkaMessage } from 'kafkajs';
+import { Kafka, logLevel } from 'kafkajs';
 import { ensureTopics } from './ensure-topics';
+import { consumeFromStart } from './fixtures/consume-from-start';
 import { batchCrc32c, encodeRecord, kafkajsRecordEncodingFixed, type KafkajsRecordInput } from './kafkajs-record-encoding-fix';
 
 const BROKERS = process.env.KAFKA_BROKERS?.split(',');
@@ -100,36 +101,19 @@ describe('kafkajs record encoding fix', () => {
     await ensureTopics(brokers, [{ topic, numPartitions: 1 }]);
     const kafka = new Kafka({ clientId: 'record-encoding-spec', brokers, logLevel: logLevel.NOTHING });
     const producer = kafka.producer({ allowAutoTopicCreation: false });
-    const consumer = kafka.consumer({ groupId: `record-encoding-spec-${randomBytes(4).toString('hex')}` });
     const sent = Array.from({ length: 500 }, (_, i) => ({
       key: `acme:${i}`,
       value: JSON.stringify({ i, text: '✈'.repeat(i % 50), pad: 'x'.repeat(i * 7) }),
       headers: { 'event-type': i % 2 ? 'TailCreated' : 'MappingAdded', 'event-id': `id-${i}` },
     }));
-    const received: KafkaMessage[] = [];
     try {
       await producer.connect();
       await producer.send({ topic, acks: -1, messages: sent.slice(0, 250) });
       await producer.send({ topic, acks: -1, messages: sent.slice(250) });
-      await consumer.connect();
-      await consumer.subscribe({ topics: [topic], fromBeginning: true });
-      const all = new Promise<void>((resolve) => {
-        void consumer.run({
-          eachMessage: async ({ message }) => {
-            received.push(message);
-            if (received.length === sent.length) resolve();
-          },
-        });
-      });
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`${received.length} of ${sent.length} received`)), 20_000);
-      });
-      await Promise.race([all, late]).finally(() => clearTimeout(timer));
     } finally {
-      await consumer.disconnect();
       await producer.disconnect();
     }
+    const received = (await consumeFromStart(kafka, topic, sent.length)).map((r) => r.message);
     expect(
       received.map((m) => ({
         key: m.key?.toString(),
