@@ -271,8 +271,11 @@ export class BatchingClientKafka extends ClientKafka {
   /** Commits past the replies read since the last commit; one that fails is left to the next. */
   private async commitReplies(): Promise<void> {
     if (this.replyOffsets.size === 0 || !this._consumer) return;
-    const due = [...this.replyOffsets.values()];
+    const due = [...this.replyOffsets];
     this.replyOffsets.clear();
-    await this._consumer.commitOffsets(due).catch(() => undefined);
+    await this._consumer.commitOffsets(due.map(([, offset]) => offset)).catch(() => {
+      // Kept for the next commit, unless a later reply of the partition came meanwhile.
+      for (const [key, offset] of due) if (!this.replyOffsets.has(key)) this.replyOffsets.set(key, offset);
+    });
   }
 }
