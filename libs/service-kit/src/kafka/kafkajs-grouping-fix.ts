@@ -12,9 +12,8 @@
  * this must be imported before `kafkajs` is: it is the first export of `@tailsync/service-kit`,
  * and every app imports that before anything that loads kafkajs.
  */
-/* eslint-disable @typescript-eslint/no-require-imports */
-
 import type { Message, PartitionerArgs, PartitionMetadata } from 'kafkajs';
+import { replaceModule } from './replace-module';
 
 export interface GroupingInput {
   topic: string;
@@ -40,15 +39,10 @@ export function groupMessagesPerPartition({ topic, partitionMetadata, messages, 
 }
 
 function install(): boolean {
-  const cached = () => require.cache[GROUPING_MODULE];
-  if (cached()?.exports === groupMessagesPerPartition) return true;
+  if (require.cache[GROUPING_MODULE]?.exports === groupMessagesPerPartition) return true;
   // Too late once kafkajs's sender has loaded the original.
   if (require.cache[SEND_MESSAGES_MODULE]) return false;
-  require(GROUPING_MODULE);
-  const entry = cached();
-  if (!entry) return false;
-  entry.exports = groupMessagesPerPartition;
-  return true;
+  return replaceModule(GROUPING_MODULE, groupMessagesPerPartition);
 }
 
 /** true when kafkajs's producers group messages with {@link groupMessagesPerPartition}. */

@@ -19,6 +19,7 @@
  */
 /* eslint-disable @typescript-eslint/no-require-imports */
 import { crc32c } from '@node-rs/crc32';
+import { replaceModule } from './replace-module';
 
 interface KafkajsEncoder {
   buf: Buffer;
@@ -155,15 +156,6 @@ export function encodeRecord({ offsetDelta = 0, timestampDelta = 0, key, value, 
 /** The CRC-32C of a record batch, as kafkajs's `recordBatch/crc32C` returns it (unsigned). */
 export function batchCrc32c(buffer: Buffer): number {
   return crc32c(buffer) >>> 0;
-}
-
-/** Points the require cache's entry for `path` at `exports` (loading the original first). */
-function replaceModule(path: string, exports: unknown): boolean {
-  require(path);
-  const cached = require.cache[path];
-  if (!cached) return false;
-  cached.exports = exports;
-  return true;
 }
 
 function install(): boolean {
