@@ -69,6 +69,8 @@ export interface CatchUpStats {
   checkpoint: AllCheckpoint | null;
 }
 
+/** The stats of a run that has applied nothing (yet), at `checkpoint`. */
+const noStats = (checkpoint: AllCheckpoint | null): CatchUpStats => ({ batches: 0, events: 0, tailEvents: 0, checkpoint });
 
 interface MappingRow {
   domain: string;
@@ -257,7 +259,7 @@ export class TailsProjection {
    */
   async rebuild(): Promise<CatchUpStats> {
     const run = async (): Promise<CatchUpStats> => {
-      const stats: CatchUpStats = { batches: 0, events: 0, tailEvents: 0, checkpoint: null };
+      const stats = noStats(null);
       const client = await this.pool.connect();
       let broken = false;
       try {
@@ -327,7 +329,7 @@ export class TailsProjection {
     this.queuedForWaitersOnly = forWaiters;
     const queued = this.inFlight.then(noop, noop).then(() => {
       this.queued = null;
-      if (this.queuedForWaitersOnly && !this.hasWaitersAhead()) return { batches: 0, events: 0, tailEvents: 0, checkpoint: this.known };
+      if (this.queuedForWaitersOnly && !this.hasWaitersAhead()) return noStats(this.known);
       return this.launch();
     });
     this.queued = queued;
@@ -385,7 +387,7 @@ export class TailsProjection {
    * which carries the checkpoint past those events.
    */
   private async drain(): Promise<CatchUpStats> {
-    const stats: CatchUpStats = { batches: 0, events: 0, tailEvents: 0, checkpoint: this.known };
+    const stats = noStats(this.known);
     const client = await this.pool.connect();
     let broken = false;
     let unfiltered = false;
