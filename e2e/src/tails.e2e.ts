@@ -84,6 +84,27 @@ describe('tails: create or map (PUT /Tails)', () => {
     expect(huge.body.type).toMatch(/#payload-too-large$/);
   });
 
+  it('refuses U+0000 in a body or the URL with a 400 problem naming where it is, and stores nothing (PostgreSQL cannot hold it)', async () => {
+    const nul = '\u0000';
+    const single = await api(a, 'PUT', '/Tails', tail(`nul-1${nul}`, 'N0NUL1'));
+    expect(single.status).toBe(400);
+    expect(single.body.fieldErrors).toEqual({ tailId: ['Text must not contain the character U+0000.'] });
+    const property = await api(a, 'PUT', '/Tails', tail('nul-2', 'N0NUL2', { registrationNumber: `R${nul}` }));
+    expect(property.body.fieldErrors).toEqual({ registrationNumber: ['Text must not contain the character U+0000.'] });
+    const bulk = await api(a, 'PUT', '/Tails/Bulk', { tails: [tail('nul-3', 'N0NUL3'), tail('nul-4', `N${nul}4`)] });
+    expect(bulk.status).toBe(400);
+    expect(bulk.body.fieldErrors).toEqual({ 'tails[1].tailNumber': ['Text must not contain the character U+0000.'] });
+    for (const path of ['/Tails/nul-1%00', '/Tails/nul-1%00/History', '/Tails?tailNumber=N0NUL1%00']) {
+      const res = await api(a, 'GET', path);
+      expect([path, res.status, res.headers.get('content-type')]).toEqual([path, 400, expect.stringContaining('application/problem+json')]);
+      expect(res.body.generalErrors).toEqual(['The URL must not contain the character U+0000.']);
+    }
+    // Nothing of the refused calls was written; the text "\u0000" (a backslash, not U+0000) is ordinary.
+    expect((await api(a, 'GET', '/Tails?tailNumber=N0NUL3')).body.items).toEqual([]);
+    expect((await api(a, 'GET', '/Tails/nul-2')).status).toBe(404);
+    expect((await api(a, 'PUT', '/Tails', tail('nul-5\\u0000', 'N0NUL5'))).status).toBe(201);
+  });
+
   it('creates exactly one tail for N identical concurrent PUTs', async () => {
     const results = await Promise.all(Array.from({ length: 20 }, () => api(a, 'PUT', '/Tails', tail('race-1', 'NRACE1'))));
     expect(results.map((r) => r.status).sort()).toEqual([...Array(19).fill(200), 201]);

@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { localSecrets, REPO_ROOT, startInfrastructure } from '../stack/infrastructure';
+import { ensureSchemathesis } from './schemathesis';
 
 const dataDir = join(REPO_ROOT, '.data', 'test');
 const reports = join(dataDir, 'reports');
@@ -48,6 +49,7 @@ function staticChecks(): string[] {
 async function main() {
   const started = Date.now();
   const staticFailures = process.env.TAILSYNC_SKIP_STATIC_CHECKS === '1' ? [] : staticChecks();
+  const schemathesis = ensureSchemathesis(log);
   // Every run starts from empty stores, so no test depends on an earlier run (a server left
   // running by a killed earlier run is stopped first, by the launchers, from its pid file).
   await stopLeftovers();
@@ -78,6 +80,7 @@ async function main() {
           NX_TUI: 'false',
           TAILSYNC_TEST_REPORTS: reports,
           TAILSYNC_TEST_DATA: dataDir,
+          SCHEMATHESIS_BIN: schemathesis,
         },
       },
     );

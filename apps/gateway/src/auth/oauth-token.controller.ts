@@ -1,6 +1,6 @@
 import { Body, Controller, Headers, HttpCode, Post } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
-import { ApiBody, ApiConsumes, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOkResponse, ApiProperty, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { GatewayConfig } from '../config/gateway.config';
 import { Unauthorized, ValidationProblem } from '../problems/problem';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, AccessTokenClaims } from './access-token';
@@ -36,6 +36,7 @@ export class OAuthTokenController {
   @ApiConsumes('application/x-www-form-urlencoded', 'application/json')
   @ApiBody({ type: TokenRequestDto })
   @ApiOkResponse({ type: TokenView })
+  @ApiUnauthorizedResponse({ description: 'Unknown client, wrong secret, or no credentials.' })
   async token(@Body() body: Record<string, unknown> | undefined, @Headers('authorization') authorization?: string): Promise<TokenView> {
     const form = body ?? {};
     if (form.grant_type !== 'client_credentials') {

@@ -1,11 +1,12 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { API_VERSION } from '@tailsync/contracts';
+import { SwaggerModule } from '@nestjs/swagger';
 import bytes from 'bytes';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parse as parseForm } from 'node:querystring';
 import { GatewayConfig } from '../config/gateway.config';
 import { UnsupportedMediaType, ValidationProblem } from '../problems/problem';
+import { nulInJson, nulInUrl } from './nul-characters';
+import { openApiDocument } from './openapi-document';
 import { pathOf } from '@tailsync/service-kit';
 
 const JSON_TYPES = /^application\/(?:[\w.+-]+\+)?json$/i;
@@ -13,23 +14,16 @@ const FORM_LIMIT = 16 * 1024;
 
 /**
  * Body parsing: JSON everywhere, a form only at /oauth/token (OAuth2 clients send one). Any other
- * body is refused with 415, a body over BODY_LIMIT with 413, malformed JSON with a 400 problem.
+ * body is refused with 415, a body over BODY_LIMIT with 413, malformed JSON with a 400 problem,
+ * and so is U+0000 in the URL or the JSON (see nul-characters).
  * Then the OpenAPI document and Swagger UI.
  */
 export function configureHttp(app: NestFastifyApplication, config: GatewayConfig): void {
   const http = app.getHttpAdapter().getInstance();
+  http.addHook('onRequest', (req, _reply, done) => done(nulInUrl(req.url) ?? undefined));
   acceptBodies(http, config);
 
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('tailsync')
-      .setDescription('Keeps integrated applications\' aircraft tails in step and notifies them by signed webhook.')
-      .setVersion(API_VERSION)
-      .addBearerAuth()
-      .addServer(config.PUBLIC_BASE_URL)
-      .build(),
-  );
+  const document = openApiDocument(app, config.PUBLIC_BASE_URL);
   http.get('/openapi.json', (_req, reply) => reply.send(document));
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json', raw: false });
 }
@@ -41,7 +35,11 @@ function acceptBodies(http: FastifyInstance, config: GatewayConfig): void {
   http.removeAllContentTypeParsers();
   const parseJson = http.getDefaultJsonParser('error', 'error');
   http.addContentTypeParser(JSON_TYPES, { parseAs: 'string', bodyLimit }, (req, body, done) =>
-    parseJson(req, body as string, (error, value) => done(error ? new ValidationProblem({}, [jsonError(error)]) : null, value)),
+    parseJson(req, body as string, (error, value) => {
+      if (error) return done(new ValidationProblem({}, [jsonError(error)]), undefined);
+      const nul = nulInJson(body as string, value);
+      return nul ? done(nul, undefined) : done(null, value);
+    }),
   );
   http.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (req: FastifyRequest, body, done) => {
     if (pathOf(req) !== '/oauth/token') return done(new UnsupportedMediaType(), undefined);

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse, ApiBearerAuth, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags,
+  ApiServiceUnavailableResponse,
 } from '@nestjs/swagger';
 import {
   CallerContext, CreateOrMapOutcome, CreateOrMapReply, CreateOrMapRequest, TAIL_PATTERNS, TailSubmission,
@@ -22,6 +23,7 @@ import { BulkResultView, OperationResultView, TailHistoryView, TailPageView, Tai
 @ApiTags('Tails')
 @ApiBearerAuth()
 @ApiBadRequestResponse({ description: 'Validation failed (problem+json with the validation object).' })
+@ApiServiceUnavailableResponse({ description: 'The service did not answer in time, or is down; Retry-After: 1.' })
 @Controller('Tails')
 export class TailsController {
   constructor(

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import {
   ApiAcceptedResponse, ApiBadRequestResponse, ApiBearerAuth, ApiConflictResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse,
+  ApiServiceUnavailableResponse,
   ApiOperation, ApiTags,
 } from '@nestjs/swagger';
 import {
@@ -21,6 +22,7 @@ const TEST_CALL_MIN_WAIT_MS = 12_000;
 @ApiTags('Webhook subscriptions')
 @ApiBearerAuth()
 @ApiBadRequestResponse({ description: 'Validation failed (problem+json with the validation object).' })
+@ApiServiceUnavailableResponse({ description: 'The service did not answer in time, or is down; Retry-After: 1.' })
 @Controller('WebhookSubscriptions')
 export class WebhookSubscriptionsController {
   private readonly box: SecretBox;

@@ -8,13 +8,13 @@ export class TailListQuery {
   @IsIn(['active', 'inactive'], { message: 'Status must be active or inactive.' })
   status?: 'active' | 'inactive';
 
-  @ApiPropertyOptional({ description: 'Exact tail number, case-insensitive.' })
+  @ApiPropertyOptional({ description: 'Exact tail number, case-insensitive.', maxLength: 50 })
   @IsOptional()
   @IsString()
   @MaxLength(50, { message: 'Tail number must be at most 50 characters.' })
   tailNumber?: string;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 500, default: 50 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 500, default: 50 })
   @IsOptional()
   @Type(() => Number)
   @IsInt({ message: 'Limit must be an integer from 1 to 500.' })
@@ -22,7 +22,7 @@ export class TailListQuery {
   @Max(500, { message: 'Limit must be an integer from 1 to 500.' })
   limit?: number;
 
-  @ApiPropertyOptional({ description: 'nextCursor of the previous page.' })
+  @ApiPropertyOptional({ description: 'nextCursor of the previous page.', maxLength: 200 })
   @IsOptional()
   @IsString()
   @MaxLength(200, { message: 'Cursor is invalid.' })

@@ -28,7 +28,7 @@ function IsHttpUrl(options?: ValidationOptions): PropertyDecorator {
 }
 
 export class SubscriptionDto {
-  @ApiProperty({ type: [String], enum: [RISK_ASSESSMENT_EXECUTED], example: [RISK_ASSESSMENT_EXECUTED], description: 'Events to be notified of; the only one is Product.RiskAssessmentExecuted.' })
+  @ApiProperty({ type: [String], enum: [RISK_ASSESSMENT_EXECUTED], minItems: 1, maxItems: 10, example: [RISK_ASSESSMENT_EXECUTED], description: 'Events to be notified of; the only one is Product.RiskAssessmentExecuted.' })
   @IsDefined({ message: 'eventNames is required.' })
   @IsArray({ message: 'eventNames must be an array.' })
   @ArrayNotEmpty({ message: 'eventNames must not be empty.' })
@@ -36,7 +36,7 @@ export class SubscriptionDto {
   @IsIn([RISK_ASSESSMENT_EXECUTED], { each: true, message: `eventNames may only contain ${RISK_ASSESSMENT_EXECUTED}.` })
   eventNames: string[];
 
-  @ApiProperty({ example: 'https://hooks.example.com/tailsync', description: 'Absolute http/https URL with a publicly routable host; redirects are not followed.' })
+  @ApiProperty({ format: 'uri', maxLength: 2048, example: 'https://hooks.example.com/tailsync', description: 'Absolute http/https URL with a publicly routable host; redirects are not followed.' })
   @IsDefined({ message: 'url is required.' })
   @IsString({ message: 'url must be a string.' })
   @MaxLength(2048, { message: 'url must be at most 2048 characters.' })
@@ -63,7 +63,7 @@ export class DeliveriesQuery {
   @IsIn(DELIVERY_STATUSES as DeliveryStatus[], { message: 'status must be pending, delivered or failed.' })
   status?: DeliveryStatus;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 200, default: 50 })
   @IsOptional()
   @Type(() => Number)
   @IsInt({ message: 'limit must be an integer from 1 to 200.' })
@@ -71,7 +71,7 @@ export class DeliveriesQuery {
   @Max(200, { message: 'limit must be an integer from 1 to 200.' })
   limit?: number;
 
-  @ApiPropertyOptional({ description: 'nextCursor of the previous page.' })
+  @ApiPropertyOptional({ description: 'nextCursor of the previous page.', maxLength: 64 })
   @IsOptional()
   @IsString({ message: 'cursor is invalid.' })
   @MaxLength(64, { message: 'cursor is invalid.' })
