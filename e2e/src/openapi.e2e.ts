@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newServiceAccount } from './support/accounts';
 import { baseUrl } from './support/test-stack';
@@ -10,7 +11,9 @@ function schemathesis(args: string[], env: Record<string, string>): Promise<{ co
   const bin = process.env.SCHEMATHESIS_BIN;
   if (!bin) throw new Error('SCHEMATHESIS_BIN is not set: run the suite with `npm test`, which installs schemathesis');
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, ['--no-color', '--config-file', CONFIG, ...args], { env: { ...process.env, ...env } });
+    // Its working directory gets a `.schemathesis` cache: keep it out of the checkout.
+    const cwd = process.env.TAILSYNC_TEST_DATA ?? tmpdir();
+    const child = spawn(bin, ['--no-color', '--config-file', CONFIG, ...args], { cwd, env: { ...process.env, ...env } });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
