@@ -17,4 +17,5 @@ COPY libs ./libs
 COPY apps/${APP} ./apps/${APP}
 USER node
 # SWC transpiles the TypeScript sources at start (about a second); no separate build output to drift.
-CMD ["sh", "-c", "exec node tools/run.js apps/${APP}/src/main.ts"]
+# The V8 flags are the local stack's (tools/stack/app-process.ts, APP_NODE_FLAGS).
+CMD ["sh", "-c", "exec node --single-threaded-gc tools/run.js apps/${APP}/src/main.ts"]
