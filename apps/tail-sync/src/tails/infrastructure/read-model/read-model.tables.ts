@@ -104,10 +104,10 @@ export function tailsKeyMove(t: ReadModelTables): PrimaryKeyMove {
 /**
  * A batch of `readAll` in global order, with the checkpoint to store after it.
  *
- * Defensive against an adapter returning a batch out of order (the PostgreSQL adapter's
- * `order by tx, position` binds to the `::text` output aliases, i.e. sorts positions as strings):
- * the events are sorted with the store's own comparison, and when the batch is not full (every
- * visible event after the checkpoint was returned) the checkpoint is the newest event's position.
+ * Defensive against an adapter returning a batch out of order (the PostgreSQL adapter once sorted
+ * positions as strings; fixed in 01d6596): the events are sorted with the store's own comparison,
+ * and when the batch is not full (every visible event after the checkpoint was returned) the
+ * checkpoint is the newest event's position.
  * With a correct adapter both are no-ops.
  */
 export function inGlobalOrder(
