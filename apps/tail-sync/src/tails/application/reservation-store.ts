@@ -1,4 +1,4 @@
-import type { AppendResult, StreamWrite } from '@tailsync/event-store';
+import { WrongExpectedVersionError, type AppendResult, type StreamWrite } from '@tailsync/event-store';
 import type { Reservation, ReservationEvent } from '../domain/reservation.events';
 
 /** The changes a write makes to one reservation, guarded by the version it was read at. */
@@ -25,4 +25,17 @@ export interface ReservationStore {
   /** The reservations of `keys` (free, version 0, when never written). */
   read(keys: string[]): Promise<Map<string, Reservation>>;
   write(tailWrites: StreamWrite[], changes: ReservationChange[]): Promise<AppendResult>;
+}
+
+/**
+ * A reservation names a tail that does not hold it, and the writer that claimed it may still be
+ * writing that tail's events (a store not atomic across streams; see `claimMayBeInFlight`). A
+ * version conflict in all but name: the command is read and decided again after a short pause.
+ */
+export class ReservationInFlight extends WrongExpectedVersionError {
+  constructor(key: string, version: number) {
+    super(key, version, version);
+    this.name = 'ReservationInFlight';
+    this.message = `reservation '${key}' is claimed by a write that may still be in flight`;
+  }
 }

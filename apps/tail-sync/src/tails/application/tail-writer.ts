@@ -10,6 +10,7 @@ import {
 } from '@tailsync/event-store';
 import { createOrMap } from '../domain/create-or-map';
 import {
+  claimMayBeInFlight,
   evolveReservation,
   freeReservation,
   mappedIdClaimed,
@@ -26,7 +27,7 @@ import { toTailEvent, type TailEvent } from '../domain/tail.events';
 import { normalizeTailProperties, type TailPropertiesInput } from '../domain/tail-properties';
 import { tailNumberKey, trimTailNumber } from '../domain/tail-number';
 import { hasMapping, type TailState } from '../domain/tail.state';
-import type { ReservationChange, ReservationStore } from './reservation-store';
+import { ReservationInFlight, type ReservationChange, type ReservationStore } from './reservation-store';
 import type { TailIdAllocator } from './tail-id-allocator';
 
 /** Who is acting: the calling service account's domain and clientId (the mapping source). */
@@ -125,6 +126,8 @@ class Overlay {
     private readonly loadedReservations: Map<string, Reservation>,
     /** false for a dry run: only the in-memory state is kept, nothing is recorded to append. */
     private readonly record: boolean,
+    /** Whether a claim its tail does not hold may still be being written by another writer. */
+    private readonly mayBeInFlight: (reservation: Reservation) => boolean,
   ) {}
 
   tail(tailId: number): TailState | null {
@@ -136,12 +139,18 @@ class Overlay {
     return this.reservations.get(streamId) ?? this.loadedReservations.get(streamId) ?? freeReservation;
   }
 
-  /** The tail a reservation names, if that tail really holds it (stale claims can only come from a non-atomic store). */
+  /**
+   * The tail a reservation names, if that tail really holds it. A claim its tail does not hold can
+   * only come from a store that is not atomic across streams: left by a writer that stopped (the
+   * key is free), or still being completed by another writer ({@link ReservationInFlight}).
+   */
   holder(streamId: string, holds: (tail: TailState) => boolean): TailState | null {
-    const { holder } = this.reservation(streamId);
-    if (holder === null) return null;
-    const tail = this.tail(holder);
-    return tail && holds(tail) ? tail : null;
+    const reservation = this.reservation(streamId);
+    if (reservation.holder === null) return null;
+    const tail = this.tail(reservation.holder);
+    if (tail && holds(tail)) return tail;
+    if (this.mayBeInFlight(reservation)) throw new ReservationInFlight(streamId, reservation.version);
+    return null;
   }
 
   applyTail(tailId: number, events: TailEvent[], metadata: Record<string, unknown>): TailState | null {
@@ -346,7 +355,7 @@ export class TailWriter {
     if (assumedFree) needed = entries.length - idPool.length;
     else {
       let placeholder = 0;
-      needed = this.decideBatch(entries, tails, reservations, () => --placeholder, false).created - idPool.length;
+      needed = this.decideBatch(entries, tails, reservations, () => --placeholder, false, new Set(idPool)).created - idPool.length;
     }
     if (needed > 0) idPool.push(...(await this.ids.next(needed)));
     let taken = 0;
@@ -360,6 +369,7 @@ export class TailWriter {
         return id;
       },
       true,
+      new Set(idPool),
     );
     if (assumedFree && decided.results.some((d) => d.result.outcome === 'invalid')) return null;
 
@@ -387,9 +397,12 @@ export class TailWriter {
     reservations: Map<string, Reservation>,
     nextTailId: () => number,
     record: boolean,
+    /** Ids allocated to this batch: a claim naming one was written by an earlier attempt of it, not in flight. */
+    ownTailIds: ReadonlySet<number>,
   ): { overlay: Overlay; results: Decided[]; created: number } {
-    const occurredAt = this.clock().toISOString();
-    const overlay = new Overlay(tails, reservations, record);
+    const now = this.clock();
+    const occurredAt = now.toISOString();
+    const overlay = new Overlay(tails, reservations, record, (r) => !ownTailIds.has(r.holder!) && claimMayBeInFlight(r, now));
     const results: Decided[] = [];
     let created = 0;
 
@@ -478,10 +491,13 @@ export class TailWriter {
       const newRes = read.get(newStream) ?? freeReservation;
       const holder = newRes.holder;
       if (holder !== null && holder !== tailId) {
-        // Confirm the claim (a store that is not atomic across streams may leave a stale one).
+        // Confirm the claim (a store that is not atomic across streams may leave a stale one, or
+        // show one whose tail events another writer is still appending).
         const other = loadTail(await this.eventStore.readStream(tailStreamId(holder))).state;
         if (other && other.domain === ctx.domain && tailNumberKey(other.tailNumber) === tailNumberKey(toTailNumber)) {
           newNumberHeldBy = holder;
+        } else if (claimMayBeInFlight(newRes, this.clock())) {
+          throw new ReservationInFlight(newStream, newRes.version);
         }
       }
       const metadata = { domain: ctx.domain, actor: ctx.source };

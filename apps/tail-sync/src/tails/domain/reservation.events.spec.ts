@@ -1,4 +1,12 @@
-import { foldReservation, freeReservation, mappedIdClaimed, tailNumberClaimed, tailNumberReleased } from './reservation.events';
+import {
+  CLAIM_LEASE_MS,
+  claimMayBeInFlight,
+  foldReservation,
+  freeReservation,
+  mappedIdClaimed,
+  tailNumberClaimed,
+  tailNumberReleased,
+} from './reservation.events';
 
 describe('reservations', () => {
   it('an empty stream is free', () => {
@@ -17,5 +25,29 @@ describe('reservations', () => {
 
   it('a stale release leaves the holder', () => {
     expect(foldReservation([tailNumberClaimed(5), tailNumberClaimed(6), tailNumberReleased(5)])).toEqual({ holder: 6, version: 3 });
+  });
+
+  it('a stored claim carries the time it was recorded; a release by the holder clears it, a stale one keeps it', () => {
+    const at = (s: number) => new Date(Date.UTC(2026, 10, 24, 3, 0, s));
+    const stored = <E extends object>(e: E, s: number) => ({ ...e, recordedAt: at(s) });
+    expect(foldReservation([stored(tailNumberClaimed(5), 1)])).toEqual({ holder: 5, version: 1, claimedAt: at(1) });
+    expect(foldReservation([stored(tailNumberClaimed(5), 1), stored(tailNumberReleased(5), 2)])).toEqual({ holder: null, version: 2 });
+    expect(foldReservation([stored(tailNumberClaimed(5), 1), stored(tailNumberClaimed(6), 2), stored(tailNumberReleased(5), 3)])).toEqual({
+      holder: 6,
+      version: 3,
+      claimedAt: at(2),
+    });
+  });
+
+  it('a claim may be in flight only while its lease runs, and only where the store records when it was claimed', () => {
+    const claimedAt = new Date('2026-11-24T03:00:00.000Z');
+    const after = (ms: number) => new Date(claimedAt.getTime() + ms);
+    expect(claimMayBeInFlight({ holder: 5, version: 1, claimedAt }, after(0))).toBe(true);
+    expect(claimMayBeInFlight({ holder: 5, version: 1, claimedAt }, after(CLAIM_LEASE_MS - 1))).toBe(true);
+    expect(claimMayBeInFlight({ holder: 5, version: 1, claimedAt }, after(CLAIM_LEASE_MS))).toBe(false);
+    expect(claimMayBeInFlight({ holder: 5, version: 1, claimedAt }, after(999), 1000)).toBe(true);
+    expect(claimMayBeInFlight({ holder: 5, version: 1, claimedAt }, after(1000), 1000)).toBe(false);
+    // Rows changed in the same transaction as the tail's events (PostgresReservations): never in flight.
+    expect(claimMayBeInFlight({ holder: 5, version: 1 }, after(0))).toBe(false);
   });
 });

@@ -21,25 +21,53 @@ export type ReservationEvent = TailNumberClaimed | TailNumberReleased | MappedId
 export interface Reservation {
   holder: number | null;
   version: number;
+  /**
+   * When the holder's claim was recorded, given by stores that write a claim before the events of
+   * its tail (not atomic across streams, e.g. EventStoreDB): until that tail holds the claim, the
+   * claim may still be being written. Absent where a claim and its tail's events are written as one.
+   */
+  claimedAt?: Date;
+}
+
+/**
+ * How long a claim whose tail does not hold it is taken as still being written by another writer;
+ * after that, as left behind by a writer that stopped (and free again). Claims and tail events are
+ * written milliseconds apart, and a writer gives up on its tail events once half of this has passed
+ * since its claims (`StreamReservations`).
+ */
+export const CLAIM_LEASE_MS = 30_000;
+
+/**
+ * A claim naming a tail that does not hold it is either one a writer is still completing (another
+ * writer must wait, or two tails could end up holding one number) or one a stopped writer left
+ * behind (free once its lease has run out). Only claims with a `claimedAt` can be in flight.
+ */
+export function claimMayBeInFlight(reservation: Reservation, now: Date, leaseMs = CLAIM_LEASE_MS): boolean {
+  return reservation.claimedAt !== undefined && now.getTime() - reservation.claimedAt.getTime() < leaseMs;
 }
 
 export const freeReservation: Reservation = { holder: null, version: 0 };
 
-export function evolveReservation(state: Reservation, event: { type: string; data: Record<string, unknown> }): Reservation {
+/** A reservation event as stored (with the time it was recorded) or as just decided (without). */
+type ReservationEventLike = { type: string; data: Record<string, unknown>; recordedAt?: Date };
+
+export function evolveReservation(state: Reservation, event: ReservationEventLike): Reservation {
   const version = state.version + 1;
   switch (event.type) {
     case 'TailNumberClaimed':
-    case 'MappedIdClaimed':
-      return { holder: Number(event.data.tailId), version };
+    case 'MappedIdClaimed': {
+      const holder = Number(event.data.tailId);
+      return event.recordedAt ? { holder, version, claimedAt: event.recordedAt } : { holder, version };
+    }
     case 'TailNumberReleased':
-      // Only the holder releases; a stale release leaves the current holder in place.
-      return { holder: state.holder === Number(event.data.tailId) ? null : state.holder, version };
+      // Only the holder releases; a stale release leaves the current holder (and its claim) in place.
+      return state.holder === Number(event.data.tailId) ? { holder: null, version } : { ...state, version };
     default:
       return { ...state, version };
   }
 }
 
-export function foldReservation(events: readonly { type: string; data: Record<string, unknown> }[]): Reservation {
+export function foldReservation(events: readonly ReservationEventLike[]): Reservation {
   return events.reduce(evolveReservation, freeReservation);
 }
 

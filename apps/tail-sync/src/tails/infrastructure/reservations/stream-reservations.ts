@@ -1,16 +1,41 @@
-import { newEventId, type AppendResult, type EventStore, type StreamWrite } from '@tailsync/event-store';
-import { foldReservation, freeReservation, type Reservation } from '../../domain/reservation.events';
+import {
+  newEventId,
+  WrongExpectedVersionError,
+  type AppendResult,
+  type EventStore,
+  type StreamWrite,
+} from '@tailsync/event-store';
+import { CLAIM_LEASE_MS, foldReservation, freeReservation, type Reservation } from '../../domain/reservation.events';
 import type { ReservationChange, ReservationStore } from '../../application/reservation-store';
 
 /**
- * Reservations as event streams (`tailnumber-…`, `mappedid-…`) appended in the same call as the
- * tail streams. Works with any event store, including one that is not atomic across streams
- * (EventStoreDB): claims are written first and releases last, so an interrupted append leaves at
- * worst a stale claim (the writer checks that the named tail really holds it), never a number
- * released while its tail still holds it.
+ * The claims of a write were stored so slowly that other writers may already take them for
+ * claims a stopped writer left behind: the tail events are not written, and the command is
+ * decided again (its own claims then count as free).
+ */
+class ClaimsOutlivedTheirLease extends WrongExpectedVersionError {
+  constructor(key: string, expectedVersion: number, elapsedMs: number) {
+    super(key, expectedVersion, -1);
+    this.name = 'ClaimsOutlivedTheirLease';
+    this.message = `claims (first '${key}') took ${elapsedMs} ms to store; the tail events were not written`;
+  }
+}
+
+/**
+ * Reservations as event streams (`tailnumber-…`, `mappedid-…`) appended with the tail streams.
+ * Works with any event store, including one that is not atomic across streams (EventStoreDB).
+ * There, claims are appended first, then the tail events, then releases: an interrupted write
+ * leaves at worst a claim its tail does not hold, never a number released while its tail still
+ * holds it. Such a claim is taken as still being written for `CLAIM_LEASE_MS` after it was
+ * recorded (other writers wait and decide again), then as left behind (free); so the tail events
+ * are written only while less than half of that has passed since the claims were sent.
  */
 export class StreamReservations implements ReservationStore {
-  constructor(private readonly eventStore: EventStore) {}
+  constructor(
+    private readonly eventStore: EventStore,
+    private readonly now: () => number = Date.now,
+    private readonly leaseMs = CLAIM_LEASE_MS,
+  ) {}
 
   async read(keys: string[]): Promise<Map<string, Reservation>> {
     const streams = await this.eventStore.readStreams(keys);
@@ -18,22 +43,38 @@ export class StreamReservations implements ReservationStore {
     for (const key of keys) {
       const events = streams.get(key) ?? [];
       const version = events.length > 0 ? events[events.length - 1].version : 0;
-      out.set(key, version === 0 ? freeReservation : { holder: foldReservation(events).holder, version });
+      if (version === 0) {
+        out.set(key, freeReservation);
+        continue;
+      }
+      // Stored events carry when they were recorded, so a claim's time comes with it; a store that
+      // appends claims with their tail's events has no claim in flight to tell apart.
+      const { holder, claimedAt } = foldReservation(events);
+      out.set(key, this.eventStore.atomicMultiStream || !claimedAt ? { holder, version } : { holder, version, claimedAt });
     }
     return out;
   }
 
-  write(tailWrites: StreamWrite[], changes: ReservationChange[]): Promise<AppendResult> {
+  async write(tailWrites: StreamWrite[], changes: ReservationChange[]): Promise<AppendResult> {
     const write = (c: ReservationChange): StreamWrite => ({
       streamId: c.key,
       expectedVersion: c.expectedVersion,
       events: c.events.map((e) => ({ eventId: newEventId(), type: e.type, data: { ...e.data }, metadata: c.metadata })),
     });
     const releases = (c: ReservationChange) => c.after.holder === null;
-    return this.eventStore.append([
-      ...changes.filter((c) => !releases(c)).map(write),
-      ...tailWrites,
-      ...changes.filter(releases).map(write),
-    ]);
+    const claims = changes.filter((c) => !releases(c)).map(write);
+    const rest = [...tailWrites, ...changes.filter(releases).map(write)];
+    if (this.eventStore.atomicMultiStream || claims.length === 0) return this.eventStore.append([...claims, ...rest]);
+
+    const sent = this.now();
+    const claimed = await this.eventStore.append(claims);
+    const elapsedMs = this.now() - sent;
+    if (elapsedMs >= this.leaseMs / 2) throw new ClaimsOutlivedTheirLease(claims[0].streamId, Number(claims[0].expectedVersion), elapsedMs);
+    if (rest.length === 0) return claimed;
+    const written = await this.eventStore.append(rest);
+    return {
+      streams: { ...claimed.streams, ...written.streams },
+      checkpoint: this.eventStore.isAtOrAfter(written.checkpoint, claimed.checkpoint) ? written.checkpoint : claimed.checkpoint,
+    };
   }
 }
