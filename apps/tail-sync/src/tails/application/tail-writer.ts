@@ -355,7 +355,7 @@ export class TailWriter {
     if (assumedFree) needed = entries.length - idPool.length;
     else {
       let placeholder = 0;
-      needed = this.decideBatch(entries, tails, reservations, () => --placeholder, false, new Set(idPool)).created - idPool.length;
+      needed = this.decideBatch(entries, tails, reservations, () => --placeholder, false, idPool).created - idPool.length;
     }
     if (needed > 0) idPool.push(...(await this.ids.next(needed)));
     let taken = 0;
@@ -369,7 +369,7 @@ export class TailWriter {
         return id;
       },
       true,
-      new Set(idPool),
+      idPool,
     );
     if (assumedFree && decided.results.some((d) => d.result.outcome === 'invalid')) return null;
 
@@ -398,11 +398,11 @@ export class TailWriter {
     nextTailId: () => number,
     record: boolean,
     /** Ids allocated to this batch: a claim naming one was written by an earlier attempt of it, not in flight. */
-    ownTailIds: ReadonlySet<number>,
+    ownTailIds: readonly number[],
   ): { overlay: Overlay; results: Decided[]; created: number } {
     const now = this.clock();
     const occurredAt = now.toISOString();
-    const overlay = new Overlay(tails, reservations, record, (r) => !ownTailIds.has(r.holder!) && claimMayBeInFlight(r, now));
+    const overlay = new Overlay(tails, reservations, record, (r) => claimMayBeInFlight(r, now) && !ownTailIds.includes(r.holder!));
     const results: Decided[] = [];
     let created = 0;
 
