@@ -1,12 +1,17 @@
-# One image for the three apps: `docker build --build-arg APP=gateway .` (or tail-sync, webhook-dispatcher).
-# syntax=docker/dockerfile:1
+# One image for the three apps: `docker build --build-arg APP=gateway .` (or tail-sync,
+# webhook-dispatcher). NODE_IMAGE names the Node base image (default: the official one).
+ARG NODE_IMAGE=node:20.20-bookworm-slim
 
-FROM node:20.20-bookworm-slim AS deps
+FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund
+# Behind a TLS-inspecting proxy npm needs the proxy's CA: put it in tools/docker/extra-ca/*.crt
+# (README, "Operators"); it stays in this build stage, never in the runtime image.
+COPY tools/docker/extra-ca/ /tmp/extra-ca/
+RUN cat /tmp/extra-ca/*.crt > /tmp/extra-ca.pem 2>/dev/null || true; \
+    NODE_EXTRA_CA_CERTS=/tmp/extra-ca.pem npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
-FROM node:20.20-bookworm-slim AS runtime
+FROM ${NODE_IMAGE} AS runtime
 ARG APP
 ENV NODE_ENV=production APP=${APP}
 WORKDIR /app

@@ -3,22 +3,15 @@
  * runs every project's Jest target through Nx, and closes with `N passed, N failed`.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { localSecrets, REPO_ROOT, startInfrastructure } from '../stack/infrastructure';
+import { closingLine, sumReports } from './reports';
 import { ensureSchemathesis } from './schemathesis';
 
 const dataDir = join(REPO_ROOT, '.data', 'test');
 const reports = join(dataDir, 'reports');
 const log = (line: string) => process.stdout.write(`[test] ${line}\n`);
-
-interface JestReport {
-  numPassedTests: number;
-  numFailedTests: number;
-  numPendingTests: number;
-  numTodoTests: number;
-  numRuntimeErrorTestSuites: number;
-}
 
 async function stopLeftovers(): Promise<void> {
   const { stopOrphanedServer } = await import('../postgres/embedded-postgres');
@@ -84,20 +77,10 @@ async function main() {
         },
       },
     );
-    const totals = { passed: 0, failed: 0, skipped: 0, brokenSuites: 0 };
-    for (const file of readdirSync(reports).filter((f) => f.endsWith('.json'))) {
-      const r = JSON.parse(readFileSync(join(reports, file), 'utf8')) as JestReport;
-      totals.passed += r.numPassedTests;
-      totals.failed += r.numFailedTests;
-      totals.skipped += r.numPendingTests + r.numTodoTests;
-      totals.brokenSuites += r.numRuntimeErrorTestSuites;
-    }
-    // A suite that failed to load counts as a failure; a skipped test is never a pass.
-    // A target that failed without a report (e.g. a broken global set-up) is a failure too.
-    const failed = (totals.failed + totals.brokenSuites || (nx.status === 0 ? 0 : 1)) + staticFailures.length;
+    const { line, ok } = closingLine(sumReports(reports), nx.status, staticFailures.length);
     log(`suite took ${((Date.now() - started) / 1000).toFixed(1)} s; Kafka ${infra.kafkaVersion}, PostgreSQL ${infra.postgresVersion}`);
-    process.stdout.write(`${totals.passed} passed, ${failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}\n`);
-    exitCode = nx.status === 0 && failed === 0 && totals.skipped === 0 && totals.passed > 0 ? 0 : 1;
+    process.stdout.write(`${line}\n`);
+    exitCode = ok ? 0 : 1;
   } finally {
     await infra.stop();
   }

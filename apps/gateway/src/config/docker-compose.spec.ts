@@ -5,6 +5,7 @@ const operatorEnv = {
   ADMIN_TOKEN: 'operator-admin-token',
   JWT_SECRET: 'x'.repeat(48),
   WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
+  POSTGRES_PASSWORD: 'operator-database-password',
 };
 
 describe('gateway in docker-compose.yml', () => {
@@ -15,6 +16,6 @@ describe('gateway in docker-compose.yml', () => {
   });
 
   it('refuses to start without the operator\'s secrets', () => {
-    expect(() => composeEnvironment('gateway', {})).toThrow(/ADMIN_TOKEN|JWT_SECRET|WEBHOOK_SECRET_KEY/);
+    expect(() => composeEnvironment('gateway', {})).toThrow(/ADMIN_TOKEN|JWT_SECRET|WEBHOOK_SECRET_KEY|POSTGRES_PASSWORD/);
   });
 });

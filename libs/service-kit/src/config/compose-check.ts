@@ -1,14 +1,17 @@
 import { getMetadataStorage } from 'class-validator';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'yaml';
+import { CollectionTag, parse, ScalarTag } from 'yaml';
 
 export interface ComposeService {
-  environment?: Record<string, string | number | boolean>;
+  environment?: Record<string, string | number | boolean | null>;
   depends_on?: Record<string, { condition: string }> | string[];
   healthcheck?: { test: unknown };
   build?: { context: string; args?: Record<string, string> };
   image?: string;
+  restart?: string;
+  volumes?: string[];
+  profiles?: string[];
 }
 
 export interface ComposeFile {
@@ -17,9 +20,15 @@ export interface ComposeFile {
 
 const REPO_ROOT = join(__dirname, '..', '..', '..', '..');
 
-/** docker-compose.yml as Compose reads it (YAML merge keys resolved). */
+// Compose's `!reset` (in override files) drops what the file before set: read as the value given.
+const composeTags: (ScalarTag | CollectionTag)[] = [
+  { tag: '!reset', resolve: () => null },
+  { tag: '!reset', collection: 'map', resolve: (map) => map },
+];
+
+/** A compose file as Compose reads it (YAML merge keys resolved, `!reset` understood). */
 export function readCompose(file = join(REPO_ROOT, 'docker-compose.yml')): ComposeFile {
-  return parse(readFileSync(file, 'utf8'), { merge: true }) as ComposeFile;
+  return parse(readFileSync(file, 'utf8'), { merge: true, customTags: composeTags }) as ComposeFile;
 }
 
 /**

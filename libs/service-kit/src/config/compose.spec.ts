@@ -1,6 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readCompose } from './compose-check';
+
 
 const REPO_ROOT = join(__dirname, '..', '..', '..', '..');
 
@@ -10,12 +11,26 @@ describe('docker-compose.yml', () => {
   it('runs the infrastructure and the three apps, the apps built from the one Dockerfile', () => {
     expect(Object.keys(compose.services).sort()).toEqual(['eventstore', 'gateway', 'kafka', 'postgres', 'tail-sync', 'webhook-dispatcher']);
     for (const app of ['gateway', 'tail-sync', 'webhook-dispatcher']) {
-      expect(compose.services[app].build).toEqual({ context: '.', args: { APP: app } });
+      expect(compose.services[app].build).toEqual({ context: '.', args: { APP: app, NODE_IMAGE: '${NODE_IMAGE:-node:20.20-bookworm-slim}' } });
       expect(existsSync(join(REPO_ROOT, 'apps', app, 'src', 'main.ts'))).toBe(true);
     }
     expect(existsSync(join(REPO_ROOT, 'Dockerfile'))).toBe(true);
-    expect(compose.services.eventstore.image).toMatch(/^eventstore\/eventstore:24\./);
-    expect(compose.services.kafka.image).toMatch(/^apache\/kafka:3\.9\./);
+  });
+
+  it('names its images in settings whose defaults are the official images', () => {
+    const image = (service: string) => /^\$\{(\w+):-([^}]+)\}$/.exec(compose.services[service].image ?? '')?.slice(1);
+    expect(image('eventstore')).toEqual(['EVENTSTORE_IMAGE', 'eventstore/eventstore:24.10']);
+    expect(image('kafka')).toEqual(['KAFKA_IMAGE', 'apache/kafka:3.9.1']);
+    expect(image('postgres')).toEqual(['POSTGRES_IMAGE', 'postgres:18']);
+    expect(readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8')).toMatch(/^ARG NODE_IMAGE=node:20\.20-bookworm-slim$/m);
+  });
+
+  it('restarts every service by itself and keeps the stores\' data in named volumes', () => {
+    for (const [name, service] of Object.entries(compose.services)) expect({ name, restart: service.restart }).toEqual({ name, restart: 'unless-stopped' });
+    expect(compose.services.kafka.volumes).toEqual(['kafka-data:/var/lib/kafka/data']);
+    expect(compose.services.kafka.environment?.KAFKA_LOG_DIRS).toBe('/var/lib/kafka/data');
+    expect(compose.services.postgres.volumes).toEqual(['postgres-data:/var/lib/postgresql']);
+    expect(compose.services.eventstore.volumes).toEqual(['eventstore-data:/var/lib/eventstore']);
   });
 
   it('gives every service a health check and makes every dependency wait for health', () => {
@@ -28,5 +43,15 @@ describe('docker-compose.yml', () => {
         expect(condition).toBe('service_healthy');
       }
     }
+  });
+});
+
+describe('docker-compose.postgres-store.yml', () => {
+  const override = readCompose(join(REPO_ROOT, 'docker-compose.postgres-store.yml'));
+
+  it('runs tail-sync on the PostgreSQL store, without waiting for EventStoreDB, which does not start', () => {
+    expect(override.services['tail-sync'].environment).toEqual({ EVENT_STORE: 'postgres', EVENTSTORE_CONNECTION_STRING: null });
+    expect(Object.keys(override.services['tail-sync'].depends_on ?? {}).sort()).toEqual(['kafka', 'postgres']);
+    expect(override.services.eventstore.profiles).toEqual(['eventstore']);
   });
 });

@@ -1,0 +1,10 @@
+// The operators' path on a real Docker engine (`npm run test:compose`, tools/docker/compose-test.ts).
+module.exports = {
+  ...require('../../jest.preset.js'),
+  displayName: 'compose',
+  rootDir: __dirname,
+  testMatch: ['<rootDir>/src/**/*.compose.ts'],
+  testTimeout: 300_000,
+  // kafkajs consumers of the topic checks keep timers after disconnecting; the stack is down by then.
+  forceExit: true,
+};

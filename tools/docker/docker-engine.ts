@@ -1,0 +1,81 @@
+/**
+ * A Docker engine and the `docker compose` plugin for the compose test: uses what is there, and
+ * where it is not, installs and starts it the way a root user on Debian would (apt's docker.io,
+ * `dockerd` started by hand where there is no init system, Compose built from its Go module).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, copyFileSync, chmodSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../stack/infrastructure';
+import { run } from './base-images';
+
+/** The Compose release built when the plugin is missing (a Go module: github.com/docker/compose/v2). */
+export const COMPOSE_VERSION = 'v2.40.3';
+const ENGINE_START_TIMEOUT_MS = 60_000;
+
+type Log = (line: string) => void;
+
+export interface DockerEngine {
+  /** Stops the daemon if this process started it; leaves a daemon that was already running. */
+  stop(): Promise<void>;
+}
+
+const answers = (command: string, args: string[]) => spawnSync(command, args, { stdio: 'ignore', timeout: 20_000 }).status === 0;
+
+export async function ensureDockerEngine(log: Log): Promise<DockerEngine> {
+  if (answers('docker', ['info'])) return { stop: async () => undefined };
+  const isRoot = process.getuid?.() === 0;
+  if (!answers('dockerd', ['--version'])) {
+    if (!isRoot) throw new Error('No Docker engine answers and this user cannot install one: install Docker, or run as root on Debian');
+    log("installing Debian's docker.io (apt)");
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    run('apt-get', ['update', '-q'], { env });
+    run('apt-get', ['install', '-y', '-q', 'docker.io'], { env });
+  }
+  if (!isRoot) throw new Error('The Docker daemon is installed but not running, and only root can start it here');
+  const logDir = join(REPO_ROOT, '.data', 'docker');
+  mkdirSync(logDir, { recursive: true });
+  const out = openSync(join(logDir, 'dockerd.log'), 'a');
+  const daemon = spawn('dockerd', [], { detached: true, stdio: ['ignore', out, out] });
+  closeSync(out);
+  daemon.unref();
+  log(`started dockerd (pid ${daemon.pid}, log .data/docker/dockerd.log)`);
+  const deadline = Date.now() + ENGINE_START_TIMEOUT_MS;
+  while (!answers('docker', ['info'])) {
+    if (daemon.exitCode !== null || Date.now() > deadline) throw new Error('dockerd did not come up: see .data/docker/dockerd.log');
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return {
+    stop: async () => {
+      if (daemon.exitCode !== null) return;
+      const exited = new Promise((r) => daemon.once('exit', r));
+      daemon.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 20_000))]);
+    },
+  };
+}
+
+/** `docker compose` as the CLI finds it; built from the pinned Go module when missing. */
+export function ensureComposePlugin(log: Log): void {
+  if (answers('docker', ['compose', 'version'])) return;
+  const go = ['go', '/usr/local/go/bin/go'].find((candidate) => answers(candidate, ['version']));
+  if (!go) throw new Error('`docker compose` is missing and Go is not installed to build it: install the Compose plugin');
+  log(`building the docker compose plugin ${COMPOSE_VERSION} from its Go module`);
+  const module = `github.com/docker/compose/v2@${COMPOSE_VERSION}`;
+  // `go install` refuses a module whose go.mod has replace directives; building inside the
+  // downloaded module honours them.
+  const dir = JSON.parse(run(go, ['mod', 'download', '-json', module], { cwd: REPO_ROOT })).Dir as string;
+  const binary = join(REPO_ROOT, '.data', 'docker', 'docker-compose');
+  run(go, ['build', '-trimpath', '-ldflags', `-s -w -X github.com/docker/compose/v2/internal.Version=${COMPOSE_VERSION}`, '-o', binary, './cmd'], {
+    cwd: dir,
+    env: { ...process.env, CGO_ENABLED: '0', GOFLAGS: '-mod=mod' },
+  });
+  const plugins = join(process.env.DOCKER_CONFIG ?? join(homedir(), '.docker'), 'cli-plugins');
+  mkdirSync(plugins, { recursive: true });
+  copyFileSync(binary, join(plugins, 'docker-compose'));
+  chmodSync(join(plugins, 'docker-compose'), 0o755);
+  if (!existsSync(join(plugins, 'docker-compose')) || !answers('docker', ['compose', 'version'])) {
+    throw new Error(`built docker compose, but \`docker compose version\` still fails (plugin dir ${plugins})`);
+  }
+}
