@@ -7,6 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, copyFileSync, chmodSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { findGo } from '../ci/go';
 import { REPO_ROOT } from '../stack/infrastructure';
 import { run } from './base-images';
 
@@ -59,7 +60,7 @@ export async function ensureDockerEngine(log: Log): Promise<DockerEngine> {
 /** `docker compose` as the CLI finds it; built from the pinned Go module when missing. */
 export function ensureComposePlugin(log: Log): void {
   if (answers('docker', ['compose', 'version'])) return;
-  const go = ['go', '/usr/local/go/bin/go'].find((candidate) => answers(candidate, ['version']));
+  const go = findGo();
   if (!go) throw new Error('`docker compose` is missing and Go is not installed to build it: install the Compose plugin');
   log(`building the docker compose plugin ${COMPOSE_VERSION} from its Go module`);
   const module = `github.com/docker/compose/v2@${COMPOSE_VERSION}`;
