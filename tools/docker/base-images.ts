@@ -5,12 +5,13 @@
  *
  * Each image is labelled with a hash of its inputs and rebuilt only when they change.
  */
-import { spawnSync, SpawnSyncOptions } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureKafkaJars } from '../kafka/broker';
 import { REPO_ROOT } from '../stack/infrastructure';
+import { aptInstall, run } from './shell';
 
 export const NODE_VERSION = '20.20.2';
 const NPM_VERSION = '10.8.2'; // the npm that Node 20.20's official image carries
@@ -29,16 +30,6 @@ const WORK_DIR = join(REPO_ROOT, '.data', 'docker');
 const INPUTS_LABEL = 'org.tailsync.inputs';
 
 type Log = (line: string) => void;
-
-export function run(command: string, args: string[], options: SpawnSyncOptions = {}): string {
-  const result = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, ...options });
-  if (result.error) throw new Error(`${command} could not run: ${result.error.message}`);
-  if (result.status !== 0) {
-    const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim().split('\n').slice(-30).join('\n');
-    throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status}):\n${output}`);
-  }
-  return String(result.stdout ?? '');
-}
 
 /** Builds whichever stand-in is missing or stale; returns the compose settings that name them. */
 export async function buildBaseImages(log: Log): Promise<Record<keyof typeof LOCAL_IMAGES, string>> {
@@ -93,9 +84,7 @@ function buildFromContext({ name, tag, base, stage, extraInputs }: ImageBuild, l
 
 /** A minimal Debian root filesystem (debootstrap), slimmed as Debian's own -slim images are. */
 function importDebian(inputs: string): void {
-  if (spawnSync('debootstrap', ['--version']).error) {
-    run('apt-get', ['install', '-y', '-q', 'debootstrap'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-  }
+  if (spawnSync('debootstrap', ['--version']).error) aptInstall(['debootstrap']);
   const rootfs = join(WORK_DIR, 'debian-rootfs');
   rmSync(rootfs, { recursive: true, force: true });
   run('debootstrap', ['--variant=minbase', DEBIAN_SUITE, rootfs, debianMirror()]);

@@ -18,8 +18,8 @@ const reports = join(REPO_ROOT, '.data', 'compose', 'reports');
 
 /** npm inside the image build trusts what this machine trusts (a TLS-inspecting proxy's CA). */
 function stageMachineCertificates(): void {
-  const bundle = process.env.NODE_EXTRA_CA_CERTS;
-  if (bundle && existsSync(bundle)) copyFileSync(bundle, join(REPO_ROOT, 'tools', 'docker', 'extra-ca', 'machine.crt'));
+  const bundle = process.env.NODE_EXTRA_CA_CERTS ?? '/etc/ssl/certs/ca-certificates.crt'; // Debian's bundle
+  if (existsSync(bundle)) copyFileSync(bundle, join(REPO_ROOT, 'tools', 'docker', 'extra-ca', 'machine.crt'));
 }
 
 async function main(): Promise<number> {

@@ -9,7 +9,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { findGo } from '../ci/go';
 import { REPO_ROOT } from '../stack/infrastructure';
-import { run } from './base-images';
+import { aptInstall, run } from './shell';
 
 /** The Compose release built when the plugin is missing (a Go module: github.com/docker/compose/v2). */
 export const COMPOSE_VERSION = 'v2.40.3';
@@ -30,9 +30,7 @@ export async function ensureDockerEngine(log: Log): Promise<DockerEngine> {
   if (!answers('dockerd', ['--version'])) {
     if (!isRoot) throw new Error('No Docker engine answers and this user cannot install one: install Docker, or run as root on Debian');
     log("installing Debian's docker.io (apt)");
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    run('apt-get', ['update', '-q'], { env });
-    run('apt-get', ['install', '-y', '-q', 'docker.io'], { env });
+    aptInstall(['docker.io']);
   }
   if (!isRoot) throw new Error('The Docker daemon is installed but not running, and only root can start it here');
   const logDir = join(REPO_ROOT, '.data', 'docker');

@@ -1,0 +1,19 @@
+import { spawnSync, SpawnSyncOptions } from 'node:child_process';
+
+/** Runs a command to completion; throws with the end of its output when it fails. */
+export function run(command: string, args: string[], options: SpawnSyncOptions = {}): string {
+  const result = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, ...options });
+  if (result.error) throw new Error(`${command} could not run: ${result.error.message}`);
+  if (result.status !== 0) {
+    const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim().split('\n').slice(-30).join('\n');
+    throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status}):\n${output}`);
+  }
+  return String(result.stdout ?? '');
+}
+
+/** Installs Debian packages as root (a fresh machine's package lists may be empty: update first). */
+export function aptInstall(packages: string[]): void {
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  run('apt-get', ['update', '-q'], { env });
+  run('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...packages], { env });
+}
