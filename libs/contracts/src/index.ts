@@ -6,3 +6,4 @@ export * from './ping';
 export * from './tail-commands';
 export * from './webhooks';
 export * from './tails';
+export * from './cloudevents';
