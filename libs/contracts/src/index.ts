@@ -7,3 +7,4 @@ export * from './tail-commands';
 export * from './webhooks';
 export * from './tails';
 export * from './cloudevents';
+export * from './kafka';

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { ensureTopics } from '@tailsync/service-kit';
+import { DLQ_HEADERS } from '@tailsync/contracts';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
 import { SubscriptionStore } from '../subscriptions/subscription.store';
 import { eventually, infraEnv, isolatedDatabase, uniqueDomain } from '../testing/harness';
 import { DeliveryMetrics } from './delivery.metrics';
 import { DeliveryStore } from './delivery.store';
-import { DLQ_HEADERS, RiskAssessmentConsumer } from './risk-assessment.consumer';
+import { RiskAssessmentConsumer } from './risk-assessment.consumer';
 
 const EVT = 'Product.RiskAssessmentExecuted';
 

@@ -2,6 +2,7 @@ import type { IHeaders } from 'kafkajs';
 import {
   CLOUDEVENTS_SPEC_VERSION,
   JSON_CONTENT_TYPE,
+  TAIL_EVENT_SCHEMA_ID,
   TAIL_EVENTS_SOURCE,
   tailEventCloudEventType,
 } from '@tailsync/contracts';
@@ -11,6 +12,7 @@ import {
 const SPEC_VERSION = Buffer.from(CLOUDEVENTS_SPEC_VERSION);
 const SOURCE = Buffer.from(TAIL_EVENTS_SOURCE);
 const CONTENT_TYPE = Buffer.from(JSON_CONTENT_TYPE);
+const DATASCHEMA = Buffer.from(TAIL_EVENT_SCHEMA_ID);
 const ceTypes = new Map<string, Buffer>();
 
 function ceTypeOf(type: string): Buffer {
@@ -33,6 +35,7 @@ export function tailEventHeaders(eventId: string, type: string, occurredAt: stri
     ce_source: SOURCE,
     ce_type: ceTypeOf(type),
     ce_time: occurredAt,
+    ce_dataschema: DATASCHEMA,
     'content-type': CONTENT_TYPE,
   };
 }

@@ -4,7 +4,7 @@
  * this run, consumed back with a real kafkajs consumer.
  */
 import { Kafka, logLevel, Partitioners, type Consumer, type Producer } from 'kafkajs';
-import { CLOUDEVENTS_HEADERS, TAIL_EVENTS_SOURCE, type TailEventMessage } from '@tailsync/contracts';
+import { CLOUDEVENTS_HEADERS, TAIL_EVENT_SCHEMA_ID, TAIL_EVENTS_SOURCE, type TailEventMessage } from '@tailsync/contracts';
 import type { StoredEvent } from '@tailsync/event-store';
 import { metricsRegistry } from '@tailsync/service-kit';
 import type { TailWriterContext } from '../../application/tail-writer';
@@ -160,6 +160,7 @@ describeInfra('TailEventsRelay (PostgreSQL + Kafka)', () => {
           [CLOUDEVENTS_HEADERS.source]: TAIL_EVENTS_SOURCE,
           [CLOUDEVENTS_HEADERS.type]: `tailsync.tail.${e.type}`,
           [CLOUDEVENTS_HEADERS.time]: e.data.occurredAt,
+          [CLOUDEVENTS_HEADERS.dataschema]: TAIL_EVENT_SCHEMA_ID,
           [CLOUDEVENTS_HEADERS.contentType]: 'application/json',
         });
       });
