@@ -1,14 +1,28 @@
 import { CLOUDEVENTS_HEADERS as CE, CLOUDEVENTS_SPEC_VERSION, JSON_CONTENT_TYPE } from '../cloudevents';
-import { DATE_TIME_SCHEMA, type JsonSchema } from './json-schema';
+import { DATE_TIME_SCHEMA, JSON_SCHEMA_DRAFT_07, messageSchemaId, type JsonSchema } from './json-schema';
 
 const escape = (text: string): string => text.replace(/[.]/g, '\\.');
 
 /** `urn:…:TailEvent:1.2.0` → `urn:…:TailEvent:1.`: a minor or patch version keeps the schema compatible. */
 const majorOf = (schemaId: string): string => schemaId.replace(/[0-9]+\.[0-9]+$/, '');
 
+export interface CloudEventMessage {
+  /** The message's name; the headers schema is `<message>.headers`. */
+  message: string;
+  version: string;
+  source: string;
+  /** `ce_type` is this prefix + the value's `type`. */
+  typePrefix: string;
+  /** `$id` of the value's schema. */
+  dataschema: string;
+}
+
 /** Headers of a message we produce as a CloudEvent (Kafka binding, binary mode); values are UTF-8. */
-export function cloudEventHeadersSchema(source: string, typePrefix: string, dataschema: string): JsonSchema {
+export function cloudEventHeadersSchema({ message, version, source, typePrefix, dataschema }: CloudEventMessage): JsonSchema {
   return {
+    $schema: JSON_SCHEMA_DRAFT_07,
+    $id: messageSchemaId(`${message}.headers`, version),
+    title: `${message} headers`,
     type: 'object',
     description: 'CloudEvents 1.0 attributes, Kafka protocol binding, binary content mode: the value is the event data.',
     required: [CE.specversion, CE.id, CE.source, CE.type, CE.time, CE.dataschema, CE.contentType],

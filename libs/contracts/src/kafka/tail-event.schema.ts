@@ -77,13 +77,16 @@ export const TAIL_EVENT_SCHEMA: JsonSchema = {
   allOf: dataByType(DATA),
 };
 
-const ceHeaders = cloudEventHeadersSchema(TAIL_EVENTS_SOURCE, tailEventCloudEventType(''), TAIL_EVENT_SCHEMA_ID);
+const ceHeaders = cloudEventHeadersSchema({
+  message: 'TailEvent',
+  version: TAIL_EVENT_SCHEMA_VERSION,
+  source: TAIL_EVENTS_SOURCE,
+  typePrefix: tailEventCloudEventType(''),
+  dataschema: TAIL_EVENT_SCHEMA_ID,
+});
 
-/** CloudEvents headers of a `tailsync.tail-events` message. */
+/** CloudEvents headers of a `tailsync.tail-events` message, and the two it had before them. */
 export const TAIL_EVENT_HEADERS_SCHEMA: JsonSchema = {
-  $schema: JSON_SCHEMA_DRAFT_07,
-  $id: messageSchemaId('TailEvent.headers', TAIL_EVENT_SCHEMA_VERSION),
-  title: 'TailEvent headers',
   ...ceHeaders,
   properties: {
     ...ceHeaders.properties,

@@ -36,11 +36,10 @@ export const WEBHOOK_SUBSCRIPTION_EVENT_SCHEMA: JsonSchema = {
   }),
 };
 
-const ceHeaders = cloudEventHeadersSchema(WEBHOOK_SUBSCRIPTION_EVENTS_SOURCE, webhookSubscriptionCloudEventType(''), WEBHOOK_SUBSCRIPTION_EVENT_SCHEMA_ID);
-
-export const WEBHOOK_SUBSCRIPTION_EVENT_HEADERS_SCHEMA: JsonSchema = {
-  $schema: JSON_SCHEMA_DRAFT_07,
-  $id: messageSchemaId('WebhookSubscriptionEvent.headers', WEBHOOK_SUBSCRIPTION_EVENT_SCHEMA_VERSION),
-  title: 'WebhookSubscriptionEvent headers',
-  ...ceHeaders,
-};
+export const WEBHOOK_SUBSCRIPTION_EVENT_HEADERS_SCHEMA: JsonSchema = cloudEventHeadersSchema({
+  message: 'WebhookSubscriptionEvent',
+  version: WEBHOOK_SUBSCRIPTION_EVENT_SCHEMA_VERSION,
+  source: WEBHOOK_SUBSCRIPTION_EVENTS_SOURCE,
+  typePrefix: webhookSubscriptionCloudEventType(''),
+  dataschema: WEBHOOK_SUBSCRIPTION_EVENT_SCHEMA_ID,
+});
