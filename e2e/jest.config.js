@@ -5,6 +5,7 @@ module.exports = {
   testMatch: ['<rootDir>/src/**/*.e2e.ts'],
   globalSetup: '<rootDir>/src/support/global-setup.ts',
   globalTeardown: '<rootDir>/src/support/global-teardown.ts',
+  testSequencer: '<rootDir>/src/support/sequencer.js',
   testTimeout: 120_000,
   // Child processes of crash tests keep pipes open; the teardown has already stopped them.
   forceExit: true,

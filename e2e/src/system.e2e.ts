@@ -1,4 +1,5 @@
-import { API_VERSION } from '@tailsync/contracts';
+import { Parser } from '@asyncapi/parser';
+import { API_VERSION, asyncApiDocument, KAFKA_TOPICS } from '@tailsync/contracts';
 import { baseUrl } from './support/test-stack';
 
 describe('proof of life', () => {
@@ -79,5 +80,18 @@ describe('OpenAPI', () => {
     for (const id of ['validation-errors', 'not-found', 'conflict', 'unauthorized', 'rate-limited', 'payload-too-large']) {
       expect(html).toContain(`id="${id}"`);
     }
+  });
+});
+
+describe('AsyncAPI', () => {
+  it('serves the AsyncAPI document of the Kafka topics at /asyncapi.json, valid for @asyncapi/parser', async () => {
+    const res = await fetch(`${baseUrl()}/asyncapi.json`);
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(JSON.parse(text)).toEqual(asyncApiDocument());
+    const { document, diagnostics } = await new Parser().parse(text);
+    expect(diagnostics.filter((d) => d.severity === 0)).toEqual([]);
+    expect(document!.channels().all().map((c) => c.address()).sort()).toEqual(KAFKA_TOPICS.map((t) => t.topic).sort());
+    expect(document!.messages().all().map((m) => m.name()).sort()).toEqual(KAFKA_TOPICS.map((t) => t.message.name).sort());
   });
 });

@@ -7,7 +7,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TOPICS, WEBHOOK_PATTERNS } from '@tailsync/contracts';
+import { DEAD_LETTER_HEADERS_SCHEMA, DLQ_HEADERS, messageValidator, RISK_ASSESSMENT_EXECUTED_SCHEMA, TOPICS, WEBHOOK_PATTERNS } from '@tailsync/contracts';
 import { Controller, Headers, HttpCode, Module, Post, UseGuards } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import {
@@ -409,13 +409,14 @@ describe('malformed events', () => {
     await deliveryOf(s.account, good.eventId, 'delivered');
 
     const consumer = kafka.consumer({ groupId: `e2e-dlq-${marker}` });
-    const dead: { value: string; reason: string; key: string }[] = [];
+    const dead: { value: string; reason: string; key: string; headers: Record<string, string> }[] = [];
     await consumer.connect();
     await consumer.subscribe({ topic: TOPICS.riskAssessmentExecutedDlq, fromBeginning: true });
     await consumer.run({
       eachMessage: async ({ message }) => {
         const value = message.value?.toString() ?? '';
-        if (value.includes(marker)) dead.push({ value, key: message.key?.toString() ?? '', reason: message.headers?.['dlq-reason']?.toString() ?? '' });
+        const headers = Object.fromEntries(Object.entries(message.headers ?? {}).map(([k, v]) => [k, String(v)]));
+        if (value.includes(marker)) dead.push({ value, key: message.key?.toString() ?? '', reason: headers[DLQ_HEADERS.reason] ?? '', headers });
       },
     });
     try {
@@ -423,7 +424,11 @@ describe('malformed events', () => {
     } finally {
       await consumer.disconnect();
     }
-    expect(dead.map((d) => d.reason).sort()).toEqual(['eventId must be a UUID', 'value is not valid UTF-8 JSON']);
+    // The reason is the published JSON Schema's (the pattern of `eventId`), or why it is not JSON at all.
+    const eventIdPattern = RISK_ASSESSMENT_EXECUTED_SCHEMA.properties!.eventId.pattern;
+    expect(dead.map((d) => d.reason).sort()).toEqual([`/eventId must match pattern "${eventIdPattern}"`, 'value is not valid UTF-8 JSON']);
+    const checkHeaders = messageValidator(DEAD_LETTER_HEADERS_SCHEMA);
+    for (const d of dead) expect(checkHeaders(d.headers)).toBeNull();
     expect(dead.every((d) => d.key === s.account.domain)).toBe(true);
     expect(dead.find((d) => d.reason.includes('JSON'))!.value).toBe(`{"broken": "${marker}"`);
   });

@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { localSecrets, REPO_ROOT, startInfrastructure } from '../stack/infrastructure';
+import { ensureKafkaConsumerPython } from './kafka-consumer-python';
 import { closingLine, sumReports } from './reports';
 import { ensureSchemathesis } from './schemathesis';
 
@@ -43,6 +44,7 @@ async function main() {
   const started = Date.now();
   const staticFailures = process.env.TAILSYNC_SKIP_STATIC_CHECKS === '1' ? [] : staticChecks();
   const schemathesis = ensureSchemathesis(log);
+  const kafkaConsumerPython = ensureKafkaConsumerPython(log);
   // Every run starts from empty stores, so no test depends on an earlier run (a server left
   // running by a killed earlier run is stopped first, by the launchers, from its pid file).
   await stopLeftovers();
@@ -74,6 +76,7 @@ async function main() {
           TAILSYNC_TEST_REPORTS: reports,
           TAILSYNC_TEST_DATA: dataDir,
           SCHEMATHESIS_BIN: schemathesis,
+          KAFKA_CONSUMER_PYTHON: kafkaConsumerPython,
         },
       },
     );

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { TAIL_PATTERNS, TOPICS } from '@tailsync/contracts';
+import { TAIL_EVENTS_TOPIC, TAIL_PATTERNS } from '@tailsync/contracts';
 import { brokerList, exitOnStartFailure, loadConfig, requestReplyTopics, startService } from '@tailsync/service-kit';
 import { appModule } from './app.module';
 import { TailSyncConfig } from './config/tail-sync.config';
@@ -17,7 +17,7 @@ async function main() {
     instanceId,
     topics: [
       ...requestReplyTopics(Object.values(TAIL_PATTERNS)),
-      { topic: TOPICS.tailEvents, numPartitions: 6 },
+      TAIL_EVENTS_TOPIC,
     ],
   });
 }

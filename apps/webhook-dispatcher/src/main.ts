@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { TOPICS, WEBHOOK_PATTERNS } from '@tailsync/contracts';
+import { RISK_ASSESSMENT_EXECUTED_DLQ_TOPIC, RISK_ASSESSMENT_EXECUTED_TOPIC, WEBHOOK_PATTERNS } from '@tailsync/contracts';
 import { brokerList, exitOnStartFailure, loadConfig, requestReplyTopics, startService } from '@tailsync/service-kit';
 import { appModule } from './app.module';
 import { WebhookDispatcherConfig } from './config/webhook-dispatcher.config';
@@ -20,8 +20,8 @@ async function main() {
     instanceId,
     topics: [
       ...requestReplyTopics(Object.values(WEBHOOK_PATTERNS)),
-      { topic: TOPICS.riskAssessmentExecuted, numPartitions: 6 },
-      { topic: TOPICS.riskAssessmentExecutedDlq, numPartitions: 1 },
+      RISK_ASSESSMENT_EXECUTED_TOPIC,
+      RISK_ASSESSMENT_EXECUTED_DLQ_TOPIC,
     ],
   });
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Consumer, Kafka, logLevel } from 'kafkajs';
+import { Consumer, Kafka, logLevel, type EachMessagePayload } from 'kafkajs';
 
 export const kafka = () =>
   new Kafka({ clientId: `e2e-${randomUUID().slice(0, 8)}`, brokers: (process.env.KAFKA_BROKERS as string).split(','), logLevel: logLevel.NOTHING });
@@ -7,6 +7,27 @@ export const kafka = () =>
 export interface Collected<T> {
   key: string;
   value: T;
+}
+
+/**
+ * Reads a topic from the beginning with a fresh consumer group, handing each message to `take`
+ * until it returns true (→ true) or the time runs out (→ false).
+ */
+async function readFromStart(topic: string, take: (payload: EachMessagePayload) => boolean, timeoutMs: number): Promise<boolean> {
+  const consumer: Consumer = kafka().consumer({ groupId: `e2e-${randomUUID()}`, maxWaitTimeInMs: 100 });
+  await consumer.connect();
+  try {
+    await consumer.subscribe({ topic, fromBeginning: true });
+    let finish: (done: boolean) => void = () => undefined;
+    const finished = new Promise<boolean>((resolve) => (finish = resolve));
+    await consumer.run({ eachMessage: async (payload) => void (take(payload) && finish(true)) });
+    const timer = setTimeout(() => finish(false), timeoutMs);
+    const done = await finished;
+    clearTimeout(timer);
+    return done;
+  } finally {
+    await consumer.disconnect();
+  }
 }
 
 /**
@@ -19,23 +40,46 @@ export async function collect<T>(
   timeoutMs = 30_000,
   filter: (m: Collected<T>) => boolean = () => true,
 ): Promise<Collected<T>[]> {
-  const consumer: Consumer = kafka().consumer({ groupId: `e2e-${randomUUID()}`, maxWaitTimeInMs: 100 });
   const messages: Collected<T>[] = [];
-  await consumer.connect();
-  try {
-    await consumer.subscribe({ topic, fromBeginning: true });
-    let finish: () => void = () => undefined;
-    const finished = new Promise<void>((resolve) => (finish = resolve));
-    await consumer.run({
-      eachMessage: async ({ message }) => {
-        const m = { key: message.key?.toString() ?? '', value: JSON.parse(message.value?.toString() ?? 'null') as T };
-        if (filter(m)) messages.push(m);
-        if (done(messages)) finish();
-      },
-    });
-    await Promise.race([finished, new Promise((r) => setTimeout(r, timeoutMs))]);
-    return messages;
-  } finally {
-    await consumer.disconnect();
-  }
+  await readFromStart(
+    topic,
+    ({ message }) => {
+      const m = { key: message.key?.toString() ?? '', value: JSON.parse(message.value?.toString() ?? 'null') as T };
+      if (filter(m)) messages.push(m);
+      return done(messages);
+    },
+    timeoutMs,
+  );
+  return messages;
+}
+
+export interface RawMessage {
+  partition: number;
+  offset: string;
+  key: string | null;
+  value: Buffer | null;
+  headers: Record<string, string>;
+}
+
+/** Every message a topic holds now: read from the start until each partition's end as it was when called. */
+export async function readToEnd(topic: string, timeoutMs = 60_000): Promise<RawMessage[]> {
+  const admin = kafka().admin();
+  await admin.connect();
+  const ends = await admin.fetchTopicOffsets(topic).finally(() => admin.disconnect());
+  const lastOffsets = new Map(ends.filter((p) => Number(p.high) > Number(p.low)).map((p) => [p.partition, Number(p.high) - 1]));
+  if (lastOffsets.size === 0) return [];
+  const messages: RawMessage[] = [];
+  const read = await readFromStart(
+    topic,
+    ({ partition, message }) => {
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(message.headers ?? {})) headers[name] = String(value);
+      messages.push({ partition, offset: message.offset, key: message.key?.toString() ?? null, value: message.value, headers });
+      if (Number(message.offset) >= (lastOffsets.get(partition) ?? Infinity)) lastOffsets.delete(partition);
+      return lastOffsets.size === 0;
+    },
+    timeoutMs,
+  );
+  if (!read) throw new Error(`${topic}: partitions ${[...lastOffsets.keys()]} not read to their end`);
+  return messages;
 }

@@ -6,3 +6,5 @@ export * from './ping';
 export * from './tail-commands';
 export * from './webhooks';
 export * from './tails';
+export * from './cloudevents';
+export * from './kafka';

@@ -8,6 +8,7 @@ import { UnsupportedMediaType, ValidationProblem } from '../problems/problem';
 import { nulInJson, nulInUrl } from './nul-characters';
 import { openApiDocument } from './openapi-document';
 import { pathOf } from '@tailsync/service-kit';
+import { asyncApiDocument } from '@tailsync/contracts';
 
 const JSON_TYPES = /^application\/(?:[\w.+-]+\+)?json$/i;
 const FORM_LIMIT = 16 * 1024;
@@ -16,7 +17,7 @@ const FORM_LIMIT = 16 * 1024;
  * Body parsing: JSON everywhere, a form only at /oauth/token (OAuth2 clients send one). Any other
  * body is refused with 415, a body over BODY_LIMIT with 413, malformed JSON with a 400 problem,
  * and so is U+0000 in the URL or the JSON (see nul-characters).
- * Then the OpenAPI document and Swagger UI.
+ * Then the OpenAPI document and Swagger UI, and the AsyncAPI document of the Kafka topics.
  */
 export function configureHttp(app: NestFastifyApplication, config: GatewayConfig): void {
   const http = app.getHttpAdapter().getInstance();
@@ -26,6 +27,8 @@ export function configureHttp(app: NestFastifyApplication, config: GatewayConfig
   const document = openApiDocument(app, config.PUBLIC_BASE_URL);
   http.get('/openapi.json', (_req, reply) => reply.send(document));
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json', raw: false });
+  const asyncApi = asyncApiDocument();
+  http.get('/asyncapi.json', (_req, reply) => reply.send(asyncApi));
 }
 
 function acceptBodies(http: FastifyInstance, config: GatewayConfig): void {

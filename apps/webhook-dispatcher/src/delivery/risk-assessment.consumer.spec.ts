@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { ensureTopics } from '@tailsync/service-kit';
+import { DLQ_HEADERS, RISK_ASSESSMENT_EXECUTED_SCHEMA } from '@tailsync/contracts';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
 import { SubscriptionStore } from '../subscriptions/subscription.store';
 import { eventually, infraEnv, isolatedDatabase, uniqueDomain } from '../testing/harness';
 import { DeliveryMetrics } from './delivery.metrics';
 import { DeliveryStore } from './delivery.store';
-import { DLQ_HEADERS, RiskAssessmentConsumer } from './risk-assessment.consumer';
+import { RiskAssessmentConsumer } from './risk-assessment.consumer';
 
 const EVT = 'Product.RiskAssessmentExecuted';
 
@@ -69,7 +70,10 @@ describe('RiskAssessmentConsumer (real Kafka, real PostgreSQL)', () => {
     await send([{ key: domain, value: JSON.stringify(good) }]);
     await eventually(async () => dead.length >= 3, 15_000);
     await dlq.disconnect();
-    expect(dead.map((d) => d.reason).sort()).toEqual([expect.stringMatching(/empty/), expect.stringMatching(/eventId/), expect.stringMatching(/JSON/)].sort());
+    // The reasons come from the published JSON Schema (after the value was read as JSON at all).
+    expect(dead.map((d) => d.reason).sort()).toEqual(
+      [`/eventId must match pattern "${RISK_ASSESSMENT_EXECUTED_SCHEMA.properties!.eventId.pattern}"`, 'empty message value', 'value is not valid UTF-8 JSON'].sort(),
+    );
     expect(dead.find((d) => /JSON/.test(d.reason))).toMatchObject({ key: domain, value: '{not json', offset: expect.stringMatching(/^\d+$/) });
     const row = await eventually(async () => (await db.pool.query('select domain, body from webhook_deliveries where event_id = $1', [good.eventId])).rows[0], 15_000);
     expect(JSON.parse(row.body)).toEqual({ eventId: good.eventId, eventName: EVT, occurredAt: good.occurredAt, domain, data: good.data });

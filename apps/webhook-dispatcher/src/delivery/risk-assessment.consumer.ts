@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { RISK_ASSESSMENT_EXECUTED, TOPICS } from '@tailsync/contracts';
+import { DLQ_HEADERS, RISK_ASSESSMENT_EXECUTED, TOPICS } from '@tailsync/contracts';
 import { Murmur2Partitioner } from '@tailsync/service-kit';
 import { Consumer, Kafka, KafkaMessage, logLevel, Producer } from 'kafkajs';
 import type { SubscriptionStore } from '../subscriptions/subscription.store';
@@ -16,15 +16,6 @@ export interface ConsumerOptions {
   /** Called after new deliveries were inserted (wakes the scheduler). */
   onInserted: () => void;
 }
-
-/** Header names on a dead-lettered message. */
-export const DLQ_HEADERS = {
-  reason: 'dlq-reason',
-  topic: 'dlq-source-topic',
-  partition: 'dlq-source-partition',
-  offset: 'dlq-source-offset',
-  at: 'dlq-at',
-} as const;
 
 const CHUNK = 1000;
 

@@ -3,6 +3,8 @@ import { Kafka, logLevel } from 'kafkajs';
 export interface TopicSpec {
   topic: string;
   numPartitions: number;
+  /** Topic configuration set at creation (e.g. `retention.ms`); a topic that exists keeps its own. */
+  config?: Record<string, string>;
 }
 
 /**
@@ -24,7 +26,12 @@ export async function ensureTopics(brokers: string[], specs: TopicSpec[], client
         if (missing.length > 0) {
           await admin.createTopics({
             waitForLeaders: true,
-            topics: missing.map((s) => ({ topic: s.topic, numPartitions: s.numPartitions, replicationFactor: 1 })),
+            topics: missing.map((s) => ({
+              topic: s.topic,
+              numPartitions: s.numPartitions,
+              replicationFactor: 1,
+              configEntries: Object.entries(s.config ?? {}).map(([name, value]) => ({ name, value })),
+            })),
           });
         }
         const { topics } = await admin.fetchTopicMetadata({ topics: specs.map((s) => s.topic) });

@@ -43,6 +43,15 @@ const PatchedEncoder = require('kafkajs/src/protocol/encoder') as EncoderClass;
 
 const records: [string, KafkajsRecordInput][] = [
   ['a relay message', { key: 'acme:1042', value: JSON.stringify({ type: 'TailCreated', tailNumber: 'N1042' }), headers: { 'event-type': 'TailCreated', 'event-id': 'b1f3c7a2-0000-4000-8000-000000000001' } }],
+  [
+    'a relay message with CloudEvents headers (short Buffer and string values, names seen before)',
+    {
+      key: 'acme:1042',
+      value: '{}',
+      headers: { 'event-type': 'TailCreated', ce_specversion: Buffer.from('1.0'), ce_type: Buffer.from('tailsync.tail.TailCreated'), ce_time: '2026-01-01T00:00:00.000Z' },
+    },
+  ],
+  ['header values around the short-field bound (47-49 bytes, ASCII and not)', { value: 'v', headers: { a: 'x'.repeat(47), b: Buffer.alloc(48, 7), c: 'y'.repeat(49), d: 'é'.repeat(24), e: Buffer.alloc(49, 9) } }],
   ['no key, no headers', { value: 'v', offsetDelta: 7 }],
   ['a null value (tombstone)', { key: 'k', value: null }],
   ['Buffer key and value', { key: Buffer.from([0, 1, 2, 255]), value: randomBytes(300) }],

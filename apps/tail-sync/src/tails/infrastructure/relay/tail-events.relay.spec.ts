@@ -4,7 +4,7 @@
  * this run, consumed back with a real kafkajs consumer.
  */
 import { Kafka, logLevel, Partitioners, type Consumer, type Producer } from 'kafkajs';
-import type { TailEventMessage } from '@tailsync/contracts';
+import { CLOUDEVENTS_HEADERS, TAIL_EVENT_SCHEMA_ID, TAIL_EVENTS_SOURCE, type TailEventMessage } from '@tailsync/contracts';
 import type { StoredEvent } from '@tailsync/event-store';
 import { metricsRegistry } from '@tailsync/service-kit';
 import type { TailWriterContext } from '../../application/tail-writer';
@@ -21,6 +21,7 @@ interface Received {
   partition: number;
   offset: number;
   value: TailEventMessage;
+  headers: Record<string, string>;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -74,6 +75,7 @@ describeInfra('TailEventsRelay (PostgreSQL + Kafka)', () => {
           partition,
           offset: Number(message.offset),
           value: JSON.parse(message.value!.toString()) as TailEventMessage,
+          headers: Object.fromEntries(Object.entries(message.headers ?? {}).map(([k, v]) => [k, String(v)])),
         });
       },
     });
@@ -147,6 +149,19 @@ describeInfra('TailEventsRelay (PostgreSQL + Kafka)', () => {
           occurredAt: e.data.occurredAt,
           data: expect.any(Object),
           position: e.position,
+        });
+        // The value's fields stay in the order consumers had before the CloudEvents headers.
+        expect(Object.keys(mine[i].value)).toEqual(['eventId', 'type', 'domain', 'tailId', 'mappedIds', 'occurredAt', 'data', 'position']);
+        expect(mine[i].headers).toEqual({
+          'event-type': e.type,
+          'event-id': e.eventId,
+          [CLOUDEVENTS_HEADERS.specversion]: '1.0',
+          [CLOUDEVENTS_HEADERS.id]: e.eventId,
+          [CLOUDEVENTS_HEADERS.source]: TAIL_EVENTS_SOURCE,
+          [CLOUDEVENTS_HEADERS.type]: `tailsync.tail.${e.type}`,
+          [CLOUDEVENTS_HEADERS.time]: e.data.occurredAt,
+          [CLOUDEVENTS_HEADERS.dataschema]: TAIL_EVENT_SCHEMA_ID,
+          [CLOUDEVENTS_HEADERS.contentType]: 'application/json',
         });
       });
     }

@@ -16,6 +16,7 @@ import {
   type ReadSideLogger,
 } from '../read-model/read-model.tables';
 import { RecentTailEvents } from '../recent-tail-events';
+import { tailEventHeaders } from './tail-event-headers';
 
 export interface TailEventsRelayOptions {
   /** Topic to publish to. Default `tailsync.tail-events` (`TOPICS.tailEvents`). */
@@ -379,13 +380,14 @@ export class TailEventsRelay {
       const tailId = tailIdOfStream(e.streamId) as number;
       const domain = String(e.data.domain ?? (e.metadata as { domain?: unknown }).domain ?? '');
       const mappedIds = mappedIdsAt.get(e.streamId)?.[e.version] ?? this.mappedIdsFallback(e, tailId);
+      const occurredAt = typeof e.data.occurredAt === 'string' ? e.data.occurredAt : e.recordedAt.toISOString();
       const value: TailEventMessage = {
         eventId: e.eventId,
         type: e.type,
         domain,
         tailId,
         mappedIds,
-        occurredAt: typeof e.data.occurredAt === 'string' ? e.data.occurredAt : e.recordedAt.toISOString(),
+        occurredAt,
         data: tailEventOwnFields(e.data),
         position: e.position,
       };
@@ -395,7 +397,7 @@ export class TailEventsRelay {
         chunk = [];
         bytes = 0;
       }
-      chunk.push({ key: tailEventKey(domain, tailId), value: json, headers: { 'event-type': e.type, 'event-id': e.eventId } });
+      chunk.push({ key: tailEventKey(domain, tailId), value: json, headers: tailEventHeaders(e.eventId, e.type, occurredAt) });
       bytes += json.length;
     }
     if (chunk.length > 0) prepared.chunks.push(chunk);

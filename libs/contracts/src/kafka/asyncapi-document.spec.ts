@@ -1,0 +1,44 @@
+import { Parser } from '@asyncapi/parser';
+import { TOPICS } from '../topics';
+import { asyncApiDocument } from './asyncapi-document';
+import { KAFKA_TOPICS } from './kafka-topics';
+
+const ERROR = 0; // DiagnosticSeverity.Error
+
+/** The schema as written: the parser tags each sub-schema with an `x-parser-schema-id`. */
+const asWritten = (schema: unknown): unknown => JSON.parse(JSON.stringify(schema ?? null, (key, value) => (key === 'x-parser-schema-id' ? undefined : value)));
+
+async function parse(document: unknown) {
+  const { document: parsed, diagnostics } = await new Parser().parse(JSON.stringify(document));
+  return { parsed, errors: diagnostics.filter((d) => d.severity === ERROR).map((d) => `${d.path.join('.')}: ${d.message}`) };
+}
+
+describe('AsyncAPI document (checked by @asyncapi/parser)', () => {
+  it('is a valid AsyncAPI 3.0 document', async () => {
+    const { parsed, errors } = await parse(asyncApiDocument());
+    expect(errors).toEqual([]);
+    expect(parsed?.version()).toBe('3.0.0');
+  });
+
+  it('has every topic as a channel, with its message, key, headers and payload schema', async () => {
+    const { parsed } = await parse(asyncApiDocument());
+    const channels = parsed!.channels().all();
+    expect(channels.map((c) => c.address()).sort()).toEqual(Object.values(TOPICS).sort());
+    for (const topic of KAFKA_TOPICS) {
+      const channel = channels.find((c) => c.address() === topic.topic)!;
+      const [message] = channel.messages().all();
+      expect(message.name()).toBe(topic.message.name);
+      expect(asWritten(message.payload()?.json())).toEqual(topic.message.payload);
+      expect(asWritten(message.headers()?.json())).toEqual(topic.message.headers);
+      expect(message.bindings().get('kafka')?.value()).toMatchObject({ key: topic.message.key });
+      const operation = channel.operations().all()[0];
+      expect(operation.action()).toBe(topic.tailsync);
+    }
+  });
+
+  it('is refused by the parser when broken (the check is not vacuous)', async () => {
+    const broken = asyncApiDocument() as { operations: Record<string, { channel: { $ref: string } }> };
+    broken.operations.publishTailEvents.channel.$ref = '#/channels/noSuchChannel';
+    expect((await parse(broken)).errors).not.toEqual([]);
+  });
+});

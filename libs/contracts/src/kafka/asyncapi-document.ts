@@ -1,0 +1,87 @@
+import { API_VERSION } from '../version';
+import type { JsonSchema } from './json-schema';
+import { KAFKA_TOPICS, type TopicContract } from './kafka-topics';
+
+const KAFKA_BINDING_VERSION = '0.5.0';
+
+/** Kafka's topic configuration as the AsyncAPI Kafka binding types it. */
+function topicConfiguration(config: Record<string, string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(config)) out[name] = name === 'cleanup.policy' ? value.split(',') : Number(value);
+  return out;
+}
+
+function channel(t: TopicContract) {
+  return {
+    address: t.topic,
+    title: t.topic,
+    description: t.description,
+    messages: { [t.message.name]: { $ref: `#/components/messages/${t.message.name}` } },
+    bindings: {
+      kafka: {
+        topic: t.topic,
+        partitions: t.numPartitions,
+        ...(Object.keys(t.config).length > 0 ? { topicConfiguration: topicConfiguration(t.config) } : {}),
+        bindingVersion: KAFKA_BINDING_VERSION,
+      },
+    },
+  };
+}
+
+function operation(t: TopicContract) {
+  return {
+    action: t.tailsync,
+    title: t.operationTitle,
+    description: t.operationDescription,
+    channel: { $ref: `#/channels/${t.channelId}` },
+    messages: [{ $ref: `#/channels/${t.channelId}/messages/${t.message.name}` }],
+    ...(t.groupId ? { bindings: { kafka: { groupId: { type: 'string', enum: [t.groupId] }, bindingVersion: KAFKA_BINDING_VERSION } } } : {}),
+  };
+}
+
+function message(t: TopicContract) {
+  const m = t.message;
+  return {
+    name: m.name,
+    title: m.title,
+    contentType: m.contentType,
+    'x-schema-version': m.version,
+    ...(m.headers ? { headers: { $ref: `#/components/schemas/${m.name}.headers` } } : {}),
+    payload: { $ref: `#/components/schemas/${m.name}` },
+    bindings: { kafka: { key: m.key, bindingVersion: KAFKA_BINDING_VERSION } },
+  };
+}
+
+/**
+ * The AsyncAPI 3.0 document of tailsync's Kafka topics (served at /asyncapi.json), built from the
+ * same topic and schema definitions the code uses. `action` is tailsync's: `send` on a topic
+ * others consume, `receive` on one others produce to.
+ */
+export function asyncApiDocument(topics: readonly TopicContract[] = KAFKA_TOPICS): Record<string, unknown> {
+  const schemas: Record<string, JsonSchema> = {};
+  for (const t of topics) {
+    schemas[t.message.name] = t.message.payload;
+    if (t.message.headers) schemas[`${t.message.name}.headers`] = t.message.headers;
+  }
+  return {
+    asyncapi: '3.0.0',
+    info: {
+      title: 'tailsync Kafka topics',
+      version: API_VERSION,
+      description:
+        'The topics tailsync produces to and consumes from, for services written in any language. ' +
+        'Each message\'s payload is a versioned JSON Schema (draft-07), also committed as files under libs/contracts/schemas/. ' +
+        'Consumer guide and evolution rules: libs/contracts/README.md.',
+    },
+    servers: {
+      kafka: { host: 'localhost:9092', protocol: 'kafka', description: 'The brokers of the deployment (`KAFKA_BROKERS`).' },
+    },
+    defaultContentType: 'application/json',
+    channels: Object.fromEntries(topics.map((t) => [t.channelId, channel(t)])),
+    operations: Object.fromEntries(topics.map((t) => [t.operationId, operation(t)])),
+    components: {
+      messages: Object.fromEntries(topics.map((t) => [t.message.name, message(t)])),
+      schemas,
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import { WEBHOOK_SUBSCRIPTION_EVENTS_SOURCE, webhookSubscriptionCloudEventType } from '../cloudevents';
+import { cloudEventHeadersSchema } from './cloud-event-headers.schema';
+import { dataByType, DATE_TIME_SCHEMA, DOMAIN_SCHEMA, JSON_SCHEMA_DRAFT_07, messageSchemaId, UUID_SCHEMA, type JsonSchema } from './json-schema';
+
+/** Version of the `tailsync.webhook-subscriptions` value schema. */
+export const WEBHOOK_SUBSCRIPTION_EVENT_SCHEMA_VERSION = '1.0.0';
+export const WEBHOOK_SUBSCRIPTION_EVENT_SCHEMA_ID = messageSchemaId('WebhookSubscriptionEvent', WEBHOOK_SUBSCRIPTION_EVENT_SCHEMA_VERSION);
+
+/** The `type`s the contract names ("Webhooks beyond the interface", Operational events). */
+export const WEBHOOK_SUBSCRIPTION_EVENT_TYPES = ['SubscriptionSaved', 'SubscriptionDeleted', 'SubscriptionDisabled', 'SubscriptionEnabled', 'SecretRotated'] as const;
+
+const url: JsonSchema = { type: 'string', format: 'uri', description: 'The subscription\'s callback URL.' };
+const reason: JsonSchema = { type: 'string', enum: ['gone', 'failing'], description: '`gone`: the receiver answered 410; `failing`: too many failed deliveries in a row.' };
+
+/**
+ * Value of a `tailsync.webhook-subscriptions` message. The contract fixes the envelope and the
+ * types; `data` holds the url and the reason where they apply, never a secret.
+ */
+export const WEBHOOK_SUBSCRIPTION_EVENT_SCHEMA: JsonSchema = {
+  $schema: JSON_SCHEMA_DRAFT_07,
+  $id: WEBHOOK_SUBSCRIPTION_EVENT_SCHEMA_ID,
+  title: 'WebhookSubscriptionEvent',
+  description: `A change of a domain's webhook subscription. Types: ${WEBHOOK_SUBSCRIPTION_EVENT_TYPES.join(', ')}; skip a type you do not know.`,
+  type: 'object',
+  required: ['eventId', 'type', 'domain', 'occurredAt', 'data'],
+  properties: {
+    eventId: { ...UUID_SCHEMA, description: 'The event\'s id: dedupe on it.' },
+    type: { type: 'string', minLength: 1, description: 'The event type.' },
+    domain: DOMAIN_SCHEMA,
+    occurredAt: DATE_TIME_SCHEMA,
+    data: { type: 'object', properties: { url, reason }, description: 'The url and the reason where they apply; never a secret.' },
+  },
+  allOf: dataByType({
+    SubscriptionSaved: { type: 'object', required: ['url'], properties: { url } },
+    SubscriptionDisabled: { type: 'object', required: ['reason'], properties: { reason } },
+  }),
+};
+
+export const WEBHOOK_SUBSCRIPTION_EVENT_HEADERS_SCHEMA: JsonSchema = cloudEventHeadersSchema({
+  message: 'WebhookSubscriptionEvent',
+  version: WEBHOOK_SUBSCRIPTION_EVENT_SCHEMA_VERSION,
+  source: WEBHOOK_SUBSCRIPTION_EVENTS_SOURCE,
+  typePrefix: webhookSubscriptionCloudEventType(''),
+  dataschema: WEBHOOK_SUBSCRIPTION_EVENT_SCHEMA_ID,
+});
