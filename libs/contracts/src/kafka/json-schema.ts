@@ -48,6 +48,17 @@ export const DOMAIN_SCHEMA: JsonSchema = { type: 'string', pattern: '^[a-z0-9][a
 export const DATE_TIME_SCHEMA: JsonSchema = { type: 'string', format: 'date-time', description: 'RFC 3339 date-time with a time zone.' };
 
 /**
+ * What producers may send as a date-time (the interface says ISO-8601): seconds and their
+ * fraction optional, a time zone required, `±hh:mm` or `±hhmm`. Wider than RFC 3339, as the
+ * dispatcher has always accepted; a pattern, so validators in every language apply it.
+ */
+export const ISO_8601_DATE_TIME_SCHEMA: JsonSchema = {
+  type: 'string',
+  pattern: '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])T([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d{1,9})?)?(Z|[+-]([01]\\d|2[0-3]):?[0-5]\\d)$',
+  description: 'ISO-8601 date-time with a time zone (Z or ±hh:mm); seconds optional.',
+};
+
+/**
  * One schema per event type, chosen by the message's `type`: `if type is T then data is D`. A
  * type the schema does not list only has to meet the common part, so a consumer validating with
  * an older schema still accepts a newer event type (which it should skip).

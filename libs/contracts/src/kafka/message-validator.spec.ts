@@ -10,7 +10,7 @@ describe('messageValidator', () => {
   it('accepts a valid message and names where and why an invalid one fails', () => {
     expect(risk(good)).toBeNull();
     expect(risk({ ...good, eventId: 'nope' })).toMatch(/^\/eventId must match pattern/);
-    expect(risk({ ...good, occurredAt: '2025-13-45T12:00:00Z' })).toBe('/occurredAt must match format "date-time"');
+    expect(risk({ ...good, occurredAt: '2025-13-45T12:00:00Z' })).toMatch(/^\/occurredAt must match pattern "/);
     expect(risk({ ...good, domain: undefined })).toBe("(value) must have required property 'domain'");
     expect(risk([1])).toBe('(value) must be object');
   });

@@ -1,4 +1,4 @@
-import { DATE_TIME_SCHEMA, DOMAIN_SCHEMA, JSON_SCHEMA_DRAFT_07, messageSchemaId, UUID_SCHEMA, type JsonSchema } from './json-schema';
+import { DOMAIN_SCHEMA, ISO_8601_DATE_TIME_SCHEMA, JSON_SCHEMA_DRAFT_07, messageSchemaId, UUID_SCHEMA, type JsonSchema } from './json-schema';
 
 /** Version of the `product.risk-assessment-executed` value schema (what producers must send). */
 export const RISK_ASSESSMENT_EXECUTED_SCHEMA_VERSION = '1.0.0';
@@ -18,7 +18,7 @@ export const RISK_ASSESSMENT_EXECUTED_SCHEMA: JsonSchema = {
   properties: {
     eventId: { ...UUID_SCHEMA, description: 'The event\'s id: the callback\'s `Webhook-Id`; a message sent again with the same id is delivered once.' },
     domain: { ...DOMAIN_SCHEMA, description: 'The domain whose subscription is notified.' },
-    occurredAt: { ...DATE_TIME_SCHEMA, description: 'When the assessment ran (RFC 3339, with seconds and a time zone).' },
+    occurredAt: { ...ISO_8601_DATE_TIME_SCHEMA, description: 'When the assessment ran: ISO-8601 with a time zone, seconds optional.' },
     data: { type: 'object', description: 'Passed to the subscriber unchanged, as the callback body\'s `data`.' },
   },
 };
