@@ -54,7 +54,7 @@ export async function startService(start: ServiceStart): Promise<NestFastifyAppl
 }
 
 /**
- * Fastify: a Nest route costs a fraction of its CPU on Express (measured in docs/performance.md).
+ * Fastify: a Nest route costs a fraction of its CPU on Express (docs/performance.md, "Performance choices").
  * Routing as Express did: case-insensitive paths, a trailing slash ignored. The request id is
  * the one the access log and problem answers carry.
  */
