@@ -5,6 +5,8 @@ ARG NODE_IMAGE=node:20.20-bookworm-slim
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
+# npm ci's postinstall applies these to kafkajs (patch-package, a production dependency).
+COPY patches/ ./patches/
 # Behind a TLS-inspecting proxy npm needs the proxy's CA: put it in tools/docker/extra-ca/*.crt
 # (README, "Operators"); it stays in this build stage, never in the runtime image.
 COPY tools/docker/extra-ca/ /tmp/extra-ca/

@@ -26,4 +26,21 @@ export default [
       ],
     },
   },
+  // The hexagon, in every app: the domain depends on nothing outside it, the application on the
+  // domain and its own ports; adapters (infrastructure) and entry points (interface) plug in from
+  // outside. Specs and test support may wire real adapters.
+  {
+    files: ['apps/*/src/**/domain/**/*.ts'],
+    ignores: ['**/*.spec.ts', '**/*.test-support.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)(application|infrastructure|interface)(/|$)', message: 'The domain depends on nothing outside it.' }] }],
+    },
+  },
+  {
+    files: ['apps/*/src/**/application/**/*.ts'],
+    ignores: ['**/*.spec.ts', '**/*.test-support.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)(infrastructure|interface)(/|$)', message: 'The application reaches adapters through its ports (application/*-ports.ts).' }] }],
+    },
+  },
 ];

@@ -55,9 +55,8 @@ export async function runPgBaseline(ctx: BenchContext, connections: number): Pro
       return c;
     }),
   );
-  // Shaped like rm_tails, with the mapping's key and the indexes rm_tails had through session 5
-  // (key on tail_id plus a (domain, tail_id) index; now one key on (domain, tail_id)): kept, so the
-  // baseline and the ratios against it stay comparable across sessions.
+  // Shaped like rm_tails as it was (key on tail_id plus a (domain, tail_id) index; now one key on
+  // (domain, tail_id)): kept, so the baseline and the ratios against it stay comparable over time.
   await clients[0].query(`create table ${table} (
       tail_id bigint primary key, domain text not null, source text not null, mapped_id text not null,
       tail_number text not null, tail_number_key text not null, registration_number text, icao_type_name text,

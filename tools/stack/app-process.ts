@@ -18,10 +18,8 @@ export interface AppProcess {
 
 /**
  * V8 flags every app runs with, here and in the Dockerfile (a spec checks they agree).
- * `--single-threaded-gc`: V8's parallel and concurrent GC helper threads compete for the same
- * few cores as PostgreSQL, Kafka and the other apps, and cost CPU to coordinate. Interleaved bulk
- * runs on the dev stack (docs/performance.md, session 9): tail-sync's CPU per tail −7 %, 4
- * parallel 1,000-tail calls +13 %; single PUTs unchanged.
+ * `--single-threaded-gc`: V8's GC helper threads compete for the same few cores as PostgreSQL,
+ * Kafka and the other apps, and cost CPU to coordinate (docs/performance.md, "Performance choices").
  */
 export const APP_NODE_FLAGS = ['--single-threaded-gc'];
 
@@ -35,8 +33,7 @@ export function spawnApp(
   nodeArgs: string[] = [],
 ): AppProcess {
   mkdirSync(logDir, { recursive: true });
-  // The app appends to its log file itself: through a pipe, this process read and wrote every line
-  // again (~26 µs of its CPU per request at 1,000 single PUTs/s, one access-log line each).
+  // The app appends to its log file itself: through a pipe, this process would copy every line.
   const log = openSync(join(logDir, `${instance}.log`), 'a');
   let child: ChildProcess;
   try {

@@ -1,9 +1,6 @@
-// First: kafkajs's producer keeps the grouping it loads with kafkajs (see the module).
-export * from './kafka/kafkajs-grouping-fix';
 export * from './config/load-config';
 export * from './config/common.config';
-export * from './kafka/kafkajs-idle-timer-fix';
-export * from './kafka/kafkajs-record-encoding-fix';
+export * from './kafka/kafkajs-patches';
 export * from './kafka/murmur2-partitioner';
 export * from './kafka/kafka-transport';
 export * from './kafka/kafka-rpc';

@@ -25,7 +25,7 @@ import { ServiceAccountsStore } from './service-accounts.store';
     JwtModule.registerAsync({
       inject: [GatewayConfig],
       // A secret KeyObject, not the string: given a string, jsonwebtoken first tries to parse it as a
-      // PEM public key (createPublicKey, which throws) on EVERY verify — about 0.5 ms per request.
+      // PEM public key (createPublicKey, which throws) on every verify.
       // @nestjs/jwt passes the secret through untouched; only its typings say string | Buffer.
       useFactory: (config: GatewayConfig) => ({
         secret: createSecretKey(Buffer.from(config.JWT_SECRET, 'utf8')) as unknown as string,

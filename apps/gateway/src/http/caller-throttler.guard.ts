@@ -17,8 +17,7 @@ export class CallerThrottlerGuard extends ThrottlerGuard {
 
   /**
    * The throttler's key, as the library builds it (route and caller) but not hashed: the counters
-   * live in this process's memory, so the SHA-256 it takes of every key only cost CPU (~1 % of the
-   * gateway's under single `PUT /Tails`).
+   * live in this process's memory, so the SHA-256 it takes of every key only costs CPU.
    */
   protected generateKey(context: ExecutionContext, tracker: string, throttlerName: string): string {
     return `${context.getClass().name}-${context.getHandler().name}-${throttlerName}-${tracker}`;

@@ -35,8 +35,7 @@ interface PropertyCheck {
  *
  * An array value of a property declared as an array (without `@Type`, `@Transform` or nested
  * validation: `BulkTailsDto.tails`) is kept as parsed: `plainToInstance` would copy it element by
- * element into an equal array, which for a 1,000-tail body was ~16 % of the gateway's CPU under
- * parallel bulk calls (its entries are checked one by one afterwards).
+ * element into an equal array (its entries are checked one by one afterwards).
  */
 export function compileDtoFastPath<T extends object>(cls: new () => T): ((plain: Plain) => T | undefined) | null {
   const hasStorage = (m: unknown) => m instanceof Map && m.has(cls);

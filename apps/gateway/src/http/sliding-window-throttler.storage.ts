@@ -18,7 +18,7 @@ interface Counter {
  *
  * Why not @nestjs/throttler's in-memory storage: it arms one timer per hit, and each timer on
  * firing filters an array of every pending timer, so a request costs O(requests in the last
- * minute) and the gateway saturated on bookkeeping near 1,000 req/s (docs/performance.md).
+ * minute) (docs/performance.md, "Performance choices").
  *
  * Per process, like the storage it replaces (several gateway copies each count their own hits).
  */

@@ -6,9 +6,9 @@ import type { Pool } from 'pg';
 import { CreateOrMapTailsHandler } from './application/commands/create-or-map-tails.command';
 import { ChangeTailNumberHandler, DeactivateTailHandler, ReactivateTailHandler } from './application/commands/tail-state-commands';
 import { GetTailHandler, GetTailHistoryHandler, ListTailsHandler } from './application/queries/tail-queries';
-import { PostgresTailIdAllocator } from './application/tail-id-allocator';
-import { EVENT_STORE } from './application/tail-ports';
+import { EVENT_STORE, PROJECTION_WAITER, TAIL_VIEWS } from './application/tail-ports';
 import { TailWriter } from './application/tail-writer';
+import { PostgresTailIdAllocator } from './infrastructure/ids/postgres-tail-id-allocator';
 import { TailsProjection } from './infrastructure/read-model/tails.projection';
 import { RecentTailEvents } from './infrastructure/recent-tail-events';
 import { TailsReadModel } from './infrastructure/read-model/tails.read-model';
@@ -78,7 +78,9 @@ export class TailsModule {
         { provide: PostgresTailIdAllocator, useValue: ids },
         { provide: TailWriter, useValue: new TailWriter(options.eventStore, reservations, ids) },
         { provide: TailsProjection, useValue: projection },
+        { provide: PROJECTION_WAITER, useExisting: TailsProjection },
         { provide: TailsReadModel, useValue: new TailsReadModel(options.pool) },
+        { provide: TAIL_VIEWS, useExisting: TailsReadModel },
         { provide: TailEventsRelay, useValue: relay },
         { provide: TailsLifecycle, useValue: new TailsLifecycle(options.eventStore, reservations, ids, projection, relay, producer) },
         CreateOrMapTailsHandler,

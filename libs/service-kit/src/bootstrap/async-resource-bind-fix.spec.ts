@@ -1,13 +1,33 @@
+import { spawnSync } from 'node:child_process';
 import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
-import { asyncResourceBindLean } from './async-resource-bind-fix';
+import { asyncResourceBindLean, bindAddsDeprecatedAccessor } from './async-resource-bind-fix';
+
+/** What this Node's own `bind` does, asked of a process that has not loaded the fix. */
+function nodeBindHasDeprecatedAccessor(): boolean {
+  const script = "const { AsyncResource } = require('node:async_hooks'); const d = Object.getOwnPropertyDescriptor(new AsyncResource('x').bind(() => 0), 'asyncResource'); process.stdout.write(String(typeof d?.get === 'function'))";
+  const child = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+  return JSON.parse(child.stdout) as boolean;
+}
 
 describe('AsyncResource#bind without the deprecated accessor', () => {
   const als = new AsyncLocalStorage<string>();
 
-  it('is installed', () => {
-    expect(asyncResourceBindLean).toBe(true);
-    const bound = new AsyncResource('test').bind(() => 1);
-    expect(Object.getOwnPropertyDescriptor(bound, 'asyncResource')).toBeUndefined();
+  it(`is installed exactly when this Node's own bind adds the deprecated accessor (Node ${process.versions.node})`, () => {
+    expect(asyncResourceBindLean).toBe(nodeBindHasDeprecatedAccessor());
+    expect(Object.getOwnPropertyDescriptor(new AsyncResource('test').bind(() => 1), 'asyncResource')?.get).toBeUndefined();
+  });
+
+  it('tells a bind that adds the deprecated getter from one that does not', () => {
+    const withGetter = function (this: AsyncResource, fn: () => unknown) {
+      const bound = () => fn();
+      return Object.defineProperty(bound, 'asyncResource', { get: () => this, enumerable: true, configurable: true });
+    };
+    const withValue = function (this: AsyncResource, fn: () => unknown) {
+      return Object.defineProperty(() => fn(), 'asyncResource', { value: this, enumerable: true, configurable: true });
+    };
+    expect(bindAddsDeprecatedAccessor(withGetter)).toBe(true);
+    expect(bindAddsDeprecatedAccessor(withValue)).toBe(false);
+    expect(bindAddsDeprecatedAccessor(AsyncResource.prototype.bind as never)).toBe(false);
   });
 
   it("runs the function in the resource's async context, wherever it is called from", async () => {

@@ -6,6 +6,7 @@ import { Logger } from 'nestjs-pino';
 import { ensureTopics, TopicSpec } from '../kafka/ensure-topics';
 import { ConcurrentServerKafka } from '../kafka/kafka-rpc';
 import { kafkaTransport } from '../kafka/kafka-transport';
+import { assertKafkajsPatched } from '../kafka/kafkajs-patches';
 import { requestIdOf } from './request-id';
 import { addAccessLog } from '../logging/logging.module';
 import { addResponseHeaders, tagResponse } from './response-headers';
@@ -30,9 +31,11 @@ export interface ServiceStart {
 
 /**
  * Starts one tailsync process: its topics, its HTTP side (health, metrics and, for the
- * gateway, the REST API) and, for services, its Kafka request-response server.
+ * gateway, the REST API) and, for services, its Kafka request-response server. It refuses a
+ * kafkajs without our patches.
  */
 export async function startService(start: ServiceStart): Promise<NestFastifyApplication> {
+  assertKafkajsPatched();
   await ensureTopics(start.brokers, start.topics);
   const app = await NestFactory.create<NestFastifyApplication>(start.module, httpAdapter(start.frameworkErrors), { bufferLogs: true, bodyParser: !start.configure });
   app.useLogger(app.get(Logger));
@@ -51,7 +54,7 @@ export async function startService(start: ServiceStart): Promise<NestFastifyAppl
 }
 
 /**
- * Fastify: a Nest route costs a fraction of its CPU on Express (measured in docs/performance.md).
+ * Fastify: a Nest route costs a fraction of its CPU on Express (docs/performance.md, "Performance choices").
  * Routing as Express did: case-insensitive paths, a trailing slash ignored. The request id is
  * the one the access log and problem answers carry.
  */

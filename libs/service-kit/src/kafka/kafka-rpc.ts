@@ -35,7 +35,7 @@ function withBatchingProducers(kafka: Kafka): Kafka {
  *   while they run. Nest's server awaited each request before the next of its partition (one
  *   request per partition in flight), and kafkajs fetches again only once the previous fetch's
  *   batches are processed: a request that arrived during a slow one (a 1,000-tail call, a webhook
- *   test call) waited for it, 160 ms at the median under parallel bulk calls;
+ *   test call) waited for it;
  * - at most `MAX_IN_FLIGHT` requests run at once: beyond, the fetch waits;
  * - offsets are committed by this server (`PartitionOffsets`), only past requests that have all
  *   been answered, so a request in flight when the process dies is delivered again; at most one
@@ -63,7 +63,7 @@ export class ConcurrentServerKafka extends ServerKafka {
 
   /**
    * Nest's own tries `JSON.parse` on every request's pattern first, and a topic name is not JSON:
-   * the SyntaxError cost ~5 µs per request, plus its garbage.
+   * a SyntaxError per request.
    */
   override getRouteFromPattern(pattern: string): string {
     let route = this.routes.get(pattern);

@@ -29,8 +29,8 @@ export function loggingModule(service: string, level: string) {
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
     },
-    // No pino-http middleware: requests are logged by `addAccessLog`. The middleware, and the
-    // AsyncLocalStorage nestjs-pino opens around it, cost the gateway ~35-50 µs per request.
+    // No pino-http middleware: requests are logged by `addAccessLog`; the middleware and the
+    // AsyncLocalStorage nestjs-pino opens around it are costly (docs/performance.md, "Performance choices").
     forRoutes: [],
   });
 }

@@ -6,9 +6,8 @@ const ESCAPED = /[\\"]/g;
  * nulls (`{"a","b",NULL}`), built in one pass; `undefined` for any other array (nested arrays,
  * dates, buffers, objects), which pg then serialises itself.
  *
- * pg escapes every element with two regular-expression replaces, even when there is nothing to
- * escape. A 1,000-tail call sends ~30,000 array elements (unnest-based batch statements), and
- * pg's serialisation of them was 13 % of tail-sync's CPU (docs/performance.md).
+ * pg escapes every element with two regular-expression replaces, and a 1,000-tail call sends
+ * ~30,000 elements (docs/performance.md, "Performance choices").
  */
 export function arrayLiteral(values: readonly unknown[]): string | undefined {
   let out = '{';

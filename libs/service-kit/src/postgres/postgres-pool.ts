@@ -6,12 +6,10 @@ import { PreparingClient } from './preparing-client';
 export const PG_POOL = Symbol('PG_POOL');
 
 /**
- * The pool every process uses. Statements with parameters are prepared once per connection
- * (PreparingClient) but planned for their actual values on every run: a generic plan, planned
- * once for arrays of unknown length, made 1,000-tail bulk calls 2-3x slower (docs/performance.md).
- * Random page reads are costed as on SSD or cached data (1.1, not the spinning-disk 4): with the
- * default, a 1,000-tail call's 2,000 reservation keys were hash-joined against a full scan of the
- * table (27 ms at 80,000 rows, growing with it) instead of looked up by primary key (8 ms).
+ * The pool every process uses. Statements are prepared once per connection (PreparingClient) but
+ * planned for their actual values: a generic plan, made for arrays of unknown length, is slow for
+ * batches. Random page reads are costed as on SSD or cached data (1.1, not the spinning-disk 4),
+ * or batch key lookups become full scans. Figures: docs/performance.md, "Performance choices".
  */
 export function createPool(url: string, max = 20): Pool {
   const pool = new Pool({

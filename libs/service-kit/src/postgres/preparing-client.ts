@@ -36,10 +36,8 @@ function withArrayLiterals(values: unknown[]): unknown[] {
 
 /**
  * A pg client that prepares every statement with parameters once per connection, under a name
- * derived from its text, so PostgreSQL parses it once. An 8-row event insert cost the server
- * 370-385 µs unnamed and 305-315 µs prepared (still planned on every run; 205-220 µs with
- * cached generic plans, which createPool does not use), measured on the embedded server.
- * Array parameters are serialised by {@link arrayLiteral}, about twice as fast as pg.
+ * derived from its text, so PostgreSQL parses it once (docs/performance.md, "Performance
+ * choices"). Array parameters are serialised by {@link arrayLiteral}.
  */
 export class PreparingClient extends Client {
   // pg's `query` has many overloads; this one names the statement and hands everything on.

@@ -1,11 +1,20 @@
+import type { TailListPage, TailListQuery, TailView } from '@tailsync/contracts';
 import type { AllCheckpoint } from '@tailsync/event-store';
 
 /** Tokens of the adapters the handlers need; the tails module binds them. */
 export const EVENT_STORE = Symbol('EVENT_STORE');
+export const PROJECTION_WAITER = Symbol('PROJECTION_WAITER');
+export const TAIL_VIEWS = Symbol('TAIL_VIEWS');
 
 /** A read model that a command waits for, so its answer is readable by every caller of the domain. */
 export interface ProjectionWaiter {
   waitFor(checkpoint: AllCheckpoint, timeoutMs: number): Promise<void>;
+}
+
+/** The read model's views of tails, as a caller (`source`) of a domain sees them. */
+export interface TailViews {
+  getByMappedId(domain: string, source: string, mappedId: string): Promise<TailView | null>;
+  list(domain: string, source: string, query?: TailListQuery): Promise<TailListPage>;
 }
 
 /** How long a command waits for its effect to be readable before answering 503. */

@@ -11,7 +11,7 @@ import { StreamReservations } from '../infrastructure/reservations/stream-reserv
 import type { ReservationStore } from './reservation-store';
 import { mappedIdStreamId, tailNumberStreamId, tailStreamId } from '../domain/stream-ids';
 import { MappedIdConflict, TailAlreadyActive, TailAlreadyInactive, TailNotFound, TailNumberTaken } from '../domain/tail.errors';
-import { PostgresTailIdAllocator } from './tail-id-allocator';
+import { PostgresTailIdAllocator } from '../infrastructure/ids/postgres-tail-id-allocator';
 import { TailWriter, type CreateOrMapResult, type TailInput, type TailWriterContext, type TailWriterOptions } from './tail-writer';
 import { SimulatedCrash, StreamByStreamStore, type HeldWrite } from './stream-by-stream-store.test-support';
 import { ReservationInFlight } from './reservation-store';

@@ -1,8 +1,8 @@
+import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CreateOrMapOutcome, TailSubmission } from '@tailsync/contracts';
 import { TailWriter, TailWriterContext } from '../tail-writer';
-import { TailsProjection } from '../../infrastructure/read-model/tails.projection';
-import { READ_YOUR_WRITES_TIMEOUT_MS } from '../tail-ports';
+import { PROJECTION_WAITER, READ_YOUR_WRITES_TIMEOUT_MS, type ProjectionWaiter } from '../tail-ports';
 
 /** Create or map tails for one caller, in order and independently (a single PUT is a batch of one). */
 export class CreateOrMapTails extends Command<CreateOrMapOutcome[]> {
@@ -18,7 +18,7 @@ export class CreateOrMapTails extends Command<CreateOrMapOutcome[]> {
 export class CreateOrMapTailsHandler implements ICommandHandler<CreateOrMapTails, CreateOrMapOutcome[]> {
   constructor(
     private readonly writer: TailWriter,
-    private readonly projection: TailsProjection,
+    @Inject(PROJECTION_WAITER) private readonly projection: ProjectionWaiter,
   ) {}
 
   async execute({ context, tails }: CreateOrMapTails): Promise<CreateOrMapOutcome[]> {

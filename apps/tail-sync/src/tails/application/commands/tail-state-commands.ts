@@ -1,10 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Command, CommandHandler } from '@nestjs/cqrs';
 import { TailView } from '@tailsync/contracts';
 import { TailNotFound } from '../../domain/tail.errors';
-import { TailsProjection } from '../../infrastructure/read-model/tails.projection';
-import { TailsReadModel } from '../../infrastructure/read-model/tails.read-model';
-import { READ_YOUR_WRITES_TIMEOUT_MS } from '../tail-ports';
+import { PROJECTION_WAITER, READ_YOUR_WRITES_TIMEOUT_MS, TAIL_VIEWS, type ProjectionWaiter, type TailViews } from '../tail-ports';
 import { TailCommandResult, TailWriter, TailWriterContext } from '../tail-writer';
 
 export class DeactivateTail extends Command<TailView> {
@@ -33,8 +31,8 @@ type TailStateCommand = DeactivateTail | ReactivateTail | ChangeTailNumber;
 abstract class TailStateCommandHandler<C extends TailStateCommand> {
   constructor(
     protected readonly writer: TailWriter,
-    private readonly projection: TailsProjection,
-    private readonly readModel: TailsReadModel,
+    @Inject(PROJECTION_WAITER) private readonly projection: ProjectionWaiter,
+    @Inject(TAIL_VIEWS) private readonly readModel: TailViews,
   ) {}
 
   protected abstract run(command: C): Promise<TailCommandResult>;

@@ -5,9 +5,8 @@ import type { EventStore } from '@tailsync/event-store';
 import { tailStreamId } from '../../domain/stream-ids';
 import { TailNotFound } from '../../domain/tail.errors';
 import { toTailEvent } from '../../domain/tail.events';
-import { TailsReadModel } from '../../infrastructure/read-model/tails.read-model';
 import { TailWriterContext } from '../tail-writer';
-import { EVENT_STORE } from '../tail-ports';
+import { EVENT_STORE, TAIL_VIEWS, type TailViews } from '../tail-ports';
 
 export class GetTail extends Query<TailView> {
   constructor(readonly context: TailWriterContext, readonly mappedId: string) {
@@ -29,7 +28,7 @@ export class GetTailHistory extends Query<{ items: TailHistoryItem[] }> {
 
 @QueryHandler(GetTail)
 export class GetTailHandler implements IQueryHandler<GetTail, TailView> {
-  constructor(private readonly readModel: TailsReadModel) {}
+  constructor(@Inject(TAIL_VIEWS) private readonly readModel: TailViews) {}
 
   async execute({ context, mappedId }: GetTail): Promise<TailView> {
     const view = await this.readModel.getByMappedId(context.domain, context.source, mappedId);
@@ -40,7 +39,7 @@ export class GetTailHandler implements IQueryHandler<GetTail, TailView> {
 
 @QueryHandler(ListTails)
 export class ListTailsHandler implements IQueryHandler<ListTails, TailListPage> {
-  constructor(private readonly readModel: TailsReadModel) {}
+  constructor(@Inject(TAIL_VIEWS) private readonly readModel: TailViews) {}
 
   execute({ context, query }: ListTails): Promise<TailListPage> {
     return this.readModel.list(context.domain, context.source, query);
@@ -51,7 +50,7 @@ export class ListTailsHandler implements IQueryHandler<ListTails, TailListPage> 
 @QueryHandler(GetTailHistory)
 export class GetTailHistoryHandler implements IQueryHandler<GetTailHistory, { items: TailHistoryItem[] }> {
   constructor(
-    private readonly readModel: TailsReadModel,
+    @Inject(TAIL_VIEWS) private readonly readModel: TailViews,
     @Inject(EVENT_STORE) private readonly events: EventStore,
   ) {}
 

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { Pool } from 'pg';
 import { createPool } from '@tailsync/service-kit';
 import { PostgresEventStore } from '@tailsync/event-store';
-import { PostgresTailIdAllocator } from '../../application/tail-id-allocator';
+import { PostgresTailIdAllocator } from '../ids/postgres-tail-id-allocator';
 import { TailWriter, type CreateOrMapResult } from '../../application/tail-writer';
 import { PostgresReservations } from '../reservations/postgres-reservations';
 

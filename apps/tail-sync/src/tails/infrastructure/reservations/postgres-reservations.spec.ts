@@ -5,7 +5,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createPool } from '@tailsync/service-kit';
 import { PostgresEventStore, WrongExpectedVersionError } from '@tailsync/event-store';
-import { PostgresTailIdAllocator } from '../../application/tail-id-allocator';
+import { PostgresTailIdAllocator } from '../ids/postgres-tail-id-allocator';
 import { TailWriter, type CreateOrMapResult } from '../../application/tail-writer';
 import { mappedIdClaimed } from '../../domain/reservation.events';
 import { mappedIdStreamId, tailNumberStreamId, tailStreamId } from '../../domain/stream-ids';
