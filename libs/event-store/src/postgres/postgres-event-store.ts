@@ -361,6 +361,15 @@ export class PostgresEventStore implements EventStore {
     return isPairAtOrAfter(a, b);
   }
 
+  async headCheckpoint(): Promise<AllCheckpoint | null> {
+    // The key (tx, position) read backwards: one index probe. Rows of transactions in flight are
+    // invisible here, so the head is at most what readAll will eventually reach.
+    const { rows } = await this.pool.query<{ tx: string; position: string }>(
+      `select tx::text as tx, position::text as position from ${this.eventsTable} order by tx desc, position desc limit 1`,
+    );
+    return rows[0] ? { value: `${rows[0].tx}:${rows[0].position}` } : null;
+  }
+
   async ping(): Promise<void> {
     await this.pool.query('select 1');
   }

@@ -2,19 +2,22 @@
  * Test support (imported by specs only): the real PostgreSQL event store, written the way
  * EventStoreDB is, one stream at a time.
  *
- * `EsdbEventStore.append` appends a call's writes one stream after the other: a conflict or a crash
- * at write k leaves writes 0..k-1 stored. No EventStoreDB server is reachable where the tests run,
+ * `EsdbEventStore.append` appends a call's writes each on its own (`appendStreamByStream`, the same
+ * code here): a crash before write k starts leaves writes 0..k-1 stored, a conflict at write k may
+ * leave later ones in flight beside it stored too. No EventStoreDB server is reachable where the tests run,
  * so the writer's path for such stores (`StreamReservations`: claims first, releases last, a claim
  * trusted only when its tail holds it) runs on this store instead.
  */
-import type {
-  AllCheckpoint,
-  AppendResult,
-  EventStore,
-  ReadAllOptions,
-  ReadAllResult,
-  StoredEvent,
-  StreamWrite,
+import {
+  appendStreamByStream,
+  STREAM_WRITE_CONCURRENCY,
+  type AllCheckpoint,
+  type AppendResult,
+  type EventStore,
+  type ReadAllOptions,
+  type ReadAllResult,
+  type StoredEvent,
+  type StreamWrite,
 } from '@tailsync/event-store';
 
 /** What an append interrupted by `crashAfterWrites` throws, like a process killed mid-append. */
@@ -38,7 +41,15 @@ export class StreamByStreamStore implements EventStore {
   /** What happens before a coming stream write: after `writesLeft` more, `interrupt` runs (once). */
   private interruption: { writesLeft: number; interrupt: (stored: number) => Promise<void> } | null = null;
 
-  constructor(private readonly inner: EventStore) {}
+  constructor(
+    private readonly inner: EventStore,
+    private readonly options: {
+      /** Added to every stream write, as a network disk's latency (measurements). Default 0. */
+      appendDelayMs?: number;
+      /** Stream writes of one call in flight at once. Default as `EsdbEventStore`. */
+      concurrency?: number;
+    } = {},
+  ) {}
 
   /** Stores `writes` more stream writes (across appends), then throws {@link SimulatedCrash} instead of the next one. */
   crashAfterWrites(writes: number): void {
@@ -57,19 +68,22 @@ export class StreamByStreamStore implements EventStore {
 
   async append(writes: StreamWrite[]): Promise<AppendResult> {
     if (writes.length === 0) return this.inner.append([]);
-    const streams: Record<string, number> = {};
-    let checkpoint: AllCheckpoint | null = null;
-    for (const [i, write] of writes.entries()) {
+    let started = 0;
+    const appendOne = async (write: StreamWrite) => {
       const interruption = this.interruption;
+      const index = started++;
       if (interruption && interruption.writesLeft-- <= 0) {
         this.interruption = null;
-        await interruption.interrupt(i);
+        await interruption.interrupt(index);
       }
+      if (this.options.appendDelayMs) await new Promise((resolve) => setTimeout(resolve, this.options.appendDelayMs));
       const appended = await this.inner.append([write]);
-      Object.assign(streams, appended.streams);
-      if (checkpoint === null || !this.inner.isAtOrAfter(checkpoint, appended.checkpoint)) checkpoint = appended.checkpoint;
-    }
-    return { streams, checkpoint: checkpoint! };
+      return { version: appended.streams[write.streamId], checkpoint: appended.checkpoint };
+    };
+    return appendStreamByStream(writes, appendOne, {
+      concurrency: this.options.concurrency ?? STREAM_WRITE_CONCURRENCY,
+      isAtOrAfter: (a, b) => this.inner.isAtOrAfter(a, b),
+    });
   }
 
   readStream(streamId: string, fromVersion?: number): Promise<StoredEvent[]> {
@@ -86,6 +100,10 @@ export class StreamByStreamStore implements EventStore {
 
   isAtOrAfter(a: AllCheckpoint | null, b: AllCheckpoint): boolean {
     return this.inner.isAtOrAfter(a, b);
+  }
+
+  headCheckpoint(): Promise<AllCheckpoint | null> {
+    return this.inner.headCheckpoint();
   }
 
   migrate(): Promise<void> {

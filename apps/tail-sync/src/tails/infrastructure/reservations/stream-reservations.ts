@@ -24,7 +24,8 @@ class ClaimsOutlivedTheirLease extends WrongExpectedVersionError {
 /**
  * Reservations as event streams (`tailnumber-…`, `mappedid-…`) appended with the tail streams.
  * Works with any event store, including one that is not atomic across streams (EventStoreDB).
- * There, claims are appended first, then the tail events, then releases: an interrupted write
+ * There, claims are appended first, then the tail events, then releases, each group once the one
+ * before it is stored (the store writes the streams of one call concurrently): an interrupted write
  * leaves at worst a claim its tail does not hold, never a number released while its tail still
  * holds it. Such a claim is taken as still being written for `CLAIM_LEASE_MS` after it was
  * recorded (other writers wait and decide again), then as left behind (free); so the tail events
@@ -63,18 +64,30 @@ export class StreamReservations implements ReservationStore {
     });
     const releases = (c: ReservationChange) => c.after.holder === null;
     const claims = changes.filter((c) => !releases(c)).map(write);
-    const rest = [...tailWrites, ...changes.filter(releases).map(write)];
-    if (this.eventStore.atomicMultiStream || claims.length === 0) return this.eventStore.append([...claims, ...rest]);
+    const released = changes.filter(releases).map(write);
+    if (this.eventStore.atomicMultiStream) return this.eventStore.append([...claims, ...tailWrites, ...released]);
 
-    const sent = this.now();
-    const claimed = await this.eventStore.append(claims);
-    const elapsedMs = this.now() - sent;
-    if (elapsedMs >= this.leaseMs / 2) throw new ClaimsOutlivedTheirLease(claims[0].streamId, Number(claims[0].expectedVersion), elapsedMs);
-    if (rest.length === 0) return claimed;
-    const written = await this.eventStore.append(rest);
+    // Each group once the one before it is stored: the store writes the streams of one call
+    // concurrently, and a release must never land before its tail's events.
+    let result: AppendResult | null = null;
+    if (claims.length > 0) {
+      const sent = this.now();
+      result = await this.eventStore.append(claims);
+      const elapsedMs = this.now() - sent;
+      if (elapsedMs >= this.leaseMs / 2) throw new ClaimsOutlivedTheirLease(claims[0].streamId, Number(claims[0].expectedVersion), elapsedMs);
+    }
+    for (const group of [tailWrites, released]) {
+      if (group.length === 0) continue;
+      const written = await this.eventStore.append(group);
+      result = result === null ? written : this.merged(result, written);
+    }
+    return result ?? this.eventStore.append([]);
+  }
+
+  private merged(a: AppendResult, b: AppendResult): AppendResult {
     return {
-      streams: { ...claimed.streams, ...written.streams },
-      checkpoint: this.eventStore.isAtOrAfter(written.checkpoint, claimed.checkpoint) ? written.checkpoint : claimed.checkpoint,
+      streams: { ...a.streams, ...b.streams },
+      checkpoint: this.eventStore.isAtOrAfter(b.checkpoint, a.checkpoint) ? b.checkpoint : a.checkpoint,
     };
   }
 }
