@@ -11,6 +11,7 @@
 import {
   appendStreamByStream,
   STREAM_WRITE_CONCURRENCY,
+  EventStoreUnavailableError,
   type AllCheckpoint,
   type AppendResult,
   type EventStore,
@@ -18,6 +19,7 @@ import {
   type ReadAllResult,
   type StoredEvent,
   type StreamWrite,
+  type StreamWriteResult,
 } from '@tailsync/event-store';
 
 /** What an append interrupted by `crashAfterWrites` throws, like a process killed mid-append. */
@@ -38,8 +40,11 @@ export interface HeldWrite {
 
 export class StreamByStreamStore implements EventStore {
   readonly atomicMultiStream = false;
-  /** What happens before a coming stream write: after `writesLeft` more, `interrupt` runs (once). */
-  private interruption: { writesLeft: number; interrupt: (stored: number) => Promise<void> } | null = null;
+  /** What happens to a coming stream write: after `writesLeft` more, `interrupt` runs instead of it (once). */
+  private interruption: {
+    writesLeft: number;
+    interrupt: (stored: number, write: () => Promise<StreamWriteResult>) => Promise<StreamWriteResult>;
+  } | null = null;
 
   constructor(
     private readonly inner: EventStore,
@@ -56,29 +61,43 @@ export class StreamByStreamStore implements EventStore {
     this.interruption = { writesLeft: writes, interrupt: (stored) => Promise.reject(new SimulatedCrash(stored)) };
   }
 
+  /** Stores `writes` more stream writes, then stores the next one but answers it as timed out (the answer is lost). */
+  loseAnswerAfterWrites(writes: number): void {
+    this.interruption = {
+      writesLeft: writes,
+      interrupt: async (_stored, write) => {
+        await write();
+        throw new EventStoreUnavailableError('simulated time-out after the write was stored');
+      },
+    };
+  }
+
   /** Stores `writes` more stream writes (across appends), then holds the next one until released. */
   holdAfterWrites(writes: number): HeldWrite {
     let reached!: () => void;
     let release!: () => void;
     const held: HeldWrite = { reached: new Promise<void>((r) => (reached = r)), release: () => release() };
     const released = new Promise<void>((r) => (release = r));
-    this.interruption = { writesLeft: writes, interrupt: () => (reached(), released) };
+    this.interruption = { writesLeft: writes, interrupt: async (_stored, write) => (reached(), await released, write()) };
     return held;
   }
 
   async append(writes: StreamWrite[]): Promise<AppendResult> {
     if (writes.length === 0) return this.inner.append([]);
     let started = 0;
-    const appendOne = async (write: StreamWrite) => {
+    const store = async (write: StreamWrite): Promise<StreamWriteResult> => {
+      if (this.options.appendDelayMs) await new Promise((resolve) => setTimeout(resolve, this.options.appendDelayMs));
+      const appended = await this.inner.append([write]);
+      return { version: appended.streams[write.streamId], checkpoint: appended.checkpoint };
+    };
+    const appendOne = (write: StreamWrite) => {
       const interruption = this.interruption;
       const index = started++;
       if (interruption && interruption.writesLeft-- <= 0) {
         this.interruption = null;
-        await interruption.interrupt(index);
+        return interruption.interrupt(index, () => store(write));
       }
-      if (this.options.appendDelayMs) await new Promise((resolve) => setTimeout(resolve, this.options.appendDelayMs));
-      const appended = await this.inner.append([write]);
-      return { version: appended.streams[write.streamId], checkpoint: appended.checkpoint };
+      return store(write);
     };
     return appendStreamByStream(writes, appendOne, {
       concurrency: this.options.concurrency ?? STREAM_WRITE_CONCURRENCY,
