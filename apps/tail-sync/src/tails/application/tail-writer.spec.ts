@@ -625,6 +625,19 @@ describeDb('TailWriter on a store written one stream at a time (as EventStoreDB)
     expect(await tailsNumbered(domain, 'HOT', [tailIdOf(r1), tailIdOf(c)])).toEqual([tailIdOf(c)]);
   });
 
+  it('two writers that each stored part of the same keys withdraw them, and one of them creates the tail', async () => {
+    const ctx = { domain: unique('d'), source: 'client-a' };
+    const input = [{ mappedId: 'BOTH', tailNumber: 'SPLIT' }];
+    const held = store.holdAfterWrites(1); // the first writer's Mapped ID claim is stored, its number claim held
+    const first = copy().createOrMapMany(ctx, input);
+    // The second stores its number claim, loses the Mapped ID, and reads the keys again.
+    const second = await whileHeld(held, 1, () => copy().createOrMapMany(ctx, input));
+    const [a, b] = [(await first).results[0], second.results[0]];
+    expect([a.outcome, b.outcome].sort()).toEqual(['created', 'no-action']);
+    expect(tailIdOf(a)).toBe(tailIdOf(b));
+    expect(await tailsNumbered(ctx.domain, 'SPLIT', [tailIdOf(a)])).toEqual([tailIdOf(a)]);
+  });
+
   it('a claim left by a writer that stopped holds its keys until its lease runs out; then the keys are taken, once', async () => {
     const domain = unique('d');
     store.crashAfterWrites(2); // claims of A (Mapped ID, number) stored, then the process "dies"

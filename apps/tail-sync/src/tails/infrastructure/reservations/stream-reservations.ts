@@ -5,7 +5,7 @@ import {
   type EventStore,
   type StreamWrite,
 } from '@tailsync/event-store';
-import { CLAIM_LEASE_MS, foldReservation, freeReservation, type Reservation } from '../../domain/reservation.events';
+import { CLAIM_LEASE_MS, claimWithdrawn, foldReservation, freeReservation, type Reservation } from '../../domain/reservation.events';
 import type { ReservationChange, ReservationStore } from '../../application/reservation-store';
 
 /**
@@ -63,7 +63,8 @@ export class StreamReservations implements ReservationStore {
       events: c.events.map((e) => ({ eventId: newEventId(), type: e.type, data: { ...e.data }, metadata: c.metadata })),
     });
     const releases = (c: ReservationChange) => c.after.holder === null;
-    const claims = changes.filter((c) => !releases(c)).map(write);
+    const claimChanges = changes.filter((c) => !releases(c));
+    const claims = claimChanges.map(write);
     const released = changes.filter(releases).map(write);
     if (this.eventStore.atomicMultiStream) return this.eventStore.append([...claims, ...tailWrites, ...released]);
 
@@ -72,7 +73,12 @@ export class StreamReservations implements ReservationStore {
     let result: AppendResult | null = null;
     if (claims.length > 0) {
       const sent = this.now();
-      result = await this.eventStore.append(claims);
+      try {
+        result = await this.eventStore.append(claims);
+      } catch (e) {
+        if (e instanceof WrongExpectedVersionError) await this.withdraw(claimChanges);
+        throw e;
+      }
       const elapsedMs = this.now() - sent;
       if (elapsedMs >= this.leaseMs / 2) throw new ClaimsOutlivedTheirLease(claims[0].streamId, Number(claims[0].expectedVersion), elapsedMs);
     }
@@ -82,6 +88,23 @@ export class StreamReservations implements ReservationStore {
       result = result === null ? written : this.merged(result, written);
     }
     return result ?? this.eventStore.append([]);
+  }
+
+  /**
+   * Takes back the claims of a group that lost one of them to a concurrent writer: the others,
+   * written beside it, may be stored, and two writers each holding part of the other's keys would
+   * wait on each other for a lease. Each withdrawal expects the version right after its claim, so
+   * it lands only where that claim is the newest event; it is best effort (a claim left is one a
+   * stopped writer could leave too).
+   */
+  private async withdraw(claims: ReservationChange[]): Promise<void> {
+    await Promise.all(
+      claims.map(({ key, expectedVersion, events, after, metadata }) => {
+        const withdrawal = claimWithdrawn(after.holder!);
+        const event = { eventId: newEventId(), type: withdrawal.type, data: { ...withdrawal.data }, metadata };
+        return this.eventStore.append([{ streamId: key, expectedVersion: expectedVersion + events.length, events: [event] }]).catch(() => undefined);
+      }),
+    );
   }
 
   private merged(a: AppendResult, b: AppendResult): AppendResult {
