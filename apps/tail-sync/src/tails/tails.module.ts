@@ -9,6 +9,7 @@ import { GetTailHandler, GetTailHistoryHandler, ListTailsHandler } from './appli
 import { PostgresTailIdAllocator } from './application/tail-id-allocator';
 import { EVENT_STORE } from './application/tail-ports';
 import { TailWriter } from './application/tail-writer';
+import { checkCheckpointsWithinLog } from './infrastructure/checkpoints-within-log';
 import { TailsProjection } from './infrastructure/read-model/tails.projection';
 import { RecentTailEvents } from './infrastructure/recent-tail-events';
 import { TailsReadModel } from './infrastructure/read-model/tails.read-model';
@@ -40,6 +41,10 @@ class TailsLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     if (this.reservations instanceof PostgresReservations) await this.reservations.migrate();
     await this.ids.migrate();
     await this.projection.migrate();
+    await checkCheckpointsWithinLog(this.eventStore, [
+      { reader: 'projection', checkpoint: await this.projection.storedCheckpoint() },
+      { reader: 'relay', checkpoint: await this.relay.storedCheckpoint() },
+    ]);
     await this.producer.connect();
     this.projection.start();
     this.relay.start();
