@@ -227,4 +227,12 @@ describe('EsdbEventStore', () => {
     expect(store.isAtOrAfter(null, { value: '1:1' })).toBe(false);
     await store.close();
   });
+
+  it('refuses tlsVerifyCert=false without tlsCAFile at once (the client ignores it, and every call would fail)', () => {
+    expect(() => new EsdbEventStore('esdb://admin:changeit@127.0.0.1:1?tls=true&tlsVerifyCert=false')).toThrow(/tlsCAFile=<path>/);
+    // With the CA given, the client loads it at once: a missing file fails at start too.
+    expect(() => new EsdbEventStore('esdb://admin:changeit@127.0.0.1:1?tls=true&tlsVerifyCert=false&tlsCAFile=/nonexistent/ca.crt')).toThrow(
+      /certificate file/,
+    );
+  });
 });

@@ -111,6 +111,14 @@ export class EsdbEventStore implements EventStore {
   private readonly user: string | null;
 
   constructor(connectionString: string, options: EsdbEventStoreOptions = {}) {
+    // 6.2.1 only warns that it ignores tlsVerifyCert=false, and then fails every call on a
+    // self-signed certificate: said at start instead.
+    if (/[?&]tlsVerifyCert=false/i.test(connectionString) && !/[?&]tlsCAFile=/i.test(connectionString)) {
+      throw new TypeError(
+        'EventStoreDB connection string: tlsVerifyCert=false has no effect with @eventstore/db-client 6.2.1; ' +
+          "give the server's CA certificate with tlsCAFile=<path> instead",
+      );
+    }
     // The client connects lazily, on the first call.
     this.client = EventStoreDBClient.connectionString(connectionString);
     this.user = credentialsOf(connectionString);
