@@ -364,10 +364,11 @@ export class PostgresEventStore implements EventStore {
   async headCheckpoint(): Promise<AllCheckpoint | null> {
     // The key (tx, position) read backwards: one index probe. Rows of transactions in flight are
     // invisible here, so the head is at most what readAll will eventually reach.
-    const { rows } = await this.pool.query<{ tx: string; position: string }>(
-      `select tx::text as tx, position::text as position from ${this.eventsTable} order by tx desc, position desc limit 1`,
+    // Ordered by the table's columns, not by the text output (a bare `tx` would name the output).
+    const { rows } = await this.pool.query<{ head: string }>(
+      `select e.tx::text || ':' || e.position::text as head from ${this.eventsTable} e order by e.tx desc, e.position desc limit 1`,
     );
-    return rows[0] ? { value: `${rows[0].tx}:${rows[0].position}` } : null;
+    return rows[0] ? { value: rows[0].head } : null;
   }
 
   async ping(): Promise<void> {
