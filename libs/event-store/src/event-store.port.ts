@@ -80,6 +80,11 @@ export interface EventStore {
   readAll(after: AllCheckpoint | null, limit: number, opts?: ReadAllOptions): Promise<ReadAllResult>;
   /** true if `a` is at or after `b` in the global order (`null` = before the first event). */
   isAtOrAfter(a: AllCheckpoint | null, b: AllCheckpoint): boolean;
+  /**
+   * The checkpoint at the newest event of the global log (`null` when it is empty). A stored
+   * checkpoint beyond it means the store was reset or replaced: readers check at start.
+   */
+  headCheckpoint(): Promise<AllCheckpoint | null>;
   readonly atomicMultiStream: boolean;
   /** Creates the storage the adapter needs (idempotent, safe to call from several processes). */
   migrate(): Promise<void>;
@@ -108,6 +113,37 @@ export class DuplicateEventIdError extends Error {
   ) {
     super(`Event id ${eventId} (stream '${streamId}') is already used by a different event: ${detail}`);
     this.name = 'DuplicateEventIdError';
+  }
+}
+
+/**
+ * The store did not answer in time, is unreachable, or is not the node that can serve the call
+ * (a follower). Transient: the caller may retry (a write retried with the same event ids is
+ * idempotent, so a write that timed out after it was stored is not stored twice).
+ */
+export class EventStoreUnavailableError extends Error {
+  constructor(
+    message: string,
+    readonly cause?: unknown,
+  ) {
+    super(message);
+    this.name = 'EventStoreUnavailableError';
+  }
+}
+
+/** The store refused the credentials (or their absence) for a call: a setup error, not transient. */
+export class EventStoreAccessDeniedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EventStoreAccessDeniedError';
+  }
+}
+
+/** The stream was deleted (tombstoned) by an operator: it can be neither read nor written. */
+export class StreamDeletedError extends Error {
+  constructor(readonly streamId: string) {
+    super(`Stream '${streamId}' was deleted from the event store`);
+    this.name = 'StreamDeletedError';
   }
 }
 

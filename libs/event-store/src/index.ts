@@ -5,6 +5,8 @@ import { PostgresEventStore, PostgresEventStoreOptions } from './postgres/postgr
 
 export * from './event-store.port';
 export { newEventId } from './event-id';
+export { appendStreamByStream, STREAM_WRITE_CONCURRENCY } from './stream-by-stream-append';
+export type { StreamWriteResult } from './stream-by-stream-append';
 export { PostgresEventStore } from './postgres/postgres-event-store';
 export type { PostgresEventStoreOptions } from './postgres/postgres-event-store';
 export { EsdbEventStore } from './esdb/esdb-event-store';

@@ -8,6 +8,7 @@ import { ChangeTailNumberHandler, DeactivateTailHandler, ReactivateTailHandler }
 import { GetTailHandler, GetTailHistoryHandler, ListTailsHandler } from './application/queries/tail-queries';
 import { EVENT_STORE, PROJECTION_WAITER, TAIL_VIEWS } from './application/tail-ports';
 import { TailWriter } from './application/tail-writer';
+import { checkCheckpointsWithinLog } from './infrastructure/checkpoints-within-log';
 import { PostgresTailIdAllocator } from './infrastructure/ids/postgres-tail-id-allocator';
 import { TailsProjection } from './infrastructure/read-model/tails.projection';
 import { RecentTailEvents } from './infrastructure/recent-tail-events';
@@ -40,6 +41,10 @@ class TailsLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     if (this.reservations instanceof PostgresReservations) await this.reservations.migrate();
     await this.ids.migrate();
     await this.projection.migrate();
+    await checkCheckpointsWithinLog(this.eventStore, [
+      { reader: 'projection', checkpoint: await this.projection.storedCheckpoint() },
+      { reader: 'relay', checkpoint: await this.relay.storedCheckpoint() },
+    ]);
     await this.producer.connect();
     this.projection.start();
     this.relay.start();

@@ -12,12 +12,14 @@ import {
   START,
   WrongExpectedVersionError as EsdbWrongExpectedVersionError,
 } from '@eventstore/db-client';
-import type { AllStreamRecordedEvent, RecordedEvent } from '@eventstore/db-client';
-import { comparePairs, isPairAtOrAfter, ORIGIN_VALUE, parsePair } from '../checkpoint';
+import type { AllStreamRecordedEvent, AllStreamResolvedEvent, RecordedEvent, ResolvedEvent } from '@eventstore/db-client';
+import { comparePairs, isPairAtOrAfter, parsePair } from '../checkpoint';
 import {
   AllCheckpoint,
   AppendResult,
+  DuplicateEventIdError,
   EventStore,
+  EventStoreUnavailableError,
   ExpectedVersion,
   ReadAllOptions,
   ReadAllResult,
@@ -26,10 +28,25 @@ import {
   validateWrites,
   WrongExpectedVersionError,
 } from '../event-store.port';
+import { appendStreamByStream, STREAM_WRITE_CONCURRENCY, StreamWriteResult } from '../stream-by-stream-append';
+import { CancellableRead, readWithin, settleWithin } from './bounded-read';
+import { CallSlots } from './call-slots';
+import { credentialsOf, toPortError } from './esdb-errors';
 
 export interface EsdbEventStoreOptions {
   /** Events read from `$all` per round trip while scanning past filtered-out events. Default 500. */
   readAllPageSize?: number;
+  /**
+   * Longest time one call to the server (a read, a stream write, the ping) may take; beyond it the
+   * call is given up as {@link EventStoreUnavailableError}. Default 5,000 ms.
+   */
+  callTimeoutMs?: number;
+  /** Calls this store has in flight at once (EventStoreDB serves 100 per connection). Default 64. */
+  maxConcurrentCalls?: number;
+  /** Stream writes of one `append` in flight at once. Default {@link STREAM_WRITE_CONCURRENCY}. */
+  appendConcurrency?: number;
+  /** Attempts of a stream write that failed transiently, resent with the same event ids. Default 3. */
+  writeAttempts?: number;
 }
 
 function positionValue(p: Position): string {
@@ -68,62 +85,72 @@ function fromCurrentRevision(current: unknown): number {
   return typeof current === 'bigint' ? Number(current) + 1 : current === NO_STREAM ? 0 : -1;
 }
 
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 /**
  * EventStoreDB adapter (`@eventstore/db-client`).
  *
- * NOT atomic across streams: the writes of one `append` are appended one stream after the other, in
- * the given order. If write k fails (version conflict, outage), writes 0..k-1 stay stored. Callers
- * retry the whole call with the same event ids: the stored writes are then idempotent no-ops.
+ * NOT atomic across streams: the writes of one `append` are appended each on its own, a bounded
+ * number at once (`appendStreamByStream`). If one fails (version conflict, outage), others stay
+ * stored. Callers retry the whole call with the same event ids: the stored writes are then
+ * idempotent no-ops.
  *
- * `StoredEvent.position` and checkpoint values are `"<commit>:<prepare>"` positions in `$all`.
- * `readAll` excludes system events (stream or type starting with `$`); with a prefix filter the
- * checkpoint may advance past scanned, filtered-out events (never past an unreturned matching one).
+ * Every call is bounded in time and in number (see the options). `StoredEvent.position` and
+ * checkpoint values are `"<commit>:<prepare>"` positions in `$all`. `readAll` excludes system
+ * events (stream or type starting with `$`); its checkpoint may advance past scanned,
+ * filtered-out events (never past an unreturned matching one).
  */
 export class EsdbEventStore implements EventStore {
   readonly atomicMultiStream = false;
   readonly client: EventStoreDBClient;
   private readonly pageSize: number;
+  private readonly callTimeoutMs: number;
+  private readonly appendConcurrency: number;
+  private readonly writeAttempts: number;
+  private readonly slots: CallSlots;
+  private readonly user: string | null;
 
   constructor(connectionString: string, options: EsdbEventStoreOptions = {}) {
+    // 6.2.1 only warns that it ignores tlsVerifyCert=false, and then fails every call on a
+    // self-signed certificate: said at start instead.
+    if (/[?&]tlsVerifyCert=false/i.test(connectionString) && !/[?&]tlsCAFile=/i.test(connectionString)) {
+      throw new TypeError(
+        'EventStoreDB connection string: tlsVerifyCert=false has no effect with @eventstore/db-client 6.2.1; ' +
+          "give the server's CA certificate with tlsCAFile=<path> instead",
+      );
+    }
     // The client connects lazily, on the first call.
     this.client = EventStoreDBClient.connectionString(connectionString);
+    this.user = credentialsOf(connectionString);
     this.pageSize = Math.max(1, options.readAllPageSize ?? 500);
+    this.callTimeoutMs = Math.max(1, options.callTimeoutMs ?? 5_000);
+    this.appendConcurrency = Math.max(1, options.appendConcurrency ?? STREAM_WRITE_CONCURRENCY);
+    this.writeAttempts = Math.max(1, options.writeAttempts ?? 3);
+    this.slots = new CallSlots(options.maxConcurrentCalls ?? 64);
   }
 
-  /** Nothing to create: streams are implicit in EventStoreDB. */
+  /**
+   * Nothing to create (streams are implicit), but what tail-sync needs is checked at start:
+   * reading `$all` (the projection and the relay do) needs an admin or an ACL granting it.
+   */
   async migrate(): Promise<void> {
-    /* no-op */
+    await this.headCheckpoint();
   }
 
-  async append(writes: StreamWrite[]): Promise<AppendResult> {
+  append(writes: StreamWrite[]): Promise<AppendResult> {
     validateWrites(writes);
-    const streams: Record<string, number> = {};
-    const checkpoints: string[] = [];
-    for (const w of writes) {
-      const { version, checkpoint } = await this.appendOne(w);
-      streams[w.streamId] = version;
-      if (checkpoint) checkpoints.push(checkpoint);
-    }
-    // The position an append reports is that of its transaction, not necessarily of its *last* event.
-    // The writes are sequential, so the exact position of the last write's last event covers the call.
-    const last = [...writes].reverse().find((w) => w.events.length > 0);
-    if (last) {
-      const exact = await this.positionOfVersion(last.streamId, streams[last.streamId]);
-      if (exact) checkpoints.push(exact);
-    }
-    const checkpoint = checkpoints.reduce((acc, v) => (comparePairs(v, acc) > 0 ? v : acc), ORIGIN_VALUE);
-    return { streams, checkpoint: { value: checkpoint } };
+    return appendStreamByStream(writes, (w) => this.appendOne(w), { concurrency: this.appendConcurrency, isAtOrAfter: isPairAtOrAfter });
   }
 
   async readStream(streamId: string, fromVersion = 0): Promise<StoredEvent[]> {
     const out: StoredEvent[] = [];
     try {
-      for await (const resolved of this.client.readStream(streamId, {
-        fromRevision: fromVersion > 0 ? BigInt(fromVersion) : START,
-        direction: FORWARDS,
-      })) {
-        if (resolved.event) out.push(this.toStoredEvent(resolved.event));
-      }
+      await this.read(`reading stream '${streamId}'`, streamId, () =>
+        this.client.readStream(streamId, { fromRevision: fromVersion > 0 ? BigInt(fromVersion) : START, direction: FORWARDS }),
+        (resolved) => {
+          if (resolved.event) out.push(this.toStoredEvent(resolved.event));
+        },
+      );
     } catch (err) {
       if (isStreamNotFound(err)) return [];
       throw err;
@@ -131,6 +158,7 @@ export class EsdbEventStore implements EventStore {
     return out;
   }
 
+  /** One read per stream, all at once: the store's call slots bound how many reach the server together. */
   async readStreams(streamIds: string[]): Promise<Map<string, StoredEvent[]>> {
     const unique = [...new Set(streamIds)];
     const results = await Promise.all(unique.map((id) => this.readStream(id)));
@@ -148,22 +176,19 @@ export class EsdbEventStore implements EventStore {
       const pageSize = Math.max(2, prefixes ? Math.max(this.pageSize, limit + 1) : limit + 1);
       let read = 0;
       let lastPosition: Position | undefined;
-      for await (const resolved of this.client.readAll({ fromPosition: from, maxCount: pageSize, direction: FORWARDS })) {
+      await this.read('reading $all', undefined, () => this.client.readAll({ fromPosition: from, maxCount: pageSize, direction: FORWARDS }), (resolved) => {
         read++;
         const e = resolved.event;
-        if (!e) continue;
+        if (!e) return;
         lastPosition = e.position;
         const value = positionValue(e.position);
         // Reading from a position includes the event at it: skip what the checkpoint already covers.
-        if (scanned !== null && comparePairs(value, scanned) <= 0) continue;
-        if (isSystem(e) || (prefixes && !prefixes.some((p) => e.streamId.startsWith(p)))) {
-          scanned = value;
-          continue;
-        }
-        events.push(this.toStoredEvent(e));
+        if (scanned !== null && comparePairs(value, scanned) <= 0) return;
         scanned = value;
-        if (events.length >= limit) break;
-      }
+        if (isSystem(e) || (prefixes && !prefixes.some((p) => e.streamId.startsWith(p)))) return;
+        events.push(this.toStoredEvent(e));
+        if (events.length >= limit) return false;
+      });
       if (events.length >= limit || read < pageSize || !lastPosition) break;
       from = lastPosition;
     }
@@ -176,10 +201,16 @@ export class EsdbEventStore implements EventStore {
     return isPairAtOrAfter(a, b);
   }
 
+  async headCheckpoint(): Promise<AllCheckpoint | null> {
+    let head: AllCheckpoint | null = null;
+    await this.read('reading $all', undefined, () => this.client.readAll({ fromPosition: END, direction: BACKWARDS, maxCount: 1 }), (r) => {
+      if (r.event?.position) head = { value: positionValue(r.event.position) };
+    });
+    return head;
+  }
+
   async ping(): Promise<void> {
-    for await (const _ of this.client.readAll({ fromPosition: END, direction: BACKWARDS, maxCount: 1 })) {
-      void _;
-    }
+    await this.headCheckpoint();
   }
 
   async close(): Promise<void> {
@@ -188,7 +219,38 @@ export class EsdbEventStore implements EventStore {
 
   // ---------------------------------------------------------------------------------------------
 
-  private async appendOne(w: StreamWrite): Promise<{ version: number; checkpoint: string | null }> {
+  /** One read call: in a call slot, within the time-out, cancelled unless read to its end, errors as the port's. */
+  private async read<T extends ResolvedEvent | AllStreamResolvedEvent>(
+    what: string,
+    streamId: string | undefined,
+    open: () => CancellableRead<T>,
+    take: (item: T) => boolean | void,
+  ): Promise<void> {
+    await this.slots.run(async () => {
+      try {
+        await readWithin(open(), this.callTimeoutMs, what, take);
+      } catch (err) {
+        throw toPortError(err, { what, streamId, user: this.user });
+      }
+    });
+  }
+
+  /**
+   * One stream write, resent with the same events after a transient failure: a write that timed
+   * out may have been stored, and the same ids at the same place make the resend a no-op success.
+   */
+  private async appendOne(w: StreamWrite): Promise<StreamWriteResult> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.appendOnce(w, attempt > 1);
+      } catch (err) {
+        if (!(err instanceof EventStoreUnavailableError) || attempt >= this.writeAttempts) throw err;
+        await sleep(Math.random() * 50 * attempt);
+      }
+    }
+  }
+
+  private async appendOnce(w: StreamWrite, resent: boolean): Promise<StreamWriteResult> {
     if (w.events.length === 0) {
       const version = await this.currentVersion(w.streamId);
       if (w.expectedVersion !== 'any' && w.expectedVersion !== version) {
@@ -196,64 +258,83 @@ export class EsdbEventStore implements EventStore {
       }
       return { version, checkpoint: null };
     }
+    // EventStoreDB compares only the ids of a write it takes for a retry: a resent write's types
+    // are checked against what is stored, as the port promises.
+    if (resent) {
+      const stored = await this.storedAtSamePlace(w);
+      if (stored) return stored;
+    }
     const events = w.events.map((e) =>
       jsonEvent({ id: e.eventId.toLowerCase(), type: e.type, data: e.data, metadata: e.metadata ?? {} }),
     );
+    const what = `appending to stream '${w.streamId}'`;
     try {
-      const result = await this.client.appendToStream(w.streamId, events, {
-        expectedRevision: toExpectedRevision(w.expectedVersion),
-      });
+      const result = await this.slots.run(() =>
+        settleWithin(
+          this.client.appendToStream(w.streamId, events, { expectedRevision: toExpectedRevision(w.expectedVersion), deadline: this.callTimeoutMs }),
+          this.callTimeoutMs,
+          what,
+        ),
+      );
       const version = Number(result.nextExpectedRevision) + 1;
-      // Some server versions report no position (e.g. for a write deduplicated by the server): fall back to
-      // the stream's last event, which is at or after ours, so waiting for it is still correct.
-      const checkpoint = isRealPosition(result.position) ? positionValue(result.position) : await this.lastEventPosition(w.streamId);
-      return { version, checkpoint };
+      // Since 22.10 the server reports the position of the write's last event (for a retry it
+      // recognised, the original's); an older one may report none: then the event is read back.
+      const checkpoint = isRealPosition(result.position) ? positionValue(result.position) : await this.positionOfVersion(w.streamId, version);
+      return { version, checkpoint: checkpoint === null ? null : { value: checkpoint } };
     } catch (err) {
       if (err instanceof EsdbWrongExpectedVersionError) {
         // A retried write whose events are already stored at the same place is a success
-        // (EventStoreDB dedupes itself in most cases; this covers the rest).
+        // (EventStoreDB dedupes recent writes itself; this covers the rest).
         const stored = await this.storedAtSamePlace(w);
         if (stored) return stored;
         throw new WrongExpectedVersionError(w.streamId, w.expectedVersion, fromCurrentRevision(err.actualVersion));
       }
-      throw err;
+      throw toPortError(err, { what, streamId: w.streamId, user: this.user });
     }
   }
 
-  private async storedAtSamePlace(w: StreamWrite): Promise<{ version: number; checkpoint: string | null } | null> {
+  /**
+   * The write's result if its events are stored at the place it expected (same ids, in order),
+   * `null` if none of them is there; an id there with another type is a {@link DuplicateEventIdError}.
+   */
+  private async storedAtSamePlace(w: StreamWrite): Promise<StreamWriteResult | null> {
     if (w.expectedVersion === 'any') return null;
     const stored = await this.readStream(w.streamId, w.expectedVersion);
     const slice = stored.slice(0, w.events.length);
-    if (slice.length !== w.events.length) return null;
-    const same = slice.every((s, i) => s.eventId.toLowerCase() === w.events[i].eventId.toLowerCase());
-    if (!same) return null;
-    return { version: w.expectedVersion + w.events.length, checkpoint: slice[slice.length - 1].position };
+    const sameIds = slice.length === w.events.length && slice.every((s, i) => s.eventId.toLowerCase() === w.events[i].eventId.toLowerCase());
+    if (!sameIds) return null;
+    const other = slice.findIndex((s, i) => s.type !== w.events[i].type);
+    if (other >= 0) {
+      throw new DuplicateEventIdError(w.events[other].eventId, w.streamId, `stored as '${slice[other].type}', not '${w.events[other].type}'`);
+    }
+    return { version: w.expectedVersion + w.events.length, checkpoint: { value: slice[slice.length - 1].position } };
   }
 
   private async currentVersion(streamId: string): Promise<number> {
+    let version = 0;
     try {
-      for await (const r of this.client.readStream(streamId, { fromRevision: END, direction: BACKWARDS, maxCount: 1 })) {
-        if (r.event) return Number(r.event.revision) + 1;
-      }
+      await this.read(`reading the end of stream '${streamId}'`, streamId, () =>
+        this.client.readStream(streamId, { fromRevision: END, direction: BACKWARDS, maxCount: 1 }),
+        (r) => {
+          if (r.event) version = Number(r.event.revision) + 1;
+        },
+      );
     } catch (err) {
       if (isStreamNotFound(err)) return 0;
       throw err;
     }
-    return 0;
+    return version;
   }
 
   private async positionOfVersion(streamId: string, version: number): Promise<string | null> {
-    for await (const r of this.client.readStream(streamId, { fromRevision: BigInt(version - 1), direction: FORWARDS, maxCount: 1 })) {
-      if (r.event?.position && Number(r.event.revision) === version - 1) return positionValue(r.event.position);
-    }
-    return null;
-  }
-
-  private async lastEventPosition(streamId: string): Promise<string | null> {
-    for await (const r of this.client.readStream(streamId, { fromRevision: END, direction: BACKWARDS, maxCount: 1 })) {
-      if (r.event?.position) return positionValue(r.event.position);
-    }
-    return null;
+    let position: string | null = null;
+    await this.read(`reading stream '${streamId}'`, streamId, () =>
+      this.client.readStream(streamId, { fromRevision: BigInt(version - 1), direction: FORWARDS, maxCount: 1 }),
+      (r) => {
+        if (r.event?.position && Number(r.event.revision) === version - 1) position = positionValue(r.event.position);
+      },
+    );
+    return position;
   }
 
   private toStoredEvent(e: RecordedEvent | AllStreamRecordedEvent): StoredEvent {

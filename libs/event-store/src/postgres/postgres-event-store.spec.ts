@@ -73,6 +73,18 @@ describe('PostgresEventStore (PostgreSQL specifics)', () => {
     }
   });
 
+  it('reports the head of the log in numeric order (positions 1..120 in one transaction)', async () => {
+    const g = await freshStore({ maxPool: 2 });
+    try {
+      expect(await g.store.headCheckpoint()).toBeNull();
+      const events = Array.from({ length: 120 }, (_, i) => newEvent(`E${i}`));
+      const { checkpoint } = await g.store.append([{ streamId: 'digits', expectedVersion: 0, events }]);
+      expect(await g.store.headCheckpoint()).toEqual(checkpoint);
+    } finally {
+      await g.cleanup();
+    }
+  });
+
   it('migrates idempotently, also when several callers migrate at once', async () => {
     const schema = `es_test_${randomBytes(6).toString('hex')}`;
     try {

@@ -361,6 +361,16 @@ export class PostgresEventStore implements EventStore {
     return isPairAtOrAfter(a, b);
   }
 
+  async headCheckpoint(): Promise<AllCheckpoint | null> {
+    // The key (tx, position) read backwards: one index probe. Rows of transactions in flight are
+    // invisible here, so the head is at most what readAll will eventually reach.
+    // Ordered by the table's columns, not by the text output (a bare `tx` would name the output).
+    const { rows } = await this.pool.query<{ head: string }>(
+      `select e.tx::text || ':' || e.position::text as head from ${this.eventsTable} e order by e.tx desc, e.position desc limit 1`,
+    );
+    return rows[0] ? { value: rows[0].head } : null;
+  }
+
   async ping(): Promise<void> {
     await this.pool.query('select 1');
   }

@@ -1,5 +1,6 @@
 import { Batcher } from '@tailsync/service-kit';
 import {
+  EventStoreUnavailableError,
   newEventId,
   WrongExpectedVersionError,
   type AllCheckpoint,
@@ -200,6 +201,9 @@ class Overlay {
     this.pending.set(streamId, { streamId, expectedVersion, events });
   }
 }
+
+/** Attempts of a command while the store is unavailable (each already bounded and resent by the store). */
+const UNAVAILABLE_ATTEMPTS = 3;
 
 const DRY_RUN_EVENT_ID = '00000000-0000-0000-0000-000000000000';
 
@@ -563,13 +567,19 @@ export class TailWriter {
     return best;
   }
 
-  /** Runs one attempt, again (after a short random pause) while a concurrent writer wins. */
+  /**
+   * Runs one attempt, again (after a short random pause) while a concurrent writer wins or the
+   * store is unavailable. The store has already resent a timed-out write with the same event ids;
+   * what it could not settle is decided again, and claims this command stored meanwhile count as
+   * its own (they name its tail or ids from its pool).
+   */
   private async retrying<T>(attempt: () => Promise<T>): Promise<T> {
     for (let n = 1; ; n++) {
       try {
         return await attempt();
       } catch (e) {
-        if (!(e instanceof WrongExpectedVersionError) || n >= this.maxAttempts) throw e;
+        const attempts = e instanceof WrongExpectedVersionError ? this.maxAttempts : e instanceof EventStoreUnavailableError ? UNAVAILABLE_ATTEMPTS : 1;
+        if (n >= attempts) throw e;
         await sleep(Math.random() * Math.min(this.retryJitterMs * 2 ** (n - 1), this.retryJitterMs * 50));
       }
     }

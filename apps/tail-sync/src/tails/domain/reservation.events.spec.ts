@@ -1,6 +1,7 @@
 import {
   CLAIM_LEASE_MS,
   claimMayBeInFlight,
+  claimWithdrawn,
   foldReservation,
   freeReservation,
   mappedIdClaimed,
@@ -21,6 +22,11 @@ describe('reservations', () => {
   it('a release by the holder frees it; a later claim holds again', () => {
     expect(foldReservation([tailNumberClaimed(5), tailNumberReleased(5)])).toEqual({ holder: null, version: 2 });
     expect(foldReservation([tailNumberClaimed(5), tailNumberReleased(5), tailNumberClaimed(6)])).toEqual({ holder: 6, version: 3 });
+  });
+
+  it('a claim withdrawn by its writer frees the key; one withdrawn after another claim leaves that one', () => {
+    expect(foldReservation([mappedIdClaimed(5), claimWithdrawn(5)])).toEqual({ holder: null, version: 2 });
+    expect(foldReservation([tailNumberClaimed(6), claimWithdrawn(5)])).toEqual({ holder: 6, version: 2 });
   });
 
   it('a stale release leaves the holder', () => {

@@ -15,7 +15,17 @@ export interface MappedIdClaimed {
   data: { tailId: number };
 }
 
-export type ReservationEvent = TailNumberClaimed | TailNumberReleased | MappedIdClaimed;
+/**
+ * A writer takes back a claim it has just stored, because another claim of the same write lost to
+ * a concurrent writer (a store not atomic across streams): the key is free again at once, instead
+ * of counting as in flight for the lease.
+ */
+export interface ClaimWithdrawn {
+  type: 'ClaimWithdrawn';
+  data: { tailId: number };
+}
+
+export type ReservationEvent = TailNumberClaimed | TailNumberReleased | MappedIdClaimed | ClaimWithdrawn;
 
 /** What a reservation stream says: the tail holding it (`null` when free) and its version. */
 export interface Reservation {
@@ -60,6 +70,7 @@ export function evolveReservation(state: Reservation, event: ReservationEventLik
       return event.recordedAt ? { holder, version, claimedAt: event.recordedAt } : { holder, version };
     }
     case 'TailNumberReleased':
+    case 'ClaimWithdrawn':
       // Only the holder releases; a stale release leaves the current holder (and its claim) in place.
       return state.holder === Number(event.data.tailId) ? { holder: null, version } : { ...state, version };
     default:
@@ -73,4 +84,5 @@ export function foldReservation(events: readonly ReservationEventLike[]): Reserv
 
 export const tailNumberClaimed = (tailId: number): TailNumberClaimed => ({ type: 'TailNumberClaimed', data: { tailId } });
 export const tailNumberReleased = (tailId: number): TailNumberReleased => ({ type: 'TailNumberReleased', data: { tailId } });
+export const claimWithdrawn = (tailId: number): ClaimWithdrawn => ({ type: 'ClaimWithdrawn', data: { tailId } });
 export const mappedIdClaimed = (tailId: number): MappedIdClaimed => ({ type: 'MappedIdClaimed', data: { tailId } });

@@ -3,7 +3,8 @@
  * exactly what the store's own `readAll` returns, while the store is read once per event.
  */
 import { randomUUID } from 'node:crypto';
-import type { AllCheckpoint, ReadAllResult } from '@tailsync/event-store';
+import { EsdbEventStore, newEventId, type AllCheckpoint, type ReadAllResult } from '@tailsync/event-store';
+import { InMemoryEsdbServer } from '@tailsync/event-store/testing';
 import type { TailWriterContext } from '../application/tail-writer';
 import { createTestStores, type TestStores } from './read-model/read-model.test-support';
 import { RecentTailEvents, TAIL_STREAMS } from './recent-tail-events';
@@ -108,5 +109,36 @@ describeDb('RecentTailEvents (PostgreSQL)', () => {
     expect(got.events.length).toBeGreaterThan(0);
     expect(got.events.every((e) => e.streamId.startsWith('tail-'))).toBe(true);
     expect(ids(got)).toEqual(ids(await direct(null, 1000)));
+  });
+});
+
+describe('RecentTailEvents (EventStoreDB adapter, real client, in-memory server)', () => {
+  let server: InMemoryEsdbServer;
+  let store: EsdbEventStore;
+  beforeEach(async () => {
+    server = await InMemoryEsdbServer.start();
+    store = new EsdbEventStore(server.connectionString);
+  });
+  afterEach(async () => {
+    await store.close();
+    await server.stop();
+  });
+
+  it('answers with the checkpoint the store scanned to, and reads on from there: an idle poll scans nothing again', async () => {
+    await store.append([{ streamId: 'tail-1', expectedVersion: 0, events: [{ eventId: newEventId(), type: 'TailCreated', data: {} }] }]);
+    server.seed('other-service', 500); // after the last tail event, another service's events
+    const head = await store.headCheckpoint();
+    const readAll = jest.spyOn(store, 'readAll');
+    const recent = new RecentTailEvents(store);
+
+    const first = await recent.readAfter(null, 100);
+    expect(first.events.map((e) => e.streamId)).toEqual(['tail-1']);
+    expect(first.checkpoint).toEqual(head);
+    // A reader still at the tail event (the relay), and an idle poll: both answered with the scan's
+    // end, and the store is read on from there, not from the last tail event.
+    for (const after of [{ value: first.events[0].position }, first.checkpoint]) {
+      expect(await recent.readAfter(after, 100)).toEqual({ events: [], checkpoint: head });
+      expect(readAll.mock.calls[readAll.mock.calls.length - 1][0]).toEqual(head);
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { WrongExpectedVersionError } from '@tailsync/event-store';
+import { EventStoreAccessDeniedError, EventStoreUnavailableError, StreamDeletedError, WrongExpectedVersionError } from '@tailsync/event-store';
 import { ProblemError } from '@tailsync/service-kit';
 import { isTailDomainError } from '../domain/tail.errors';
 import { ProjectionTimeoutError } from '../infrastructure/read-model/tails.projection';
@@ -21,6 +21,14 @@ export function asProblem(error: unknown): never {
   }
   if (error instanceof WrongExpectedVersionError) {
     throw new ProblemError({ kind: 'unavailable', detail: 'Too many concurrent changes to the same tail; try again.' });
+  }
+  if (error instanceof EventStoreUnavailableError) {
+    throw new ProblemError({ kind: 'unavailable', detail: 'The event store is not answering; try again shortly.' });
+  }
+  // Operator errors (credentials revoked, a stream deleted by hand): not the caller's fault, and
+  // not a bug of ours either; logged by the store's health check and the projection.
+  if (error instanceof EventStoreAccessDeniedError || error instanceof StreamDeletedError) {
+    throw new ProblemError({ kind: 'unavailable', detail: 'The event store refused this change; an operator has been told.' });
   }
   throw error;
 }

@@ -24,6 +24,12 @@ export function readModelTables(prefix: string = DEFAULT_READ_MODEL_PREFIX): Rea
   };
 }
 
+/** The statement storing a reader's checkpoint: `$1` its name, `$2` the checkpoint value. */
+export function storeCheckpointSql(tables: ReadModelTables): string {
+  return `insert into ${tables.checkpoints} (name, checkpoint, updated_at) values ($1, $2, now())
+          on conflict (name) do update set checkpoint = excluded.checkpoint, updated_at = excluded.updated_at`;
+}
+
 /**
  * A 64-bit advisory lock key (as a decimal string) derived from a name, computed locally so taking
  * the lock needs no extra round trip.

@@ -2,7 +2,8 @@
  * TailsProjection against a real PostgreSQL (`DATABASE_URL`): events written by the real
  * TailWriter into the real PostgresEventStore, projected into tables of this run only.
  */
-import { newEventId, type AllCheckpoint } from '@tailsync/event-store';
+import { EsdbEventStore, newEventId, type AllCheckpoint } from '@tailsync/event-store';
+import { InMemoryEsdbServer } from '@tailsync/event-store/testing';
 import type { TailWriterContext } from '../../application/tail-writer';
 import { tailStreamId } from '../../domain/stream-ids';
 import { ProjectionTimeoutError, TailsProjection } from './tails.projection';
@@ -282,6 +283,24 @@ describeDb('TailsProjection (PostgreSQL)', () => {
     } finally {
       await old.stop();
       await s.pool.query(`drop table if exists "${prefix}tails", "${prefix}tail_mappings", "${prefix}checkpoints"`);
+    }
+  });
+
+  it('stores the checkpoint an EventStoreDB read scanned to, though no tail event came (in-memory server)', async () => {
+    const server = await InMemoryEsdbServer.start();
+    const esdb = new EsdbEventStore(server.connectionString);
+    const other = new TailsProjection(s.pool, esdb, { tablePrefix: s.rmPrefix, name: `esdb-${s.run}` });
+    try {
+      await esdb.append([{ streamId: 'tail-1', expectedVersion: 0, events: [{ eventId: newEventId(), type: 'Unknown', data: {} }] }]);
+      server.seed('other-service', 300); // another service shares the store
+      const head = await esdb.headCheckpoint();
+      await other.catchUp();
+      // Past the other service's events: the next poll (or a restart) does not scan them again.
+      expect(await other.storedCheckpoint()).toEqual(head);
+    } finally {
+      await other.stop();
+      await esdb.close();
+      await server.stop();
     }
   });
 

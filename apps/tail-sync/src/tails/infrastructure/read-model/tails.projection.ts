@@ -14,6 +14,7 @@ import {
   consoleLogger,
   inGlobalOrder,
   readModelTables,
+  storeCheckpointSql,
   tailsDdl,
   tailsKeyMove,
   type ReadModelTables,
@@ -408,6 +409,13 @@ export class TailsProjection {
           stats.checkpoint = checkpoint;
           this.advance(checkpoint);
         } else {
+          // No tail event, but the store may have scanned past other streams' events: kept, so
+          // that neither the next run nor a restart scans them again.
+          if (checkpoint && !this.eventStore.isAtOrAfter(from, checkpoint)) {
+            await client.query(storeCheckpointSql(this.tables), [this.name, checkpoint.value]);
+            stats.checkpoint = checkpoint;
+            this.advance(checkpoint);
+          }
           await client.query('commit');
         }
         if (events.length === this.batchSize) {

@@ -5,7 +5,8 @@
  */
 import { Kafka, logLevel, Partitioners, type Consumer, type Producer } from 'kafkajs';
 import { CLOUDEVENTS_HEADERS, TAIL_EVENT_SCHEMA_ID, TAIL_EVENTS_SOURCE, type TailEventMessage } from '@tailsync/contracts';
-import type { StoredEvent } from '@tailsync/event-store';
+import { EsdbEventStore, type StoredEvent } from '@tailsync/event-store';
+import { InMemoryEsdbServer } from '@tailsync/event-store/testing';
 import { metricsRegistry } from '@tailsync/service-kit';
 import type { TailWriterContext } from '../../application/tail-writer';
 import { createTestStores, tailIdOf, type TestStores } from '../read-model/read-model.test-support';
@@ -177,6 +178,22 @@ describeInfra('TailEventsRelay (PostgreSQL + Kafka)', () => {
     expect(await metricsRegistry.getSingleMetricAsString('tailsync_tail_events_published_total')).toMatch(/tailsync_tail_events_published_total \d+/);
     expect((await relay.runOnce()).published).toBe(0);
     await relay.stop();
+  });
+
+  it('stores the checkpoint an EventStoreDB read scanned to, past events of other streams (in-memory server)', async () => {
+    const server = await InMemoryEsdbServer.start();
+    const esdb = new EsdbEventStore(server.connectionString);
+    const relay = new TailEventsRelay(s.pool, esdb, producer, { topic, tablePrefix: s.rmPrefix, name: `esdb-${s.run}`, logger: { warn: () => undefined, error: () => undefined } });
+    try {
+      server.seed('other-service', 300); // another service shares the store; no tail event at all
+      const head = await esdb.headCheckpoint();
+      expect((await relay.runOnce()).published).toBe(0);
+      expect(await relay.storedCheckpoint()).toEqual(head);
+    } finally {
+      await relay.stop();
+      await esdb.close();
+      await server.stop();
+    }
   });
 
   it('resumes from its checkpoint after being stopped: nothing lost, nothing repeated', async () => {

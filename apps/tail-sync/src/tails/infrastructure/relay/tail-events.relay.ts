@@ -12,6 +12,7 @@ import {
   consoleLogger,
   inGlobalOrder,
   readModelTables,
+  storeCheckpointSql,
   type ReadModelTables,
   type ReadSideLogger,
 } from '../read-model/read-model.tables';
@@ -253,18 +254,22 @@ export class TailEventsRelay {
       let next = this.prepare(checkpoint);
       for (;;) {
         const batch = await next;
-        if (batch.read === 0 || !batch.checkpoint) break;
+        if (batch.read === 0 || !batch.checkpoint) {
+          // Nothing to publish, but the store may have scanned past other streams' events: kept,
+          // so that neither the next poll nor a restart scans them again.
+          if (batch.checkpoint && !this.eventStore.isAtOrAfter(checkpoint, batch.checkpoint)) {
+            await client.query(storeCheckpointSql(this.tables), [this.name, batch.checkpoint.value]);
+            checkpoint = this.leaderCheckpoint = batch.checkpoint;
+          }
+          break;
+        }
         const more = batch.read === this.batchSize && !this.stopRequested;
         if (more) {
           next = this.prepare(batch.checkpoint);
           next.catch(noop); // awaited on the next turn; a failure of this turn must not leave it unhandled
         }
         for (const chunk of batch.chunks) await this.send(chunk);
-        await client.query(
-          `insert into ${this.tables.checkpoints} (name, checkpoint, updated_at) values ($1, $2, now())
-           on conflict (name) do update set checkpoint = excluded.checkpoint, updated_at = excluded.updated_at`,
-          [this.name, batch.checkpoint.value],
-        );
+        await client.query(storeCheckpointSql(this.tables), [this.name, batch.checkpoint.value]);
         checkpoint = this.leaderCheckpoint = batch.checkpoint;
         count += batch.published;
         if (batch.newest) {

@@ -5,7 +5,7 @@ import {
   type EventStore,
   type StreamWrite,
 } from '@tailsync/event-store';
-import { CLAIM_LEASE_MS, foldReservation, freeReservation, type Reservation } from '../../domain/reservation.events';
+import { CLAIM_LEASE_MS, claimWithdrawn, foldReservation, freeReservation, type Reservation } from '../../domain/reservation.events';
 import type { ReservationChange, ReservationStore } from '../../application/reservation-store';
 
 /**
@@ -24,7 +24,8 @@ class ClaimsOutlivedTheirLease extends WrongExpectedVersionError {
 /**
  * Reservations as event streams (`tailnumber-…`, `mappedid-…`) appended with the tail streams.
  * Works with any event store, including one that is not atomic across streams (EventStoreDB).
- * There, claims are appended first, then the tail events, then releases: an interrupted write
+ * There, claims are appended first, then the tail events, then releases, each group once the one
+ * before it is stored (the store writes the streams of one call concurrently): an interrupted write
  * leaves at worst a claim its tail does not hold, never a number released while its tail still
  * holds it. Such a claim is taken as still being written for `CLAIM_LEASE_MS` after it was
  * recorded (other writers wait and decide again), then as left behind (free); so the tail events
@@ -62,19 +63,54 @@ export class StreamReservations implements ReservationStore {
       events: c.events.map((e) => ({ eventId: newEventId(), type: e.type, data: { ...e.data }, metadata: c.metadata })),
     });
     const releases = (c: ReservationChange) => c.after.holder === null;
-    const claims = changes.filter((c) => !releases(c)).map(write);
-    const rest = [...tailWrites, ...changes.filter(releases).map(write)];
-    if (this.eventStore.atomicMultiStream || claims.length === 0) return this.eventStore.append([...claims, ...rest]);
+    const claimChanges = changes.filter((c) => !releases(c));
+    const claims = claimChanges.map(write);
+    const released = changes.filter(releases).map(write);
+    if (this.eventStore.atomicMultiStream) return this.eventStore.append([...claims, ...tailWrites, ...released]);
 
-    const sent = this.now();
-    const claimed = await this.eventStore.append(claims);
-    const elapsedMs = this.now() - sent;
-    if (elapsedMs >= this.leaseMs / 2) throw new ClaimsOutlivedTheirLease(claims[0].streamId, Number(claims[0].expectedVersion), elapsedMs);
-    if (rest.length === 0) return claimed;
-    const written = await this.eventStore.append(rest);
+    // Each group once the one before it is stored: the store writes the streams of one call
+    // concurrently, and a release must never land before its tail's events.
+    let result: AppendResult | null = null;
+    if (claims.length > 0) {
+      const sent = this.now();
+      try {
+        result = await this.eventStore.append(claims);
+      } catch (e) {
+        if (e instanceof WrongExpectedVersionError) await this.withdraw(claimChanges);
+        throw e;
+      }
+      const elapsedMs = this.now() - sent;
+      if (elapsedMs >= this.leaseMs / 2) throw new ClaimsOutlivedTheirLease(claims[0].streamId, Number(claims[0].expectedVersion), elapsedMs);
+    }
+    for (const group of [tailWrites, released]) {
+      if (group.length === 0) continue;
+      const written = await this.eventStore.append(group);
+      result = result === null ? written : this.merged(result, written);
+    }
+    return result ?? this.eventStore.append([]);
+  }
+
+  /**
+   * Takes back the claims of a group that lost one of them to a concurrent writer: the others,
+   * written beside it, may be stored, and two writers each holding part of the other's keys would
+   * wait on each other for a lease. Each withdrawal expects the version right after its claim, so
+   * it lands only where that claim is the newest event; it is best effort (a claim left is one a
+   * stopped writer could leave too).
+   */
+  private async withdraw(claims: ReservationChange[]): Promise<void> {
+    await Promise.all(
+      claims.map(({ key, expectedVersion, events, after, metadata }) => {
+        const withdrawal = claimWithdrawn(after.holder!);
+        const event = { eventId: newEventId(), type: withdrawal.type, data: { ...withdrawal.data }, metadata };
+        return this.eventStore.append([{ streamId: key, expectedVersion: expectedVersion + events.length, events: [event] }]).catch(() => undefined);
+      }),
+    );
+  }
+
+  private merged(a: AppendResult, b: AppendResult): AppendResult {
     return {
-      streams: { ...claimed.streams, ...written.streams },
-      checkpoint: this.eventStore.isAtOrAfter(written.checkpoint, claimed.checkpoint) ? written.checkpoint : claimed.checkpoint,
+      streams: { ...a.streams, ...b.streams },
+      checkpoint: this.eventStore.isAtOrAfter(b.checkpoint, a.checkpoint) ? b.checkpoint : a.checkpoint,
     };
   }
 }

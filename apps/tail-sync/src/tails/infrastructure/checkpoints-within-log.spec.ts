@@ -1,0 +1,49 @@
+/**
+ * The start check against the real PostgreSQL event store (`DATABASE_URL`) and the EventStoreDB
+ * adapter (real client, in-memory server).
+ */
+import { EsdbEventStore, newEventId } from '@tailsync/event-store';
+import { InMemoryEsdbServer } from '@tailsync/event-store/testing';
+import { createTestStores, type TestStores } from './read-model/read-model.test-support';
+import { CheckpointBeyondLog, checkCheckpointsWithinLog } from './checkpoints-within-log';
+
+const DATABASE_URL = process.env.DATABASE_URL;
+if (!DATABASE_URL) throw new Error('checkpoints-within-log.spec.ts needs DATABASE_URL (a real PostgreSQL server)');
+
+const event = () => ({ eventId: newEventId(), type: 'TailCreated', data: {} });
+
+describe('checkCheckpointsWithinLog', () => {
+  let s: TestStores;
+  beforeAll(async () => {
+    s = await createTestStores('cwl', DATABASE_URL);
+  });
+  afterAll(async () => {
+    await s?.cleanup();
+  });
+
+  it('PostgreSQL: passes checkpoints within the log, and refuses one beyond it', async () => {
+    await checkCheckpointsWithinLog(s.store, [{ reader: 'projection', checkpoint: null }]);
+    await expect(checkCheckpointsWithinLog(s.store, [{ reader: 'projection', checkpoint: { value: '5:5' } }])).rejects.toBeInstanceOf(CheckpointBeyondLog);
+    const { checkpoint } = await s.store.append([{ streamId: `tail-${s.run}`, expectedVersion: 0, events: [event()] }]);
+    await checkCheckpointsWithinLog(s.store, [{ reader: 'projection', checkpoint }, { reader: 'relay', checkpoint: null }]);
+    const beyond = { value: checkpoint.value.replace(/^(\d+):/, (_, tx: string) => `${BigInt(tx) + 1000n}:`) };
+    await expect(checkCheckpointsWithinLog(s.store, [{ reader: 'projection', checkpoint }, { reader: 'relay', checkpoint: beyond }])).rejects.toThrow(
+      /The relay's checkpoint .* lies beyond the end of the event store's log/,
+    );
+  });
+
+  it('EventStoreDB: refuses a checkpoint of a store that was reset since', async () => {
+    const server = await InMemoryEsdbServer.start();
+    const store = new EsdbEventStore(server.connectionString);
+    try {
+      const { checkpoint } = await store.append([{ streamId: 'tail-1', expectedVersion: 0, events: [event(), event()] }]);
+      await checkCheckpointsWithinLog(store, [{ reader: 'projection', checkpoint }]);
+      server.reset();
+      server.seed('tail-1', 1);
+      await expect(checkCheckpointsWithinLog(store, [{ reader: 'projection', checkpoint }])).rejects.toBeInstanceOf(CheckpointBeyondLog);
+    } finally {
+      await store.close();
+      await server.stop();
+    }
+  });
+});

@@ -1,0 +1,42 @@
+import { ErrorType } from '@eventstore/db-client';
+import { EventStoreAccessDeniedError, EventStoreUnavailableError, StreamDeletedError } from '../event-store.port';
+
+/** Client error types of a server that is slow, unreachable, or not the leader: worth a retry. */
+const TRANSIENT = new Set<string>([
+  ErrorType.DEADLINE_EXCEEDED,
+  ErrorType.UNAVAILABLE,
+  ErrorType.NOT_LEADER,
+  ErrorType.TIMEOUT,
+  ErrorType.CANCELLED,
+  ErrorType.UNKNOWN,
+]);
+
+/** Who the connection string says we are, for an access-denied message that names what is missing. */
+export function credentialsOf(connectionString: string): string | null {
+  const m = /^esdb(?:\+discover)?:\/\/([^@/]+)@/i.exec(connectionString);
+  return m ? decodeURIComponent(m[1].split(':')[0]) : null;
+}
+
+export function accessDenied(what: string, user: string | null): EventStoreAccessDeniedError {
+  const fix = 'a user in $admins, or one granted it by an ACL';
+  return new EventStoreAccessDeniedError(
+    user === null
+      ? `EventStoreDB denied ${what}: the connection string has no credentials; add those of ${fix} (esdb://<user>:<password>@host:2113?tls=true)`
+      : `EventStoreDB denied ${what} to user '${user}' of the connection string; use ${fix}`,
+  );
+}
+
+/**
+ * The port's error for a client error: transient ones → {@link EventStoreUnavailableError},
+ * access denied → {@link EventStoreAccessDeniedError}, stream deleted → {@link StreamDeletedError};
+ * anything else (stream not found, wrong expected version) is returned as it is, for the caller.
+ */
+export function toPortError(error: unknown, context: { what: string; streamId?: string; user: string | null }): unknown {
+  if (error instanceof EventStoreUnavailableError) return error;
+  const type = (error as { type?: unknown } | null)?.type;
+  if (typeof type !== 'string') return error;
+  if (TRANSIENT.has(type)) return new EventStoreUnavailableError(`EventStoreDB failed ${context.what} (${type}): ${(error as Error).message}`, error);
+  if (type === ErrorType.ACCESS_DENIED) return accessDenied(context.what, context.user);
+  if (type === ErrorType.STREAM_DELETED) return new StreamDeletedError(context.streamId ?? '$all');
+  return error;
+}
