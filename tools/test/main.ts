@@ -7,6 +7,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { localSecrets, REPO_ROOT, startInfrastructure } from '../stack/infrastructure';
 import { closingLine, sumReports } from './reports';
+import { ensurePythonVenv } from './python-venv';
 import { ensureSchemathesis } from './schemathesis';
 
 const dataDir = join(REPO_ROOT, '.data', 'test');
@@ -43,6 +44,7 @@ async function main() {
   const started = Date.now();
   const staticFailures = process.env.TAILSYNC_SKIP_STATIC_CHECKS === '1' ? [] : staticChecks();
   const schemathesis = ensureSchemathesis(log);
+  const pythonReceivers = ensurePythonVenv('python-receivers', join(REPO_ROOT, 'e2e', 'python', 'requirements.txt'), log);
   // Every run starts from empty stores, so no test depends on an earlier run (a server left
   // running by a killed earlier run is stopped first, by the launchers, from its pid file).
   await stopLeftovers();
@@ -74,6 +76,7 @@ async function main() {
           TAILSYNC_TEST_REPORTS: reports,
           TAILSYNC_TEST_DATA: dataDir,
           SCHEMATHESIS_BIN: schemathesis,
+          TAILSYNC_TEST_PYTHON: join(pythonReceivers, 'bin', 'python'),
         },
       },
     );

@@ -10,6 +10,7 @@ import { DeliveryStore } from './delivery/delivery.store';
 import { parseRetryDelays } from './delivery/domain/retry-policy';
 import { RiskAssessmentConsumer } from './delivery/risk-assessment.consumer';
 import { migrateDispatcherTables } from './store/migrate';
+import { backfillSecretIds } from './subscriptions/subscription-secrets';
 import { SubscriptionStore } from './subscriptions/subscription.store';
 import { WebhookTester } from './subscriptions/webhook-tester';
 
@@ -57,9 +58,10 @@ export class DispatcherRuntime {
     });
   }
 
-  /** Creates the tables (serialised across copies). Call before serving anything. */
-  migrate(): Promise<void> {
-    return migrateDispatcherTables(this.pool);
+  /** Creates or upgrades the tables (serialised across copies). Call before serving anything. */
+  async migrate(): Promise<void> {
+    await migrateDispatcherTables(this.pool);
+    await backfillSecretIds(this.subscriptions, this.box);
   }
 
   async start(): Promise<void> {

@@ -17,6 +17,10 @@ export interface SubscriptionView {
   url: string;
   createdAt: string;
   updatedAt: string;
+  /** When the current shared secret was set. */
+  secretUpdatedAt: string;
+  /** Until when the previous secret still signs callbacks (a rotation's grace period); null when none. */
+  previousSecretValidUntil: string | null;
 }
 
 export interface DeleteSubscriptionResult {

@@ -65,7 +65,7 @@ export class WebhookSubscriptionsController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Send one signed call with payloadToEcho as the exact body, no retries. 200 whatever the URL answered: check success.',
-    description: "The token's claims are those of an event delivery with sub = your domain and evt = Product.RiskAssessmentExecuted; Webhook-Id is a fresh UUID, Webhook-Attempt 1.",
+    description: "The token's claims are those of an event delivery with sub = your domain and evt = Product.RiskAssessmentExecuted; Webhook-Id is a fresh test_<uuid>, Webhook-Attempt 1; Webhook-Timestamp and Webhook-Signature (Standard Webhooks) as on every callback.",
   })
   @ApiOkResponse({ type: TestResultView })
   @ApiNotFoundResponse({ description: 'No subscription.' })

@@ -87,6 +87,12 @@ export class WebhookDispatcherConfig extends CommonConfig {
   @Max(60_000)
   WEBHOOK_POLL_INTERVAL_MS: number = 100;
 
+  /** After a subscription is saved with a new secret, the previous one still signs (and is shown) this long. */
+  @IsInt()
+  @Min(0)
+  @Max(2_592_000)
+  WEBHOOK_SECRET_GRACE_SECONDS: number = 86_400;
+
   /** Consumer group of the event consumer (copies of the dispatcher share it). */
   @IsString()
   WEBHOOK_EVENTS_GROUP_ID: string = 'webhook-dispatcher-events';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SecretBox, verifyWebhookRequest } from '@tailsync/webhook-signing';
 import { scripts, WebhookReceiver } from '../testing/receiver';
 import { SubscriptionStore } from '../subscriptions/subscription.store';
-import { eventually, isolatedDatabase, newSharedSecret, sleep, testKey, uniqueDomain } from '../testing/harness';
+import { eventually, isolatedDatabase, newSharedSecret, sleep, subscriptionInput, testKey, uniqueDomain } from '../testing/harness';
 import { AttemptSender } from './attempt.sender';
 import { DeliveryMetrics } from './delivery.metrics';
 import { DeliveryScheduler, type SchedulerOptions } from './delivery.scheduler';
@@ -50,7 +50,7 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
     receivers.push(receiver);
     const domain = uniqueDomain();
     const secret = newSharedSecret();
-    await subscriptions.put(domain, [EVT], receiver.url, box.encrypt(secret, domain));
+    await subscriptions.put(domain, subscriptionInput(receiver.url, secret, domain), 3600);
     return { receiver, domain, secret };
   }
 
@@ -160,9 +160,9 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
 
   it('refuses a private address at connect time when private URLs are not allowed', async () => {
     const { receiver, domain } = await subscribe();
-    await subscriptions.put(domain, [EVT], receiver.url.replace('127.0.0.1', 'localhost'), box.encrypt(newSharedSecret(), domain));
+    await subscriptions.put(domain, subscriptionInput(receiver.url.replace('127.0.0.1', 'localhost'), newSharedSecret(), domain), 3600);
     const other = uniqueDomain();
-    await subscriptions.put(other, [EVT], receiver.url, box.encrypt(newSharedSecret(), other));
+    await subscriptions.put(other, subscriptionInput(receiver.url, newSharedSecret(), other), 3600);
     scheduler({}, new AttemptSender(false));
     const [a] = await publish(domain);
     const [b] = await publish(other);

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
-import { SecretBox, signWebhook, webhookHeaders } from '@tailsync/webhook-signing';
+import { SecretBox, signCallback } from '@tailsync/webhook-signing';
+import { signingSecrets } from '../subscriptions/subscription-secrets';
 import type { SubscriptionStore, StoredSubscription } from '../subscriptions/subscription.store';
 import type { AttemptSender } from './attempt.sender';
 import type { DeliveryMetrics } from './delivery.metrics';
@@ -240,17 +241,20 @@ export class DeliveryScheduler {
     if (!subscription.eventNames.includes(delivery.eventName)) {
       return end(`the subscription no longer lists ${delivery.eventName}; nothing was sent`);
     }
-    let secret: string;
+    let secrets: [string, ...string[]];
     try {
-      secret = this.box.decrypt(subscription.sealedSecret, delivery.domain);
+      secrets = signingSecrets(subscription, this.box);
     } catch {
       return end('the stored shared secret cannot be decrypted (was WEBHOOK_SECRET_KEY changed?); nothing was sent');
     }
-    const token = signWebhook({ body: delivery.body, secret, domain: delivery.domain, eventName: delivery.eventName }, this.jwt);
+    const headers = signCallback(
+      { body: delivery.body, secrets, domain: delivery.domain, eventName: delivery.eventName, webhookId: delivery.eventId, attempt },
+      this.jwt,
+    );
     const result = await this.sender.send({
       url: subscription.url,
       body: delivery.body,
-      headers: webhookHeaders({ token, eventId: delivery.eventId, attempt }),
+      headers,
       timeoutMs: this.options.attemptTimeoutMs,
     });
     const verdict = classifyAttempt({ statusCode: result.statusCode, error: result.errorCode });

@@ -45,7 +45,7 @@ describe('RiskAssessmentConsumer (real Kafka, real PostgreSQL)', () => {
 
   it('sends malformed messages to the DLQ with the reason, and keeps consuming what follows', async () => {
     const domain = uniqueDomain();
-    await subscriptions.put(domain, [EVT], 'http://127.0.0.1:1/', 'sealed');
+    await subscriptions.put(domain, { eventNames: [EVT], url: 'http://127.0.0.1:1/', sealedSecret: 'sealed', secretId: 'id' }, 0);
     const good = event(domain);
     const dlq = kafka.consumer({ groupId: `dlq-reader-${suffix}` });
     await dlq.connect();
@@ -79,7 +79,7 @@ describe('RiskAssessmentConsumer (real Kafka, real PostgreSQL)', () => {
   it('makes deliveries only for subscribed domains listing the event, once per event id', async () => {
     const subscribed = uniqueDomain('sub');
     const unsubscribed = uniqueDomain('none');
-    await subscriptions.put(subscribed, [EVT], 'http://127.0.0.1:1/', 'sealed');
+    await subscriptions.put(subscribed, { eventNames: [EVT], url: 'http://127.0.0.1:1/', sealedSecret: 'sealed', secretId: 'id' }, 0);
     const events = [event(subscribed), event(subscribed), event(unsubscribed)];
     await send(events.map((e) => ({ key: e.domain, value: JSON.stringify(e) })));
     // the same event again (a producer retry): no second delivery

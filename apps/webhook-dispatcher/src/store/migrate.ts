@@ -43,6 +43,14 @@ const STATEMENTS = [
      error       text,
      primary key (delivery_id, attempt)
    )`,
+  // Secret rotation (an existing table upgrades in place; secret_id of older rows is filled in at
+  // start by backfillSecretIds, which can unseal them).
+  `alter table webhook_subscriptions
+     add column if not exists secret_id                   text,
+     add column if not exists secret_updated_at           timestamptz,
+     add column if not exists previous_secret_sealed      text,
+     add column if not exists previous_secret_valid_until timestamptz`,
+  `update webhook_subscriptions set secret_updated_at = updated_at where secret_updated_at is null`,
 ];
 
 export function migrateDispatcherTables(pool: Pool): Promise<void> {

@@ -6,8 +6,22 @@ export interface StoredSubscription {
   url: string;
   /** AES-256-GCM sealed shared secret (SecretBox text); decrypted only to sign an attempt. */
   sealedSecret: string;
+  /** When the current secret was set (created, or rotated). */
+  secretUpdatedAt: Date;
+  /** The secret it replaced, sealed, while its grace period lasts (null when there is none). */
+  previousSealedSecret: string | null;
+  previousSecretValidUntil: Date | null;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** What saving a subscription sets. */
+export interface SubscriptionInput {
+  eventNames: string[];
+  url: string;
+  sealedSecret: string;
+  /** {@link secretId} of the secret (public: it is every token's `kid`), to tell a rotation from a re-save. */
+  secretId: string;
 }
 
 interface Row {
@@ -15,6 +29,9 @@ interface Row {
   event_names: string[];
   url: string;
   secret_sealed: string;
+  secret_updated_at: Date;
+  previous_secret_sealed: string | null;
+  previous_secret_valid_until: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -24,34 +41,50 @@ const toSubscription = (r: Row): StoredSubscription => ({
   eventNames: r.event_names,
   url: r.url,
   sealedSecret: r.secret_sealed,
+  secretUpdatedAt: r.secret_updated_at,
+  previousSealedSecret: r.previous_secret_sealed,
+  previousSecretValidUntil: r.previous_secret_valid_until,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
+
+const COLUMNS = 'domain, event_names, url, secret_sealed, secret_updated_at, previous_secret_sealed, previous_secret_valid_until, created_at, updated_at';
 
 /** One subscription per domain, in `webhook_subscriptions`. */
 export class SubscriptionStore {
   constructor(private readonly pool: Pool) {}
 
-  async put(domain: string, eventNames: string[], url: string, sealedSecret: string): Promise<StoredSubscription> {
+  /**
+   * Creates or updates the domain's subscription. A different secret (by id) is a rotation: the
+   * one it replaces stays valid for `graceSeconds` (one previous secret at most); the same secret
+   * leaves the rotation state as it was. Atomic, so concurrent saves cannot lose a rotation.
+   */
+  async put(domain: string, input: SubscriptionInput, graceSeconds: number): Promise<StoredSubscription> {
+    const rotated = 'webhook_subscriptions.secret_id is distinct from excluded.secret_id';
     const { rows } = await this.pool.query<Row>(
-      `insert into webhook_subscriptions (domain, event_names, url, secret_sealed)
-       values ($1, $2, $3, $4)
+      `insert into webhook_subscriptions (domain, event_names, url, secret_sealed, secret_id, secret_updated_at)
+       values ($1, $2, $3, $4, $5, now())
        on conflict (domain) do update
-         set event_names = excluded.event_names, url = excluded.url, secret_sealed = excluded.secret_sealed, updated_at = now()
-       returning *`,
-      [domain, eventNames, url, sealedSecret],
+         set event_names = excluded.event_names, url = excluded.url, secret_sealed = excluded.secret_sealed,
+             secret_id = excluded.secret_id, updated_at = now(),
+             secret_updated_at = case when ${rotated} then now() else webhook_subscriptions.secret_updated_at end,
+             previous_secret_sealed = case when ${rotated} then webhook_subscriptions.secret_sealed else webhook_subscriptions.previous_secret_sealed end,
+             previous_secret_valid_until = case when ${rotated} then now() + make_interval(secs => $6::float8)
+                                                else webhook_subscriptions.previous_secret_valid_until end
+       returning ${COLUMNS}`,
+      [domain, input.eventNames, input.url, input.sealedSecret, input.secretId, graceSeconds],
     );
     return toSubscription(rows[0]);
   }
 
   async get(domain: string): Promise<StoredSubscription | null> {
-    const { rows } = await this.pool.query<Row>('select * from webhook_subscriptions where domain = $1', [domain]);
+    const { rows } = await this.pool.query<Row>(`select ${COLUMNS} from webhook_subscriptions where domain = $1`, [domain]);
     return rows[0] ? toSubscription(rows[0]) : null;
   }
 
   async getMany(domains: string[]): Promise<Map<string, StoredSubscription>> {
     if (domains.length === 0) return new Map();
-    const { rows } = await this.pool.query<Row>('select * from webhook_subscriptions where domain = any($1::text[])', [domains]);
+    const { rows } = await this.pool.query<Row>(`select ${COLUMNS} from webhook_subscriptions where domain = any($1::text[])`, [domains]);
     return new Map(rows.map((r) => [r.domain, toSubscription(r)]));
   }
 
@@ -59,5 +92,18 @@ export class SubscriptionStore {
   async delete(domain: string): Promise<boolean> {
     const { rowCount } = await this.pool.query('delete from webhook_subscriptions where domain = $1', [domain]);
     return (rowCount ?? 0) > 0;
+  }
+
+  /** Subscriptions saved before secret ids existed: their sealed secret, to compute the id. */
+  async withoutSecretId(): Promise<{ domain: string; sealedSecret: string }[]> {
+    const { rows } = await this.pool.query<{ domain: string; secret_sealed: string }>(
+      'select domain, secret_sealed from webhook_subscriptions where secret_id is null',
+    );
+    return rows.map((r) => ({ domain: r.domain, sealedSecret: r.secret_sealed }));
+  }
+
+  /** Sets the id of a secret, unless the secret changed meanwhile. */
+  async setSecretId(domain: string, sealedSecret: string, id: string): Promise<void> {
+    await this.pool.query('update webhook_subscriptions set secret_id = $3 where domain = $1 and secret_sealed = $2 and secret_id is null', [domain, sealedSecret, id]);
   }
 }

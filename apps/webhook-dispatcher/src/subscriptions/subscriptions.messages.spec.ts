@@ -32,7 +32,13 @@ describe('SubscriptionsMessages (the RPC handlers, real PostgreSQL)', () => {
     const secret = newSharedSecret();
     const sealed = runtime.box.encrypt(secret, domain);
     const reply = await open.put(req(domain, { eventNames: [EVT], url: 'http://127.0.0.1:9/hook', sealedSecret: sealed }));
-    expect(reply).toEqual({ ok: true, result: { eventNames: [EVT], url: 'http://127.0.0.1:9/hook', createdAt: expect.any(String), updatedAt: expect.any(String) } });
+    expect(reply).toEqual({
+      ok: true,
+      result: {
+        eventNames: [EVT], url: 'http://127.0.0.1:9/hook', createdAt: expect.any(String), updatedAt: expect.any(String),
+        secretUpdatedAt: expect.any(String), previousSecretValidUntil: null,
+      },
+    });
     const { rows } = await db.pool.query('select secret_sealed from webhook_subscriptions where domain = $1', [domain]);
     expect(rows[0].secret_sealed).toBe(sealed);
     expect(JSON.stringify(rows)).not.toContain(secret);

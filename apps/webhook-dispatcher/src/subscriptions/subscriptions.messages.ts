@@ -18,10 +18,11 @@ import {
   WEBHOOK_PATTERNS,
 } from '@tailsync/contracts';
 import { handleRpc, ProblemError } from '@tailsync/service-kit';
-import { SecretBoxError } from '@tailsync/webhook-signing';
+import { SecretBoxError, secretId } from '@tailsync/webhook-signing';
 import { DispatcherRuntime } from '../dispatcher.runtime';
 import { validateWebhookUrl } from '../delivery/domain/ssrf-guard';
 import { eventNamesErrors, sharedSecretErrors } from './subscription-rules';
+import { previousSecretValidUntil } from './subscription-secrets';
 import type { StoredSubscription } from './subscription.store';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -33,6 +34,8 @@ const view = (s: StoredSubscription): SubscriptionView => ({
   url: s.url,
   createdAt: s.createdAt.toISOString(),
   updatedAt: s.updatedAt.toISOString(),
+  secretUpdatedAt: s.secretUpdatedAt.toISOString(),
+  previousSecretValidUntil: previousSecretValidUntil(s)?.toISOString() ?? null,
 });
 
 const validation = (fieldErrors: Record<string, string[]>): ProblemError =>
@@ -66,9 +69,9 @@ export class SubscriptionsMessages {
         const secretErrors = sharedSecretErrors(secret);
         if (secretErrors.length) fieldErrors.sharedSecret = secretErrors;
       }
-      if (Object.keys(fieldErrors).length > 0) throw validation(fieldErrors);
-      const eventNames = [...new Set(body.eventNames)];
-      return view(await this.runtime.subscriptions.put(caller.domain, eventNames, body.url, body.sealedSecret));
+      if (Object.keys(fieldErrors).length > 0 || secret === undefined) throw validation(fieldErrors);
+      const input = { eventNames: [...new Set(body.eventNames)], url: body.url, sealedSecret: body.sealedSecret, secretId: secretId(secret) };
+      return view(await this.runtime.subscriptions.put(caller.domain, input, this.runtime.config.WEBHOOK_SECRET_GRACE_SECONDS));
     });
   }
 

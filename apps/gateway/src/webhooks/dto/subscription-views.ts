@@ -10,6 +10,13 @@ export class SubscriptionView {
   createdAt: string;
   @ApiProperty({ format: 'date-time' })
   updatedAt: string;
+  @ApiProperty({ format: 'date-time', description: 'When the current shared secret was set (created or rotated).' })
+  secretUpdatedAt: string;
+  @ApiProperty({
+    type: String, format: 'date-time', nullable: true,
+    description: 'After a rotation, until when callbacks also carry a Webhook-Signature made with the previous secret; null when none.',
+  })
+  previousSecretValidUntil: string | null;
 }
 
 export class TestDiagnosticsView {
