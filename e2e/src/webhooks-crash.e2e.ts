@@ -82,7 +82,7 @@ describe('a receiver that hangs past the attempt timeout', () => {
     await sleep(1500);
     expect(s.receiver.requests.map((r) => r.headers['webhook-attempt'])).toEqual(['1', '2', '3']);
     expect(delivery.attempts).toEqual(
-      [1, 2, 3].map((attempt) => ({ attempt, at: expect.any(String), statusCode: null, durationMs: expect.any(Number), error: 'no response within 1000 ms' })),
+      [1, 2, 3].map((attempt) => ({ attempt, at: expect.any(String), statusCode: null, durationMs: expect.any(Number), error: 'no response within 1000 ms', retryAfterMs: null })),
     );
     for (const a of delivery.attempts) expect(a.durationMs).toBeGreaterThanOrEqual(990);
   });

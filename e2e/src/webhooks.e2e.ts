@@ -35,7 +35,7 @@ describe('webhook subscriptions: create, read, update, delete', () => {
     expect(created.status).toBe(200);
     expect(created.body).toEqual({
       eventNames: [EVT], url: 'http://127.0.0.1:9/a', createdAt: expect.any(String), updatedAt: expect.any(String),
-      secretUpdatedAt: created.body.createdAt, previousSecretValidUntil: null,
+      secretUpdatedAt: created.body.createdAt, previousSecretValidUntil: null, status: 'active', disabledReason: null, disabledAt: null,
     });
 
     const read = await api(account, 'GET', '/WebhookSubscriptions');
@@ -261,8 +261,8 @@ describe('deliveries to scripted receivers (3 attempts: retries after 200 and 40
       status: 'delivered',
       createdAt: expect.any(String),
       attempts: [
-        { attempt: 1, at: expect.any(String), statusCode: 503, durationMs: expect.any(Number), error: 'HTTP 503' },
-        { attempt: 2, at: expect.any(String), statusCode: 200, durationMs: expect.any(Number), error: null },
+        { attempt: 1, at: expect.any(String), statusCode: 503, durationMs: expect.any(Number), error: 'HTTP 503', retryAfterMs: null },
+        { attempt: 2, at: expect.any(String), statusCode: 200, durationMs: expect.any(Number), error: null, retryAfterMs: null },
       ],
     });
     expect(Date.parse(delivery.attempts[1].at)).toBeGreaterThan(Date.parse(delivery.attempts[0].at));

@@ -11,6 +11,7 @@ import { parseRetryDelays } from './delivery/domain/retry-policy';
 import { RiskAssessmentConsumer } from './delivery/risk-assessment.consumer';
 import { migrateDispatcherTables } from './store/migrate';
 import { backfillSecretIds } from './subscriptions/subscription-secrets';
+import { SubscriptionState } from './subscriptions/subscription-state';
 import { SubscriptionStore } from './subscriptions/subscription.store';
 import { WebhookTester } from './subscriptions/webhook-tester';
 
@@ -29,6 +30,7 @@ export class DispatcherRuntime {
   readonly scheduler: DeliveryScheduler;
   readonly consumer: RiskAssessmentConsumer;
   readonly tester: WebhookTester;
+  readonly state: SubscriptionState;
   private readonly logger = new Logger('DispatcherRuntime');
 
   constructor(
@@ -42,9 +44,11 @@ export class DispatcherRuntime {
     this.box = new SecretBox(config.WEBHOOK_SECRET_KEY);
     this.sender = new AttemptSender(config.WEBHOOK_ALLOW_PRIVATE_URLS);
     this.tester = new WebhookTester(this.box, this.sender);
-    this.scheduler = new DeliveryScheduler(this.deliveries, this.subscriptions, this.box, this.sender, this.metrics, {
+    this.state = new SubscriptionState(this.subscriptions);
+    this.scheduler = new DeliveryScheduler(this.deliveries, this.subscriptions, this.box, this.sender, this.metrics, this.state, {
       owner: `${instanceId}:${process.pid}`,
       retryDelaysMs: parseRetryDelays(config.WEBHOOK_RETRY_DELAYS_MS),
+      retryAfterMaxMs: config.WEBHOOK_RETRY_AFTER_MAX_MS,
       attemptTimeoutMs: config.WEBHOOK_ATTEMPT_TIMEOUT_MS,
       maxConcurrency: config.WEBHOOK_MAX_CONCURRENCY,
       domainConcurrency: config.WEBHOOK_DOMAIN_CONCURRENCY,

@@ -21,7 +21,14 @@ export interface SubscriptionView {
   secretUpdatedAt: string;
   /** Until when the previous secret still signs callbacks (a rotation's grace period); null when none. */
   previousSecretValidUntil: string | null;
+  status: SubscriptionStatus;
+  /** Why it was disabled: `gone` (the endpoint answered 410) or `failing`; null while active. */
+  disabledReason: DisabledReason | null;
+  disabledAt: string | null;
 }
+
+export type SubscriptionStatus = 'active' | 'disabled';
+export type DisabledReason = 'gone' | 'failing';
 
 export interface DeleteSubscriptionResult {
   deleted: true;
@@ -44,8 +51,9 @@ export interface TestSubscriptionResult {
   diagnostics: TestDiagnostics;
 }
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
-export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed'];
+/** `skipped`: consumed while the subscription was disabled (recorded, never sent). */
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'skipped';
+export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed', 'skipped'];
 
 export interface ListDeliveriesRequest {
   status?: DeliveryStatus;
@@ -59,6 +67,8 @@ export interface AttemptView {
   statusCode: number | null;
   durationMs: number;
   error: string | null;
+  /** The receiver's Retry-After (429 or 503 only), in ms and capped, when it was valid; else null. */
+  retryAfterMs: number | null;
 }
 
 export interface DeliveryView {

@@ -2,7 +2,7 @@ import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min, Validate, Va
 import { Transform } from 'class-transformer';
 import { CommonConfig } from '@tailsync/service-kit';
 import { parseSecretBoxKey } from '@tailsync/webhook-signing';
-import { parseRetryDelays } from '../delivery/domain/retry-policy';
+import { MAX_RETRY_DELAY_MS, parseRetryDelays } from '../delivery/domain/retry-policy';
 
 @ValidatorConstraint({ name: 'secretBoxKey' })
 class IsSecretBoxKey implements ValidatorConstraintInterface {
@@ -62,6 +62,12 @@ export class WebhookDispatcherConfig extends CommonConfig {
   @Matches(/^[\d\s,]*$/, { message: 'WEBHOOK_RETRY_DELAYS_MS must be a comma list of non-negative integers (ms)' })
   @Validate(IsRetryDelays)
   WEBHOOK_RETRY_DELAYS_MS?: string;
+
+  /** The longest a receiver's Retry-After (on 429 or 503) may delay the next attempt; default the schedule's longest delay. */
+  @IsInt()
+  @Min(0)
+  @Max(MAX_RETRY_DELAY_MS)
+  WEBHOOK_RETRY_AFTER_MAX_MS: number = 256_000;
 
   /** Time limit of one attempt (connect, send, response headers and body). */
   @IsInt()

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SecretBox, verifyWebhookRequest } from '@tailsync/webhook-signing';
 import { scripts, WebhookReceiver } from '../testing/receiver';
+import { SubscriptionState } from '../subscriptions/subscription-state';
 import { SubscriptionStore } from '../subscriptions/subscription.store';
 import { eventually, isolatedDatabase, newSharedSecret, sleep, subscriptionInput, testKey, uniqueDomain } from '../testing/harness';
 import { AttemptSender } from './attempt.sender';
@@ -31,9 +32,10 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
   afterAll(() => db.drop());
 
   function scheduler(options: Partial<SchedulerOptions> = {}, sender = new AttemptSender(true)): DeliveryScheduler {
-    const s = new DeliveryScheduler(deliveries, subscriptions, box, sender, new DeliveryMetrics(), {
+    const s = new DeliveryScheduler(deliveries, subscriptions, box, sender, new DeliveryMetrics(), new SubscriptionState(subscriptions), {
       owner: `test-${randomUUID().slice(0, 6)}`,
       retryDelaysMs: [100, 200],
+      retryAfterMaxMs: 1000,
       attemptTimeoutMs: 1000,
       maxConcurrency: 64,
       domainConcurrency: 4,
@@ -124,6 +126,72 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
     await sleep(400);
     expect(receiver.requests).toHaveLength(attempts);
     expect(await statusOf(eventId)).toEqual({ status, attempts });
+  });
+
+  const attemptsOf = async (eventId: string) =>
+    (await db.pool.query(
+      'select a.attempt, a.status_code, a.retry_after_ms from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id where d.event_id = $1 order by a.attempt',
+      [eventId],
+    )).rows;
+  const httpDate = (ms: number): string => new Date(ms).toUTCString();
+
+  it.each([
+    ['delta-seconds on 503', () => ({ status: 503, headers: { 'Retry-After': '1' } }), 1000],
+    ['an HTTP-date on 429, capped at WEBHOOK_RETRY_AFTER_MAX_MS', () => ({ status: 429, headers: { 'Retry-After': httpDate(Date.now() + 5000) } }), 1000],
+  ] as const)('Retry-After (%s) moves the next attempt later', async (_name, first, expectedMs) => {
+    const { receiver, domain } = await subscribe(scripts.sequence(200));
+    receiver.answer((r) => (r.n === 1 ? first() : { status: 200 }));
+    scheduler({ retryAfterMaxMs: 1000 });
+    const [eventId] = await publish(domain);
+    const [one, two] = await receiver.waitFor(2, 5000);
+    expect(two.receivedAt - one.receivedAt).toBeGreaterThanOrEqual(expectedMs - 50);
+    expect(two.receivedAt - one.receivedAt).toBeLessThan(expectedMs + 900);
+    await eventually(async () => (await statusOf(eventId))?.status === 'delivered');
+    expect((await attemptsOf(eventId)).map((a) => a.retry_after_ms)).toEqual([expectedMs, null]);
+  });
+
+  it.each([
+    ['a date in the past', 503, (): string => httpDate(Date.now() - 60_000)],
+    ['garbage', 429, (): string => 'soon, please'],
+    ['an ISO date', 503, (): string => new Date(Date.now() + 5000).toISOString()],
+    ['a valid value on 500 (only 429 and 503 count)', 500, (): string => '1'],
+  ])('Retry-After with %s changes nothing', async (_name: string, status: number, value: () => string) => {
+    const { receiver, domain } = await subscribe();
+    receiver.answer((r) => (r.n === 1 ? { status, headers: { 'Retry-After': value() } } : { status: 200 }));
+    scheduler({ retryAfterMaxMs: 5000 });
+    const [eventId] = await publish(domain);
+    const [one, two] = await receiver.waitFor(2, 5000);
+    expect(two.receivedAt - one.receivedAt).toBeLessThan(800);
+    await eventually(async () => (await statusOf(eventId))?.status === 'delivered');
+    expect((await attemptsOf(eventId)).map((a) => a.retry_after_ms)).toEqual([null, null]);
+  });
+
+  it('Retry-After never adds attempts: always 503 with Retry-After is still 3 attempts, then failed', async () => {
+    const { receiver, domain } = await subscribe(() => ({ status: 503, headers: { 'Retry-After': '1' } }));
+    scheduler({ retryAfterMaxMs: 300 });
+    const [eventId] = await publish(domain);
+    await eventually(async () => (await statusOf(eventId))?.status === 'failed', 5000);
+    await sleep(500);
+    expect(receiver.requests).toHaveLength(3);
+    expect(await statusOf(eventId)).toEqual({ status: 'failed', attempts: 3 });
+    expect((await attemptsOf(eventId)).map((a) => a.retry_after_ms)).toEqual([300, 300, 300]);
+  });
+
+  it('410 Gone ends the delivery failed at once and disables the subscription; later deliveries are not sent', async () => {
+    const { receiver, domain } = await subscribe(scripts.status(410));
+    scheduler();
+    const [gone] = await publish(domain);
+    await eventually(async () => (await statusOf(gone))?.status === 'failed');
+    const sub = await eventually(async () => {
+      const s = await subscriptions.get(domain);
+      return s?.status === 'disabled' ? s : undefined;
+    });
+    expect(sub).toMatchObject({ status: 'disabled', disabledReason: 'gone', disabledAt: expect.any(Date) });
+    const [later] = await publish(domain);
+    await eventually(async () => (await statusOf(later))?.status === 'failed');
+    expect(receiver.requests).toHaveLength(1);
+    const { rows } = await db.pool.query('select a.error, a.status_code from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id where d.event_id = $1', [later]);
+    expect(rows).toEqual([{ error: 'the subscription is disabled (gone); nothing was sent', status_code: null }]);
   });
 
   it('a hanging receiver times out and is retried; other domains are not held up', async () => {

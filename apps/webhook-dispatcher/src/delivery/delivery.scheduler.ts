@@ -2,16 +2,20 @@ import { Logger } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { SecretBox, signCallback } from '@tailsync/webhook-signing';
 import { signingSecrets } from '../subscriptions/subscription-secrets';
+import type { SubscriptionState } from '../subscriptions/subscription-state';
 import type { SubscriptionStore, StoredSubscription } from '../subscriptions/subscription.store';
 import type { AttemptSender } from './attempt.sender';
 import type { DeliveryMetrics } from './delivery.metrics';
 import type { AttemptRecord, ClaimedDelivery, DeliveryStore } from './delivery.store';
-import { classifyAttempt, nextAttemptDelay } from './domain/retry-policy';
+import { delayHonouringRetryAfter, parseRetryAfter, RETRY_AFTER_STATUSES } from './domain/retry-after';
+import { classifyAttempt, GONE_STATUS, nextAttemptDelay } from './domain/retry-policy';
 
 export interface SchedulerOptions {
   /** Names this copy as the owner of its leases. */
   owner: string;
   retryDelaysMs: readonly number[];
+  /** The longest a receiver's Retry-After may push the next attempt. */
+  retryAfterMaxMs: number;
   attemptTimeoutMs: number;
   maxConcurrency: number;
   domainConcurrency: number;
@@ -59,6 +63,7 @@ export class DeliveryScheduler {
     private readonly box: SecretBox,
     private readonly sender: AttemptSender,
     private readonly metrics: DeliveryMetrics,
+    private readonly state: SubscriptionState,
     private readonly options: SchedulerOptions,
   ) {}
 
@@ -235,9 +240,13 @@ export class DeliveryScheduler {
     const attempt = delivery.attempts + 1;
     const at = new Date();
     const end = (error: string) =>
-      this.enqueueRecord({ id: delivery.id, leaseToken: delivery.leaseToken, attempt, at, statusCode: null, durationMs: 0, error, next: { status: 'failed' } }, 'failed');
+      this.enqueueRecord(
+        { id: delivery.id, leaseToken: delivery.leaseToken, attempt, at, statusCode: null, durationMs: 0, error, retryAfterMs: null, next: { status: 'failed' } },
+        'failed',
+      );
 
     if (!subscription) return end('no subscription: it was deleted before this attempt; nothing was sent');
+    if (subscription.status === 'disabled') return end(`the subscription is disabled (${subscription.disabledReason}); nothing was sent`);
     if (!subscription.eventNames.includes(delivery.eventName)) {
       return end(`the subscription no longer lists ${delivery.eventName}; nothing was sent`);
     }
@@ -259,6 +268,8 @@ export class DeliveryScheduler {
     });
     const verdict = classifyAttempt({ statusCode: result.statusCode, error: result.errorCode });
     this.metrics.attemptDuration.observe({ result: verdict }, result.durationMs / 1000);
+    const asked = result.statusCode !== undefined && RETRY_AFTER_STATUSES.has(result.statusCode) ? parseRetryAfter(result.retryAfter, Date.now()) : null;
+    const retryAfterMs = asked === null ? null : Math.min(asked, this.options.retryAfterMaxMs);
     let next: AttemptRecord['next'];
     let outcome: string;
     if (verdict === 'delivered') {
@@ -268,15 +279,19 @@ export class DeliveryScheduler {
       next = { status: 'failed' };
       outcome = 'failed';
     } else {
-      const delay = nextAttemptDelay(attempt - delivery.roundStart, this.options.retryDelaysMs);
+      const scheduled = nextAttemptDelay(attempt - delivery.roundStart, this.options.retryDelaysMs);
+      const delay = scheduled === null ? null : delayHonouringRetryAfter(scheduled, retryAfterMs, this.options.retryAfterMaxMs);
       next = delay === null ? { status: 'failed' } : { status: 'pending', at: new Date(Date.now() + delay) };
       outcome = delay === null ? 'failed' : 'retry-scheduled';
     }
     const error = result.error ?? (verdict === 'delivered' ? null : `HTTP ${result.statusCode}`);
     this.enqueueRecord(
-      { id: delivery.id, leaseToken: delivery.leaseToken, attempt, at, statusCode: result.statusCode ?? null, durationMs: result.durationMs, error, next },
+      { id: delivery.id, leaseToken: delivery.leaseToken, attempt, at, statusCode: result.statusCode ?? null, durationMs: result.durationMs, error, retryAfterMs, next },
       outcome,
     );
+    if (result.statusCode === GONE_STATUS) {
+      this.state.disable(delivery.domain, 'gone').catch((e) => this.logger.warn({ msg: 'disabling a gone subscription failed', error: (e as Error).message }));
+    }
   }
 
   private enqueueRecord(record: AttemptRecord, outcome: string): void {

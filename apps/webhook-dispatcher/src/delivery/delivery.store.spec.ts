@@ -59,7 +59,7 @@ describe('DeliveryStore (real PostgreSQL)', () => {
     expect(second.id).toBe(first.id);
     expect(second.leaseToken).not.toBe(first.leaseToken);
     const record = (token: string, attempt: number) => ({
-      id: first.id, leaseToken: token, attempt, at: new Date(), statusCode: 200, durationMs: 5, error: null, next: { status: 'delivered' as const },
+      id: first.id, leaseToken: token, attempt, at: new Date(), statusCode: 200, durationMs: 5, error: null, retryAfterMs: null, next: { status: 'delivered' as const },
     });
     expect((await store.recordAttempts([record(first.leaseToken, 1)])).size).toBe(0);
     expect([...(await store.recordAttempts([record(second.leaseToken, 1)]))]).toEqual([first.id]);
@@ -82,7 +82,7 @@ describe('DeliveryStore (real PostgreSQL)', () => {
     await store.insertMany([delivery('acme')]);
     const [c] = await store.claimDue('o', 10_000, 10, 10, new Map());
     await store.recordAttempts([
-      { id: c.id, leaseToken: c.leaseToken, attempt: 1, at: new Date(), statusCode: 503, durationMs: 3, error: 'HTTP 503', next: { status: 'pending', at: new Date(Date.now() + 300) } },
+      { id: c.id, leaseToken: c.leaseToken, attempt: 1, at: new Date(), statusCode: 503, durationMs: 3, error: 'HTTP 503', retryAfterMs: null, next: { status: 'pending', at: new Date(Date.now() + 300) } },
     ]);
     expect(await store.claimDue('o', 10_000, 10, 10, new Map())).toHaveLength(0);
     await new Promise((r) => setTimeout(r, 350));
@@ -95,7 +95,7 @@ describe('DeliveryStore (real PostgreSQL)', () => {
     await store.insertMany([delivery('acme')]);
     const [c] = await store.claimDue('o', 10_000, 10, 10, new Map());
     expect(await store.redeliver('acme', c.id)).toBe('conflict');
-    await store.recordAttempts([{ id: c.id, leaseToken: c.leaseToken, attempt: 1, at: new Date(), statusCode: 401, durationMs: 3, error: 'HTTP 401', next: { status: 'failed' } }]);
+    await store.recordAttempts([{ id: c.id, leaseToken: c.leaseToken, attempt: 1, at: new Date(), statusCode: 401, durationMs: 3, error: 'HTTP 401', retryAfterMs: null, next: { status: 'failed' } }]);
     expect(await store.redeliver('globex', c.id)).toBe('not-found');
     expect(await store.redeliver('acme', randomUUID())).toBe('not-found');
     expect(await store.redeliver('acme', c.id)).toBe('ok');
@@ -113,9 +113,9 @@ describe('DeliveryStore (real PostgreSQL)', () => {
     await store.insertMany([delivery('globex')]);
     const claimed = await store.claimDue('o', 10_000, 10, 10, new Map());
     const mine = claimed.find((c) => c.eventId === ids[4])!;
-    await store.recordAttempts([{ id: mine.id, leaseToken: mine.leaseToken, attempt: 1, at: new Date(), statusCode: 500, durationMs: 1, error: 'HTTP 500', next: { status: 'pending', at: new Date() } }]);
+    await store.recordAttempts([{ id: mine.id, leaseToken: mine.leaseToken, attempt: 1, at: new Date(), statusCode: 500, durationMs: 1, error: 'HTTP 500', retryAfterMs: null, next: { status: 'pending', at: new Date() } }]);
     const again = (await store.claimDue('o', 10_000, 10, 10, new Map())).find((c) => c.id === mine.id)!;
-    await store.recordAttempts([{ id: mine.id, leaseToken: again.leaseToken, attempt: 2, at: new Date(), statusCode: 200, durationMs: 1, error: null, next: { status: 'delivered' } }]);
+    await store.recordAttempts([{ id: mine.id, leaseToken: again.leaseToken, attempt: 2, at: new Date(), statusCode: 200, durationMs: 1, error: null, retryAfterMs: null, next: { status: 'delivered' } }]);
 
     const page1 = await store.list('acme', undefined, 3, undefined);
     expect(page1.deliveries.map((d) => d.event_id)).toEqual([ids[4], ids[3], ids[2]]);

@@ -6,6 +6,8 @@ export interface NewDelivery {
   eventId: string;
   eventName: string;
   body: string;
+  /** `skipped` records an event consumed while the subscription is disabled (never sent). Default `pending`. */
+  status?: 'pending' | 'skipped';
 }
 
 /** A delivery leased to this copy for its next attempt. */
@@ -31,6 +33,7 @@ export interface AttemptRecord {
   statusCode: number | null;
   durationMs: number;
   error: string | null;
+  retryAfterMs: number | null;
   next: { status: 'delivered' | 'failed' } | { status: 'pending'; at: Date };
 }
 
@@ -50,6 +53,7 @@ export interface AttemptRow {
   status_code: number | null;
   duration_ms: number;
   error: string | null;
+  retry_after_ms: number | null;
 }
 
 /** Deliveries and their attempts in PostgreSQL: the durable retry queue. */
@@ -63,10 +67,13 @@ export class DeliveryStore {
   async insertMany(deliveries: NewDelivery[]): Promise<number> {
     if (deliveries.length === 0) return 0;
     const { rowCount } = await this.pool.query(
-      `insert into webhook_deliveries (domain, event_id, event_name, body)
-       select * from unnest($1::text[], $2::uuid[], $3::text[], $4::text[])
+      `insert into webhook_deliveries (domain, event_id, event_name, body, status)
+       select * from unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::text[])
        on conflict (domain, event_id) do nothing`,
-      [deliveries.map((d) => d.domain), deliveries.map((d) => d.eventId), deliveries.map((d) => d.eventName), deliveries.map((d) => d.body)],
+      [
+        deliveries.map((d) => d.domain), deliveries.map((d) => d.eventId), deliveries.map((d) => d.eventName), deliveries.map((d) => d.body),
+        deliveries.map((d) => d.status ?? 'pending'),
+      ],
     );
     return rowCount ?? 0;
   }
@@ -170,8 +177,8 @@ export class DeliveryStore {
     if (records.length === 0) return new Set();
     const { rows } = await this.pool.query<{ delivery_id: string }>(
       `with input as (
-         select * from unnest($1::uuid[], $2::uuid[], $3::int[], $4::timestamptz[], $5::int[], $6::int[], $7::text[], $8::text[], $9::timestamptz[])
-           as i(id, token, attempt, at, status_code, duration_ms, error, status, next_at)
+         select * from unnest($1::uuid[], $2::uuid[], $3::int[], $4::timestamptz[], $5::int[], $6::int[], $7::text[], $8::text[], $9::timestamptz[], $10::int[])
+           as i(id, token, attempt, at, status_code, duration_ms, error, status, next_at, retry_after_ms)
        ),
        updated as (
          update webhook_deliveries d
@@ -181,8 +188,8 @@ export class DeliveryStore {
           where d.id = i.id and d.lease_token = i.token
           returning d.id
        )
-       insert into webhook_attempts (delivery_id, attempt, at, status_code, duration_ms, error)
-       select i.id, i.attempt, i.at, i.status_code, i.duration_ms, i.error from input i join updated u on u.id = i.id
+       insert into webhook_attempts (delivery_id, attempt, at, status_code, duration_ms, error, retry_after_ms)
+       select i.id, i.attempt, i.at, i.status_code, i.duration_ms, i.error, i.retry_after_ms from input i join updated u on u.id = i.id
        on conflict (delivery_id, attempt) do nothing
        returning delivery_id`,
       [
@@ -195,6 +202,7 @@ export class DeliveryStore {
         records.map((r) => r.error),
         records.map((r) => r.next.status),
         records.map((r) => (r.next.status === 'pending' ? r.next.at : null)),
+        records.map((r) => r.retryAfterMs),
       ],
     );
     return new Set(rows.map((r) => r.delivery_id));
@@ -213,7 +221,7 @@ export class DeliveryStore {
     );
     if (deliveries.length === 0) return { deliveries, attempts: [] };
     const { rows: attempts } = await this.pool.query<AttemptRow>(
-      `select delivery_id, attempt, at, status_code, duration_ms, error
+      `select delivery_id, attempt, at, status_code, duration_ms, error, retry_after_ms
          from webhook_attempts where delivery_id = any($1::uuid[]) order by delivery_id, attempt`,
       [deliveries.map((d) => d.id)],
     );

@@ -90,4 +90,17 @@ describe('RiskAssessmentConsumer (real Kafka, real PostgreSQL)', () => {
     const { rows } = await db.pool.query('select domain, event_id from webhook_deliveries where domain = any($1::text[]) order by seq', [[subscribed, unsubscribed]]);
     expect(rows.map((r) => r.event_id)).toEqual([events[0].eventId, events[1].eventId, marker.eventId]);
   });
+
+  it('records events of a disabled subscription as skipped deliveries (no attempts), never drops them', async () => {
+    const domain = uniqueDomain('off');
+    await subscriptions.put(domain, { eventNames: [EVT], url: 'http://127.0.0.1:1/', sealedSecret: 'sealed', secretId: 'id' }, 0);
+    await subscriptions.disable(domain, 'gone');
+    const events = [event(domain), event(domain)];
+    await send(events.map((e) => ({ key: domain, value: JSON.stringify(e) })));
+    const rows = await eventually(async () => {
+      const { rows } = await db.pool.query('select event_id, status, attempts from webhook_deliveries where domain = $1 order by seq', [domain]);
+      return rows.length === 2 ? rows : undefined;
+    }, 15_000);
+    expect(rows).toEqual(events.map((e) => ({ event_id: e.eventId, status: 'skipped', attempts: 0 })));
+  });
 });

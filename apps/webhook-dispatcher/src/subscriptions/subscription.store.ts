@@ -1,3 +1,4 @@
+import type { DisabledReason, SubscriptionStatus } from '@tailsync/contracts';
 import type { Pool } from 'pg';
 
 export interface StoredSubscription {
@@ -11,6 +12,9 @@ export interface StoredSubscription {
   /** The secret it replaced, sealed, while its grace period lasts (null when there is none). */
   previousSealedSecret: string | null;
   previousSecretValidUntil: Date | null;
+  status: SubscriptionStatus;
+  disabledReason: DisabledReason | null;
+  disabledAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -32,6 +36,9 @@ interface Row {
   secret_updated_at: Date;
   previous_secret_sealed: string | null;
   previous_secret_valid_until: Date | null;
+  status: SubscriptionStatus;
+  disabled_reason: DisabledReason | null;
+  disabled_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -44,11 +51,15 @@ const toSubscription = (r: Row): StoredSubscription => ({
   secretUpdatedAt: r.secret_updated_at,
   previousSealedSecret: r.previous_secret_sealed,
   previousSecretValidUntil: r.previous_secret_valid_until,
+  status: r.status,
+  disabledReason: r.disabled_reason,
+  disabledAt: r.disabled_at,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
 
-const COLUMNS = 'domain, event_names, url, secret_sealed, secret_updated_at, previous_secret_sealed, previous_secret_valid_until, created_at, updated_at';
+const COLUMNS = `domain, event_names, url, secret_sealed, secret_updated_at, previous_secret_sealed, previous_secret_valid_until,
+  status, disabled_reason, disabled_at, created_at, updated_at`;
 
 /** One subscription per domain, in `webhook_subscriptions`. */
 export class SubscriptionStore {
@@ -58,6 +69,7 @@ export class SubscriptionStore {
    * Creates or updates the domain's subscription. A different secret (by id) is a rotation: the
    * one it replaces stays valid for `graceSeconds` (one previous secret at most); the same secret
    * leaves the rotation state as it was. Atomic, so concurrent saves cannot lose a rotation.
+   * Saving enables a disabled subscription (the integrator has looked at the endpoint).
    */
   async put(domain: string, input: SubscriptionInput, graceSeconds: number): Promise<StoredSubscription> {
     const rotated = 'webhook_subscriptions.secret_id is distinct from excluded.secret_id';
@@ -67,6 +79,7 @@ export class SubscriptionStore {
        on conflict (domain) do update
          set event_names = excluded.event_names, url = excluded.url, secret_sealed = excluded.secret_sealed,
              secret_id = excluded.secret_id, updated_at = now(),
+             status = 'active', disabled_reason = null, disabled_at = null,
              secret_updated_at = case when ${rotated} then now() else webhook_subscriptions.secret_updated_at end,
              previous_secret_sealed = case when ${rotated} then webhook_subscriptions.secret_sealed else webhook_subscriptions.previous_secret_sealed end,
              previous_secret_valid_until = case when ${rotated} then now() + make_interval(secs => $6::float8)
@@ -86,6 +99,17 @@ export class SubscriptionStore {
     if (domains.length === 0) return new Map();
     const { rows } = await this.pool.query<Row>(`select ${COLUMNS} from webhook_subscriptions where domain = any($1::text[])`, [domains]);
     return new Map(rows.map((r) => [r.domain, toSubscription(r)]));
+  }
+
+  /** Disables an active subscription; the subscription as it is now when it changed, else null. */
+  async disable(domain: string, reason: DisabledReason): Promise<StoredSubscription | null> {
+    const { rows } = await this.pool.query<Row>(
+      `update webhook_subscriptions set status = 'disabled', disabled_reason = $2, disabled_at = now()
+        where domain = $1 and status = 'active'
+       returning ${COLUMNS}`,
+      [domain, reason],
+    );
+    return rows[0] ? toSubscription(rows[0]) : null;
   }
 
   /** True when a subscription was there to delete. */

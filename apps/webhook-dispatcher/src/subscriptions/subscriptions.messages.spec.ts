@@ -36,7 +36,7 @@ describe('SubscriptionsMessages (the RPC handlers, real PostgreSQL)', () => {
       ok: true,
       result: {
         eventNames: [EVT], url: 'http://127.0.0.1:9/hook', createdAt: expect.any(String), updatedAt: expect.any(String),
-        secretUpdatedAt: expect.any(String), previousSecretValidUntil: null,
+        secretUpdatedAt: expect.any(String), previousSecretValidUntil: null, status: 'active', disabledReason: null, disabledAt: null,
       },
     });
     const { rows } = await db.pool.query('select secret_sealed from webhook_subscriptions where domain = $1', [domain]);
@@ -81,6 +81,28 @@ describe('SubscriptionsMessages (the RPC handlers, real PostgreSQL)', () => {
     } finally {
       await receiver.close();
     }
+  });
+
+  it('a Test call answered 410 reports it and leaves the subscription active', async () => {
+    const receiver = await WebhookReceiver.start(scripts.status(410, 'gone'));
+    try {
+      const domain = uniqueDomain();
+      await open.put(req(domain, { eventNames: [EVT], url: receiver.url, sealedSecret: runtime.box.encrypt(newSharedSecret(), domain) }));
+      const reply = await open.test(req(domain, { payloadToEcho: { a: 1 } }));
+      expect(reply).toMatchObject({ ok: true, result: { success: false, diagnostics: { statusCode: 410, error: 'HTTP 410' } } });
+      expect(await open.get(req(domain, {}))).toMatchObject({ ok: true, result: { status: 'active', disabledReason: null, disabledAt: null } });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('saving a disabled subscription again enables it', async () => {
+    const domain = uniqueDomain();
+    const put = () => open.put(req(domain, { eventNames: [EVT], url: 'http://127.0.0.1:9/hook', sealedSecret: runtime.box.encrypt(newSharedSecret(), domain) }));
+    await put();
+    await runtime.state.disable(domain, 'gone');
+    expect(await open.get(req(domain, {}))).toMatchObject({ ok: true, result: { status: 'disabled', disabledReason: 'gone', disabledAt: expect.any(String) } });
+    expect(await put()).toMatchObject({ ok: true, result: { status: 'active', disabledReason: null, disabledAt: null } });
   });
 
   it('validates the delivery log query', async () => {

@@ -36,6 +36,9 @@ const view = (s: StoredSubscription): SubscriptionView => ({
   updatedAt: s.updatedAt.toISOString(),
   secretUpdatedAt: s.secretUpdatedAt.toISOString(),
   previousSecretValidUntil: previousSecretValidUntil(s)?.toISOString() ?? null,
+  status: s.status,
+  disabledReason: s.disabledReason,
+  disabledAt: s.disabledAt?.toISOString() ?? null,
 });
 
 const validation = (fieldErrors: Record<string, string[]>): ProblemError =>
@@ -130,7 +133,7 @@ export class SubscriptionsMessages {
       const byDelivery = new Map<string, DeliveryView['attempts']>();
       for (const a of attempts) {
         const list = byDelivery.get(a.delivery_id) ?? [];
-        list.push({ attempt: a.attempt, at: a.at.toISOString(), statusCode: a.status_code, durationMs: a.duration_ms, error: a.error });
+        list.push({ attempt: a.attempt, at: a.at.toISOString(), statusCode: a.status_code, durationMs: a.duration_ms, error: a.error, retryAfterMs: a.retry_after_ms });
         byDelivery.set(a.delivery_id, list);
       }
       return {

@@ -17,6 +17,12 @@ export class SubscriptionView {
     description: 'After a rotation, until when callbacks also carry a Webhook-Signature made with the previous secret; null when none.',
   })
   previousSecretValidUntil: string | null;
+  @ApiProperty({ enum: ['active', 'disabled'], description: 'disabled: callbacks stop and events are recorded as skipped until the subscription is saved again.' })
+  status: string;
+  @ApiProperty({ type: String, enum: ['gone', 'failing'], nullable: true, description: 'gone: the endpoint answered 410 Gone; failing: every delivery failed for the configured period.' })
+  disabledReason: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  disabledAt: string | null;
 }
 
 export class TestDiagnosticsView {
@@ -50,6 +56,8 @@ export class AttemptView {
   durationMs: number;
   @ApiProperty({ type: String, nullable: true })
   error: string | null;
+  @ApiProperty({ type: Number, nullable: true, description: "The receiver's Retry-After on 429 or 503 in ms (capped), when valid; it delayed the next attempt." })
+  retryAfterMs: number | null;
 }
 
 export class DeliveryView {
@@ -59,7 +67,7 @@ export class DeliveryView {
   eventId: string;
   @ApiProperty({ example: RISK_ASSESSMENT_EXECUTED })
   eventName: string;
-  @ApiProperty({ enum: ['pending', 'delivered', 'failed'] })
+  @ApiProperty({ enum: ['pending', 'delivered', 'failed', 'skipped'] })
   status: string;
   @ApiProperty({ format: 'date-time' })
   createdAt: string;

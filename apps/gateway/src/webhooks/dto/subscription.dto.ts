@@ -60,7 +60,7 @@ export class TestSubscriptionDto {
 export class DeliveriesQuery {
   @ApiPropertyOptional({ enum: DELIVERY_STATUSES })
   @IsOptional()
-  @IsIn(DELIVERY_STATUSES as DeliveryStatus[], { message: 'status must be pending, delivered or failed.' })
+  @IsIn(DELIVERY_STATUSES as DeliveryStatus[], { message: 'status must be pending, delivered, failed or skipped.' })
   status?: DeliveryStatus;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 200, default: 50 })
