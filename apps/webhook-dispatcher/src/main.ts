@@ -22,6 +22,7 @@ async function main() {
       ...requestReplyTopics(Object.values(WEBHOOK_PATTERNS)),
       { topic: TOPICS.riskAssessmentExecuted, numPartitions: 6 },
       { topic: TOPICS.riskAssessmentExecutedDlq, numPartitions: 1 },
+      { topic: TOPICS.webhookSubscriptions, numPartitions: 3 },
     ],
   });
 }

@@ -5,4 +5,5 @@ export * from './rpc';
 export * from './ping';
 export * from './tail-commands';
 export * from './webhooks';
+export * from './webhook-subscription-events';
 export * from './tails';

@@ -19,6 +19,7 @@ export const WEBHOOK_PATTERNS = {
   getSubscription: 'webhook-dispatcher.subscriptions.get',
   deleteSubscription: 'webhook-dispatcher.subscriptions.delete',
   test: 'webhook-dispatcher.subscriptions.test',
+  enableSubscription: 'webhook-dispatcher.subscriptions.enable',
   listDeliveries: 'webhook-dispatcher.deliveries.list',
   redeliver: 'webhook-dispatcher.deliveries.redeliver',
 } as const;

@@ -25,6 +25,14 @@ export interface SubscriptionView {
   /** Why it was disabled: `gone` (the endpoint answered 410) or `failing`; null while active. */
   disabledReason: DisabledReason | null;
   disabledAt: string | null;
+  health: SubscriptionHealth;
+}
+
+/** How the endpoint has been doing: its last delivered and last failed deliveries, and the current run of failures. */
+export interface SubscriptionHealth {
+  lastSuccessAt: string | null;
+  lastFailureAt: string | null;
+  failedDeliveriesInARow: number;
 }
 
 export type SubscriptionStatus = 'active' | 'disabled';

@@ -61,6 +61,15 @@ export class WebhookSubscriptionsController {
     unwrap(await this.services.call(WEBHOOK_PATTERNS.deleteSubscription, caller, {}));
   }
 
+  @Post('Enable')
+  @HttpCode(200)
+  @ApiOperation({ summary: "Enable your domain's subscription after it was disabled (gone or failing), and reset its run of failures." })
+  @ApiOkResponse({ type: SubscriptionView })
+  @ApiNotFoundResponse({ description: 'No subscription.' })
+  async enable(@Caller() caller: CallerContext): Promise<SubscriptionView> {
+    return unwrap(await this.services.call<SubscriptionReply>(WEBHOOK_PATTERNS.enableSubscription, caller, {}));
+  }
+
   @Post('Test')
   @HttpCode(200)
   @ApiOperation({

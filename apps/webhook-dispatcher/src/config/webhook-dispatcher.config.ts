@@ -1,4 +1,4 @@
-import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min, Validate, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
+import { IsBoolean, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min, Validate, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
 import { Transform } from 'class-transformer';
 import { CommonConfig } from '@tailsync/service-kit';
 import { parseSecretBoxKey } from '@tailsync/webhook-signing';
@@ -98,6 +98,18 @@ export class WebhookDispatcherConfig extends CommonConfig {
   @Min(0)
   @Max(2_592_000)
   WEBHOOK_SECRET_GRACE_SECONDS: number = 86_400;
+
+  /** A subscription is disabled (`failing`) when at least this many deliveries in a row failed… */
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  WEBHOOK_DISABLE_AFTER_FAILURES: number = 20;
+
+  /** …and the first of them was created at least this many hours ago (fractions allowed, for tests). */
+  @IsNumber()
+  @Min(0)
+  @Max(8760)
+  WEBHOOK_DISABLE_AFTER_HOURS: number = 120;
 
   /** Consumer group of the event consumer (copies of the dispatcher share it). */
   @IsString()

@@ -3,7 +3,8 @@ import { SecretBox, verifyWebhookRequest } from '@tailsync/webhook-signing';
 import { scripts, WebhookReceiver } from '../testing/receiver';
 import { SubscriptionState } from '../subscriptions/subscription-state';
 import { SubscriptionStore } from '../subscriptions/subscription.store';
-import { eventually, isolatedDatabase, newSharedSecret, sleep, subscriptionInput, testKey, uniqueDomain } from '../testing/harness';
+import { eventually, isolatedDatabase, newSharedSecret, sleep, startedEventsPublisher, subscriptionInput, testKey, uniqueDomain } from '../testing/harness';
+import type { SubscriptionEventsPublisher } from '../subscriptions/subscription-events.publisher';
 import { AttemptSender } from './attempt.sender';
 import { DeliveryMetrics } from './delivery.metrics';
 import { DeliveryScheduler, type SchedulerOptions } from './delivery.scheduler';
@@ -20,7 +21,10 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
   const schedulers: DeliveryScheduler[] = [];
   const receivers: WebhookReceiver[] = [];
 
+  let events: SubscriptionEventsPublisher;
+
   beforeAll(async () => {
+    events = await startedEventsPublisher();
     db = await isolatedDatabase('scheduler');
     deliveries = new DeliveryStore(db.pool);
     subscriptions = new SubscriptionStore(db.pool);
@@ -29,10 +33,13 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
     await Promise.all(schedulers.splice(0).map((s) => s.stop()));
     await Promise.all(receivers.splice(0).map((r) => r.close()));
   });
-  afterAll(() => db.drop());
+  afterAll(async () => {
+    await events.stop();
+    await db.drop();
+  });
 
   function scheduler(options: Partial<SchedulerOptions> = {}, sender = new AttemptSender(true)): DeliveryScheduler {
-    const s = new DeliveryScheduler(deliveries, subscriptions, box, sender, new DeliveryMetrics(), new SubscriptionState(subscriptions), {
+    const s = new DeliveryScheduler(deliveries, subscriptions, box, sender, new DeliveryMetrics(), new SubscriptionState(subscriptions, events), {
       owner: `test-${randomUUID().slice(0, 6)}`,
       retryDelaysMs: [100, 200],
       retryAfterMaxMs: 1000,

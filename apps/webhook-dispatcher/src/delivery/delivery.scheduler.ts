@@ -308,7 +308,10 @@ export class DeliveryScheduler {
         const batch = this.pendingRecords;
         this.pendingRecords = [];
         try {
-          const recorded = await this.deliveries.recordAttempts(batch);
+          const { recorded, disabled } = await this.deliveries.recordAttempts(batch);
+          for (const { domain, url } of disabled) {
+            this.state.announceDisabled(domain, url, 'failing').catch((e) => this.logger.warn({ msg: 'announcing a disabled subscription failed', error: (e as Error).message }));
+          }
           const lost = batch.length - recorded.size;
           if (lost > 0) this.logger.warn({ msg: 'attempt results not recorded: their lease had passed to another copy', count: lost });
         } catch (error) {

@@ -61,8 +61,8 @@ describe('DeliveryStore (real PostgreSQL)', () => {
     const record = (token: string, attempt: number) => ({
       id: first.id, leaseToken: token, attempt, at: new Date(), statusCode: 200, durationMs: 5, error: null, retryAfterMs: null, next: { status: 'delivered' as const },
     });
-    expect((await store.recordAttempts([record(first.leaseToken, 1)])).size).toBe(0);
-    expect([...(await store.recordAttempts([record(second.leaseToken, 1)]))]).toEqual([first.id]);
+    expect((await store.recordAttempts([record(first.leaseToken, 1)])).recorded.size).toBe(0);
+    expect([...(await store.recordAttempts([record(second.leaseToken, 1)])).recorded]).toEqual([first.id]);
     const { rows } = await pool.query('select status, attempts, lease_owner from webhook_deliveries where id = $1', [first.id]);
     expect(rows[0]).toEqual({ status: 'delivered', attempts: 1, lease_owner: null });
   });

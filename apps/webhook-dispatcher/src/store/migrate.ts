@@ -57,6 +57,13 @@ const STATEMENTS = [
      add column if not exists disabled_reason text,
      add column if not exists disabled_at     timestamptz`,
   `alter table webhook_attempts add column if not exists retry_after_ms int`,
+  // Endpoint health: the last outcomes and the current run of failed deliveries (failing_since: when
+  // the first delivery of that run was created).
+  `alter table webhook_subscriptions
+     add column if not exists last_success_at timestamptz,
+     add column if not exists last_failure_at timestamptz,
+     add column if not exists failed_in_a_row int not null default 0,
+     add column if not exists failing_since   timestamptz`,
   // 'skipped': an event consumed while the subscription is disabled. The first release's inline
   // check is replaced once (a named constraint says it was done).
   `do $$ begin

@@ -5,6 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import { callbackBody } from '../delivery/domain/event-message';
 import { DispatcherRuntime } from '../dispatcher.runtime';
 import { eventually, isolatedDatabase, newSharedSecret, sleep, testConfig, uniqueDomain } from '../testing/harness';
+import { ensureSubscriptionEventsTopic } from '../testing/harness';
 import { scripts, WebhookReceiver, type ReceivedRequest } from '../testing/receiver';
 import { SubscriptionsMessages } from './subscriptions.messages';
 
@@ -21,10 +22,13 @@ describe('rotating the shared secret without a gap (RPC handlers, real PostgreSQ
     db = await isolatedDatabase('rotation');
     runtime = new DispatcherRuntime(testConfig({ WEBHOOK_SECRET_GRACE_SECONDS: String(GRACE), WEBHOOK_RETRY_DELAYS_MS: '600,600' }), 'rot', { pool: db.pool });
     messages = new SubscriptionsMessages(runtime);
+    await ensureSubscriptionEventsTopic();
+    await runtime.events.start();
     runtime.scheduler.start();
   });
   afterAll(async () => {
     await runtime.scheduler.stop();
+    await runtime.events.stop();
     runtime.sender.close();
     await Promise.all(receivers.map((r) => r.close()));
     await db.drop();

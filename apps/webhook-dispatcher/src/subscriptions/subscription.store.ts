@@ -15,8 +15,21 @@ export interface StoredSubscription {
   status: SubscriptionStatus;
   disabledReason: DisabledReason | null;
   disabledAt: Date | null;
+  lastSuccessAt: Date | null;
+  lastFailureAt: Date | null;
+  failedInARow: number;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** A save, and what it changed. */
+export interface SavedSubscription {
+  subscription: StoredSubscription;
+  created: boolean;
+  /** The secret changed (a rotation), on an existing subscription. */
+  rotated: boolean;
+  /** It was disabled and the save enabled it. */
+  enabled: boolean;
 }
 
 /** What saving a subscription sets. */
@@ -39,6 +52,9 @@ interface Row {
   status: SubscriptionStatus;
   disabled_reason: DisabledReason | null;
   disabled_at: Date | null;
+  last_success_at: Date | null;
+  last_failure_at: Date | null;
+  failed_in_a_row: number;
   created_at: Date;
   updated_at: Date;
 }
@@ -54,12 +70,15 @@ const toSubscription = (r: Row): StoredSubscription => ({
   status: r.status,
   disabledReason: r.disabled_reason,
   disabledAt: r.disabled_at,
+  lastSuccessAt: r.last_success_at,
+  lastFailureAt: r.last_failure_at,
+  failedInARow: r.failed_in_a_row,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
 
 const COLUMNS = `domain, event_names, url, secret_sealed, secret_updated_at, previous_secret_sealed, previous_secret_valid_until,
-  status, disabled_reason, disabled_at, created_at, updated_at`;
+  status, disabled_reason, disabled_at, last_success_at, last_failure_at, failed_in_a_row, created_at, updated_at`;
 
 /** One subscription per domain, in `webhook_subscriptions`. */
 export class SubscriptionStore {
@@ -69,25 +88,53 @@ export class SubscriptionStore {
    * Creates or updates the domain's subscription. A different secret (by id) is a rotation: the
    * one it replaces stays valid for `graceSeconds` (one previous secret at most); the same secret
    * leaves the rotation state as it was. Atomic, so concurrent saves cannot lose a rotation.
-   * Saving enables a disabled subscription (the integrator has looked at the endpoint).
+   * Saving enables a disabled subscription and starts its run of failures afresh (the integrator
+   * has looked at the endpoint).
    */
-  async put(domain: string, input: SubscriptionInput, graceSeconds: number): Promise<StoredSubscription> {
+  async put(domain: string, input: SubscriptionInput, graceSeconds: number): Promise<SavedSubscription> {
     const rotated = 'webhook_subscriptions.secret_id is distinct from excluded.secret_id';
-    const { rows } = await this.pool.query<Row>(
-      `insert into webhook_subscriptions (domain, event_names, url, secret_sealed, secret_id, secret_updated_at)
-       values ($1, $2, $3, $4, $5, now())
+    // `before` locks the row first (joined into the insert's select, so it runs before the upsert),
+    // so concurrent saves of a domain are told apart correctly.
+    const { rows } = await this.pool.query<Row & { before_status: string | null; before_secret_id: string | null }>(
+      `with before as materialized (select status, secret_id from webhook_subscriptions where domain = $1 for update)
+       insert into webhook_subscriptions (domain, event_names, url, secret_sealed, secret_id, secret_updated_at)
+       select $1, $2, $3, $4, $5, now() from (select 1) one left join before on true
        on conflict (domain) do update
          set event_names = excluded.event_names, url = excluded.url, secret_sealed = excluded.secret_sealed,
              secret_id = excluded.secret_id, updated_at = now(),
-             status = 'active', disabled_reason = null, disabled_at = null,
+             status = 'active', disabled_reason = null, disabled_at = null, failed_in_a_row = 0, failing_since = null,
              secret_updated_at = case when ${rotated} then now() else webhook_subscriptions.secret_updated_at end,
              previous_secret_sealed = case when ${rotated} then webhook_subscriptions.secret_sealed else webhook_subscriptions.previous_secret_sealed end,
              previous_secret_valid_until = case when ${rotated} then now() + make_interval(secs => $6::float8)
                                                 else webhook_subscriptions.previous_secret_valid_until end
-       returning ${COLUMNS}`,
+       returning ${COLUMNS}, (select status from before) as before_status, (select secret_id from before) as before_secret_id`,
       [domain, input.eventNames, input.url, input.sealedSecret, input.secretId, graceSeconds],
     );
-    return toSubscription(rows[0]);
+    const row = rows[0];
+    const created = row.before_status === null;
+    return {
+      subscription: toSubscription(row),
+      created,
+      rotated: !created && row.before_secret_id !== input.secretId,
+      enabled: row.before_status === 'disabled',
+    };
+  }
+
+  /**
+   * Enables the domain's subscription and starts its run of failures afresh. Null when there is
+   * none; `enabled` says whether it was disabled.
+   */
+  async enable(domain: string): Promise<{ subscription: StoredSubscription; enabled: boolean } | null> {
+    const { rows } = await this.pool.query<Row & { before_status: string }>(
+      `with before as materialized (select domain, status from webhook_subscriptions where domain = $1 for update)
+       update webhook_subscriptions s
+          set status = 'active', disabled_reason = null, disabled_at = null, failed_in_a_row = 0, failing_since = null
+         from before b
+        where s.domain = b.domain
+       returning ${COLUMNS.replace(/(\w+)/g, 's.$1')}, b.status as before_status`,
+      [domain],
+    );
+    return rows[0] ? { subscription: toSubscription(rows[0]), enabled: rows[0].before_status === 'disabled' } : null;
   }
 
   async get(domain: string): Promise<StoredSubscription | null> {

@@ -1,6 +1,7 @@
 import type { CallerContext, RpcReply } from '@tailsync/contracts';
 import { DispatcherRuntime } from '../dispatcher.runtime';
 import { isolatedDatabase, newSharedSecret, testConfig, uniqueDomain } from '../testing/harness';
+import { ensureSubscriptionEventsTopic } from '../testing/harness';
 import { scripts, WebhookReceiver } from '../testing/receiver';
 import { decodeCursor, encodeCursor, SubscriptionsMessages } from './subscriptions.messages';
 
@@ -16,9 +17,12 @@ describe('SubscriptionsMessages (the RPC handlers, real PostgreSQL)', () => {
     db = await isolatedDatabase('messages');
     runtime = new DispatcherRuntime(testConfig(), 'spec', { pool: db.pool });
     open = new SubscriptionsMessages(runtime);
+    await ensureSubscriptionEventsTopic();
+    await runtime.events.start();
     guarded = new SubscriptionsMessages(new DispatcherRuntime(testConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: 'false' }), 'spec-guarded', { pool: db.pool }));
   });
   afterAll(async () => {
+    await runtime.events.stop();
     runtime.sender.close();
     await db.drop();
   });
@@ -37,6 +41,7 @@ describe('SubscriptionsMessages (the RPC handlers, real PostgreSQL)', () => {
       result: {
         eventNames: [EVT], url: 'http://127.0.0.1:9/hook', createdAt: expect.any(String), updatedAt: expect.any(String),
         secretUpdatedAt: expect.any(String), previousSecretValidUntil: null, status: 'active', disabledReason: null, disabledAt: null,
+        health: { lastSuccessAt: null, lastFailureAt: null, failedDeliveriesInARow: 0 },
       },
     });
     const { rows } = await db.pool.query('select secret_sealed from webhook_subscriptions where domain = $1', [domain]);

@@ -39,6 +39,11 @@ const view = (s: StoredSubscription): SubscriptionView => ({
   status: s.status,
   disabledReason: s.disabledReason,
   disabledAt: s.disabledAt?.toISOString() ?? null,
+  health: {
+    lastSuccessAt: s.lastSuccessAt?.toISOString() ?? null,
+    lastFailureAt: s.lastFailureAt?.toISOString() ?? null,
+    failedDeliveriesInARow: s.failedInARow,
+  },
 });
 
 const validation = (fieldErrors: Record<string, string[]>): ProblemError =>
@@ -74,7 +79,9 @@ export class SubscriptionsMessages {
       }
       if (Object.keys(fieldErrors).length > 0 || secret === undefined) throw validation(fieldErrors);
       const input = { eventNames: [...new Set(body.eventNames)], url: body.url, sealedSecret: body.sealedSecret, secretId: secretId(secret) };
-      return view(await this.runtime.subscriptions.put(caller.domain, input, this.runtime.config.WEBHOOK_SECRET_GRACE_SECONDS));
+      const saved = await this.runtime.subscriptions.put(caller.domain, input, this.runtime.config.WEBHOOK_SECRET_GRACE_SECONDS);
+      await this.runtime.state.saved(saved, previousSecretValidUntil(saved.subscription));
+      return view(saved.subscription);
     });
   }
 
@@ -90,8 +97,17 @@ export class SubscriptionsMessages {
   @MessagePattern(WEBHOOK_PATTERNS.deleteSubscription)
   delete(@Payload() request: RpcRequest<unknown>): Promise<RpcReply<DeleteSubscriptionResult>> {
     return handleRpc(request, async ({ caller }) => {
-      if (!(await this.runtime.subscriptions.delete(caller.domain))) throw noSubscription();
+      if (!(await this.runtime.state.delete(caller.domain))) throw noSubscription();
       return { deleted: true as const };
+    });
+  }
+
+  @MessagePattern(WEBHOOK_PATTERNS.enableSubscription)
+  enable(@Payload() request: RpcRequest<unknown>): Promise<RpcReply<SubscriptionView>> {
+    return handleRpc(request, async ({ caller }) => {
+      const sub = await this.runtime.state.enable(caller.domain);
+      if (!sub) throw noSubscription();
+      return view(sub);
     });
   }
 

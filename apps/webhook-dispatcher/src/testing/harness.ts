@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { RISK_ASSESSMENT_EXECUTED } from '@tailsync/contracts';
+import { RISK_ASSESSMENT_EXECUTED, TOPICS } from '@tailsync/contracts';
+import { ensureTopics } from '@tailsync/service-kit';
 import { SecretBox, secretId } from '@tailsync/webhook-signing';
 import { loadConfig } from '@tailsync/service-kit';
 import { Pool } from 'pg';
 import { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
 import { migrateDispatcherTables } from '../store/migrate';
+import { SubscriptionEventsPublisher } from '../subscriptions/subscription-events.publisher';
 import type { SubscriptionInput } from '../subscriptions/subscription.store';
 
 /** The real PostgreSQL and Kafka `npm test` started (never mocks). */
@@ -49,6 +51,19 @@ export async function isolatedDatabase(name: string): Promise<{ pool: Pool; sche
       await pool.end();
     },
   };
+}
+
+export function ensureSubscriptionEventsTopic(): Promise<void> {
+  return ensureTopics(infraEnv().KAFKA_BROKERS.split(','), [{ topic: TOPICS.webhookSubscriptions, numPartitions: 3 }]);
+}
+
+/** A started publisher of subscription events on the real broker (its topic created when missing). */
+export async function startedEventsPublisher(): Promise<SubscriptionEventsPublisher> {
+  const brokers = infraEnv().KAFKA_BROKERS.split(',');
+  await ensureSubscriptionEventsTopic();
+  const publisher = new SubscriptionEventsPublisher({ brokers, clientId: `spec-subscription-events-${randomBytes(3).toString('hex')}` });
+  await publisher.start();
+  return publisher;
 }
 
 export const uniqueDomain = (prefix = 'd') => `${prefix}-${randomBytes(5).toString('hex')}`;

@@ -1,6 +1,15 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { RISK_ASSESSMENT_EXECUTED } from '@tailsync/contracts';
 
+export class SubscriptionHealthView {
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the last delivery was delivered.' })
+  lastSuccessAt: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the last delivery ended failed.' })
+  lastFailureAt: string | null;
+  @ApiProperty({ description: 'Deliveries that ended failed since the last delivered one (or since the subscription was last saved or enabled).' })
+  failedDeliveriesInARow: number;
+}
+
 export class SubscriptionView {
   @ApiProperty({ type: [String], example: [RISK_ASSESSMENT_EXECUTED] })
   eventNames: string[];
@@ -17,12 +26,14 @@ export class SubscriptionView {
     description: 'After a rotation, until when callbacks also carry a Webhook-Signature made with the previous secret; null when none.',
   })
   previousSecretValidUntil: string | null;
-  @ApiProperty({ enum: ['active', 'disabled'], description: 'disabled: callbacks stop and events are recorded as skipped until the subscription is saved again.' })
+  @ApiProperty({ enum: ['active', 'disabled'], description: 'disabled: callbacks stop and events are recorded as skipped until the subscription is saved again or enabled.' })
   status: string;
   @ApiProperty({ type: String, enum: ['gone', 'failing'], nullable: true, description: 'gone: the endpoint answered 410 Gone; failing: every delivery failed for the configured period.' })
   disabledReason: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true })
   disabledAt: string | null;
+  @ApiProperty({ type: SubscriptionHealthView })
+  health: SubscriptionHealthView;
 }
 
 export class TestDiagnosticsView {
