@@ -22,6 +22,7 @@ export const WEBHOOK_PATTERNS = {
   enableSubscription: 'webhook-dispatcher.subscriptions.enable',
   listDeliveries: 'webhook-dispatcher.deliveries.list',
   redeliver: 'webhook-dispatcher.deliveries.redeliver',
+  recover: 'webhook-dispatcher.deliveries.recover',
 } as const;
 
 export const ALL_PATTERNS: readonly string[] = [...Object.values(TAIL_PATTERNS), ...Object.values(WEBHOOK_PATTERNS)];

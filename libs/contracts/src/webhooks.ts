@@ -67,6 +67,12 @@ export interface ListDeliveriesRequest {
   status?: DeliveryStatus;
   limit?: number;
   cursor?: string;
+  /** Only the delivery of this event. */
+  eventId?: string;
+  /** Only deliveries created at or after this instant (ISO-8601). */
+  since?: string;
+  /** Only deliveries created before this instant (ISO-8601). */
+  until?: string;
 }
 
 export interface AttemptView {
@@ -85,6 +91,8 @@ export interface DeliveryView {
   eventName: string;
   status: DeliveryStatus;
   createdAt: string;
+  /** The recovery that last started this delivery again; null when none did. */
+  recoveryId: string | null;
   attempts: AttemptView[];
 }
 
@@ -95,6 +103,18 @@ export interface DeliveryPage {
 
 export interface RedeliverRequest {
   id: string;
+}
+
+/** Send every failed or skipped delivery created in [since, until) again (`until` defaults to now). */
+export interface RecoverDeliveriesRequest {
+  since: string;
+  until?: string;
+}
+
+export interface RecoverDeliveriesResult {
+  recoveryId: string;
+  /** How many deliveries were started again. */
+  deliveries: number;
 }
 
 export interface RedeliverResult {

@@ -111,6 +111,12 @@ export class WebhookDispatcherConfig extends CommonConfig {
   @Max(8760)
   WEBHOOK_DISABLE_AFTER_HOURS: number = 120;
 
+  /** A recovery restarts at most this many deliveries per second per domain (live events go first). */
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  WEBHOOK_RECOVERY_PER_SECOND: number = 50;
+
   /** Consumer group of the event consumer (copies of the dispatcher share it). */
   @IsString()
   WEBHOOK_EVENTS_GROUP_ID: string = 'webhook-dispatcher-events';

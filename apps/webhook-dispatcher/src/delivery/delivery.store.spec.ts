@@ -117,18 +117,18 @@ describe('DeliveryStore (real PostgreSQL)', () => {
     const again = (await store.claimDue('o', 10_000, 10, 10, new Map())).find((c) => c.id === mine.id)!;
     await store.recordAttempts([{ id: mine.id, leaseToken: again.leaseToken, attempt: 2, at: new Date(), statusCode: 200, durationMs: 1, error: null, retryAfterMs: null, next: { status: 'delivered' } }]);
 
-    const page1 = await store.list('acme', undefined, 3, undefined);
+    const page1 = await store.list('acme', {}, 3, undefined);
     expect(page1.deliveries.map((d) => d.event_id)).toEqual([ids[4], ids[3], ids[2]]);
     expect(page1.attempts.map((a) => a.attempt)).toEqual([1, 2]);
-    const page2 = await store.list('acme', undefined, 3, page1.deliveries[2].seq);
+    const page2 = await store.list('acme', {}, 3, page1.deliveries[2].seq);
     expect(page2.deliveries.map((d) => d.event_id)).toEqual([ids[1], ids[0]]);
-    expect((await store.list('acme', 'delivered', 10, undefined)).deliveries.map((d) => d.event_id)).toEqual([ids[4]]);
+    expect((await store.list('acme', { status: 'delivered' }, 10, undefined)).deliveries.map((d) => d.event_id)).toEqual([ids[4]]);
   });
 
   it('orders by position numerically (9 before 10), across digit boundaries', async () => {
     await pool.query(`select setval(pg_get_serial_sequence('webhook_deliveries', 'seq'), 4)`);
     for (let i = 0; i < 12; i++) await store.insertMany([delivery('digits')]);
-    const { deliveries } = await store.list('digits', undefined, 50, undefined);
+    const { deliveries } = await store.list('digits', {}, 50, undefined);
     const seqs = deliveries.map((d) => Number(d.seq));
     expect(seqs).toHaveLength(12);
     expect(seqs).toEqual([...seqs].sort((a, b) => b - a));

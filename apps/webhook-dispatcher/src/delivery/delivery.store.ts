@@ -44,6 +44,17 @@ export interface DeliveryRow {
   event_name: string;
   status: DeliveryStatus;
   created_at: Date;
+  recovery_id: string | null;
+}
+
+/** Filters of the delivery log. */
+export interface DeliveryFilter {
+  status?: DeliveryStatus;
+  eventId?: string;
+  /** Created at or after. */
+  since?: Date;
+  /** Created before. */
+  until?: Date;
 }
 
 export interface AttemptRow {
@@ -274,15 +285,16 @@ export class DeliveryStore {
   }
 
   /** Deliveries of a domain, newest first, after the `beforeSeq` cursor position. */
-  async list(domain: string, status: DeliveryStatus | undefined, limit: number, beforeSeq: string | undefined): Promise<{ deliveries: DeliveryRow[]; attempts: AttemptRow[] }> {
+  async list(domain: string, filter: DeliveryFilter, limit: number, beforeSeq: string | undefined): Promise<{ deliveries: DeliveryRow[]; attempts: AttemptRow[] }> {
     const { rows: deliveries } = await this.pool.query<DeliveryRow>(
       // (`d.seq` in the order: a bare `seq` would name the text output column and sort 99 after 100.)
-      `select d.id, d.seq::text as seq, d.event_id::text as event_id, d.event_name, d.status, d.created_at
+      `select d.id, d.seq::text as seq, d.event_id::text as event_id, d.event_name, d.status, d.created_at, d.recovery_id::text as recovery_id
          from webhook_deliveries d
         where d.domain = $1 and ($2::text is null or d.status = $2) and ($3::bigint is null or d.seq < $3)
+          and ($5::uuid is null or d.event_id = $5) and ($6::timestamptz is null or d.created_at >= $6) and ($7::timestamptz is null or d.created_at < $7)
         order by d.seq desc
         limit $4`,
-      [domain, status ?? null, beforeSeq ?? null, limit],
+      [domain, filter.status ?? null, beforeSeq ?? null, limit, filter.eventId ?? null, filter.since ?? null, filter.until ?? null],
     );
     if (deliveries.length === 0) return { deliveries, attempts: [] };
     const { rows: attempts } = await this.pool.query<AttemptRow>(
@@ -315,6 +327,29 @@ export class DeliveryStore {
       [id, domain],
     );
     return rows[0].outcome as 'ok' | 'not-found' | 'conflict';
+  }
+
+  /**
+   * Starts every failed or skipped delivery of `domain` created in [since, until) again, as
+   * {@link redeliver} does (a new round of attempts, numbered on), oldest first and spread out at
+   * `perSecond`: the k-th is due k / perSecond seconds from now, so live deliveries (due at once)
+   * are claimed first and a long backlog never starves them. Returns how many were started.
+   */
+  async recover(domain: string, window: { since: Date; until: Date }, perSecond: number, recoveryId: string): Promise<number> {
+    const { rowCount } = await this.pool.query(
+      `with picked as (
+         select id, row_number() over (order by created_at, seq) - 1 as k
+           from webhook_deliveries
+          where domain = $1 and status in ('failed', 'skipped') and created_at >= $2 and created_at < $3
+       )
+       update webhook_deliveries d
+          set status = 'pending', round_start = d.attempts, next_attempt_at = now() + make_interval(secs => p.k / $4::float8),
+              recovery_id = $5, lease_owner = null, lease_token = null, lease_until = null, updated_at = now()
+         from picked p
+        where d.id = p.id and d.status in ('failed', 'skipped')`,
+      [domain, window.since, window.until, perSecond, recoveryId],
+    );
+    return rowCount ?? 0;
   }
 
   async pendingCount(): Promise<number> {

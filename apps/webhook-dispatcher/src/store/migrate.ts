@@ -66,6 +66,8 @@ const STATEMENTS = [
      add column if not exists failing_since   timestamptz`,
   // 'skipped': an event consumed while the subscription is disabled. The first release's inline
   // check is replaced once (a named constraint says it was done).
+  // Recovery after an outage: which recovery restarted a delivery.
+  `alter table webhook_deliveries add column if not exists recovery_id uuid`,
   `do $$ begin
      if not exists (select 1 from pg_constraint where conrelid = 'webhook_deliveries'::regclass and conname = 'webhook_deliveries_status_known') then
        alter table webhook_deliveries drop constraint if exists webhook_deliveries_status_check;

@@ -20,8 +20,11 @@ import {
 import { handleRpc, ProblemError } from '@tailsync/service-kit';
 import { SecretBoxError, secretId } from '@tailsync/webhook-signing';
 import { DispatcherRuntime } from '../dispatcher.runtime';
+import type { DeliveryFilter } from '../delivery/delivery.store';
 import { validateWebhookUrl } from '../delivery/domain/ssrf-guard';
+import { parseInstant } from '../delivery/domain/time-window';
 import { eventNamesErrors, sharedSecretErrors } from './subscription-rules';
+import { noSubscription, validation } from './rpc-problems';
 import { previousSecretValidUntil } from './subscription-secrets';
 import type { StoredSubscription } from './subscription.store';
 
@@ -46,10 +49,6 @@ const view = (s: StoredSubscription): SubscriptionView => ({
   },
 });
 
-const validation = (fieldErrors: Record<string, string[]>): ProblemError =>
-  new ProblemError({ kind: 'validation', fieldErrors, detail: Object.values(fieldErrors).flat()[0] });
-
-const noSubscription = () => new ProblemError({ kind: 'not-found', detail: 'This domain has no webhook subscription.' });
 
 /** The webhook request-response patterns the gateway calls over Kafka; every one is scoped to the caller's domain. */
 @Controller()
@@ -142,9 +141,19 @@ export class SubscriptionsMessages {
         before = decodeCursor(body.cursor);
         if (before === undefined) fieldErrors.cursor = ['cursor is not a cursor this endpoint handed out.'];
       }
+      const filter: DeliveryFilter = { status: status as DeliveryStatus | undefined };
+      if (body?.eventId !== undefined) {
+        if (typeof body.eventId === 'string' && UUID.test(body.eventId)) filter.eventId = body.eventId.toLowerCase();
+        else fieldErrors.eventId = ['eventId must be a UUID.'];
+      }
+      for (const field of ['since', 'until'] as const) {
+        if (body?.[field] === undefined) continue;
+        filter[field] = parseInstant(body[field]);
+        if (filter[field] === undefined) fieldErrors[field] = [`${field} must be an ISO-8601 date-time (e.g. 2025-06-01T00:00:00Z).`];
+      }
       if (Object.keys(fieldErrors).length > 0) throw validation(fieldErrors);
 
-      const { deliveries, attempts } = await this.runtime.deliveries.list(caller.domain, status, limit + 1, before);
+      const { deliveries, attempts } = await this.runtime.deliveries.list(caller.domain, filter, limit + 1, before);
       const page = deliveries.slice(0, limit);
       const byDelivery = new Map<string, DeliveryView['attempts']>();
       for (const a of attempts) {
@@ -159,6 +168,7 @@ export class SubscriptionsMessages {
           eventName: d.event_name,
           status: d.status,
           createdAt: d.created_at.toISOString(),
+          recoveryId: d.recovery_id,
           attempts: byDelivery.get(d.id) ?? [],
         })),
         nextCursor: deliveries.length > limit ? encodeCursor(page[page.length - 1].seq) : null,

@@ -82,6 +82,8 @@ export class DeliveryView {
   status: string;
   @ApiProperty({ format: 'date-time' })
   createdAt: string;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The recovery (POST /WebhookSubscriptions/Deliveries/Recover) that last started this delivery again.' })
+  recoveryId: string | null;
   @ApiProperty({ type: [AttemptView], description: 'Oldest first.' })
   attempts: AttemptView[];
 }
@@ -91,6 +93,13 @@ export class DeliveryPageView {
   items: DeliveryView[];
   @ApiProperty({ type: String, nullable: true })
   nextCursor: string | null;
+}
+
+export class RecoveryView {
+  @ApiProperty({ format: 'uuid', description: "Shown as recoveryId on each delivery it started again." })
+  recoveryId: string;
+  @ApiProperty({ description: 'How many failed or skipped deliveries were started again.' })
+  deliveries: number;
 }
 
 export class RedeliverView {
