@@ -4,7 +4,8 @@ import { metricsRegistry } from '@tailsync/service-kit';
 import { Kafka, logLevel, type Consumer } from 'kafkajs';
 import { callbackBody } from '../delivery/domain/event-message';
 import { DispatcherRuntime } from '../dispatcher.runtime';
-import { ensureSubscriptionEventsTopic, eventually, infraEnv, isolatedDatabase, newSharedSecret, testConfig, uniqueDomain } from '../testing/harness';
+import { ensureSubscriptionEventsTopic, eventually, infraEnv, isolatedDatabase, newSharedSecret, uniqueDomain } from '../testing/harness';
+import { runningDispatcher, stopDispatcher } from '../testing/running-dispatcher';
 import { scripts, WebhookReceiver } from '../testing/receiver';
 import { SubscriptionsMessages } from './subscriptions.messages';
 
@@ -32,11 +33,7 @@ describe('endpoint health (real PostgreSQL, real Kafka, real receivers)', () => 
   });
   // Each test's dispatcher has its own policy: stop it before the next one claims deliveries of the shared tables.
   afterEach(async () => {
-    for (const r of runtimes.splice(0)) {
-      await r.scheduler.stop();
-      await r.events.stop();
-      r.sender.close();
-    }
+    for (const r of runtimes.splice(0)) await stopDispatcher(r);
   });
   afterAll(async () => {
     await consumer.disconnect();
@@ -45,10 +42,8 @@ describe('endpoint health (real PostgreSQL, real Kafka, real receivers)', () => 
   });
 
   async function dispatcher(env: Record<string, string>) {
-    const runtime = new DispatcherRuntime(testConfig({ WEBHOOK_RETRY_DELAYS_MS: '20', ...env }), `health-${runtimes.length}`, { pool: db.pool });
+    const runtime = await runningDispatcher(db.pool, `health-${runtimes.length}`, { WEBHOOK_RETRY_DELAYS_MS: '20', ...env });
     runtimes.push(runtime);
-    await runtime.events.start();
-    runtime.scheduler.start();
     return { runtime, messages: new SubscriptionsMessages(runtime) };
   }
 

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { CallerContext, DeliveryView } from '@tailsync/contracts';
 import { callbackBody } from '../delivery/domain/event-message';
 import { DispatcherRuntime } from '../dispatcher.runtime';
-import { ensureSubscriptionEventsTopic, eventually, isolatedDatabase, newSharedSecret, sleep, testConfig, uniqueDomain } from '../testing/harness';
+import { eventually, isolatedDatabase, newSharedSecret, sleep, uniqueDomain } from '../testing/harness';
+import { runningDispatcher, stopDispatcher } from '../testing/running-dispatcher';
 import { scripts, WebhookReceiver } from '../testing/receiver';
 import { RecoveryMessages } from './recovery.messages';
 import { SubscriptionsMessages } from './subscriptions.messages';
@@ -18,17 +19,12 @@ describe('recovery after an outage and the delivery log filters (real PostgreSQL
 
   beforeAll(async () => {
     db = await isolatedDatabase('recovery');
-    runtime = new DispatcherRuntime(testConfig({ WEBHOOK_RETRY_DELAYS_MS: '20', WEBHOOK_RECOVERY_PER_SECOND: '5' }), 'recovery', { pool: db.pool });
+    runtime = await runningDispatcher(db.pool, 'recovery', { WEBHOOK_RETRY_DELAYS_MS: '20', WEBHOOK_RECOVERY_PER_SECOND: '5' });
     messages = new SubscriptionsMessages(runtime);
     recovery = new RecoveryMessages(runtime);
-    await ensureSubscriptionEventsTopic();
-    await runtime.events.start();
-    runtime.scheduler.start();
   });
   afterAll(async () => {
-    await runtime.scheduler.stop();
-    await runtime.events.stop();
-    runtime.sender.close();
+    await stopDispatcher(runtime);
     await Promise.all(receivers.map((r) => r.close()));
     await db.drop();
   });

@@ -4,8 +4,8 @@ import { secretId, standardWebhooksSecret, verifyWebhookRequest } from '@tailsyn
 import { Webhook } from 'standardwebhooks';
 import { callbackBody } from '../delivery/domain/event-message';
 import { DispatcherRuntime } from '../dispatcher.runtime';
-import { eventually, isolatedDatabase, newSharedSecret, sleep, testConfig, uniqueDomain } from '../testing/harness';
-import { ensureSubscriptionEventsTopic } from '../testing/harness';
+import { eventually, isolatedDatabase, newSharedSecret, sleep, uniqueDomain } from '../testing/harness';
+import { runningDispatcher, stopDispatcher } from '../testing/running-dispatcher';
 import { scripts, WebhookReceiver, type ReceivedRequest } from '../testing/receiver';
 import { SubscriptionsMessages } from './subscriptions.messages';
 
@@ -20,16 +20,11 @@ describe('rotating the shared secret without a gap (RPC handlers, real PostgreSQ
 
   beforeAll(async () => {
     db = await isolatedDatabase('rotation');
-    runtime = new DispatcherRuntime(testConfig({ WEBHOOK_SECRET_GRACE_SECONDS: String(GRACE), WEBHOOK_RETRY_DELAYS_MS: '600,600' }), 'rot', { pool: db.pool });
+    runtime = await runningDispatcher(db.pool, 'rot', { WEBHOOK_SECRET_GRACE_SECONDS: String(GRACE), WEBHOOK_RETRY_DELAYS_MS: '600,600' });
     messages = new SubscriptionsMessages(runtime);
-    await ensureSubscriptionEventsTopic();
-    await runtime.events.start();
-    runtime.scheduler.start();
   });
   afterAll(async () => {
-    await runtime.scheduler.stop();
-    await runtime.events.stop();
-    runtime.sender.close();
+    await stopDispatcher(runtime);
     await Promise.all(receivers.map((r) => r.close()));
     await db.drop();
   });

@@ -1,7 +1,6 @@
 import type { CallerContext, RpcReply } from '@tailsync/contracts';
 import { DispatcherRuntime } from '../dispatcher.runtime';
-import { isolatedDatabase, newSharedSecret, testConfig, uniqueDomain } from '../testing/harness';
-import { ensureSubscriptionEventsTopic } from '../testing/harness';
+import { ensureSubscriptionEventsTopic, isolatedDatabase, newSharedSecret, testConfig, uniqueDomain } from '../testing/harness';
 import { scripts, WebhookReceiver } from '../testing/receiver';
 import { decodeCursor, encodeCursor, SubscriptionsMessages } from './subscriptions.messages';
 
