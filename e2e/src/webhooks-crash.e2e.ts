@@ -194,7 +194,7 @@ describe('with WEBHOOK_ALLOW_PRIVATE_URLS=false', () => {
     expect(test.body).toMatchObject({ success: false, diagnostics: { statusCode: null, error: expect.stringMatching(/non-public address/) } });
     const [event] = await publish(account.domain);
     const d = await eventually(async () => (await allDeliveries(account)).find((x) => x.eventId === event.eventId && x.status === 'failed'), 20_000);
-    expect(d.attempts).toEqual([{ attempt: 1, at: expect.any(String), statusCode: null, durationMs: expect.any(Number), error: expect.stringMatching(/non-public address/) }]);
+    expect(d.attempts).toEqual([{ attempt: 1, at: expect.any(String), statusCode: null, durationMs: expect.any(Number), error: expect.stringMatching(/non-public address/), retryAfterMs: null }]);
     expect(receiver.requests).toHaveLength(0);
   });
 });

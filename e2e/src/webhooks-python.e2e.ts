@@ -49,7 +49,7 @@ describe('the Python receiver package', () => {
     const file = join(dir, 'callbacks.json');
     writeFileSync(file, JSON.stringify(callbacks));
 
-    const run = spawnSync(python(), ['-m', 'pytest', join(REPO, 'sdks', 'python'), '-q', '-p', 'no:cacheprovider', '-rA'], {
+    const run = spawnSync(python(), ['-m', 'pytest', join(REPO, 'sdks', 'python'), '-q', '-p', 'no:cacheprovider', '--color=no'], {
       cwd: join(REPO, 'sdks', 'python'),
       env: { ...process.env, TAILSYNC_CALLBACKS: file, PYTHONDONTWRITEBYTECODE: '1' },
       encoding: 'utf8',

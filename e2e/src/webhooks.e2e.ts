@@ -36,6 +36,7 @@ describe('webhook subscriptions: create, read, update, delete', () => {
     expect(created.body).toEqual({
       eventNames: [EVT], url: 'http://127.0.0.1:9/a', createdAt: expect.any(String), updatedAt: expect.any(String),
       secretUpdatedAt: created.body.createdAt, previousSecretValidUntil: null, status: 'active', disabledReason: null, disabledAt: null,
+      health: { lastSuccessAt: null, lastFailureAt: null, failedDeliveriesInARow: 0 },
     });
 
     const read = await api(account, 'GET', '/WebhookSubscriptions');
@@ -260,6 +261,7 @@ describe('deliveries to scripted receivers (3 attempts: retries after 200 and 40
       eventName: EVT,
       status: 'delivered',
       createdAt: expect.any(String),
+      recoveryId: null,
       attempts: [
         { attempt: 1, at: expect.any(String), statusCode: 503, durationMs: expect.any(Number), error: 'HTTP 503', retryAfterMs: null },
         { attempt: 2, at: expect.any(String), statusCode: 200, durationMs: expect.any(Number), error: null, retryAfterMs: null },
