@@ -6,6 +6,7 @@ import {
   TAIL_EVENT_TYPES_PUBLISHED,
   TAIL_EVENTS_TOPIC,
   tailEventCloudEventType,
+  webhookSubscriptionCloudEventType,
   TOPICS,
   WEBHOOK_SUBSCRIPTIONS_TOPIC,
   type TopicContract,
@@ -81,12 +82,30 @@ describe('every message tailsync produced in the run, read back from the broker,
     expect(messages.flatMap((m) => violations(RISK_ASSESSMENT_EXECUTED_DLQ_TOPIC, m))).toEqual([]);
   });
 
-  it(`${TOPICS.webhookSubscriptions}: not produced yet (subscription health, issue 20, will produce it)`, async () => {
-    const admin = kafka().admin();
-    await admin.connect();
-    const topics = await admin.listTopics().finally(() => admin.disconnect());
-    // When it exists, its messages must meet WebhookSubscriptionEvent: replace this with that check.
-    expect(topics).not.toContain(WEBHOOK_SUBSCRIPTIONS_TOPIC.topic);
+  it(`${TOPICS.webhookSubscriptions}: every message's key, CloudEvents headers and value`, async () => {
+    const account = await newServiceAccount();
+    const subscription = { eventNames: ['Product.RiskAssessmentExecuted'], url: 'http://127.0.0.1:9/hooks' };
+    await api(account, 'POST', '/WebhookSubscriptions/', { ...subscription, sharedSecret: randomUUID() });
+    await api(account, 'POST', '/WebhookSubscriptions/', { ...subscription, sharedSecret: randomUUID() }); // a rotation
+    await api(account, 'DELETE', '/WebhookSubscriptions/');
+    const mine = (ms: RawMessage[]) => ms.filter((m) => m.key === account.domain);
+    const messages = await eventually(async () => {
+      const all = await readToEnd(WEBHOOK_SUBSCRIPTIONS_TOPIC.topic);
+      return mine(all).length >= 4 ? all : undefined;
+    }, 30_000);
+
+    const problems = messages.flatMap((m) => {
+      const value = JSON.parse(m.value!.toString('utf8')) as { eventId: string; type: string; domain: string; occurredAt: string };
+      const found = violations(WEBHOOK_SUBSCRIPTIONS_TOPIC, m);
+      if (m.headers[CE.id] !== value.eventId || m.headers[CE.type] !== webhookSubscriptionCloudEventType(value.type) || m.headers[CE.time] !== value.occurredAt) {
+        found.push(`${m.partition}@${m.offset}: CloudEvents headers do not match the value`);
+      }
+      if (m.key !== value.domain) found.push(`${m.partition}@${m.offset}: key ${m.key} is not the domain`);
+      return found;
+    });
+    expect(problems.slice(0, 20)).toEqual([]);
+    expect(mine(messages).map((m) => JSON.parse(m.value!.toString('utf8')).type)).toEqual(['SubscriptionSaved', 'SubscriptionSaved', 'SecretRotated', 'SubscriptionDeleted']);
+    console.log(`[published-messages] ${messages.length} messages on ${WEBHOOK_SUBSCRIPTIONS_TOPIC.topic}, all valid`);
   });
 
   it(`${TOPICS.tailEvents} is kept for ever, so a consumer can rebuild from its start`, async () => {

@@ -82,7 +82,7 @@ describe('a receiver that hangs past the attempt timeout', () => {
     await sleep(1500);
     expect(s.receiver.requests.map((r) => r.headers['webhook-attempt'])).toEqual(['1', '2', '3']);
     expect(delivery.attempts).toEqual(
-      [1, 2, 3].map((attempt) => ({ attempt, at: expect.any(String), statusCode: null, durationMs: expect.any(Number), error: 'no response within 1000 ms' })),
+      [1, 2, 3].map((attempt) => ({ attempt, at: expect.any(String), statusCode: null, durationMs: expect.any(Number), error: 'no response within 1000 ms', retryAfterMs: null })),
     );
     for (const a of delivery.attempts) expect(a.durationMs).toBeGreaterThanOrEqual(990);
   });
@@ -194,7 +194,7 @@ describe('with WEBHOOK_ALLOW_PRIVATE_URLS=false', () => {
     expect(test.body).toMatchObject({ success: false, diagnostics: { statusCode: null, error: expect.stringMatching(/non-public address/) } });
     const [event] = await publish(account.domain);
     const d = await eventually(async () => (await allDeliveries(account)).find((x) => x.eventId === event.eventId && x.status === 'failed'), 20_000);
-    expect(d.attempts).toEqual([{ attempt: 1, at: expect.any(String), statusCode: null, durationMs: expect.any(Number), error: expect.stringMatching(/non-public address/) }]);
+    expect(d.attempts).toEqual([{ attempt: 1, at: expect.any(String), statusCode: null, durationMs: expect.any(Number), error: expect.stringMatching(/non-public address/), retryAfterMs: null }]);
     expect(receiver.requests).toHaveLength(0);
   });
 });

@@ -4,7 +4,7 @@
  * WEBHOOK_RETRY_DELAYS_MS=200,400 (3 attempts), WEBHOOK_ALLOW_PRIVATE_URLS=true and the default
  * 10 s attempt timeout. Each test uses domains of its own.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEAD_LETTER_HEADERS_SCHEMA, DLQ_HEADERS, messageValidator, RISK_ASSESSMENT_EXECUTED_SCHEMA, TOPICS, WEBHOOK_PATTERNS } from '@tailsync/contracts';
@@ -17,53 +17,13 @@ import express from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Kafka, logLevel } from 'kafkajs';
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { publishRiskAssessments } from '../../tools/cli/publish-risk-assessment';
 import { api, newServiceAccount, TestAccount } from './support/accounts';
-import { ReceiverScript, scripts, tokenOf, verifyWithJose, WebhookReceiver } from './support/receiver';
+import { scripts, tokenOf, verifyWithJose, WebhookReceiver } from './support/receiver';
+import { brokers, deliveryOf, EVT, newSecret, publish, receiver, subscribed, type Subscribed } from './support/webhooks';
 import { E2E_PORTS, logDir } from './support/test-stack';
 import { eventually, sleep } from './support/eventually';
 
-const EVT = 'Product.RiskAssessmentExecuted';
-const brokers = () => (process.env.KAFKA_BROKERS as string).split(',');
-const newSecret = () => randomBytes(48).toString('hex'); // 96 characters
 const dispatcherUrl = () => process.env.E2E_DISPATCHER_URL ?? `http://127.0.0.1:${E2E_PORTS['webhook-dispatcher']}`;
-
-const receivers: WebhookReceiver[] = [];
-afterAll(() => Promise.all(receivers.map((r) => r.close())));
-
-async function receiver(script: ReceiverScript = scripts.status(200)): Promise<WebhookReceiver> {
-  const r = await WebhookReceiver.start(script);
-  receivers.push(r);
-  return r;
-}
-
-interface Subscribed {
-  account: TestAccount;
-  receiver: WebhookReceiver;
-  secret: string;
-}
-
-async function subscribed(script: ReceiverScript = scripts.status(200)): Promise<Subscribed> {
-  const [account, r] = await Promise.all([newServiceAccount(), receiver(script)]);
-  const secret = newSecret();
-  const res = await api(account, 'POST', '/WebhookSubscriptions/', { eventNames: [EVT], url: r.url, sharedSecret: secret });
-  expect(res.status).toBe(200);
-  return { account, receiver: r, secret };
-}
-
-async function publish(domain: string, count = 1, data: Record<string, unknown> = { score: 3, tail: 'N123AB' }) {
-  return publishRiskAssessments({ brokers: brokers(), domain, count, data });
-}
-
-
-/** The domain's delivery of an event once it reached `status`. */
-async function deliveryOf(account: TestAccount, eventId: string, status: 'pending' | 'delivered' | 'failed', timeoutMs = 15_000) {
-  return eventually(async () => {
-    const res = await api(account, 'GET', '/WebhookSubscriptions/Deliveries?limit=200');
-    return res.body.items?.find((d: { eventId: string; status: string }) => d.eventId === eventId && d.status === status);
-  }, timeoutMs);
-}
 
 describe('webhook subscriptions: create, read, update, delete', () => {
   it('creates, reads, updates and deletes the one subscription of the domain, never showing the secret', async () => {
@@ -73,7 +33,11 @@ describe('webhook subscriptions: create, read, update, delete', () => {
 
     const created = await api(account, 'POST', '/WebhookSubscriptions/', { eventNames: [EVT], url: 'http://127.0.0.1:9/a', sharedSecret: secret });
     expect(created.status).toBe(200);
-    expect(created.body).toEqual({ eventNames: [EVT], url: 'http://127.0.0.1:9/a', createdAt: expect.any(String), updatedAt: expect.any(String) });
+    expect(created.body).toEqual({
+      eventNames: [EVT], url: 'http://127.0.0.1:9/a', createdAt: expect.any(String), updatedAt: expect.any(String),
+      secretUpdatedAt: created.body.createdAt, previousSecretValidUntil: null, status: 'active', disabledReason: null, disabledAt: null,
+      health: { lastSuccessAt: null, lastFailureAt: null, failedDeliveriesInARow: 0 },
+    });
 
     const read = await api(account, 'GET', '/WebhookSubscriptions');
     expect(read).toMatchObject({ status: 200, body: created.body });
@@ -83,7 +47,9 @@ describe('webhook subscriptions: create, read, update, delete', () => {
     await sleep(5);
     const updated = await api(account, 'POST', '/WebhookSubscriptions', { eventNames: [EVT], url: 'https://127.0.0.1:9/b', sharedSecret: newSecret() });
     expect(updated.status).toBe(200);
-    expect(updated.body).toMatchObject({ url: 'https://127.0.0.1:9/b', createdAt: created.body.createdAt });
+    expect(updated.body).toMatchObject({ url: 'https://127.0.0.1:9/b', createdAt: created.body.createdAt, secretUpdatedAt: updated.body.updatedAt });
+    // a new secret: the previous one keeps signing for WEBHOOK_SECRET_GRACE_SECONDS (default one day)
+    expect(Date.parse(updated.body.previousSecretValidUntil) - Date.parse(updated.body.updatedAt)).toBe(86_400_000);
     expect(Date.parse(updated.body.updatedAt)).toBeGreaterThan(Date.parse(created.body.updatedAt));
 
     for (const res of [created, read, updated]) expect(JSON.stringify(res.body)).not.toContain(secret);
@@ -295,9 +261,10 @@ describe('deliveries to scripted receivers (3 attempts: retries after 200 and 40
       eventName: EVT,
       status: 'delivered',
       createdAt: expect.any(String),
+      recoveryId: null,
       attempts: [
-        { attempt: 1, at: expect.any(String), statusCode: 503, durationMs: expect.any(Number), error: 'HTTP 503' },
-        { attempt: 2, at: expect.any(String), statusCode: 200, durationMs: expect.any(Number), error: null },
+        { attempt: 1, at: expect.any(String), statusCode: 503, durationMs: expect.any(Number), error: 'HTTP 503', retryAfterMs: null },
+        { attempt: 2, at: expect.any(String), statusCode: 200, durationMs: expect.any(Number), error: null, retryAfterMs: null },
       ],
     });
     expect(Date.parse(delivery.attempts[1].at)).toBeGreaterThan(Date.parse(delivery.attempts[0].at));
@@ -448,7 +415,7 @@ describe('POST /WebhookSubscriptions/Test', () => {
     const [r] = s.receiver.requests;
     expect(r.rawBody.toString('utf8')).toBe(JSON.stringify(payloadToEcho));
     expect(r.headers['webhook-attempt']).toBe('1');
-    expect(r.headers['webhook-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(r.headers['webhook-id']).toMatch(/^test_[0-9a-f-]{36}$/);
     const verified = verifyWebhookRequest({ authorizationHeader: r.headers.authorization, rawBody: r.rawBody, secret: s.secret });
     expect(verified).toMatchObject({ ok: true, payload: payloadToEcho, claims: { sub: s.account.domain, evt: EVT, iss: 'tailsync' } });
     expect(verifyWithJose([{ token: tokenOf(r.headers.authorization), secret: s.secret, body: r.rawBody }])[0].ok).toBe(true);
@@ -468,10 +435,9 @@ describe('POST /WebhookSubscriptions/Test', () => {
 
   it('reports an unreachable URL as success false with the error', async () => {
     const account = await newServiceAccount();
-    const closed = await receiver();
+    const closed = await WebhookReceiver.start();
     const url = closed.url;
     await closed.close();
-    receivers.splice(receivers.indexOf(closed), 1);
     expect((await api(account, 'POST', '/WebhookSubscriptions/', { eventNames: [EVT], url, sharedSecret: newSecret() })).status).toBe(200);
     const res = await api(account, 'POST', '/WebhookSubscriptions/Test', { payloadToEcho: {} });
     expect(res.status).toBe(200);

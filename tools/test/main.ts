@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { localSecrets, REPO_ROOT, startInfrastructure } from '../stack/infrastructure';
 import { ensureKafkaConsumerPython } from './kafka-consumer-python';
 import { closingLine, sumReports } from './reports';
+import { ensurePythonVenv } from './python-venv';
 import { ensureSchemathesis } from './schemathesis';
 
 const dataDir = join(REPO_ROOT, '.data', 'test');
@@ -45,6 +46,7 @@ async function main() {
   const staticFailures = process.env.TAILSYNC_SKIP_STATIC_CHECKS === '1' ? [] : staticChecks();
   const schemathesis = ensureSchemathesis(log);
   const kafkaConsumerPython = ensureKafkaConsumerPython(log);
+  const pythonReceivers = ensurePythonVenv('python-receivers', join(REPO_ROOT, 'e2e', 'python', 'requirements.txt'), log);
   // Every run starts from empty stores, so no test depends on an earlier run (a server left
   // running by a killed earlier run is stopped first, by the launchers, from its pid file).
   await stopLeftovers();
@@ -77,6 +79,7 @@ async function main() {
           TAILSYNC_TEST_DATA: dataDir,
           SCHEMATHESIS_BIN: schemathesis,
           KAFKA_CONSUMER_PYTHON: kafkaConsumerPython,
+          TAILSYNC_TEST_PYTHON: join(pythonReceivers, 'bin', 'python'),
         },
       },
     );

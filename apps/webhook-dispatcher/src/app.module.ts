@@ -4,6 +4,7 @@ import {
 } from '@tailsync/service-kit';
 import { WebhookDispatcherConfig } from './config/webhook-dispatcher.config';
 import { DispatcherRuntime } from './dispatcher.runtime';
+import { RecoveryMessages } from './subscriptions/recovery.messages';
 import { SubscriptionsMessages } from './subscriptions/subscriptions.messages';
 import { PingMessages } from './system/ping.messages';
 
@@ -27,7 +28,7 @@ export function appModule(runtime: DispatcherRuntime) {
       loggingModule('webhook-dispatcher', config.LOG_LEVEL),
       OpsModule.forRoot([new KafkaReadiness(brokerList(config)), new PostgresReadiness(pool)]),
     ],
-    controllers: [PingMessages, SubscriptionsMessages],
+    controllers: [PingMessages, SubscriptionsMessages, RecoveryMessages],
     providers: [
       { provide: WebhookDispatcherConfig, useValue: config },
       { provide: INSTANCE_ID, useValue: instanceId },

@@ -10,6 +10,9 @@ import { DeliveryStore } from './delivery/delivery.store';
 import { parseRetryDelays } from './delivery/domain/retry-policy';
 import { RiskAssessmentConsumer } from './delivery/risk-assessment.consumer';
 import { migrateDispatcherTables } from './store/migrate';
+import { backfillSecretIds } from './subscriptions/subscription-secrets';
+import { SubscriptionEventsPublisher } from './subscriptions/subscription-events.publisher';
+import { SubscriptionState } from './subscriptions/subscription-state';
 import { SubscriptionStore } from './subscriptions/subscription.store';
 import { WebhookTester } from './subscriptions/webhook-tester';
 
@@ -28,6 +31,8 @@ export class DispatcherRuntime {
   readonly scheduler: DeliveryScheduler;
   readonly consumer: RiskAssessmentConsumer;
   readonly tester: WebhookTester;
+  readonly state: SubscriptionState;
+  readonly events: SubscriptionEventsPublisher;
   private readonly logger = new Logger('DispatcherRuntime');
 
   constructor(
@@ -37,13 +42,19 @@ export class DispatcherRuntime {
   ) {
     this.pool = options.pool ?? createPool(config.DATABASE_URL);
     this.subscriptions = new SubscriptionStore(this.pool);
-    this.deliveries = new DeliveryStore(this.pool);
+    this.deliveries = new DeliveryStore(this.pool, {
+      disableAfterFailures: config.WEBHOOK_DISABLE_AFTER_FAILURES,
+      disableAfterHours: config.WEBHOOK_DISABLE_AFTER_HOURS,
+    });
     this.box = new SecretBox(config.WEBHOOK_SECRET_KEY);
     this.sender = new AttemptSender(config.WEBHOOK_ALLOW_PRIVATE_URLS);
     this.tester = new WebhookTester(this.box, this.sender);
-    this.scheduler = new DeliveryScheduler(this.deliveries, this.subscriptions, this.box, this.sender, this.metrics, {
+    this.events = new SubscriptionEventsPublisher({ brokers: brokerList(config), clientId: `webhook-dispatcher-subscription-events-${instanceId}` });
+    this.state = new SubscriptionState(this.subscriptions, this.events);
+    this.scheduler = new DeliveryScheduler(this.deliveries, this.subscriptions, this.box, this.sender, this.metrics, this.state, {
       owner: `${instanceId}:${process.pid}`,
       retryDelaysMs: parseRetryDelays(config.WEBHOOK_RETRY_DELAYS_MS),
+      retryAfterMaxMs: config.WEBHOOK_RETRY_AFTER_MAX_MS,
       attemptTimeoutMs: config.WEBHOOK_ATTEMPT_TIMEOUT_MS,
       maxConcurrency: config.WEBHOOK_MAX_CONCURRENCY,
       domainConcurrency: config.WEBHOOK_DOMAIN_CONCURRENCY,
@@ -57,12 +68,14 @@ export class DispatcherRuntime {
     });
   }
 
-  /** Creates the tables (serialised across copies). Call before serving anything. */
-  migrate(): Promise<void> {
-    return migrateDispatcherTables(this.pool);
+  /** Creates or upgrades the tables (serialised across copies). Call before serving anything. */
+  async migrate(): Promise<void> {
+    await migrateDispatcherTables(this.pool);
+    await backfillSecretIds(this.subscriptions, this.box);
   }
 
   async start(): Promise<void> {
+    await this.events.start();
     this.scheduler.start();
     await this.consumer.start();
     this.logger.log({ msg: 'delivering webhooks', allowPrivateUrls: this.config.WEBHOOK_ALLOW_PRIVATE_URLS });
@@ -72,6 +85,7 @@ export class DispatcherRuntime {
   async stop(): Promise<void> {
     await this.consumer.stop();
     await this.scheduler.stop();
+    await this.events.stop();
     this.sender.close();
   }
 }

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { RISK_ASSESSMENT_EXECUTED_DLQ_TOPIC, RISK_ASSESSMENT_EXECUTED_TOPIC, WEBHOOK_PATTERNS } from '@tailsync/contracts';
+import { RISK_ASSESSMENT_EXECUTED_DLQ_TOPIC, RISK_ASSESSMENT_EXECUTED_TOPIC, WEBHOOK_PATTERNS, WEBHOOK_SUBSCRIPTIONS_TOPIC } from '@tailsync/contracts';
 import { brokerList, exitOnStartFailure, loadConfig, requestReplyTopics, startService } from '@tailsync/service-kit';
 import { appModule } from './app.module';
 import { WebhookDispatcherConfig } from './config/webhook-dispatcher.config';
@@ -22,6 +22,7 @@ async function main() {
       ...requestReplyTopics(Object.values(WEBHOOK_PATTERNS)),
       RISK_ASSESSMENT_EXECUTED_TOPIC,
       RISK_ASSESSMENT_EXECUTED_DLQ_TOPIC,
+      WEBHOOK_SUBSCRIPTIONS_TOPIC,
     ],
   });
 }

@@ -5,6 +5,7 @@ export * from './rpc';
 export * from './ping';
 export * from './tail-commands';
 export * from './webhooks';
+export * from './webhook-subscription-events';
 export * from './tails';
 export * from './cloudevents';
 export * from './kafka';

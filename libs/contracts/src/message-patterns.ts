@@ -19,8 +19,10 @@ export const WEBHOOK_PATTERNS = {
   getSubscription: 'webhook-dispatcher.subscriptions.get',
   deleteSubscription: 'webhook-dispatcher.subscriptions.delete',
   test: 'webhook-dispatcher.subscriptions.test',
+  enableSubscription: 'webhook-dispatcher.subscriptions.enable',
   listDeliveries: 'webhook-dispatcher.deliveries.list',
   redeliver: 'webhook-dispatcher.deliveries.redeliver',
+  recover: 'webhook-dispatcher.deliveries.recover',
 } as const;
 
 export const ALL_PATTERNS: readonly string[] = [...Object.values(TAIL_PATTERNS), ...Object.values(WEBHOOK_PATTERNS)];

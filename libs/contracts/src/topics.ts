@@ -3,7 +3,6 @@ export const TOPICS = {
   riskAssessmentExecuted: 'product.risk-assessment-executed',
   riskAssessmentExecutedDlq: 'product.risk-assessment-executed.dlq',
   tailEvents: 'tailsync.tail-events',
-  /** Contract "Webhooks beyond the interface": not produced until subscription health is built. */
   webhookSubscriptions: 'tailsync.webhook-subscriptions',
 } as const;
 

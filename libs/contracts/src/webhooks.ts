@@ -17,7 +17,26 @@ export interface SubscriptionView {
   url: string;
   createdAt: string;
   updatedAt: string;
+  /** When the current shared secret was set. */
+  secretUpdatedAt: string;
+  /** Until when the previous secret still signs callbacks (a rotation's grace period); null when none. */
+  previousSecretValidUntil: string | null;
+  status: SubscriptionStatus;
+  /** Why it was disabled: `gone` (the endpoint answered 410) or `failing`; null while active. */
+  disabledReason: DisabledReason | null;
+  disabledAt: string | null;
+  health: SubscriptionHealth;
 }
+
+/** How the endpoint has been doing: its last delivered and last failed deliveries, and the current run of failures. */
+export interface SubscriptionHealth {
+  lastSuccessAt: string | null;
+  lastFailureAt: string | null;
+  failedDeliveriesInARow: number;
+}
+
+export type SubscriptionStatus = 'active' | 'disabled';
+export type DisabledReason = 'gone' | 'failing';
 
 export interface DeleteSubscriptionResult {
   deleted: true;
@@ -40,13 +59,20 @@ export interface TestSubscriptionResult {
   diagnostics: TestDiagnostics;
 }
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
-export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed'];
+/** `skipped`: consumed while the subscription was disabled (recorded, never sent). */
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'skipped';
+export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed', 'skipped'];
 
 export interface ListDeliveriesRequest {
   status?: DeliveryStatus;
   limit?: number;
   cursor?: string;
+  /** Only the delivery of this event. */
+  eventId?: string;
+  /** Only deliveries created at or after this instant (ISO-8601). */
+  since?: string;
+  /** Only deliveries created before this instant (ISO-8601). */
+  until?: string;
 }
 
 export interface AttemptView {
@@ -55,6 +81,8 @@ export interface AttemptView {
   statusCode: number | null;
   durationMs: number;
   error: string | null;
+  /** The receiver's Retry-After (429 or 503 only), in ms and capped, when it was valid; else null. */
+  retryAfterMs: number | null;
 }
 
 export interface DeliveryView {
@@ -63,6 +91,8 @@ export interface DeliveryView {
   eventName: string;
   status: DeliveryStatus;
   createdAt: string;
+  /** The recovery that last started this delivery again; null when none did. */
+  recoveryId: string | null;
   attempts: AttemptView[];
 }
 
@@ -73,6 +103,18 @@ export interface DeliveryPage {
 
 export interface RedeliverRequest {
   id: string;
+}
+
+/** Send every failed or skipped delivery created in [since, until) again (`until` defaults to now). */
+export interface RecoverDeliveriesRequest {
+  since: string;
+  until?: string;
+}
+
+export interface RecoverDeliveriesResult {
+  recoveryId: string;
+  /** How many deliveries were started again. */
+  deliveries: number;
 }
 
 export interface RedeliverResult {

@@ -4,3 +4,6 @@ export * from './verify';
 export * from './express';
 export * from './nest';
 export * from './secret-box';
+export * from './standard-webhooks';
+export * from './callback-headers';
+export * from './secret-id';

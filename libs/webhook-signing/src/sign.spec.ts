@@ -1,5 +1,6 @@
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { SignJWT, decodeProtectedHeader, errors, jwtVerify } from 'jose';
+import { secretId } from './secret-id';
 import { signWebhook, webhookHeaders } from './sign';
 import { jwtService, newSecret, sampleBody } from './testing/fixtures';
 
@@ -16,7 +17,7 @@ describe('signWebhook, checked independently with jose', () => {
     const token = signWebhook({ body, secret, domain: 'acme', eventName: 'Product.RiskAssessmentExecuted', now }, jwtService);
 
     const { payload, protectedHeader } = await jwtVerify(token, key(secret), { algorithms: ['HS256'], currentDate: now });
-    expect(protectedHeader).toEqual({ alg: 'HS256', typ: 'JWT' });
+    expect(protectedHeader).toEqual({ alg: 'HS256', typ: 'JWT', kid: secretId(secret) });
     expect(Object.keys(payload).sort()).toEqual(['evt', 'exp', 'iat', 'iss', 'jti', 'payloadHash', 'sub']);
     expect(payload.iat).toBe(iat);
     expect(payload.exp).toBe(iat + 300);
@@ -26,6 +27,11 @@ describe('signWebhook, checked independently with jose', () => {
     expect(payload.payloadHash).toMatch(/^[0-9a-f]{64}$/);
     expect(payload.payloadHash).toBe(sha256Hex(body));
     expect(payload.jti).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
+  it('names the secret in kid: 16 hex of SHA-256 of "tailsync-secret:" + secret', () => {
+    expect(secretId('s'.repeat(64))).toBe('32db264612259105'); // computed with Python's hashlib
+    expect(secretId(newSecret())).toMatch(/^[0-9a-f]{16}$/);
   });
 
   it('uses a fresh jti (and token) on every call', async () => {
@@ -97,7 +103,7 @@ describe('signWebhook, checked independently with jose', () => {
     const body = sampleBody();
     const ours = signWebhook({ body, secret, domain: 'acme', eventName: 'E', now }, jwtService);
     const ourClaims = (await jwtVerify(ours, key(secret), { currentDate: now })).payload;
-    const theirs = await new SignJWT({ ...ourClaims }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(key(secret));
+    const theirs = await new SignJWT({ ...ourClaims }).setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: secretId(secret) }).sign(key(secret));
     // Same header, same claims, same key → byte-identical token.
     expect(theirs).toBe(ours);
   });

@@ -11,6 +11,7 @@ import {
   payloadHash,
   type WebhookClaims,
 } from './claims';
+import { secretId } from './secret-id';
 
 export interface SignWebhookInput {
   /** The exact JSON text that will be sent as the request body (sent as UTF-8). */
@@ -26,8 +27,9 @@ export interface SignWebhookInput {
 }
 
 /**
- * Signs one callback attempt: an HS256 JWT whose key is the UTF-8 bytes of the shared secret and
- * whose claims are `{ payloadHash, iat, exp = iat + 300, jti (fresh UUID), iss, sub, evt }`.
+ * Signs one callback attempt: an HS256 JWT whose key is the UTF-8 bytes of the shared secret, whose
+ * header's `kid` is the secret's {@link secretId} and whose claims are
+ * `{ payloadHash, iat, exp = iat + 300, jti (fresh UUID), iss, sub, evt }`.
  * Call it once per attempt: every call yields a fresh `jti` and `iat`.
  */
 export function signWebhook(input: SignWebhookInput, jwt: JwtService): string {
@@ -57,7 +59,7 @@ export function signWebhook(input: SignWebhookInput, jwt: JwtService): string {
   // jsonwebtoken accepts a KeyObject; only the typings say string | Buffer.
   // `iat` and `exp` are in the payload, so no `expiresIn` (jsonwebtoken keeps a payload-supplied `iat`).
   const key = createSecretKey(Buffer.from(secret, 'utf8')) as unknown as Buffer;
-  return jwt.sign(claims, { secret: key, algorithm: WEBHOOK_JWT_ALGORITHM });
+  return jwt.sign(claims, { secret: key, algorithm: WEBHOOK_JWT_ALGORITHM, keyid: secretId(secret) });
 }
 
 export interface WebhookHeadersInput {

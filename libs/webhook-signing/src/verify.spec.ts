@@ -1,6 +1,7 @@
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { sign as jwtSign } from 'jsonwebtoken';
+import { secretId } from './secret-id';
 import { signWebhook } from './sign';
 import { jwtService, newSecret, sampleBody } from './testing/fixtures';
 import { verifyWebhookRequest, type WebhookVerificationResult } from './verify';
@@ -83,6 +84,18 @@ describe('verifyWebhookRequest', () => {
     const other = newSecret();
     expect(verifyWebhookRequest({ authorizationHeader: header, rawBody: body, secret: [other, secret], now }).ok).toBe(true);
     expectFailure(verifyWebhookRequest({ authorizationHeader: header, rawBody: body, secret: [other, newSecret()], now }), 2);
+  });
+
+  it('picks the secret by the token\'s kid: a token naming one secret is not tried with the others', () => {
+    const [a, b] = [newSecret(), newSecret()];
+    const body = sampleBody();
+    const claims = { payloadHash: sha256Hex(body), iat, exp: iat + 300, jti: 'j', iss: 'tailsync', sub: 'acme', evt: 'E' };
+    const namesAButSignedWithB = jwtSign(claims, Buffer.from(b, 'utf8'), { algorithm: 'HS256', noTimestamp: true, keyid: secretId(a) });
+    expectFailure(verifyWebhookRequest({ authorizationHeader: `Token ${namesAButSignedWithB}`, rawBody: body, secret: [a, b], now }), 2);
+    const noKid = signClaims(claims, b);
+    expect(verifyWebhookRequest({ authorizationHeader: `Token ${noKid}`, rawBody: body, secret: [a, b], now }).ok).toBe(true);
+    const unknownKid = jwtSign(claims, Buffer.from(b, 'utf8'), { algorithm: 'HS256', noTimestamp: true, keyid: 'ffffffffffffffff' });
+    expect(verifyWebhookRequest({ authorizationHeader: `Token ${unknownKid}`, rawBody: body, secret: [a, b], now }).ok).toBe(true);
   });
 
   describe('step 1: take the JWT from the Authorization header', () => {

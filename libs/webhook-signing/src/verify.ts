@@ -1,6 +1,7 @@
 import { createHash, createSecretKey, timingSafeEqual } from 'node:crypto';
 import { JsonWebTokenError, NotBeforeError, TokenExpiredError, verify as verifyJwt } from 'jsonwebtoken';
 import { WEBHOOK_AUTH_SCHEME, WEBHOOK_JWT_ALGORITHM, type WebhookClaims } from './claims';
+import { secretId } from './secret-id';
 
 /**
  * The receiver's seven steps (interface.md, "Callback requests sent by the service"):
@@ -21,8 +22,8 @@ export type WebhookVerificationResult =
   | { ok: false; step: WebhookVerificationStep; reason: string };
 
 /**
- * One shared secret, or several while a secret is being rotated (the token is accepted if it was
- * signed with any of them).
+ * One shared secret, or several while a secret is being rotated: the one whose {@link secretId} is
+ * the token's `kid` is tried alone; without a match (or a `kid`) each is tried in turn.
  */
 export type WebhookSecret = string | readonly string[];
 
@@ -81,7 +82,7 @@ export function verifyWebhookRequest(input: VerifyWebhookRequestInput): WebhookV
   // (2) Verify the signature with the shared secret, and (3) check the token has not expired.
   let verified: unknown;
   let lastReason = 'invalid signature';
-  for (const secret of secrets) {
+  for (const secret of secretsFor(token, secrets)) {
     try {
       verified = verifyJwt(token, createSecretKey(Buffer.from(secret, 'utf8')), {
         algorithms: [WEBHOOK_JWT_ALGORITHM],
@@ -127,6 +128,18 @@ export function verifyWebhookRequest(input: VerifyWebhookRequestInput): WebhookV
     return fail(7, 'request body is not valid JSON');
   }
   return { ok: true, claims: claims as WebhookClaims, payload };
+}
+
+/** The secret the token's `kid` names, when one does; else every secret (tokens without a `kid`). */
+function secretsFor(token: string, secrets: string[]): string[] {
+  let kid: unknown;
+  try {
+    kid = (JSON.parse(Buffer.from(token.slice(0, token.indexOf('.')), 'base64url').toString('utf8')) as { kid?: unknown }).kid;
+  } catch {
+    return secrets; // an unreadable header: jsonwebtoken reports it as step 2
+  }
+  const named = typeof kid === 'string' ? secrets.find((s) => secretId(s) === kid) : undefined;
+  return named === undefined ? secrets : [named];
 }
 
 function normaliseSecrets(secret: WebhookSecret): string[] {

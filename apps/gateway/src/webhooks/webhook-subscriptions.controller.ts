@@ -5,7 +5,7 @@ import {
   ApiOperation, ApiTags,
 } from '@nestjs/swagger';
 import {
-  CallerContext, DeliveryPage, PutSubscriptionRequest, RedeliverResult, SubscriptionView as SubscriptionReply, TestSubscriptionResult,
+  CallerContext, DeliveryPage, PutSubscriptionRequest, RecoverDeliveriesResult, RedeliverResult, SubscriptionView as SubscriptionReply, TestSubscriptionResult,
   WEBHOOK_PATTERNS,
 } from '@tailsync/contracts';
 import { SecretBox } from '@tailsync/webhook-signing';
@@ -13,8 +13,8 @@ import { Caller } from '../auth/caller.decorator';
 import { GatewayConfig } from '../config/gateway.config';
 import { unwrap } from '../rpc/reply';
 import { ServicesClient } from '../rpc/services.client';
-import { DeliveriesQuery, SubscriptionDto, TestSubscriptionDto } from './dto/subscription.dto';
-import { DeliveryPageView, RedeliverView, SubscriptionView, TestResultView } from './dto/subscription-views';
+import { DeliveriesQuery, RecoverDeliveriesDto, SubscriptionDto, TestSubscriptionDto } from './dto/subscription.dto';
+import { DeliveryPageView, RecoveryView, RedeliverView, SubscriptionView, TestResultView } from './dto/subscription-views';
 
 /** The Test call may take the whole attempt time-out (10 s) before the dispatcher answers. */
 const TEST_CALL_MIN_WAIT_MS = 12_000;
@@ -61,11 +61,20 @@ export class WebhookSubscriptionsController {
     unwrap(await this.services.call(WEBHOOK_PATTERNS.deleteSubscription, caller, {}));
   }
 
+  @Post('Enable')
+  @HttpCode(200)
+  @ApiOperation({ summary: "Enable your domain's subscription after it was disabled (gone or failing), and reset its run of failures." })
+  @ApiOkResponse({ type: SubscriptionView })
+  @ApiNotFoundResponse({ description: 'No subscription.' })
+  async enable(@Caller() caller: CallerContext): Promise<SubscriptionView> {
+    return unwrap(await this.services.call<SubscriptionReply>(WEBHOOK_PATTERNS.enableSubscription, caller, {}));
+  }
+
   @Post('Test')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Send one signed call with payloadToEcho as the exact body, no retries. 200 whatever the URL answered: check success.',
-    description: "The token's claims are those of an event delivery with sub = your domain and evt = Product.RiskAssessmentExecuted; Webhook-Id is a fresh UUID, Webhook-Attempt 1.",
+    description: "The token's claims are those of an event delivery with sub = your domain and evt = Product.RiskAssessmentExecuted; Webhook-Id is a fresh test_<uuid>, Webhook-Attempt 1; Webhook-Timestamp and Webhook-Signature (Standard Webhooks) as on every callback.",
   })
   @ApiOkResponse({ type: TestResultView })
   @ApiNotFoundResponse({ description: 'No subscription.' })
@@ -79,8 +88,23 @@ export class WebhookSubscriptionsController {
   @ApiOkResponse({ type: DeliveryPageView })
   async deliveries(@Caller() caller: CallerContext, @Query() query: DeliveriesQuery): Promise<DeliveryPageView> {
     return unwrap(
-      await this.services.call<DeliveryPage>(WEBHOOK_PATTERNS.listDeliveries, caller, { status: query.status, limit: query.limit, cursor: query.cursor }),
+      await this.services.call<DeliveryPage>(WEBHOOK_PATTERNS.listDeliveries, caller, {
+        status: query.status, limit: query.limit, cursor: query.cursor, eventId: query.eventId, since: query.since, until: query.until,
+      }),
     );
+  }
+
+  @Post('Deliveries/Recover')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Send every failed or skipped delivery created in [since, until) again, oldest first, each as a new series of attempts.',
+    description: 'Paced per domain (WEBHOOK_RECOVERY_PER_SECOND) so live events go first; the delivery log shows the progress (recoveryId). until defaults to now; the window spans at most 31 days.',
+  })
+  @ApiAcceptedResponse({ type: RecoveryView })
+  @ApiNotFoundResponse({ description: 'No subscription.' })
+  @ApiConflictResponse({ description: 'The subscription is disabled: enable it first.' })
+  async recover(@Caller() caller: CallerContext, @Body() body: RecoverDeliveriesDto): Promise<RecoveryView> {
+    return unwrap(await this.services.call<RecoverDeliveriesResult>(WEBHOOK_PATTERNS.recover, caller, { since: body.since, until: body.until }));
   }
 
   @Post('Deliveries/:id/Redeliver')

@@ -1,8 +1,8 @@
-import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min, Validate, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
+import { IsBoolean, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min, Validate, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
 import { Transform } from 'class-transformer';
 import { CommonConfig } from '@tailsync/service-kit';
 import { parseSecretBoxKey } from '@tailsync/webhook-signing';
-import { parseRetryDelays } from '../delivery/domain/retry-policy';
+import { MAX_RETRY_DELAY_MS, parseRetryDelays } from '../delivery/domain/retry-policy';
 
 @ValidatorConstraint({ name: 'secretBoxKey' })
 class IsSecretBoxKey implements ValidatorConstraintInterface {
@@ -63,6 +63,12 @@ export class WebhookDispatcherConfig extends CommonConfig {
   @Validate(IsRetryDelays)
   WEBHOOK_RETRY_DELAYS_MS?: string;
 
+  /** The longest a receiver's Retry-After (on 429 or 503) may delay the next attempt; default the schedule's longest delay. */
+  @IsInt()
+  @Min(0)
+  @Max(MAX_RETRY_DELAY_MS)
+  WEBHOOK_RETRY_AFTER_MAX_MS: number = 256_000;
+
   /** Time limit of one attempt (connect, send, response headers and body). */
   @IsInt()
   @Min(100)
@@ -86,6 +92,30 @@ export class WebhookDispatcherConfig extends CommonConfig {
   @Min(10)
   @Max(60_000)
   WEBHOOK_POLL_INTERVAL_MS: number = 100;
+
+  /** After a subscription is saved with a new secret, the previous one still signs (and is shown) this long. */
+  @IsInt()
+  @Min(0)
+  @Max(2_592_000)
+  WEBHOOK_SECRET_GRACE_SECONDS: number = 86_400;
+
+  /** A subscription is disabled (`failing`) when at least this many deliveries in a row failed… */
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  WEBHOOK_DISABLE_AFTER_FAILURES: number = 20;
+
+  /** …and the first of them was created at least this many hours ago (fractions allowed, for tests). */
+  @IsNumber()
+  @Min(0)
+  @Max(8760)
+  WEBHOOK_DISABLE_AFTER_HOURS: number = 120;
+
+  /** A recovery restarts at most this many deliveries per second per domain (live events go first). */
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  WEBHOOK_RECOVERY_PER_SECOND: number = 50;
 
   /** Consumer group of the event consumer (copies of the dispatcher share it). */
   @IsString()

@@ -25,6 +25,8 @@ export interface AttemptResult {
   error?: string;
   durationMs: number;
   responseBodySnippet?: string;
+  /** The response's `Retry-After` header, as sent. */
+  retryAfter?: string;
 }
 
 const MAX_DRAINED_BYTES = 1024 * 1024;
@@ -78,6 +80,7 @@ export class AttemptSender {
     return new Promise<AttemptResult>((resolve) => {
       let settled = false;
       let statusCode: number | undefined;
+      let retryAfter: string | undefined;
       const chunks: Buffer[] = [];
       let kept = 0;
       const finish = (result: Omit<AttemptResult, 'durationMs'>) => {
@@ -85,7 +88,12 @@ export class AttemptSender {
         settled = true;
         clearTimeout(timer);
         const snippet = snippetLimit > 0 && statusCode !== undefined ? Buffer.concat(chunks).subarray(0, snippetLimit).toString('utf8') : undefined;
-        resolve({ ...result, ...(snippet !== undefined ? { responseBodySnippet: snippet } : {}), durationMs: elapsed() });
+        resolve({
+          ...result,
+          ...(snippet !== undefined ? { responseBodySnippet: snippet } : {}),
+          ...(retryAfter !== undefined ? { retryAfter } : {}),
+          durationMs: elapsed(),
+        });
       };
 
       const options: http.RequestOptions = {
@@ -96,6 +104,8 @@ export class AttemptSender {
       };
       const req = (https_ ? https : http).request(url, options, (res) => {
         statusCode = res.statusCode;
+        const header = res.headers['retry-after'];
+        retryAfter = Array.isArray(header) ? header[0] : header;
         let drained = 0;
         res.on('data', (chunk: Buffer) => {
           drained += chunk.length;

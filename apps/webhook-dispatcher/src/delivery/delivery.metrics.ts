@@ -34,7 +34,7 @@ export class DeliveryMetrics {
   readonly skipped = getOrCreate('webhook_events_skipped_total', () =>
     new Counter({
       name: 'webhook_events_skipped_total',
-      help: 'Consumed events that made no delivery: no-subscription, event-not-subscribed, duplicate, malformed (sent to the DLQ)',
+      help: 'Consumed events not sent: no-subscription, event-not-subscribed, duplicate, malformed (sent to the DLQ), subscription-disabled (recorded as a skipped delivery)',
       labelNames: ['reason'] as const,
       registers: [metricsRegistry],
     }),

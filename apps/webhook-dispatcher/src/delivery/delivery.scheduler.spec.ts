@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { SecretBox, verifyWebhookRequest } from '@tailsync/webhook-signing';
 import { scripts, WebhookReceiver } from '../testing/receiver';
+import { SubscriptionState } from '../subscriptions/subscription-state';
 import { SubscriptionStore } from '../subscriptions/subscription.store';
-import { eventually, isolatedDatabase, newSharedSecret, sleep, testKey, uniqueDomain } from '../testing/harness';
+import { eventually, isolatedDatabase, newSharedSecret, sleep, startedEventsPublisher, subscriptionInput, testKey, uniqueDomain } from '../testing/harness';
+import type { SubscriptionEventsPublisher } from '../subscriptions/subscription-events.publisher';
 import { AttemptSender } from './attempt.sender';
 import { DeliveryMetrics } from './delivery.metrics';
 import { DeliveryScheduler, type SchedulerOptions } from './delivery.scheduler';
@@ -19,7 +21,10 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
   const schedulers: DeliveryScheduler[] = [];
   const receivers: WebhookReceiver[] = [];
 
+  let events: SubscriptionEventsPublisher;
+
   beforeAll(async () => {
+    events = await startedEventsPublisher();
     db = await isolatedDatabase('scheduler');
     deliveries = new DeliveryStore(db.pool);
     subscriptions = new SubscriptionStore(db.pool);
@@ -28,12 +33,16 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
     await Promise.all(schedulers.splice(0).map((s) => s.stop()));
     await Promise.all(receivers.splice(0).map((r) => r.close()));
   });
-  afterAll(() => db.drop());
+  afterAll(async () => {
+    await events.stop();
+    await db.drop();
+  });
 
   function scheduler(options: Partial<SchedulerOptions> = {}, sender = new AttemptSender(true)): DeliveryScheduler {
-    const s = new DeliveryScheduler(deliveries, subscriptions, box, sender, new DeliveryMetrics(), {
+    const s = new DeliveryScheduler(deliveries, subscriptions, box, sender, new DeliveryMetrics(), new SubscriptionState(subscriptions, events), {
       owner: `test-${randomUUID().slice(0, 6)}`,
       retryDelaysMs: [100, 200],
+      retryAfterMaxMs: 1000,
       attemptTimeoutMs: 1000,
       maxConcurrency: 64,
       domainConcurrency: 4,
@@ -50,7 +59,7 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
     receivers.push(receiver);
     const domain = uniqueDomain();
     const secret = newSharedSecret();
-    await subscriptions.put(domain, [EVT], receiver.url, box.encrypt(secret, domain));
+    await subscriptions.put(domain, subscriptionInput(receiver.url, secret, domain), 3600);
     return { receiver, domain, secret };
   }
 
@@ -126,6 +135,72 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
     expect(await statusOf(eventId)).toEqual({ status, attempts });
   });
 
+  const attemptsOf = async (eventId: string) =>
+    (await db.pool.query(
+      'select a.attempt, a.status_code, a.retry_after_ms from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id where d.event_id = $1 order by a.attempt',
+      [eventId],
+    )).rows;
+  const httpDate = (ms: number): string => new Date(ms).toUTCString();
+
+  it.each([
+    ['delta-seconds on 503', () => ({ status: 503, headers: { 'Retry-After': '1' } }), 1000],
+    ['an HTTP-date on 429, capped at WEBHOOK_RETRY_AFTER_MAX_MS', () => ({ status: 429, headers: { 'Retry-After': httpDate(Date.now() + 5000) } }), 1000],
+  ] as const)('Retry-After (%s) moves the next attempt later', async (_name, first, expectedMs) => {
+    const { receiver, domain } = await subscribe(scripts.sequence(200));
+    receiver.answer((r) => (r.n === 1 ? first() : { status: 200 }));
+    scheduler({ retryAfterMaxMs: 1000 });
+    const [eventId] = await publish(domain);
+    const [one, two] = await receiver.waitFor(2, 5000);
+    expect(two.receivedAt - one.receivedAt).toBeGreaterThanOrEqual(expectedMs - 50);
+    expect(two.receivedAt - one.receivedAt).toBeLessThan(expectedMs + 900);
+    await eventually(async () => (await statusOf(eventId))?.status === 'delivered');
+    expect((await attemptsOf(eventId)).map((a) => a.retry_after_ms)).toEqual([expectedMs, null]);
+  });
+
+  it.each([
+    ['a date in the past', 503, (): string => httpDate(Date.now() - 60_000)],
+    ['garbage', 429, (): string => 'soon, please'],
+    ['an ISO date', 503, (): string => new Date(Date.now() + 5000).toISOString()],
+    ['a valid value on 500 (only 429 and 503 count)', 500, (): string => '1'],
+  ])('Retry-After with %s changes nothing', async (_name: string, status: number, value: () => string) => {
+    const { receiver, domain } = await subscribe();
+    receiver.answer((r) => (r.n === 1 ? { status, headers: { 'Retry-After': value() } } : { status: 200 }));
+    scheduler({ retryAfterMaxMs: 5000 });
+    const [eventId] = await publish(domain);
+    const [one, two] = await receiver.waitFor(2, 5000);
+    expect(two.receivedAt - one.receivedAt).toBeLessThan(800);
+    await eventually(async () => (await statusOf(eventId))?.status === 'delivered');
+    expect((await attemptsOf(eventId)).map((a) => a.retry_after_ms)).toEqual([null, null]);
+  });
+
+  it('Retry-After never adds attempts: always 503 with Retry-After is still 3 attempts, then failed', async () => {
+    const { receiver, domain } = await subscribe(() => ({ status: 503, headers: { 'Retry-After': '1' } }));
+    scheduler({ retryAfterMaxMs: 300 });
+    const [eventId] = await publish(domain);
+    await eventually(async () => (await statusOf(eventId))?.status === 'failed', 5000);
+    await sleep(500);
+    expect(receiver.requests).toHaveLength(3);
+    expect(await statusOf(eventId)).toEqual({ status: 'failed', attempts: 3 });
+    expect((await attemptsOf(eventId)).map((a) => a.retry_after_ms)).toEqual([300, 300, 300]);
+  });
+
+  it('410 Gone ends the delivery failed at once and disables the subscription; later deliveries are not sent', async () => {
+    const { receiver, domain } = await subscribe(scripts.status(410));
+    scheduler();
+    const [gone] = await publish(domain);
+    await eventually(async () => (await statusOf(gone))?.status === 'failed');
+    const sub = await eventually(async () => {
+      const s = await subscriptions.get(domain);
+      return s?.status === 'disabled' ? s : undefined;
+    });
+    expect(sub).toMatchObject({ status: 'disabled', disabledReason: 'gone', disabledAt: expect.any(Date) });
+    const [later] = await publish(domain);
+    await eventually(async () => (await statusOf(later))?.status === 'failed');
+    expect(receiver.requests).toHaveLength(1);
+    const { rows } = await db.pool.query('select a.error, a.status_code from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id where d.event_id = $1', [later]);
+    expect(rows).toEqual([{ error: 'the subscription is disabled (gone); nothing was sent', status_code: null }]);
+  });
+
   it('a hanging receiver times out and is retried; other domains are not held up', async () => {
     const slow = await subscribe(scripts.hang());
     const fast = await subscribe();
@@ -160,9 +235,9 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
 
   it('refuses a private address at connect time when private URLs are not allowed', async () => {
     const { receiver, domain } = await subscribe();
-    await subscriptions.put(domain, [EVT], receiver.url.replace('127.0.0.1', 'localhost'), box.encrypt(newSharedSecret(), domain));
+    await subscriptions.put(domain, subscriptionInput(receiver.url.replace('127.0.0.1', 'localhost'), newSharedSecret(), domain), 3600);
     const other = uniqueDomain();
-    await subscriptions.put(other, [EVT], receiver.url, box.encrypt(newSharedSecret(), other));
+    await subscriptions.put(other, subscriptionInput(receiver.url, newSharedSecret(), other), 3600);
     scheduler({}, new AttemptSender(false));
     const [a] = await publish(domain);
     const [b] = await publish(other);

@@ -1,16 +1,21 @@
 import { Logger } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
-import { SecretBox, signWebhook, webhookHeaders } from '@tailsync/webhook-signing';
+import { SecretBox, signCallback } from '@tailsync/webhook-signing';
+import { signingSecrets } from '../subscriptions/subscription-secrets';
+import type { SubscriptionState } from '../subscriptions/subscription-state';
 import type { SubscriptionStore, StoredSubscription } from '../subscriptions/subscription.store';
 import type { AttemptSender } from './attempt.sender';
 import type { DeliveryMetrics } from './delivery.metrics';
 import type { AttemptRecord, ClaimedDelivery, DeliveryStore } from './delivery.store';
-import { classifyAttempt, nextAttemptDelay } from './domain/retry-policy';
+import { delayHonouringRetryAfter, parseRetryAfter, RETRY_AFTER_STATUSES } from './domain/retry-after';
+import { classifyAttempt, GONE_STATUS, nextAttemptDelay } from './domain/retry-policy';
 
 export interface SchedulerOptions {
   /** Names this copy as the owner of its leases. */
   owner: string;
   retryDelaysMs: readonly number[];
+  /** The longest a receiver's Retry-After may push the next attempt. */
+  retryAfterMaxMs: number;
   attemptTimeoutMs: number;
   maxConcurrency: number;
   domainConcurrency: number;
@@ -58,6 +63,7 @@ export class DeliveryScheduler {
     private readonly box: SecretBox,
     private readonly sender: AttemptSender,
     private readonly metrics: DeliveryMetrics,
+    private readonly state: SubscriptionState,
     private readonly options: SchedulerOptions,
   ) {}
 
@@ -234,27 +240,36 @@ export class DeliveryScheduler {
     const attempt = delivery.attempts + 1;
     const at = new Date();
     const end = (error: string) =>
-      this.enqueueRecord({ id: delivery.id, leaseToken: delivery.leaseToken, attempt, at, statusCode: null, durationMs: 0, error, next: { status: 'failed' } }, 'failed');
+      this.enqueueRecord(
+        { id: delivery.id, leaseToken: delivery.leaseToken, attempt, at, statusCode: null, durationMs: 0, error, retryAfterMs: null, next: { status: 'failed' } },
+        'failed',
+      );
 
     if (!subscription) return end('no subscription: it was deleted before this attempt; nothing was sent');
+    if (subscription.status === 'disabled') return end(`the subscription is disabled (${subscription.disabledReason}); nothing was sent`);
     if (!subscription.eventNames.includes(delivery.eventName)) {
       return end(`the subscription no longer lists ${delivery.eventName}; nothing was sent`);
     }
-    let secret: string;
+    let secrets: [string, ...string[]];
     try {
-      secret = this.box.decrypt(subscription.sealedSecret, delivery.domain);
+      secrets = signingSecrets(subscription, this.box);
     } catch {
       return end('the stored shared secret cannot be decrypted (was WEBHOOK_SECRET_KEY changed?); nothing was sent');
     }
-    const token = signWebhook({ body: delivery.body, secret, domain: delivery.domain, eventName: delivery.eventName }, this.jwt);
+    const headers = signCallback(
+      { body: delivery.body, secrets, domain: delivery.domain, eventName: delivery.eventName, webhookId: delivery.eventId, attempt },
+      this.jwt,
+    );
     const result = await this.sender.send({
       url: subscription.url,
       body: delivery.body,
-      headers: webhookHeaders({ token, eventId: delivery.eventId, attempt }),
+      headers,
       timeoutMs: this.options.attemptTimeoutMs,
     });
     const verdict = classifyAttempt({ statusCode: result.statusCode, error: result.errorCode });
     this.metrics.attemptDuration.observe({ result: verdict }, result.durationMs / 1000);
+    const asked = result.statusCode !== undefined && RETRY_AFTER_STATUSES.has(result.statusCode) ? parseRetryAfter(result.retryAfter, Date.now()) : null;
+    const retryAfterMs = asked === null ? null : Math.min(asked, this.options.retryAfterMaxMs);
     let next: AttemptRecord['next'];
     let outcome: string;
     if (verdict === 'delivered') {
@@ -264,15 +279,19 @@ export class DeliveryScheduler {
       next = { status: 'failed' };
       outcome = 'failed';
     } else {
-      const delay = nextAttemptDelay(attempt - delivery.roundStart, this.options.retryDelaysMs);
+      const scheduled = nextAttemptDelay(attempt - delivery.roundStart, this.options.retryDelaysMs);
+      const delay = scheduled === null ? null : delayHonouringRetryAfter(scheduled, retryAfterMs, this.options.retryAfterMaxMs);
       next = delay === null ? { status: 'failed' } : { status: 'pending', at: new Date(Date.now() + delay) };
       outcome = delay === null ? 'failed' : 'retry-scheduled';
     }
     const error = result.error ?? (verdict === 'delivered' ? null : `HTTP ${result.statusCode}`);
     this.enqueueRecord(
-      { id: delivery.id, leaseToken: delivery.leaseToken, attempt, at, statusCode: result.statusCode ?? null, durationMs: result.durationMs, error, next },
+      { id: delivery.id, leaseToken: delivery.leaseToken, attempt, at, statusCode: result.statusCode ?? null, durationMs: result.durationMs, error, retryAfterMs, next },
       outcome,
     );
+    if (result.statusCode === GONE_STATUS) {
+      this.state.disable(delivery.domain, 'gone').catch((e) => this.logger.warn({ msg: 'disabling a gone subscription failed', error: (e as Error).message }));
+    }
   }
 
   private enqueueRecord(record: AttemptRecord, outcome: string): void {
@@ -289,7 +308,10 @@ export class DeliveryScheduler {
         const batch = this.pendingRecords;
         this.pendingRecords = [];
         try {
-          const recorded = await this.deliveries.recordAttempts(batch);
+          const { recorded, disabled } = await this.deliveries.recordAttempts(batch);
+          for (const { domain, url } of disabled) {
+            this.state.announceDisabled(domain, url, 'failing').catch((e) => this.logger.warn({ msg: 'announcing a disabled subscription failed', error: (e as Error).message }));
+          }
           const lost = batch.length - recorded.size;
           if (lost > 0) this.logger.warn({ msg: 'attempt results not recorded: their lease had passed to another copy', count: lost });
         } catch (error) {

@@ -59,10 +59,10 @@ describe('DeliveryStore (real PostgreSQL)', () => {
     expect(second.id).toBe(first.id);
     expect(second.leaseToken).not.toBe(first.leaseToken);
     const record = (token: string, attempt: number) => ({
-      id: first.id, leaseToken: token, attempt, at: new Date(), statusCode: 200, durationMs: 5, error: null, next: { status: 'delivered' as const },
+      id: first.id, leaseToken: token, attempt, at: new Date(), statusCode: 200, durationMs: 5, error: null, retryAfterMs: null, next: { status: 'delivered' as const },
     });
-    expect((await store.recordAttempts([record(first.leaseToken, 1)])).size).toBe(0);
-    expect([...(await store.recordAttempts([record(second.leaseToken, 1)]))]).toEqual([first.id]);
+    expect((await store.recordAttempts([record(first.leaseToken, 1)])).recorded.size).toBe(0);
+    expect([...(await store.recordAttempts([record(second.leaseToken, 1)])).recorded]).toEqual([first.id]);
     const { rows } = await pool.query('select status, attempts, lease_owner from webhook_deliveries where id = $1', [first.id]);
     expect(rows[0]).toEqual({ status: 'delivered', attempts: 1, lease_owner: null });
   });
@@ -82,7 +82,7 @@ describe('DeliveryStore (real PostgreSQL)', () => {
     await store.insertMany([delivery('acme')]);
     const [c] = await store.claimDue('o', 10_000, 10, 10, new Map());
     await store.recordAttempts([
-      { id: c.id, leaseToken: c.leaseToken, attempt: 1, at: new Date(), statusCode: 503, durationMs: 3, error: 'HTTP 503', next: { status: 'pending', at: new Date(Date.now() + 300) } },
+      { id: c.id, leaseToken: c.leaseToken, attempt: 1, at: new Date(), statusCode: 503, durationMs: 3, error: 'HTTP 503', retryAfterMs: null, next: { status: 'pending', at: new Date(Date.now() + 300) } },
     ]);
     expect(await store.claimDue('o', 10_000, 10, 10, new Map())).toHaveLength(0);
     await new Promise((r) => setTimeout(r, 350));
@@ -95,7 +95,7 @@ describe('DeliveryStore (real PostgreSQL)', () => {
     await store.insertMany([delivery('acme')]);
     const [c] = await store.claimDue('o', 10_000, 10, 10, new Map());
     expect(await store.redeliver('acme', c.id)).toBe('conflict');
-    await store.recordAttempts([{ id: c.id, leaseToken: c.leaseToken, attempt: 1, at: new Date(), statusCode: 401, durationMs: 3, error: 'HTTP 401', next: { status: 'failed' } }]);
+    await store.recordAttempts([{ id: c.id, leaseToken: c.leaseToken, attempt: 1, at: new Date(), statusCode: 401, durationMs: 3, error: 'HTTP 401', retryAfterMs: null, next: { status: 'failed' } }]);
     expect(await store.redeliver('globex', c.id)).toBe('not-found');
     expect(await store.redeliver('acme', randomUUID())).toBe('not-found');
     expect(await store.redeliver('acme', c.id)).toBe('ok');
@@ -113,22 +113,22 @@ describe('DeliveryStore (real PostgreSQL)', () => {
     await store.insertMany([delivery('globex')]);
     const claimed = await store.claimDue('o', 10_000, 10, 10, new Map());
     const mine = claimed.find((c) => c.eventId === ids[4])!;
-    await store.recordAttempts([{ id: mine.id, leaseToken: mine.leaseToken, attempt: 1, at: new Date(), statusCode: 500, durationMs: 1, error: 'HTTP 500', next: { status: 'pending', at: new Date() } }]);
+    await store.recordAttempts([{ id: mine.id, leaseToken: mine.leaseToken, attempt: 1, at: new Date(), statusCode: 500, durationMs: 1, error: 'HTTP 500', retryAfterMs: null, next: { status: 'pending', at: new Date() } }]);
     const again = (await store.claimDue('o', 10_000, 10, 10, new Map())).find((c) => c.id === mine.id)!;
-    await store.recordAttempts([{ id: mine.id, leaseToken: again.leaseToken, attempt: 2, at: new Date(), statusCode: 200, durationMs: 1, error: null, next: { status: 'delivered' } }]);
+    await store.recordAttempts([{ id: mine.id, leaseToken: again.leaseToken, attempt: 2, at: new Date(), statusCode: 200, durationMs: 1, error: null, retryAfterMs: null, next: { status: 'delivered' } }]);
 
-    const page1 = await store.list('acme', undefined, 3, undefined);
+    const page1 = await store.list('acme', {}, 3, undefined);
     expect(page1.deliveries.map((d) => d.event_id)).toEqual([ids[4], ids[3], ids[2]]);
     expect(page1.attempts.map((a) => a.attempt)).toEqual([1, 2]);
-    const page2 = await store.list('acme', undefined, 3, page1.deliveries[2].seq);
+    const page2 = await store.list('acme', {}, 3, page1.deliveries[2].seq);
     expect(page2.deliveries.map((d) => d.event_id)).toEqual([ids[1], ids[0]]);
-    expect((await store.list('acme', 'delivered', 10, undefined)).deliveries.map((d) => d.event_id)).toEqual([ids[4]]);
+    expect((await store.list('acme', { status: 'delivered' }, 10, undefined)).deliveries.map((d) => d.event_id)).toEqual([ids[4]]);
   });
 
   it('orders by position numerically (9 before 10), across digit boundaries', async () => {
     await pool.query(`select setval(pg_get_serial_sequence('webhook_deliveries', 'seq'), 4)`);
     for (let i = 0; i < 12; i++) await store.insertMany([delivery('digits')]);
-    const { deliveries } = await store.list('digits', undefined, 50, undefined);
+    const { deliveries } = await store.list('digits', {}, 50, undefined);
     const seqs = deliveries.map((d) => Number(d.seq));
     expect(seqs).toHaveLength(12);
     expect(seqs).toEqual([...seqs].sort((a, b) => b - a));

@@ -6,6 +6,8 @@ export interface NewDelivery {
   eventId: string;
   eventName: string;
   body: string;
+  /** `skipped` records an event consumed while the subscription is disabled (never sent). Default `pending`. */
+  status?: 'pending' | 'skipped';
 }
 
 /** A delivery leased to this copy for its next attempt. */
@@ -31,6 +33,7 @@ export interface AttemptRecord {
   statusCode: number | null;
   durationMs: number;
   error: string | null;
+  retryAfterMs: number | null;
   next: { status: 'delivered' | 'failed' } | { status: 'pending'; at: Date };
 }
 
@@ -41,6 +44,17 @@ export interface DeliveryRow {
   event_name: string;
   status: DeliveryStatus;
   created_at: Date;
+  recovery_id: string | null;
+}
+
+/** Filters of the delivery log. */
+export interface DeliveryFilter {
+  status?: DeliveryStatus;
+  eventId?: string;
+  /** Created at or after. */
+  since?: Date;
+  /** Created before. */
+  until?: Date;
 }
 
 export interface AttemptRow {
@@ -50,11 +64,32 @@ export interface AttemptRow {
   status_code: number | null;
   duration_ms: number;
   error: string | null;
+  retry_after_ms: number | null;
+}
+
+/** When a subscription whose deliveries keep failing is disabled (`WEBHOOK_DISABLE_AFTER_*`). */
+export interface HealthPolicy {
+  /** The run of failed deliveries is at least this long… */
+  disableAfterFailures: number;
+  /** …and its first delivery was created at least this many hours ago. */
+  disableAfterHours: number;
+}
+
+export const DEFAULT_HEALTH_POLICY: HealthPolicy = { disableAfterFailures: 20, disableAfterHours: 120 };
+
+export interface RecordedAttempts {
+  /** Ids of the deliveries whose attempt was recorded (the others' lease had passed to another copy). */
+  recorded: Set<string>;
+  /** Subscriptions the recorded outcomes disabled (`failing`). */
+  disabled: { domain: string; url: string }[];
 }
 
 /** Deliveries and their attempts in PostgreSQL: the durable retry queue. */
 export class DeliveryStore {
-  constructor(private readonly pool: Pool) {}
+  constructor(
+    private readonly pool: Pool,
+    private readonly health: HealthPolicy = DEFAULT_HEALTH_POLICY,
+  ) {}
 
   /**
    * Inserts one delivery per event in a single statement. A (domain, event id) seen before is
@@ -63,10 +98,13 @@ export class DeliveryStore {
   async insertMany(deliveries: NewDelivery[]): Promise<number> {
     if (deliveries.length === 0) return 0;
     const { rowCount } = await this.pool.query(
-      `insert into webhook_deliveries (domain, event_id, event_name, body)
-       select * from unnest($1::text[], $2::uuid[], $3::text[], $4::text[])
+      `insert into webhook_deliveries (domain, event_id, event_name, body, status)
+       select * from unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::text[])
        on conflict (domain, event_id) do nothing`,
-      [deliveries.map((d) => d.domain), deliveries.map((d) => d.eventId), deliveries.map((d) => d.eventName), deliveries.map((d) => d.body)],
+      [
+        deliveries.map((d) => d.domain), deliveries.map((d) => d.eventId), deliveries.map((d) => d.eventName), deliveries.map((d) => d.body),
+        deliveries.map((d) => d.status ?? 'pending'),
+      ],
     );
     return rowCount ?? 0;
   }
@@ -164,14 +202,22 @@ export class DeliveryStore {
   /**
    * Records attempts and the state they lead to, in one statement (one transaction): a record whose
    * lease is no longer held (it expired and another copy took the delivery over) changes nothing.
-   * Returns the ids that were recorded.
+   *
+   * The same statement keeps each subscription's health: the last delivered and failed deliveries,
+   * the run of failed deliveries (reset by a delivered one) and when its first delivery was created;
+   * a subscription whose run reaches the policy's count and age is disabled (`failing`). Computed
+   * from the row's current values under its lock, so concurrent copies add up correctly.
+   * Returns the ids recorded and the subscriptions this disabled.
    */
-  async recordAttempts(records: AttemptRecord[]): Promise<Set<string>> {
-    if (records.length === 0) return new Set();
-    const { rows } = await this.pool.query<{ delivery_id: string }>(
+  async recordAttempts(records: AttemptRecord[]): Promise<RecordedAttempts> {
+    if (records.length === 0) return { recorded: new Set(), disabled: [] };
+    const inARow = 'case when a.any_delivered then a.failed_after else s.failed_in_a_row + a.failed_after end';
+    const since = 'case when a.any_delivered then a.first_failed_created else coalesce(s.failing_since, a.first_failed_created) end';
+    const failing = `s.status = 'active' and ${inARow} >= $11 and ${since} <= now() - make_interval(secs => $12::float8)`;
+    const { rows } = await this.pool.query<{ kind: 'recorded' | 'disabled'; key: string; url: string | null }>(
       `with input as (
-         select * from unnest($1::uuid[], $2::uuid[], $3::int[], $4::timestamptz[], $5::int[], $6::int[], $7::text[], $8::text[], $9::timestamptz[])
-           as i(id, token, attempt, at, status_code, duration_ms, error, status, next_at)
+         select * from unnest($1::uuid[], $2::uuid[], $3::int[], $4::timestamptz[], $5::int[], $6::int[], $7::text[], $8::text[], $9::timestamptz[], $10::int[])
+           as i(id, token, attempt, at, status_code, duration_ms, error, status, next_at, retry_after_ms)
        ),
        updated as (
          update webhook_deliveries d
@@ -179,12 +225,44 @@ export class DeliveryStore {
                 lease_owner = null, lease_token = null, lease_until = null, updated_at = now()
            from input i
           where d.id = i.id and d.lease_token = i.token
-          returning d.id
+          returning d.id, d.domain, d.created_at
+       ),
+       ended as (
+         select u.domain, u.created_at, i.status, i.at from input i join updated u on u.id = i.id where i.status in ('delivered', 'failed')
+       ),
+       last_delivered as (select domain, max(at) as at from ended where status = 'delivered' group by domain),
+       outcomes as (
+         select e.domain,
+                max(e.at) filter (where e.status = 'delivered') as success_at,
+                max(e.at) filter (where e.status = 'failed') as failure_at,
+                bool_or(e.status = 'delivered') as any_delivered,
+                count(*) filter (where e.status = 'failed' and (l.at is null or e.at > l.at))::int as failed_after,
+                min(e.created_at) filter (where e.status = 'failed' and (l.at is null or e.at > l.at)) as first_failed_created
+           from ended e left join last_delivered l on l.domain = e.domain
+          group by e.domain
+       ),
+       health as (
+         update webhook_subscriptions s
+            set last_success_at = greatest(s.last_success_at, a.success_at),
+                last_failure_at = greatest(s.last_failure_at, a.failure_at),
+                failed_in_a_row = ${inARow},
+                failing_since = ${since},
+                status = case when ${failing} then 'disabled' else s.status end,
+                disabled_reason = case when ${failing} then 'failing' else s.disabled_reason end,
+                disabled_at = case when ${failing} then now() else s.disabled_at end
+           from outcomes a
+          where s.domain = a.domain
+          returning s.domain, s.url, (s.disabled_reason = 'failing' and s.disabled_at = now()) as disabled_now
+       ),
+       attempts as (
+         insert into webhook_attempts (delivery_id, attempt, at, status_code, duration_ms, error, retry_after_ms)
+         select i.id, i.attempt, i.at, i.status_code, i.duration_ms, i.error, i.retry_after_ms from input i join updated u on u.id = i.id
+         on conflict (delivery_id, attempt) do nothing
+         returning delivery_id
        )
-       insert into webhook_attempts (delivery_id, attempt, at, status_code, duration_ms, error)
-       select i.id, i.attempt, i.at, i.status_code, i.duration_ms, i.error from input i join updated u on u.id = i.id
-       on conflict (delivery_id, attempt) do nothing
-       returning delivery_id`,
+       select 'recorded' as kind, delivery_id::text as key, null as url from attempts
+       union all
+       select 'disabled', domain, url from health where disabled_now`,
       [
         records.map((r) => r.id),
         records.map((r) => r.leaseToken),
@@ -195,25 +273,32 @@ export class DeliveryStore {
         records.map((r) => r.error),
         records.map((r) => r.next.status),
         records.map((r) => (r.next.status === 'pending' ? r.next.at : null)),
+        records.map((r) => r.retryAfterMs),
+        this.health.disableAfterFailures,
+        this.health.disableAfterHours * 3600,
       ],
     );
-    return new Set(rows.map((r) => r.delivery_id));
+    return {
+      recorded: new Set(rows.filter((r) => r.kind === 'recorded').map((r) => r.key)),
+      disabled: rows.filter((r) => r.kind === 'disabled').map((r) => ({ domain: r.key, url: r.url ?? '' })),
+    };
   }
 
   /** Deliveries of a domain, newest first, after the `beforeSeq` cursor position. */
-  async list(domain: string, status: DeliveryStatus | undefined, limit: number, beforeSeq: string | undefined): Promise<{ deliveries: DeliveryRow[]; attempts: AttemptRow[] }> {
+  async list(domain: string, filter: DeliveryFilter, limit: number, beforeSeq: string | undefined): Promise<{ deliveries: DeliveryRow[]; attempts: AttemptRow[] }> {
     const { rows: deliveries } = await this.pool.query<DeliveryRow>(
       // (`d.seq` in the order: a bare `seq` would name the text output column and sort 99 after 100.)
-      `select d.id, d.seq::text as seq, d.event_id::text as event_id, d.event_name, d.status, d.created_at
+      `select d.id, d.seq::text as seq, d.event_id::text as event_id, d.event_name, d.status, d.created_at, d.recovery_id::text as recovery_id
          from webhook_deliveries d
         where d.domain = $1 and ($2::text is null or d.status = $2) and ($3::bigint is null or d.seq < $3)
+          and ($5::uuid is null or d.event_id = $5) and ($6::timestamptz is null or d.created_at >= $6) and ($7::timestamptz is null or d.created_at < $7)
         order by d.seq desc
         limit $4`,
-      [domain, status ?? null, beforeSeq ?? null, limit],
+      [domain, filter.status ?? null, beforeSeq ?? null, limit, filter.eventId ?? null, filter.since ?? null, filter.until ?? null],
     );
     if (deliveries.length === 0) return { deliveries, attempts: [] };
     const { rows: attempts } = await this.pool.query<AttemptRow>(
-      `select delivery_id, attempt, at, status_code, duration_ms, error
+      `select delivery_id, attempt, at, status_code, duration_ms, error, retry_after_ms
          from webhook_attempts where delivery_id = any($1::uuid[]) order by delivery_id, attempt`,
       [deliveries.map((d) => d.id)],
     );
@@ -242,6 +327,29 @@ export class DeliveryStore {
       [id, domain],
     );
     return rows[0].outcome as 'ok' | 'not-found' | 'conflict';
+  }
+
+  /**
+   * Starts every failed or skipped delivery of `domain` created in [since, until) again, as
+   * {@link redeliver} does (a new round of attempts, numbered on), oldest first and spread out at
+   * `perSecond`: the k-th is due k / perSecond seconds from now, so live deliveries (due at once)
+   * are claimed first and a long backlog never starves them. Returns how many were started.
+   */
+  async recover(domain: string, window: { since: Date; until: Date }, perSecond: number, recoveryId: string): Promise<number> {
+    const { rowCount } = await this.pool.query(
+      `with picked as (
+         select id, row_number() over (order by created_at, seq) - 1 as k
+           from webhook_deliveries
+          where domain = $1 and status in ('failed', 'skipped') and created_at >= $2 and created_at < $3
+       )
+       update webhook_deliveries d
+          set status = 'pending', round_start = d.attempts, next_attempt_at = now() + make_interval(secs => p.k / $4::float8),
+              recovery_id = $5, lease_owner = null, lease_token = null, lease_until = null, updated_at = now()
+         from picked p
+        where d.id = p.id and d.status in ('failed', 'skipped')`,
+      [domain, window.since, window.until, perSecond, recoveryId],
+    );
+    return rowCount ?? 0;
   }
 
   async pendingCount(): Promise<number> {

@@ -46,7 +46,7 @@ describe('RiskAssessmentConsumer (real Kafka, real PostgreSQL)', () => {
 
   it('sends malformed messages to the DLQ with the reason, and keeps consuming what follows', async () => {
     const domain = uniqueDomain();
-    await subscriptions.put(domain, [EVT], 'http://127.0.0.1:1/', 'sealed');
+    await subscriptions.put(domain, { eventNames: [EVT], url: 'http://127.0.0.1:1/', sealedSecret: 'sealed', secretId: 'id' }, 0);
     const good = event(domain);
     const dlq = kafka.consumer({ groupId: `dlq-reader-${suffix}` });
     await dlq.connect();
@@ -83,7 +83,7 @@ describe('RiskAssessmentConsumer (real Kafka, real PostgreSQL)', () => {
   it('makes deliveries only for subscribed domains listing the event, once per event id', async () => {
     const subscribed = uniqueDomain('sub');
     const unsubscribed = uniqueDomain('none');
-    await subscriptions.put(subscribed, [EVT], 'http://127.0.0.1:1/', 'sealed');
+    await subscriptions.put(subscribed, { eventNames: [EVT], url: 'http://127.0.0.1:1/', sealedSecret: 'sealed', secretId: 'id' }, 0);
     const events = [event(subscribed), event(subscribed), event(unsubscribed)];
     await send(events.map((e) => ({ key: e.domain, value: JSON.stringify(e) })));
     // the same event again (a producer retry): no second delivery
@@ -93,5 +93,18 @@ describe('RiskAssessmentConsumer (real Kafka, real PostgreSQL)', () => {
     await eventually(async () => (await db.pool.query('select 1 from webhook_deliveries where event_id = $1', [marker.eventId])).rowCount === 1, 15_000);
     const { rows } = await db.pool.query('select domain, event_id from webhook_deliveries where domain = any($1::text[]) order by seq', [[subscribed, unsubscribed]]);
     expect(rows.map((r) => r.event_id)).toEqual([events[0].eventId, events[1].eventId, marker.eventId]);
+  });
+
+  it('records events of a disabled subscription as skipped deliveries (no attempts), never drops them', async () => {
+    const domain = uniqueDomain('off');
+    await subscriptions.put(domain, { eventNames: [EVT], url: 'http://127.0.0.1:1/', sealedSecret: 'sealed', secretId: 'id' }, 0);
+    await subscriptions.disable(domain, 'gone');
+    const events = [event(domain), event(domain)];
+    await send(events.map((e) => ({ key: domain, value: JSON.stringify(e) })));
+    const rows = await eventually(async () => {
+      const { rows } = await db.pool.query('select event_id, status, attempts from webhook_deliveries where domain = $1 order by seq', [domain]);
+      return rows.length === 2 ? rows : undefined;
+    }, 15_000);
+    expect(rows).toEqual(events.map((e) => ({ event_id: e.eventId, status: 'skipped', attempts: 0 })));
   });
 });

@@ -126,7 +126,11 @@ export class RiskAssessmentConsumer {
       const sub = subs.get(delivery.domain);
       if (!sub) this.metrics.skipped.inc({ reason: 'no-subscription' });
       else if (!sub.eventNames.includes(delivery.eventName)) this.metrics.skipped.inc({ reason: 'event-not-subscribed' });
-      else wanted.push(delivery);
+      else if (sub.status === 'disabled') {
+        // Recorded, not sent: the delivery log shows it, and a recovery can send it later.
+        this.metrics.skipped.inc({ reason: 'subscription-disabled' });
+        wanted.push({ ...delivery, status: 'skipped' });
+      } else wanted.push(delivery);
     }
     const inserted = await this.deliveries.insertMany(wanted);
     if (inserted < wanted.length) this.metrics.skipped.inc({ reason: 'duplicate' }, wanted.length - inserted);

@@ -43,6 +43,37 @@ const STATEMENTS = [
      error       text,
      primary key (delivery_id, attempt)
    )`,
+  // Secret rotation (an existing table upgrades in place; secret_id of older rows is filled in at
+  // start by backfillSecretIds, which can unseal them).
+  `alter table webhook_subscriptions
+     add column if not exists secret_id                   text,
+     add column if not exists secret_updated_at           timestamptz,
+     add column if not exists previous_secret_sealed      text,
+     add column if not exists previous_secret_valid_until timestamptz`,
+  `update webhook_subscriptions set secret_updated_at = updated_at where secret_updated_at is null`,
+  // Endpoint state (410 Gone disables a subscription) and the Retry-After an attempt was answered with.
+  `alter table webhook_subscriptions
+     add column if not exists status          text not null default 'active' check (status in ('active', 'disabled')),
+     add column if not exists disabled_reason text,
+     add column if not exists disabled_at     timestamptz`,
+  `alter table webhook_attempts add column if not exists retry_after_ms int`,
+  // Endpoint health: the last outcomes and the current run of failed deliveries (failing_since: when
+  // the first delivery of that run was created).
+  `alter table webhook_subscriptions
+     add column if not exists last_success_at timestamptz,
+     add column if not exists last_failure_at timestamptz,
+     add column if not exists failed_in_a_row int not null default 0,
+     add column if not exists failing_since   timestamptz`,
+  // 'skipped': an event consumed while the subscription is disabled. The first release's inline
+  // check is replaced once (a named constraint says it was done).
+  // Recovery after an outage: which recovery restarted a delivery.
+  `alter table webhook_deliveries add column if not exists recovery_id uuid`,
+  `do $$ begin
+     if not exists (select 1 from pg_constraint where conrelid = 'webhook_deliveries'::regclass and conname = 'webhook_deliveries_status_known') then
+       alter table webhook_deliveries drop constraint if exists webhook_deliveries_status_check;
+       alter table webhook_deliveries add constraint webhook_deliveries_status_known check (status in ('pending', 'delivered', 'failed', 'skipped'));
+     end if;
+   end $$`,
 ];
 
 export function migrateDispatcherTables(pool: Pool): Promise<void> {

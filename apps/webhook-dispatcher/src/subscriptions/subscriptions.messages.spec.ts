@@ -1,6 +1,6 @@
 import type { CallerContext, RpcReply } from '@tailsync/contracts';
 import { DispatcherRuntime } from '../dispatcher.runtime';
-import { isolatedDatabase, newSharedSecret, testConfig, uniqueDomain } from '../testing/harness';
+import { ensureSubscriptionEventsTopic, isolatedDatabase, newSharedSecret, testConfig, uniqueDomain } from '../testing/harness';
 import { scripts, WebhookReceiver } from '../testing/receiver';
 import { decodeCursor, encodeCursor, SubscriptionsMessages } from './subscriptions.messages';
 
@@ -16,9 +16,12 @@ describe('SubscriptionsMessages (the RPC handlers, real PostgreSQL)', () => {
     db = await isolatedDatabase('messages');
     runtime = new DispatcherRuntime(testConfig(), 'spec', { pool: db.pool });
     open = new SubscriptionsMessages(runtime);
+    await ensureSubscriptionEventsTopic();
+    await runtime.events.start();
     guarded = new SubscriptionsMessages(new DispatcherRuntime(testConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: 'false' }), 'spec-guarded', { pool: db.pool }));
   });
   afterAll(async () => {
+    await runtime.events.stop();
     runtime.sender.close();
     await db.drop();
   });
@@ -32,7 +35,14 @@ describe('SubscriptionsMessages (the RPC handlers, real PostgreSQL)', () => {
     const secret = newSharedSecret();
     const sealed = runtime.box.encrypt(secret, domain);
     const reply = await open.put(req(domain, { eventNames: [EVT], url: 'http://127.0.0.1:9/hook', sealedSecret: sealed }));
-    expect(reply).toEqual({ ok: true, result: { eventNames: [EVT], url: 'http://127.0.0.1:9/hook', createdAt: expect.any(String), updatedAt: expect.any(String) } });
+    expect(reply).toEqual({
+      ok: true,
+      result: {
+        eventNames: [EVT], url: 'http://127.0.0.1:9/hook', createdAt: expect.any(String), updatedAt: expect.any(String),
+        secretUpdatedAt: expect.any(String), previousSecretValidUntil: null, status: 'active', disabledReason: null, disabledAt: null,
+        health: { lastSuccessAt: null, lastFailureAt: null, failedDeliveriesInARow: 0 },
+      },
+    });
     const { rows } = await db.pool.query('select secret_sealed from webhook_subscriptions where domain = $1', [domain]);
     expect(rows[0].secret_sealed).toBe(sealed);
     expect(JSON.stringify(rows)).not.toContain(secret);
@@ -75,6 +85,28 @@ describe('SubscriptionsMessages (the RPC handlers, real PostgreSQL)', () => {
     } finally {
       await receiver.close();
     }
+  });
+
+  it('a Test call answered 410 reports it and leaves the subscription active', async () => {
+    const receiver = await WebhookReceiver.start(scripts.status(410, 'gone'));
+    try {
+      const domain = uniqueDomain();
+      await open.put(req(domain, { eventNames: [EVT], url: receiver.url, sealedSecret: runtime.box.encrypt(newSharedSecret(), domain) }));
+      const reply = await open.test(req(domain, { payloadToEcho: { a: 1 } }));
+      expect(reply).toMatchObject({ ok: true, result: { success: false, diagnostics: { statusCode: 410, error: 'HTTP 410' } } });
+      expect(await open.get(req(domain, {}))).toMatchObject({ ok: true, result: { status: 'active', disabledReason: null, disabledAt: null } });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('saving a disabled subscription again enables it', async () => {
+    const domain = uniqueDomain();
+    const put = () => open.put(req(domain, { eventNames: [EVT], url: 'http://127.0.0.1:9/hook', sealedSecret: runtime.box.encrypt(newSharedSecret(), domain) }));
+    await put();
+    await runtime.state.disable(domain, 'gone');
+    expect(await open.get(req(domain, {}))).toMatchObject({ ok: true, result: { status: 'disabled', disabledReason: 'gone', disabledAt: expect.any(String) } });
+    expect(await put()).toMatchObject({ ok: true, result: { status: 'active', disabledReason: null, disabledAt: null } });
   });
 
   it('validates the delivery log query', async () => {

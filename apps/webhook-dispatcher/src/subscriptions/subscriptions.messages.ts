@@ -18,10 +18,14 @@ import {
   WEBHOOK_PATTERNS,
 } from '@tailsync/contracts';
 import { handleRpc, ProblemError } from '@tailsync/service-kit';
-import { SecretBoxError } from '@tailsync/webhook-signing';
+import { SecretBoxError, secretId } from '@tailsync/webhook-signing';
 import { DispatcherRuntime } from '../dispatcher.runtime';
+import type { DeliveryFilter } from '../delivery/delivery.store';
 import { validateWebhookUrl } from '../delivery/domain/ssrf-guard';
+import { parseInstant } from '../delivery/domain/time-window';
 import { eventNamesErrors, sharedSecretErrors } from './subscription-rules';
+import { noSubscription, validation } from './rpc-problems';
+import { previousSecretValidUntil } from './subscription-secrets';
 import type { StoredSubscription } from './subscription.store';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -33,12 +37,18 @@ const view = (s: StoredSubscription): SubscriptionView => ({
   url: s.url,
   createdAt: s.createdAt.toISOString(),
   updatedAt: s.updatedAt.toISOString(),
+  secretUpdatedAt: s.secretUpdatedAt.toISOString(),
+  previousSecretValidUntil: previousSecretValidUntil(s)?.toISOString() ?? null,
+  status: s.status,
+  disabledReason: s.disabledReason,
+  disabledAt: s.disabledAt?.toISOString() ?? null,
+  health: {
+    lastSuccessAt: s.lastSuccessAt?.toISOString() ?? null,
+    lastFailureAt: s.lastFailureAt?.toISOString() ?? null,
+    failedDeliveriesInARow: s.failedInARow,
+  },
 });
 
-const validation = (fieldErrors: Record<string, string[]>): ProblemError =>
-  new ProblemError({ kind: 'validation', fieldErrors, detail: Object.values(fieldErrors).flat()[0] });
-
-const noSubscription = () => new ProblemError({ kind: 'not-found', detail: 'This domain has no webhook subscription.' });
 
 /** The webhook request-response patterns the gateway calls over Kafka; every one is scoped to the caller's domain. */
 @Controller()
@@ -66,9 +76,11 @@ export class SubscriptionsMessages {
         const secretErrors = sharedSecretErrors(secret);
         if (secretErrors.length) fieldErrors.sharedSecret = secretErrors;
       }
-      if (Object.keys(fieldErrors).length > 0) throw validation(fieldErrors);
-      const eventNames = [...new Set(body.eventNames)];
-      return view(await this.runtime.subscriptions.put(caller.domain, eventNames, body.url, body.sealedSecret));
+      if (Object.keys(fieldErrors).length > 0 || secret === undefined) throw validation(fieldErrors);
+      const input = { eventNames: [...new Set(body.eventNames)], url: body.url, sealedSecret: body.sealedSecret, secretId: secretId(secret) };
+      const saved = await this.runtime.subscriptions.put(caller.domain, input, this.runtime.config.WEBHOOK_SECRET_GRACE_SECONDS);
+      await this.runtime.state.saved(saved, previousSecretValidUntil(saved.subscription));
+      return view(saved.subscription);
     });
   }
 
@@ -84,8 +96,17 @@ export class SubscriptionsMessages {
   @MessagePattern(WEBHOOK_PATTERNS.deleteSubscription)
   delete(@Payload() request: RpcRequest<unknown>): Promise<RpcReply<DeleteSubscriptionResult>> {
     return handleRpc(request, async ({ caller }) => {
-      if (!(await this.runtime.subscriptions.delete(caller.domain))) throw noSubscription();
+      if (!(await this.runtime.state.delete(caller.domain))) throw noSubscription();
       return { deleted: true as const };
+    });
+  }
+
+  @MessagePattern(WEBHOOK_PATTERNS.enableSubscription)
+  enable(@Payload() request: RpcRequest<unknown>): Promise<RpcReply<SubscriptionView>> {
+    return handleRpc(request, async ({ caller }) => {
+      const sub = await this.runtime.state.enable(caller.domain);
+      if (!sub) throw noSubscription();
+      return view(sub);
     });
   }
 
@@ -120,14 +141,24 @@ export class SubscriptionsMessages {
         before = decodeCursor(body.cursor);
         if (before === undefined) fieldErrors.cursor = ['cursor is not a cursor this endpoint handed out.'];
       }
+      const filter: DeliveryFilter = { status: status as DeliveryStatus | undefined };
+      if (body?.eventId !== undefined) {
+        if (typeof body.eventId === 'string' && UUID.test(body.eventId)) filter.eventId = body.eventId.toLowerCase();
+        else fieldErrors.eventId = ['eventId must be a UUID.'];
+      }
+      for (const field of ['since', 'until'] as const) {
+        if (body?.[field] === undefined) continue;
+        filter[field] = parseInstant(body[field]);
+        if (filter[field] === undefined) fieldErrors[field] = [`${field} must be an ISO-8601 date-time (e.g. 2025-06-01T00:00:00Z).`];
+      }
       if (Object.keys(fieldErrors).length > 0) throw validation(fieldErrors);
 
-      const { deliveries, attempts } = await this.runtime.deliveries.list(caller.domain, status, limit + 1, before);
+      const { deliveries, attempts } = await this.runtime.deliveries.list(caller.domain, filter, limit + 1, before);
       const page = deliveries.slice(0, limit);
       const byDelivery = new Map<string, DeliveryView['attempts']>();
       for (const a of attempts) {
         const list = byDelivery.get(a.delivery_id) ?? [];
-        list.push({ attempt: a.attempt, at: a.at.toISOString(), statusCode: a.status_code, durationMs: a.duration_ms, error: a.error });
+        list.push({ attempt: a.attempt, at: a.at.toISOString(), statusCode: a.status_code, durationMs: a.duration_ms, error: a.error, retryAfterMs: a.retry_after_ms });
         byDelivery.set(a.delivery_id, list);
       }
       return {
@@ -137,6 +168,7 @@ export class SubscriptionsMessages {
           eventName: d.event_name,
           status: d.status,
           createdAt: d.created_at.toISOString(),
+          recoveryId: d.recovery_id,
           attempts: byDelivery.get(d.id) ?? [],
         })),
         nextCursor: deliveries.length > limit ? encodeCursor(page[page.length - 1].seq) : null,

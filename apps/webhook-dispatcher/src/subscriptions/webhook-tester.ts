@@ -1,8 +1,9 @@
 import { JwtService } from '@nestjs/jwt';
 import { RISK_ASSESSMENT_EXECUTED, type TestSubscriptionResult } from '@tailsync/contracts';
-import { SecretBox, signWebhook, webhookHeaders } from '@tailsync/webhook-signing';
+import { SecretBox, signCallback } from '@tailsync/webhook-signing';
 import { randomUUID } from 'node:crypto';
 import type { AttemptSender } from '../delivery/attempt.sender';
+import { signingSecrets } from './subscription-secrets';
 import type { StoredSubscription } from './subscription.store';
 
 export const SNIPPET_BYTES = 1024;
@@ -10,8 +11,8 @@ export const SNIPPET_BYTES = 1024;
 /**
  * The Test call: one signed request to the subscription url with the caller's payload as the exact
  * body, no retries. Token claims as for events, with `sub` = the domain and `evt` =
- * `Product.RiskAssessmentExecuted` (the only event there is); `Webhook-Id` is a fresh UUID and
- * `Webhook-Attempt` is 1.
+ * `Product.RiskAssessmentExecuted` (the only event there is); `Webhook-Id` is `test_<uuid>` (fresh,
+ * so it never collides with an event id a receiver dedupes on) and `Webhook-Attempt` is 1.
  */
 export class WebhookTester {
   private readonly jwt = new JwtService();
@@ -23,12 +24,15 @@ export class WebhookTester {
 
   async test(subscription: StoredSubscription, payloadToEcho: object, timeoutMs: number): Promise<TestSubscriptionResult> {
     const body = JSON.stringify(payloadToEcho);
-    const secret = this.box.decrypt(subscription.sealedSecret, subscription.domain);
-    const token = signWebhook({ body, secret, domain: subscription.domain, eventName: RISK_ASSESSMENT_EXECUTED }, this.jwt);
+    const secrets = signingSecrets(subscription, this.box);
+    const headers = signCallback(
+      { body, secrets, domain: subscription.domain, eventName: RISK_ASSESSMENT_EXECUTED, webhookId: `test_${randomUUID()}`, attempt: 1 },
+      this.jwt,
+    );
     const result = await this.sender.send({
       url: subscription.url,
       body,
-      headers: webhookHeaders({ token, eventId: randomUUID(), attempt: 1 }),
+      headers,
       timeoutMs,
       snippetBytes: SNIPPET_BYTES,
     });

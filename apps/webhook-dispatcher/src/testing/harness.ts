@@ -1,8 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import { RISK_ASSESSMENT_EXECUTED, WEBHOOK_SUBSCRIPTIONS_TOPIC } from '@tailsync/contracts';
+import { ensureTopics } from '@tailsync/service-kit';
+import { SecretBox, secretId } from '@tailsync/webhook-signing';
 import { loadConfig } from '@tailsync/service-kit';
 import { Pool } from 'pg';
 import { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
 import { migrateDispatcherTables } from '../store/migrate';
+import { SubscriptionEventsPublisher } from '../subscriptions/subscription-events.publisher';
+import type { SubscriptionInput } from '../subscriptions/subscription.store';
 
 /** The real PostgreSQL and Kafka `npm test` started (never mocks). */
 export function infraEnv(): { DATABASE_URL: string; KAFKA_BROKERS: string } {
@@ -48,9 +53,30 @@ export async function isolatedDatabase(name: string): Promise<{ pool: Pool; sche
   };
 }
 
+export function ensureSubscriptionEventsTopic(): Promise<void> {
+  return ensureTopics(infraEnv().KAFKA_BROKERS.split(','), [WEBHOOK_SUBSCRIPTIONS_TOPIC]);
+}
+
+/** A started publisher of subscription events on the real broker (its topic created when missing). */
+export async function startedEventsPublisher(): Promise<SubscriptionEventsPublisher> {
+  const brokers = infraEnv().KAFKA_BROKERS.split(',');
+  await ensureSubscriptionEventsTopic();
+  const publisher = new SubscriptionEventsPublisher({ brokers, clientId: `spec-subscription-events-${randomBytes(3).toString('hex')}` });
+  await publisher.start();
+  return publisher;
+}
+
 export const uniqueDomain = (prefix = 'd') => `${prefix}-${randomBytes(5).toString('hex')}`;
 
 export const newSharedSecret = () => randomBytes(48).toString('hex');
+
+/** What saving a subscription to the risk-assessment event with `secret` (sealed with {@link testKey}) stores. */
+export const subscriptionInput = (url: string, secret: string, domain: string): SubscriptionInput => ({
+  eventNames: [RISK_ASSESSMENT_EXECUTED],
+  url,
+  sealedSecret: new SecretBox(testKey).encrypt(secret, domain),
+  secretId: secretId(secret),
+});
 
 export async function eventually<T>(probe: () => Promise<T | undefined | false>, timeoutMs = 10_000, everyMs = 50): Promise<T> {
   const deadline = Date.now() + timeoutMs;

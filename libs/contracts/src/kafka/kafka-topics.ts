@@ -133,13 +133,12 @@ export const WEBHOOK_SUBSCRIPTIONS_TOPIC: TopicContract = {
   numPartitions: 6,
   config: {},
   description:
-    'NOT PRODUCED YET: the webhook-dispatcher will publish these once subscription health (contract, "Webhooks beyond the interface") is built; ' +
-    'the shape below is the contract\'s and is fixed now so consumers can prepare. ' +
-    'Changes of webhook subscriptions. Key: the domain (one domain\'s changes in order). ' +
-    `${DELIVERY} Produced as CloudEvents (Kafka binding, binary mode). Retention: the broker's default.`,
+    'Changes of webhook subscriptions (saved, deleted, disabled, enabled, secret rotated), for operators\' alerts. Key: the domain (one domain\'s changes in order). ' +
+    'Published after the change is stored; a broker down past the producer\'s retries loses the message (counted in webhook_subscription_events_total{outcome="failed"}), never the change. ' +
+    'A message may come again after a producer retry (same `eventId`): dedupe on it. Produced as CloudEvents (Kafka binding, binary mode). Retention: the broker\'s default.',
   operationId: 'publishWebhookSubscriptionEvents',
-  operationTitle: 'webhook-dispatcher publishes subscription changes (planned)',
-  operationDescription: 'One message per change, after it is stored. Not produced yet.',
+  operationTitle: 'webhook-dispatcher publishes subscription changes',
+  operationDescription: 'One message per change, after it is stored.',
   groupId: null,
   message: {
     name: 'WebhookSubscriptionEvent',

@@ -1,4 +1,5 @@
 import { WEBHOOK_SUBSCRIPTION_EVENTS_SOURCE, webhookSubscriptionCloudEventType } from '../cloudevents';
+import { WEBHOOK_SUBSCRIPTION_EVENT_TYPES } from '../webhook-subscription-events';
 import { cloudEventHeadersSchema } from './cloud-event-headers.schema';
 import { dataByType, DATE_TIME_SCHEMA, DOMAIN_SCHEMA, JSON_SCHEMA_DRAFT_07, messageSchemaId, UUID_SCHEMA, type JsonSchema } from './json-schema';
 
@@ -6,11 +7,10 @@ import { dataByType, DATE_TIME_SCHEMA, DOMAIN_SCHEMA, JSON_SCHEMA_DRAFT_07, mess
 export const WEBHOOK_SUBSCRIPTION_EVENT_SCHEMA_VERSION = '1.0.0';
 export const WEBHOOK_SUBSCRIPTION_EVENT_SCHEMA_ID = messageSchemaId('WebhookSubscriptionEvent', WEBHOOK_SUBSCRIPTION_EVENT_SCHEMA_VERSION);
 
-/** The `type`s the contract names ("Webhooks beyond the interface", Operational events). */
-export const WEBHOOK_SUBSCRIPTION_EVENT_TYPES = ['SubscriptionSaved', 'SubscriptionDeleted', 'SubscriptionDisabled', 'SubscriptionEnabled', 'SecretRotated'] as const;
-
 const url: JsonSchema = { type: 'string', format: 'uri', description: 'The subscription\'s callback URL.' };
-const reason: JsonSchema = { type: 'string', enum: ['gone', 'failing'], description: '`gone`: the receiver answered 410; `failing`: too many failed deliveries in a row.' };
+const disabledReason: JsonSchema = { type: 'string', enum: ['gone', 'failing'], description: '`gone`: the receiver answered 410; `failing`: every delivery failed for the configured period.' };
+const enabledReason: JsonSchema = { type: 'string', enum: ['enable', 'saved'], description: '`enable`: POST /WebhookSubscriptions/Enable; `saved`: the subscription was saved again.' };
+const previousSecretValidUntil: JsonSchema = { type: ['string', 'null'], format: 'date-time', description: 'Until when the previous secret still signs callbacks.' };
 
 /**
  * Value of a `tailsync.webhook-subscriptions` message. The contract fixes the envelope and the
@@ -28,11 +28,13 @@ export const WEBHOOK_SUBSCRIPTION_EVENT_SCHEMA: JsonSchema = {
     type: { type: 'string', minLength: 1, description: 'The event type.' },
     domain: DOMAIN_SCHEMA,
     occurredAt: DATE_TIME_SCHEMA,
-    data: { type: 'object', properties: { url, reason }, description: 'The url and the reason where they apply; never a secret.' },
+    data: { type: 'object', properties: { url, reason: { type: 'string' } }, description: 'The url and the reason where they apply; never a secret.' },
   },
   allOf: dataByType({
     SubscriptionSaved: { type: 'object', required: ['url'], properties: { url } },
-    SubscriptionDisabled: { type: 'object', required: ['reason'], properties: { reason } },
+    SubscriptionDisabled: { type: 'object', required: ['url', 'reason'], properties: { url, reason: disabledReason } },
+    SubscriptionEnabled: { type: 'object', required: ['url', 'reason'], properties: { url, reason: enabledReason } },
+    SecretRotated: { type: 'object', required: ['url', 'previousSecretValidUntil'], properties: { url, previousSecretValidUntil } },
   }),
 };
 

@@ -1,6 +1,15 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { RISK_ASSESSMENT_EXECUTED } from '@tailsync/contracts';
 
+export class SubscriptionHealthView {
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the last delivery was delivered.' })
+  lastSuccessAt: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the last delivery ended failed.' })
+  lastFailureAt: string | null;
+  @ApiProperty({ description: 'Deliveries that ended failed since the last delivered one (or since the subscription was last saved or enabled).' })
+  failedDeliveriesInARow: number;
+}
+
 export class SubscriptionView {
   @ApiProperty({ type: [String], example: [RISK_ASSESSMENT_EXECUTED] })
   eventNames: string[];
@@ -10,6 +19,21 @@ export class SubscriptionView {
   createdAt: string;
   @ApiProperty({ format: 'date-time' })
   updatedAt: string;
+  @ApiProperty({ format: 'date-time', description: 'When the current shared secret was set (created or rotated).' })
+  secretUpdatedAt: string;
+  @ApiProperty({
+    type: String, format: 'date-time', nullable: true,
+    description: 'After a rotation, until when callbacks also carry a Webhook-Signature made with the previous secret; null when none.',
+  })
+  previousSecretValidUntil: string | null;
+  @ApiProperty({ enum: ['active', 'disabled'], description: 'disabled: callbacks stop and events are recorded as skipped until the subscription is saved again or enabled.' })
+  status: string;
+  @ApiProperty({ type: String, enum: ['gone', 'failing'], nullable: true, description: 'gone: the endpoint answered 410 Gone; failing: every delivery failed for the configured period.' })
+  disabledReason: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  disabledAt: string | null;
+  @ApiProperty({ type: SubscriptionHealthView })
+  health: SubscriptionHealthView;
 }
 
 export class TestDiagnosticsView {
@@ -43,6 +67,8 @@ export class AttemptView {
   durationMs: number;
   @ApiProperty({ type: String, nullable: true })
   error: string | null;
+  @ApiProperty({ type: Number, nullable: true, description: "The receiver's Retry-After on 429 or 503 in ms (capped), when valid; it delayed the next attempt." })
+  retryAfterMs: number | null;
 }
 
 export class DeliveryView {
@@ -52,10 +78,12 @@ export class DeliveryView {
   eventId: string;
   @ApiProperty({ example: RISK_ASSESSMENT_EXECUTED })
   eventName: string;
-  @ApiProperty({ enum: ['pending', 'delivered', 'failed'] })
+  @ApiProperty({ enum: ['pending', 'delivered', 'failed', 'skipped'] })
   status: string;
   @ApiProperty({ format: 'date-time' })
   createdAt: string;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The recovery (POST /WebhookSubscriptions/Deliveries/Recover) that last started this delivery again.' })
+  recoveryId: string | null;
   @ApiProperty({ type: [AttemptView], description: 'Oldest first.' })
   attempts: AttemptView[];
 }
@@ -65,6 +93,13 @@ export class DeliveryPageView {
   items: DeliveryView[];
   @ApiProperty({ type: String, nullable: true })
   nextCursor: string | null;
+}
+
+export class RecoveryView {
+  @ApiProperty({ format: 'uuid', description: "Shown as recoveryId on each delivery it started again." })
+  recoveryId: string;
+  @ApiProperty({ description: 'How many failed or skipped deliveries were started again.' })
+  deliveries: number;
 }
 
 export class RedeliverView {

@@ -60,7 +60,7 @@ export class TestSubscriptionDto {
 export class DeliveriesQuery {
   @ApiPropertyOptional({ enum: DELIVERY_STATUSES })
   @IsOptional()
-  @IsIn(DELIVERY_STATUSES as DeliveryStatus[], { message: 'status must be pending, delivered or failed.' })
+  @IsIn(DELIVERY_STATUSES as DeliveryStatus[], { message: 'status must be pending, delivered, failed or skipped.' })
   status?: DeliveryStatus;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 200, default: 50 })
@@ -76,4 +76,36 @@ export class DeliveriesQuery {
   @IsString({ message: 'cursor is invalid.' })
   @MaxLength(64, { message: 'cursor is invalid.' })
   cursor?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'Only the delivery of this event.' })
+  @IsOptional()
+  @IsString({ message: 'eventId must be a UUID.' })
+  @MaxLength(64, { message: 'eventId must be a UUID.' })
+  eventId?: string;
+
+  @ApiPropertyOptional({ description: 'Only deliveries created at or after this ISO-8601 instant.', example: '2025-06-01T00:00:00Z', maxLength: 40 })
+  @IsOptional()
+  @IsString({ message: 'since must be an ISO-8601 date-time.' })
+  @MaxLength(40, { message: 'since must be an ISO-8601 date-time.' })
+  since?: string;
+
+  @ApiPropertyOptional({ description: 'Only deliveries created before this ISO-8601 instant.', example: '2025-06-02T00:00:00Z', maxLength: 40 })
+  @IsOptional()
+  @IsString({ message: 'until must be an ISO-8601 date-time.' })
+  @MaxLength(40, { message: 'until must be an ISO-8601 date-time.' })
+  until?: string;
+}
+
+export class RecoverDeliveriesDto {
+  @ApiProperty({ description: 'Start of the window (ISO-8601): deliveries created at or after it.', example: '2025-06-01T00:00:00Z', maxLength: 40 })
+  @IsDefined({ message: 'since is required.' })
+  @IsString({ message: 'since must be an ISO-8601 date-time.' })
+  @MaxLength(40, { message: 'since must be an ISO-8601 date-time.' })
+  since: string;
+
+  @ApiPropertyOptional({ description: 'End of the window (ISO-8601), exclusive; default now. At most 31 days after since.', example: '2025-06-02T00:00:00Z', maxLength: 40 })
+  @IsOptional()
+  @IsString({ message: 'until must be an ISO-8601 date-time.' })
+  @MaxLength(40, { message: 'until must be an ISO-8601 date-time.' })
+  until?: string;
 }

@@ -32,6 +32,9 @@ export function parseRetryDelays(env?: string): number[] {
   });
 }
 
+/** `410 Gone`: the endpoint says it will never take callbacks again, so its subscription is disabled. */
+export const GONE_STATUS = 410;
+
 /** What came of one attempt: the response status, or why there was none. */
 export interface AttemptOutcome {
   /** HTTP status of the response, when one arrived. */

@@ -1,0 +1,22 @@
+import type { Pool } from 'pg';
+import { DispatcherRuntime } from '../dispatcher.runtime';
+import { ensureSubscriptionEventsTopic, testConfig } from './harness';
+
+/**
+ * A dispatcher copy on `pool` (a spec's own schema) with its delivery scheduler and its
+ * subscription-events publisher running on the real broker, without the event consumer (specs
+ * insert deliveries themselves). Stop it with {@link stopDispatcher}.
+ */
+export async function runningDispatcher(pool: Pool, name: string, settings: Record<string, string> = {}): Promise<DispatcherRuntime> {
+  const runtime = new DispatcherRuntime(testConfig(settings), name, { pool });
+  await ensureSubscriptionEventsTopic();
+  await runtime.events.start();
+  runtime.scheduler.start();
+  return runtime;
+}
+
+export async function stopDispatcher(runtime: DispatcherRuntime): Promise<void> {
+  await runtime.scheduler.stop();
+  await runtime.events.stop();
+  runtime.sender.close();
+}

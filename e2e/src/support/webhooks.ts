@@ -1,0 +1,48 @@
+import { randomBytes } from 'node:crypto';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { publishRiskAssessments } from '../../../tools/cli/publish-risk-assessment';
+import { api, newServiceAccount, type TestAccount } from './accounts';
+import { eventually } from './eventually';
+import { scripts, WebhookReceiver, type ReceiverScript } from './receiver';
+
+/** Helpers of the webhook e2e files: subscribed domains with real receivers, events on the real broker. */
+export const EVT = 'Product.RiskAssessmentExecuted';
+export const brokers = () => (process.env.KAFKA_BROKERS as string).split(',');
+export const newSecret = () => randomBytes(48).toString('hex'); // 96 characters
+
+const receivers: WebhookReceiver[] = [];
+afterAll(() => Promise.all(receivers.splice(0).map((r) => r.close())));
+
+/** A real receiver on 127.0.0.1, closed after the file's tests. */
+export async function receiver(script: ReceiverScript = scripts.status(200)): Promise<WebhookReceiver> {
+  const r = await WebhookReceiver.start(script);
+  receivers.push(r);
+  return r;
+}
+
+export interface Subscribed {
+  account: TestAccount;
+  receiver: WebhookReceiver;
+  secret: string;
+}
+
+/** A new service account (so a domain of its own) subscribed to a new receiver. */
+export async function subscribed(script: ReceiverScript = scripts.status(200)): Promise<Subscribed> {
+  const [account, r] = await Promise.all([newServiceAccount(), receiver(script)]);
+  const secret = newSecret();
+  const res = await api(account, 'POST', '/WebhookSubscriptions/', { eventNames: [EVT], url: r.url, sharedSecret: secret });
+  expect(res.status).toBe(200);
+  return { account, receiver: r, secret };
+}
+
+export async function publish(domain: string, count = 1, data: Record<string, unknown> = { score: 3, tail: 'N123AB' }) {
+  return publishRiskAssessments({ brokers: brokers(), domain, count, data });
+}
+
+/** The domain's delivery of an event once it reached `status`. */
+export async function deliveryOf(account: TestAccount, eventId: string, status: string, timeoutMs = 15_000) {
+  return eventually(async () => {
+    const res = await api(account, 'GET', '/WebhookSubscriptions/Deliveries?limit=200');
+    return res.body.items?.find((d: { eventId: string; status: string }) => d.eventId === eventId && d.status === status);
+  }, timeoutMs);
+}

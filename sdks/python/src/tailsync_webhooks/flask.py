@@ -1,0 +1,49 @@
+"""Flask integration: a decorator that verifies the callback before the view runs."""
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable, TypeVar, Union, cast
+
+from flask import g, jsonify, request
+
+from .errors import WebhookVerificationError
+from .secrets import Secrets
+from .verify import VerifiedWebhook, verify_webhook
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def tailsync_webhook(secrets: Union[Secrets, Callable[[], Secrets]], *, clock_tolerance_seconds: float = 0) -> Callable[[F], F]:
+    """Decorates a Flask view that receives tailsync callbacks.
+
+    The request body is read raw (``request.get_data()``, before any JSON parsing) and checked with
+    :func:`verify_webhook`. A callback that fails gets ``401 {"error", "step"}`` with
+    ``WWW-Authenticate: Token`` (not retried by tailsync); one that passes reaches the view with
+    ``flask.g.tailsync_webhook`` set to the VerifiedWebhook. ``secrets`` may be a function, called per
+    request (e.g. to read them from a vault).
+    """
+
+    def decorate(view: F) -> F:
+        @functools.wraps(view)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            current = secrets() if callable(secrets) else secrets
+            try:
+                g.tailsync_webhook = verify_webhook(
+                    request.headers.get("Authorization"), request.get_data(cache=True), current,
+                    clock_tolerance_seconds=clock_tolerance_seconds,
+                )
+            except WebhookVerificationError as error:
+                response = jsonify(error=error.reason, step=error.step)
+                response.status_code = 401
+                response.headers["WWW-Authenticate"] = "Token"
+                return response
+            return view(*args, **kwargs)
+
+        return cast(F, wrapper)
+
+    return decorate
+
+
+def verified_webhook() -> VerifiedWebhook:
+    """The callback the decorator verified, inside a decorated view."""
+    return cast(VerifiedWebhook, g.tailsync_webhook)
