@@ -11,7 +11,7 @@ import {
   WEBHOOK_SUBSCRIPTIONS_TOPIC,
   type TopicContract,
 } from '@tailsync/contracts';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { api, newServiceAccount } from './support/accounts';
 import { eventually } from './support/eventually';
 import { kafka, readToEnd, type RawMessage } from './support/kafka';
@@ -85,9 +85,10 @@ describe('every message tailsync produced in the run, read back from the broker,
   it(`${TOPICS.webhookSubscriptions}: every message's key, CloudEvents headers and value`, async () => {
     const account = await newServiceAccount();
     const subscription = { eventNames: ['Product.RiskAssessmentExecuted'], url: 'http://127.0.0.1:9/hooks' };
-    await api(account, 'POST', '/WebhookSubscriptions/', { ...subscription, sharedSecret: randomUUID() });
-    await api(account, 'POST', '/WebhookSubscriptions/', { ...subscription, sharedSecret: randomUUID() }); // a rotation
-    await api(account, 'DELETE', '/WebhookSubscriptions/');
+    const secret = () => randomBytes(48).toString('hex');
+    expect((await api(account, 'POST', '/WebhookSubscriptions/', { ...subscription, sharedSecret: secret() })).status).toBe(200);
+    expect((await api(account, 'POST', '/WebhookSubscriptions/', { ...subscription, sharedSecret: secret() })).status).toBe(200); // a rotation
+    expect((await api(account, 'DELETE', '/WebhookSubscriptions/')).status).toBe(204);
     const mine = (ms: RawMessage[]) => ms.filter((m) => m.key === account.domain);
     const messages = await eventually(async () => {
       const all = await readToEnd(WEBHOOK_SUBSCRIPTIONS_TOPIC.topic);
