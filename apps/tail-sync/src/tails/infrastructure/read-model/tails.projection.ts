@@ -1,4 +1,4 @@
-import { migrateUnderLock, movePrimaryKey } from '@tailsync/service-kit';
+import { migrateUnderLock, movePrimaryKey, PollingLoop } from '@tailsync/service-kit';
 import type { Pool, PoolClient } from 'pg';
 import { escapeLiteral } from 'pg';
 import type { AllCheckpoint, EventStore, StoredEvent } from '@tailsync/event-store';
@@ -108,7 +108,7 @@ export class TailsProjection {
   readonly name: string;
   private readonly tables: ReadModelTables;
   private readonly batchSize: number;
-  private readonly pollIntervalMs: number;
+  private readonly loop: PollingLoop;
   private readonly retryDelayMs: number;
   private readonly logger: ReadSideLogger;
   private readonly lockSql: string;
@@ -122,7 +122,6 @@ export class TailsProjection {
   private queuedForWaitersOnly = false;
   private retryTimer: NodeJS.Timeout | null = null;
   private lastError: unknown = undefined;
-  private loop: { timer: NodeJS.Timeout | null; stopped: boolean } | null = null;
   private runCount = 0;
 
   constructor(
@@ -133,10 +132,21 @@ export class TailsProjection {
     this.name = opts.name ?? 'tails';
     this.tables = readModelTables(opts.tablePrefix);
     this.batchSize = Math.max(1, opts.batchSize ?? 2000);
-    this.pollIntervalMs = Math.max(1, opts.pollIntervalMs ?? 200);
     this.retryDelayMs = Math.max(0, opts.retryDelayMs ?? 2);
     this.logger = opts.logger ?? consoleLogger;
     this.recentEvents = opts.recentEvents ?? new RecentTailEvents(eventStore);
+    const pollIntervalMs = Math.max(1, opts.pollIntervalMs ?? 200);
+    this.loop = new PollingLoop(
+      async () => {
+        await this.schedule();
+        return 'caught-up';
+      },
+      {
+        idleMs: pollIntervalMs,
+        errorBackoffMs: pollIntervalMs,
+        onError: (err) => this.logger.error(`Projection '${this.name}' catch-up failed: ${(err as Error).message}`, (err as Error).stack),
+      },
+    );
     // begin + lock + checkpoint read in one round trip (simple query protocol). The commit does not
     // wait for its WAL flush: read models and their checkpoint are derived, one transaction, and a
     // commit lost in a database crash is applied again from the event store. Waiting for the
@@ -219,28 +229,12 @@ export class TailsProjection {
 
   /** Starts the background loop catching up every `pollIntervalMs` (events of other copies). */
   start(): void {
-    if (this.loop && !this.loop.stopped) return;
-    const loop: { timer: NodeJS.Timeout | null; stopped: boolean } = { timer: null, stopped: false };
-    this.loop = loop;
-    const tick = async () => {
-      if (loop.stopped) return;
-      try {
-        await this.schedule();
-      } catch (err) {
-        this.logger.error(`Projection '${this.name}' catch-up failed: ${(err as Error).message}`, (err as Error).stack);
-      }
-      if (!loop.stopped) loop.timer = setTimeout(tick, this.pollIntervalMs);
-    };
-    loop.timer = setTimeout(tick, 0);
+    this.loop.start();
   }
 
   /** Stops the background loop, waits for a running catch-up, rejects pending waiters. */
   async stop(): Promise<void> {
-    if (this.loop) {
-      this.loop.stopped = true;
-      if (this.loop.timer) clearTimeout(this.loop.timer);
-      this.loop = null;
-    }
+    const looping = this.loop.stop();
     if (this.retryTimer) {
       clearTimeout(this.retryTimer);
       this.retryTimer = null;
@@ -250,7 +244,7 @@ export class TailsProjection {
       w.reject(new ProjectionStoppedError(this.name));
     }
     this.waiters.clear();
-    await Promise.allSettled([this.inFlight, this.queued].filter(Boolean));
+    await Promise.allSettled([looping, this.inFlight, this.queued].filter(Boolean));
   }
 
   /**

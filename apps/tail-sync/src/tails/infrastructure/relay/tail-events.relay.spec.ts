@@ -272,7 +272,7 @@ describeInfra('TailEventsRelay (PostgreSQL + Kafka)', () => {
     await s.pool.query(
       `select pg_terminate_backend(pid) from pg_locks where locktype = 'advisory' and granted and pid <> pg_backend_pid()
          and ((classid::bigint << 32) | objid::bigint) = (($1::bigint) & x'ffffffffffffffff'::bigint)`,
-      [(two as unknown as { lockKey: string }).lockKey],
+      [(two as unknown as { lock: { key: string } }).lock.key],
     );
     const deadline = Date.now() + 5000;
     let leader = false;

@@ -1,5 +1,5 @@
-import { migrateUnderLock } from '@tailsync/service-kit';
-import { Client, type Pool } from 'pg';
+import { LeaderLock, migrateUnderLock, PollingLoop } from '@tailsync/service-kit';
+import type { Pool } from 'pg';
 import type { Message, Producer } from 'kafkajs';
 import { Counter, Gauge } from 'prom-client';
 import { tailEventKey, TOPICS, type TailEventMessage } from '@tailsync/contracts';
@@ -110,25 +110,18 @@ export class TailEventsRelay {
   readonly name: string;
   private readonly tables: ReadModelTables;
   private readonly batchSize: number;
-  private readonly pollIntervalMs: number;
   private readonly standbyIntervalMs: number;
-  private readonly errorBackoffMs: number;
   private readonly maxBytesPerSend: number;
   private readonly logger: ReadSideLogger;
-  private readonly lockKey: string;
+  private readonly lock: LeaderLock;
+  private readonly loop: PollingLoop;
   private readonly recentEvents: RecentTailEvents;
   private readonly publishedTotal = published();
   private readonly lag = lagSeconds();
 
-  private lockClient: Client | null = null;
-  private lockClientBroken = false;
-  private leader = false;
   /** The stored checkpoint as this copy last read or wrote it while leader (only the leader writes it). */
   private leaderCheckpoint: AllCheckpoint | null | undefined;
   private running: Promise<RelayRunResult> | null = null;
-  private loop: { stopped: boolean; done: Promise<void> } | null = null;
-  private wake: (() => void) | null = null;
-  private nudged = false;
   private stopRequested = false;
 
   constructor(
@@ -141,13 +134,27 @@ export class TailEventsRelay {
     this.name = opts.name ?? `relay:${this.topic}`;
     this.tables = readModelTables(opts.tablePrefix);
     this.batchSize = Math.max(1, opts.batchSize ?? 1000);
-    this.pollIntervalMs = Math.max(1, opts.pollIntervalMs ?? 50);
     this.standbyIntervalMs = Math.max(1, opts.standbyIntervalMs ?? 500);
-    this.errorBackoffMs = Math.max(1, opts.errorBackoffMs ?? 1000);
     this.maxBytesPerSend = Math.max(1024, opts.maxBytesPerSend ?? 512 * 1024);
     this.logger = opts.logger ?? consoleLogger;
     this.recentEvents = opts.recentEvents ?? new RecentTailEvents(eventStore);
-    this.lockKey = advisoryLockKey(`tailsync.relay:${this.tables.prefix}:${this.name}`);
+    this.lock = new LeaderLock(pool, advisoryLockKey(`tailsync.relay:${this.tables.prefix}:${this.name}`), {
+      // Its checkpoint writes need not wait for the disk: a checkpoint lost in a database crash
+      // only means events published again (at-least-once).
+      sessionSql: 'set synchronous_commit = off',
+      onAcquired: () => {
+        this.leaderCheckpoint = undefined;
+        this.logger.log?.(`Tail events relay '${this.name}' is the leader`);
+      },
+    });
+    this.loop = new PollingLoop(
+      async () => ((await this.runOnce()).leader ? 'caught-up' : { pauseMs: this.standbyIntervalMs }),
+      {
+        idleMs: Math.max(1, opts.pollIntervalMs ?? 50),
+        errorBackoffMs: Math.max(1, opts.errorBackoffMs ?? 1000),
+        onError: (err) => this.logger.error(`Tail events relay failed: ${(err as Error).message}`, (err as Error).stack),
+      },
+    );
   }
 
   /** Creates the checkpoints table (idempotent; the projection's `migrate` creates it too). */
@@ -157,7 +164,7 @@ export class TailEventsRelay {
 
   /** true while this copy holds the relay lock. */
   get isLeader(): boolean {
-    return this.leader && this.lockClient !== null && !this.lockClientBroken;
+    return this.lock.held;
   }
 
   /** The stored checkpoint. */
@@ -183,63 +190,28 @@ export class TailEventsRelay {
 
   /** Wakes the loop now (e.g. right after a write) instead of at the end of its pause. */
   nudge(): void {
-    this.nudged = true;
-    this.wake?.();
+    this.loop.wake();
   }
 
   /** Starts the relay loop (idempotent). */
   start(): void {
-    if (this.loop && !this.loop.stopped) return;
+    if (this.loop.isRunning) return;
     this.stopRequested = false;
-    const loop = { stopped: false, done: Promise.resolve() };
-    loop.done = (async () => {
-      while (!loop.stopped) {
-        let pause = this.pollIntervalMs;
-        try {
-          const result = await this.runOnce();
-          if (!result.leader) pause = this.standbyIntervalMs;
-        } catch (err) {
-          this.logger.error(`Tail events relay failed: ${(err as Error).message}`, (err as Error).stack);
-          pause = this.errorBackoffMs;
-        }
-        if (loop.stopped) break;
-        if (this.nudged && pause === this.pollIntervalMs) {
-          this.nudged = false;
-          continue;
-        }
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(done, pause);
-          function done() {
-            clearTimeout(timer);
-            resolve();
-          }
-          this.wake = done;
-        });
-        this.wake = null;
-        this.nudged = false;
-      }
-    })();
-    this.loop = loop;
+    this.loop.start();
   }
 
   /** Stops the loop, waits for the batch in flight, releases the lock (another copy takes over). */
   async stop(): Promise<void> {
-    const loop = this.loop;
-    this.loop = null;
     this.stopRequested = true;
-    if (loop) {
-      loop.stopped = true;
-      this.wake?.();
-      await loop.done;
-    }
+    await this.loop.stop();
     await this.running?.catch(noop);
-    await this.releaseLock();
+    await this.lock.release();
   }
 
   // ---------------------------------------------------------------------------------------------
 
   private async run(): Promise<RelayRunResult> {
-    const client = await this.acquire();
+    const client = await this.lock.acquire();
     if (!client) return { leader: false, published: 0, checkpoint: null };
     try {
       if (this.leaderCheckpoint === undefined) {
@@ -283,59 +255,9 @@ export class TailEventsRelay {
     } catch (err) {
       // Connection lost, Kafka down...: give the lock up; the next attempt (this copy or another) starts
       // again from the stored checkpoint.
-      await this.releaseLock();
+      await this.lock.release();
       throw err;
     }
-  }
-
-  /**
-   * The lock connection if this copy is (or just became) the leader, else null. The dedicated
-   * connection is kept between attempts, so a standby copy only runs `pg_try_advisory_lock`.
-   */
-  private async acquire(): Promise<Client | null> {
-    if (this.lockClient && this.lockClientBroken) await this.releaseLock();
-    if (!this.lockClient) {
-      const client = new Client({ ...this.pool.options, keepAlive: true } as ConstructorParameters<typeof Client>[0]);
-      client.on('error', () => {
-        // The session is gone, and with it the lock: stop acting as leader.
-        if (this.lockClient === client) this.lockClientBroken = true;
-      });
-      try {
-        await client.connect();
-        // Its checkpoint writes need not wait for the disk: a checkpoint lost in a database crash
-        // only means events published again (at-least-once).
-        await client.query('set synchronous_commit = off');
-      } catch (err) {
-        await client.end().catch(noop);
-        throw err;
-      }
-      this.lockClient = client;
-      this.lockClientBroken = false;
-      this.leader = false;
-    }
-    const client = this.lockClient;
-    if (!this.leader) {
-      try {
-        const { rows } = await client.query<{ locked: boolean }>(`select pg_try_advisory_lock(${this.lockKey}) as locked`);
-        this.leader = rows[0].locked;
-        this.leaderCheckpoint = undefined;
-      } catch (err) {
-        await this.releaseLock();
-        throw err;
-      }
-      if (this.leader) this.logger.log?.(`Tail events relay '${this.name}' is the leader`);
-    }
-    return this.leader ? client : null;
-  }
-
-  /** Ends the dedicated session, which releases the lock if this copy held it. */
-  private async releaseLock(): Promise<void> {
-    const client = this.lockClient;
-    this.lockClient = null;
-    this.lockClientBroken = false;
-    this.leader = false;
-    if (!client) return;
-    await client.end().catch(noop);
   }
 
   /**
