@@ -2,12 +2,11 @@ import { migrateUnderLock, movePrimaryKey, PollingLoop } from '@tailsync/service
 import type { Pool, PoolClient } from 'pg';
 import { escapeLiteral } from 'pg';
 import type { AllCheckpoint, EventStore, StoredEvent } from '@tailsync/event-store';
-import { tailIdOfStream } from '../../domain/stream-ids';
 import { tailNumberKey } from '../../domain/tail-number';
-import { evolve } from '../../domain/tail.decider';
-import { isTailEventType, toTailEvent } from '../../domain/tail.events';
 import type { TailState } from '../../domain/tail.state';
 import { RecentTailEvents, TAIL_STREAMS } from '../recent-tail-events';
+import { CheckpointWaiters } from './checkpoint-waiters';
+import { eventsByTail, foldTailRows, type MappingRow } from './tail-rows.fold';
 import {
   advisoryLockKey,
   checkpointsDdl,
@@ -73,21 +72,6 @@ export interface CatchUpStats {
 /** The stats of a run that has applied nothing (yet), at `checkpoint`. */
 const noStats = (checkpoint: AllCheckpoint | null): CatchUpStats => ({ batches: 0, events: 0, tailEvents: 0, checkpoint });
 
-interface MappingRow {
-  domain: string;
-  source: string;
-  mappedId: string;
-  tailId: number;
-  addedVersion: number;
-}
-
-interface Waiter {
-  target: AllCheckpoint;
-  resolve: () => void;
-  reject: (err: Error) => void;
-  timer: NodeJS.Timeout;
-}
-
 const noop = () => undefined;
 
 /**
@@ -116,7 +100,7 @@ export class TailsProjection {
 
   /** The newest checkpoint this process knows the projection has reached. */
   private known: AllCheckpoint | null = null;
-  private readonly waiters = new Set<Waiter>();
+  private readonly waiters = new CheckpointWaiters((target) => this.reached(target));
   private inFlight: Promise<CatchUpStats> | null = null;
   private queued: Promise<CatchUpStats> | null = null;
   private queuedForWaitersOnly = false;
@@ -212,19 +196,9 @@ export class TailsProjection {
    */
   waitFor(checkpoint: AllCheckpoint | null, timeoutMs = 10_000): Promise<void> {
     if (checkpoint === null || this.reached(checkpoint)) return Promise.resolve();
-    return new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = {
-        target: checkpoint,
-        resolve,
-        reject,
-        timer: setTimeout(() => {
-          this.waiters.delete(waiter);
-          reject(new ProjectionTimeoutError(this.name, checkpoint, this.known, timeoutMs, this.lastError));
-        }, timeoutMs),
-      };
-      this.waiters.add(waiter);
-      this.schedule(true).catch(noop);
-    });
+    const waiting = this.waiters.add(checkpoint, timeoutMs, () => new ProjectionTimeoutError(this.name, checkpoint, this.known, timeoutMs, this.lastError));
+    this.schedule(true).catch(noop);
+    return waiting;
   }
 
   /** Starts the background loop catching up every `pollIntervalMs` (events of other copies). */
@@ -239,11 +213,7 @@ export class TailsProjection {
       clearTimeout(this.retryTimer);
       this.retryTimer = null;
     }
-    for (const w of this.waiters) {
-      clearTimeout(w.timer);
-      w.reject(new ProjectionStoppedError(this.name));
-    }
-    this.waiters.clear();
+    this.waiters.rejectAll(new ProjectionStoppedError(this.name));
     await Promise.allSettled([looping, this.inFlight, this.queued].filter(Boolean));
   }
 
@@ -324,7 +294,7 @@ export class TailsProjection {
     this.queuedForWaitersOnly = forWaiters;
     const queued = this.inFlight.then(noop, noop).then(() => {
       this.queued = null;
-      if (this.queuedForWaitersOnly && !this.hasWaitersAhead()) return noStats(this.known);
+      if (this.queuedForWaitersOnly && !this.waiters.anyAhead()) return noStats(this.known);
       return this.launch();
     });
     this.queued = queued;
@@ -343,7 +313,7 @@ export class TailsProjection {
 
   /** Waiters whose events were not visible yet: try again shortly (bounded by their timeouts). */
   private afterRun(): void {
-    this.settleWaiters();
+    this.waiters.settle();
     if (this.waiters.size === 0 || this.queued || this.retryTimer) return;
     const delay = this.lastError ? Math.max(50, this.retryDelayMs) : this.retryDelayMs;
     this.retryTimer = setTimeout(() => {
@@ -352,21 +322,10 @@ export class TailsProjection {
     }, delay);
   }
 
-  private settleWaiters(): void {
-    if (this.waiters.size === 0) return;
-    for (const w of this.waiters) {
-      if (this.reached(w.target)) {
-        clearTimeout(w.timer);
-        this.waiters.delete(w);
-        w.resolve();
-      }
-    }
-  }
-
   private advance(cp: AllCheckpoint | null): void {
     if (cp === null) return;
     if (this.known === null || this.eventStore.isAtOrAfter(cp, this.known)) this.known = cp;
-    this.settleWaiters();
+    this.waiters.settle();
   }
 
   // --- batches ----------------------------------------------------------------------------------
@@ -416,7 +375,7 @@ export class TailsProjection {
           unfiltered = false;
           continue;
         }
-        if (unfiltered || !this.hasWaitersAhead()) break;
+        if (unfiltered || !this.waiters.anyAhead()) break;
         unfiltered = true;
       }
       this.lastError = undefined;
@@ -431,25 +390,13 @@ export class TailsProjection {
     }
   }
 
-  private hasWaitersAhead(): boolean {
-    for (const w of this.waiters) if (!this.reached(w.target)) return true;
-    return false;
-  }
-
   /**
    * Applies a batch (any streams; only `tail-<id>` streams matter) and stores `checkpoint`, in the
    * caller's open transaction. At most 2 statements whatever the batch size. Returns the number of
    * tail events applied.
    */
   private async apply(client: PoolClient, events: StoredEvent[], checkpoint: AllCheckpoint): Promise<number> {
-    const byTail = new Map<number, StoredEvent[]>();
-    for (const e of events) {
-      const tailId = tailIdOfStream(e.streamId);
-      if (tailId === null) continue;
-      const list = byTail.get(tailId);
-      if (list) list.push(e);
-      else byTail.set(tailId, [e]);
-    }
+    const byTail = eventsByTail(events);
 
     // The current rows of the touched tails (one primary-key lookup), so the version guard is exact.
     // A tail whose first event is in the batch has its whole history here: nothing to look up.
@@ -467,39 +414,7 @@ export class TailsProjection {
       for (const r of rows) current.set(Number(r.tail_id), fromDb(r));
     }
 
-    const changed: TailState[] = [];
-    const mappings: MappingRow[] = [];
-    // Events folded per tail; they count as applied once the row guard has let the tail's row through.
-    const folded = new Map<number, number>();
-    for (const [tailId, evs] of byTail) {
-      evs.sort((x, y) => x.version - y.version);
-      let state: TailState | null = current.get(tailId) ?? null;
-      let dirty = false;
-      for (const e of evs) {
-        if (state && e.version <= state.version) continue; // already applied
-        if (!isTailEventType(e.type)) {
-          this.logger.warn(`Projection '${this.name}': unknown event type '${e.type}' in ${e.streamId}@${e.version}; skipped`);
-          if (state) state = { ...state, version: e.version };
-          continue;
-        }
-        const event = toTailEvent(e);
-        if (!state && event.type !== 'TailCreated') {
-          this.logger.warn(`Projection '${this.name}': ${e.type} for tail ${tailId} without its creation; skipped`);
-          continue;
-        }
-        if (state && e.version !== state.version + 1) {
-          this.logger.warn(`Projection '${this.name}': tail ${tailId} jumps from version ${state.version} to ${e.version}`);
-        }
-        // The domain's own fold; the row keeps the stream's version (the guard against replays).
-        state = { ...evolve(state, event), version: e.version };
-        if (event.type === 'TailCreated' || event.type === 'MappingAdded') {
-          mappings.push({ domain: state.domain, source: event.data.source, mappedId: event.data.mappedId, tailId, addedVersion: e.version });
-        }
-        dirty = true;
-        folded.set(tailId, (folded.get(tailId) ?? 0) + 1);
-      }
-      if (state && dirty) changed.push(state);
-    }
+    const { changed, mappings, folded } = foldTailRows(byTail, current, (message) => this.logger.warn(`Projection '${this.name}': ${message}`));
 
     // Events after the stored checkpoint have never been applied (the rows and the checkpoint move
     // in one transaction), so a tail created in the batch has no row yet and its mappings none

@@ -2,10 +2,10 @@ import { LeaderLock, migrateUnderLock, PollingLoop } from '@tailsync/service-kit
 import type { Pool } from 'pg';
 import type { Message, Producer } from 'kafkajs';
 import { Counter, Gauge } from 'prom-client';
-import { tailEventKey, TOPICS, type TailEventMessage } from '@tailsync/contracts';
-import type { AllCheckpoint, EventStore, StoredEvent } from '@tailsync/event-store';
+import { TOPICS } from '@tailsync/contracts';
+import type { AllCheckpoint, EventStore } from '@tailsync/event-store';
 import { metricsRegistry } from '@tailsync/service-kit';
-import { tailIdOfStream, tailStreamId } from '../../domain/stream-ids';
+import { tailIdOfStream } from '../../domain/stream-ids';
 import {
   advisoryLockKey,
   checkpointsDdl,
@@ -17,7 +17,7 @@ import {
   type ReadSideLogger,
 } from '../read-model/read-model.tables';
 import { RecentTailEvents } from '../recent-tail-events';
-import { tailEventHeaders } from './tail-event-headers';
+import { historiesInBatch, mappedIdsAfterEachVersion, tailEventMessages } from './tail-messages.fold';
 
 export interface TailEventsRelayOptions {
   /** Topic to publish to. Default `tailsync.tail-events` (`TOPICS.tailEvents`). */
@@ -80,17 +80,6 @@ interface PreparedBatch {
   published: number;
   /** Recording time of the newest event (lag metric). */
   newest: Date | null;
-}
-
-/** Fields every tail event carries, shown beside `data` in a message rather than in it. */
-const ENVELOPE_FIELDS = new Set(['eventId', 'domain', 'tailId', 'occurredAt']);
-
-/** A tail event's own fields: its data without the envelope; keeps `actor`. */
-export function tailEventOwnFields(data: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  // Object.keys, not Object.entries: no [key, value] array per field (1,000 events per batch).
-  for (const k of Object.keys(data)) if (!ENVELOPE_FIELDS.has(k)) out[k] = data[k];
-  return out;
 }
 
 /**
@@ -273,67 +262,12 @@ export class TailEventsRelay {
     if (events.length === 0) return prepared;
     prepared.newest = events[events.length - 1].recordedAt;
 
-    // A stream whose batch events are its versions 1..n (a new tail) is its own history; only the
-    // others are read back.
-    const inBatch = new Map<string, StoredEvent[]>();
-    for (const e of events) {
-      const list = inBatch.get(e.streamId);
-      if (list) list.push(e);
-      else inBatch.set(e.streamId, [e]);
-    }
-    const histories = new Map<string, StoredEvent[]>();
-    const toRead: string[] = [];
-    for (const [streamId, list] of inBatch) {
-      const sorted = [...list].sort((a, b) => a.version - b.version);
-      if (sorted.every((e, i) => e.version === i + 1)) histories.set(streamId, sorted);
-      else toRead.push(streamId);
-    }
+    const { histories, toRead } = historiesInBatch(events);
     if (toRead.length > 0) for (const [streamId, history] of await this.eventStore.readStreams(toRead)) histories.set(streamId, history);
-
-    const mappedIdsAt = new Map<string, string[][]>(); // stream → [version] → Mapped IDs after it
-    for (const [streamId, history] of histories) {
-      const after: string[][] = [[]];
-      let current: string[] = [];
-      for (const e of history) {
-        if (e.type === 'TailCreated' || e.type === 'MappingAdded') current = [...current, String(e.data.mappedId)];
-        after[e.version] = current;
-      }
-      mappedIdsAt.set(streamId, after);
-    }
-
-    let chunk: Message[] = [];
-    let bytes = 0;
-    for (const e of events) {
-      const tailId = tailIdOfStream(e.streamId) as number;
-      const domain = String(e.data.domain ?? (e.metadata as { domain?: unknown }).domain ?? '');
-      const mappedIds = mappedIdsAt.get(e.streamId)?.[e.version] ?? this.mappedIdsFallback(e, tailId);
-      const occurredAt = typeof e.data.occurredAt === 'string' ? e.data.occurredAt : e.recordedAt.toISOString();
-      const value: TailEventMessage = {
-        eventId: e.eventId,
-        type: e.type,
-        domain,
-        tailId,
-        mappedIds,
-        occurredAt,
-        data: tailEventOwnFields(e.data),
-        position: e.position,
-      };
-      const json = JSON.stringify(value);
-      if (chunk.length > 0 && bytes + json.length > this.maxBytesPerSend) {
-        prepared.chunks.push(chunk);
-        chunk = [];
-        bytes = 0;
-      }
-      chunk.push({ key: tailEventKey(domain, tailId), value: json, headers: tailEventHeaders(e.eventId, e.type, occurredAt) });
-      bytes += json.length;
-    }
-    if (chunk.length > 0) prepared.chunks.push(chunk);
+    const mappedIdsAt = new Map<string, string[][]>();
+    for (const [streamId, history] of histories) mappedIdsAt.set(streamId, mappedIdsAfterEachVersion(history));
+    prepared.chunks = tailEventMessages(events, mappedIdsAt, this.maxBytesPerSend);
     return prepared;
-  }
-
-  /** The stream read must contain every event the batch read; if not, something is badly wrong. */
-  private mappedIdsFallback(e: StoredEvent, tailId: number): never {
-    throw new Error(`Tail events relay: ${tailStreamId(tailId)} has no version ${e.version} when read back`);
   }
 
   private async send(messages: Message[]): Promise<void> {

@@ -1,0 +1,20 @@
+/** Test support (imported by specs only): domain events as the event store returns them. */
+import type { StoredEvent } from '@tailsync/event-store';
+import { tailStreamId } from '../domain/stream-ids';
+import type { TailEvent } from '../domain/tail.events';
+
+let position = 0;
+
+/** `events` stored as versions `from`, `from + 1`, … of their tail's stream, with ascending positions. */
+export function storedTailEvents(events: (TailEvent | { type: string; data: Record<string, unknown> & { tailId: number } })[], from = 1): StoredEvent[] {
+  return events.map((e, i) => ({
+    eventId: String(e.data.eventId ?? `e-${++position}`),
+    type: e.type,
+    data: { ...e.data },
+    metadata: { domain: e.data.domain },
+    streamId: tailStreamId(e.data.tailId),
+    version: from + i,
+    position: String(++position),
+    recordedAt: new Date('2025-01-01T00:00:00.000Z'),
+  }));
+}
