@@ -17,6 +17,20 @@ function scripted(outcomes: (TurnOutcome | Error)[], options: { idleMs?: number;
   return { loop, errors, turns: () => turns };
 }
 
+/** A caught-up loop (long pauses) whose turn number `held` waits until `release()`. */
+function holding(held: number) {
+  let release: () => void = () => undefined;
+  let turns = 0;
+  const loop = new PollingLoop(
+    async () => {
+      if (++turns === held) await new Promise<void>((r) => (release = r));
+      return 'caught-up';
+    },
+    { idleMs: 10_000, errorBackoffMs: 10_000, onError: () => undefined },
+  );
+  return { loop, release: () => release(), turns: () => turns };
+}
+
 describe('PollingLoop', () => {
   it('runs a turn at once, then pauses once caught up', async () => {
     const s = scripted(['caught-up']);
@@ -38,24 +52,16 @@ describe('PollingLoop', () => {
   });
 
   it('a wake ends the pause; one that came during a caught-up turn skips it', async () => {
-    let release!: () => void;
-    let turns = 0;
-    const loop = new PollingLoop(
-      async () => {
-        if (++turns === 1) await new Promise<void>((r) => (release = r));
-        return 'caught-up';
-      },
-      { idleMs: 10_000, errorBackoffMs: 10_000, onError: () => undefined },
-    );
-    loop.start();
-    loop.wake(); // during the first turn
-    release();
+    const h = holding(1);
+    h.loop.start();
+    h.loop.wake(); // during the first turn
+    h.release();
     await sleep(5);
-    expect(turns).toBe(2);
-    loop.wake(); // during the pause
+    expect(h.turns()).toBe(2);
+    h.loop.wake(); // during the pause
     await sleep(5);
-    expect(turns).toBe(3);
-    await loop.stop();
+    expect(h.turns()).toBe(3);
+    await h.loop.stop();
   });
 
   it('a pause of the turn\'s own is not skipped by a wake that came during the turn', async () => {
@@ -87,31 +93,22 @@ describe('PollingLoop', () => {
   });
 
   it('stop cuts the pause short, waits for the turn in flight, and the loop can start again', async () => {
-    let release!: () => void;
-    let turns = 0;
-    const loop = new PollingLoop(
-      async () => {
-        turns++;
-        if (turns === 2) await new Promise<void>((r) => (release = r));
-        return 'caught-up';
-      },
-      { idleMs: 10_000, errorBackoffMs: 10_000, onError: () => undefined },
-    );
-    loop.start();
+    const h = holding(2);
+    h.loop.start();
     await sleep(5);
     const started = Date.now();
-    await loop.stop();
+    await h.loop.stop();
     expect(Date.now() - started).toBeLessThan(1000);
-    expect(loop.isRunning).toBe(false);
+    expect(h.loop.isRunning).toBe(false);
 
-    loop.start();
+    h.loop.start();
     await sleep(5);
     let stopped = false;
-    const stopping = loop.stop().then(() => (stopped = true));
+    const stopping = h.loop.stop().then(() => (stopped = true));
     await sleep(5);
     expect(stopped).toBe(false); // the second turn is still in flight
-    release();
+    h.release();
     await stopping;
-    expect(turns).toBe(2);
+    expect(h.turns()).toBe(2);
   });
 });

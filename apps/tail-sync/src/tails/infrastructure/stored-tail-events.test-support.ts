@@ -2,6 +2,7 @@
 import type { StoredEvent } from '@tailsync/event-store';
 import { tailStreamId } from '../domain/stream-ids';
 import type { TailEvent } from '../domain/tail.events';
+import { T1, uuid } from '../domain/tail.test-fixtures';
 
 let position = 0;
 
@@ -18,3 +19,15 @@ export function storedTailEvents(events: (TailEvent | { type: string; data: Reco
     recordedAt: new Date('2025-01-01T00:00:00.000Z'),
   }));
 }
+
+const base = (tailId: number, actor = 'client-a') => ({ eventId: uuid(), domain: 'acme', tailId, actor, occurredAt: T1 });
+
+export const mappingAdded = (tailId: number, source: string, mappedId: string): TailEvent => ({
+  type: 'MappingAdded',
+  data: { ...base(tailId, source), source, mappedId },
+});
+export const deactivated = (tailId: number): TailEvent => ({ type: 'TailDeactivated', data: base(tailId) });
+export const renumbered = (tailId: number, fromTailNumber: string, toTailNumber: string): TailEvent => ({
+  type: 'TailRenumbered',
+  data: { ...base(tailId), fromTailNumber, toTailNumber },
+});

@@ -1,16 +1,6 @@
-import { created, T1, uuid } from '../../domain/tail.test-fixtures';
-import type { TailEvent } from '../../domain/tail.events';
-import { storedTailEvents } from '../stored-tail-events.test-support';
+import { created } from '../../domain/tail.test-fixtures';
+import { deactivated, mappingAdded, storedTailEvents } from '../stored-tail-events.test-support';
 import { eventsByTail, foldTailRows } from './tail-rows.fold';
-
-const mappingAdded = (tailId: number, source: string, mappedId: string): TailEvent => ({
-  type: 'MappingAdded',
-  data: { eventId: uuid(), domain: 'acme', tailId, actor: source, occurredAt: T1, source, mappedId },
-});
-const deactivated = (tailId: number): TailEvent => ({
-  type: 'TailDeactivated',
-  data: { eventId: uuid(), domain: 'acme', tailId, actor: 'client-a', occurredAt: T1 },
-});
 
 describe('foldTailRows (events → read-model rows)', () => {
   it('folds a new tail with the domain\'s evolve: its row at the stream\'s version and each mapping once', () => {

@@ -1,20 +1,10 @@
-import { created, T1, uuid } from '../../domain/tail.test-fixtures';
-import type { TailEvent } from '../../domain/tail.events';
-import { storedTailEvents } from '../stored-tail-events.test-support';
+import { created } from '../../domain/tail.test-fixtures';
+import { mappingAdded, renumbered, storedTailEvents } from '../stored-tail-events.test-support';
 import { historiesInBatch, mappedIdsAfterEachVersion, tailEventMessages, tailEventOwnFields } from './tail-messages.fold';
-
-const mappingAdded = (tailId: number, source: string, mappedId: string): TailEvent => ({
-  type: 'MappingAdded',
-  data: { eventId: uuid(), domain: 'acme', tailId, actor: source, occurredAt: T1, source, mappedId },
-});
-const renumbered = (tailId: number): TailEvent => ({
-  type: 'TailRenumbered',
-  data: { eventId: uuid(), domain: 'acme', tailId, actor: 'client-a', occurredAt: T1, fromTailNumber: 'N123', toTailNumber: 'N9' },
-});
 
 describe('tail messages (events → topic messages)', () => {
   it('gives each version of a history the Mapped IDs after it, folded with the domain\'s evolve', () => {
-    const history = storedTailEvents([created({ tailId: 7 }), renumbered(7), mappingAdded(7, 'client-b', 'B-7'), { type: 'TailPainted', data: { tailId: 7 } }]);
+    const history = storedTailEvents([created({ tailId: 7 }), renumbered(7, 'N123', 'N9'), mappingAdded(7, 'client-b', 'B-7'), { type: 'TailPainted', data: { tailId: 7 } }]);
     const after = mappedIdsAfterEachVersion(history);
     expect(after).toEqual([[], ['M-1'], ['M-1'], ['M-1', 'B-7'], ['M-1', 'B-7']]);
     expect(after[2]).toBe(after[1]); // no new array where no mapping was added
@@ -22,7 +12,7 @@ describe('tail messages (events → topic messages)', () => {
 
   it('takes streams that start in the batch as their own history and reads back the others', () => {
     const fresh = storedTailEvents([created({ tailId: 1 }), mappingAdded(1, 'client-b', 'B-1')]);
-    const older = storedTailEvents([renumbered(2)], 4);
+    const older = storedTailEvents([renumbered(2, 'N123', 'N9')], 4);
     const { histories, toRead } = historiesInBatch([fresh[1], older[0], fresh[0]]);
     expect([...histories.keys()]).toEqual(['tail-1']);
     expect(histories.get('tail-1')!.map((e) => e.version)).toEqual([1, 2]);
@@ -44,7 +34,7 @@ describe('tail messages (events → topic messages)', () => {
   });
 
   it('fails loudly when a read-back history lacks a version the batch read', () => {
-    const events = storedTailEvents([renumbered(4)], 6);
+    const events = storedTailEvents([renumbered(4, 'N123', 'N9')], 6);
     expect(() => tailEventMessages(events, new Map([['tail-4', [[]]]]), 1 << 20)).toThrow(/tail-4 has no version 6/);
   });
 });
