@@ -24,3 +24,5 @@ export * from './config/compose-check';
 export * from './postgres/migrate-under-lock';
 export * from './postgres/move-primary-key';
 export * from './concurrency/batcher';
+export * from './concurrency/polling-loop';
+export * from './postgres/leader-lock';

@@ -7,7 +7,9 @@ import { CreateOrMapTailsHandler } from './application/commands/create-or-map-ta
 import { ChangeTailNumberHandler, DeactivateTailHandler, ReactivateTailHandler } from './application/commands/tail-state-commands';
 import { GetTailHandler, GetTailHistoryHandler, ListTailsHandler } from './application/queries/tail-queries';
 import { EVENT_STORE, PROJECTION_WAITER, TAIL_VIEWS } from './application/tail-ports';
-import { TailWriter } from './application/tail-writer';
+import { CreateOrMapUseCase } from './application/create-or-map.use-case';
+import { TailStateChanges } from './application/tail-state-changes';
+import { TailStreams } from './application/tail-streams';
 import { checkCheckpointsWithinLog } from './infrastructure/checkpoints-within-log';
 import { PostgresTailIdAllocator } from './infrastructure/ids/postgres-tail-id-allocator';
 import { TailsProjection } from './infrastructure/read-model/tails.projection';
@@ -71,6 +73,7 @@ export class TailsModule {
       options.eventStore instanceof PostgresEventStore
         ? new PostgresReservations(options.pool, options.eventStore)
         : new StreamReservations(options.eventStore);
+    const streams = new TailStreams(options.eventStore, reservations);
     // The projection and the relay want the same new events after every write: one read serves both.
     const recentEvents = new RecentTailEvents(options.eventStore);
     const projection = new TailsProjection(options.pool, options.eventStore, { recentEvents });
@@ -81,7 +84,8 @@ export class TailsModule {
       providers: [
         { provide: EVENT_STORE, useValue: options.eventStore },
         { provide: PostgresTailIdAllocator, useValue: ids },
-        { provide: TailWriter, useValue: new TailWriter(options.eventStore, reservations, ids) },
+        { provide: CreateOrMapUseCase, useValue: new CreateOrMapUseCase(streams, ids) },
+        { provide: TailStateChanges, useValue: new TailStateChanges(streams) },
         { provide: TailsProjection, useValue: projection },
         { provide: PROJECTION_WAITER, useExisting: TailsProjection },
         { provide: TailsReadModel, useValue: new TailsReadModel(options.pool) },

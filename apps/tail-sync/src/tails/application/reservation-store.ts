@@ -16,7 +16,7 @@ export interface ReservationChange {
 }
 
 /**
- * Where the tail writer keeps the reservations that make "one tail per number per domain" and
+ * Where the write side keeps the reservations that make "one tail per number per domain" and
  * "one tail per Mapped ID" hold, decided from the event store's append: `write` appends the tail
  * events and applies the reservation changes as one atomic unit, and a concurrent change to any
  * of them makes it throw `WrongExpectedVersionError`, so the command is read and decided again.
@@ -24,12 +24,17 @@ export interface ReservationChange {
 export interface ReservationStore {
   /** The reservations of `keys` (free, version 0, when never written). */
   read(keys: string[]): Promise<Map<string, Reservation>>;
+  /**
+   * Whether a claim its tail does not hold may still be being written by another writer (only a
+   * store that writes claims before their tail's events has such claims; it decides for how long).
+   */
+  mayBeInFlight(reservation: Reservation, now: Date): boolean;
   write(tailWrites: StreamWrite[], changes: ReservationChange[]): Promise<AppendResult>;
 }
 
 /**
  * A reservation names a tail that does not hold it, and the writer that claimed it may still be
- * writing that tail's events (a store not atomic across streams; see `claimMayBeInFlight`). A
+ * writing that tail's events (a store not atomic across streams; see `ReservationStore.mayBeInFlight`). A
  * version conflict in all but name: the command is read and decided again after a short pause.
  */
 export class ReservationInFlight extends WrongExpectedVersionError {

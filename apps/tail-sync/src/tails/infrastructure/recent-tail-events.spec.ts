@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { EsdbEventStore, newEventId, type AllCheckpoint, type ReadAllResult } from '@tailsync/event-store';
 import { InMemoryEsdbServer } from '@tailsync/event-store/testing';
-import type { TailWriterContext } from '../application/tail-writer';
+import type { CallerContext } from '../application/caller-context';
 import { createTestStores, type TestStores } from './read-model/read-model.test-support';
 import { RecentTailEvents, TAIL_STREAMS } from './recent-tail-events';
 
@@ -17,7 +17,7 @@ describeDb('RecentTailEvents (PostgreSQL)', () => {
   let s: TestStores;
   /** Events each store read returned, in order. */
   let storeReads: number[];
-  const ctx = (): TailWriterContext => ({ domain: s.unique('dom'), source: 'src' });
+  const ctx = (): CallerContext => ({ domain: s.unique('dom'), source: 'src' });
 
   /** The real store, counting what its reads return. */
   const countingStore = () => ({

@@ -1,13 +1,14 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CreateOrMapOutcome, TailSubmission } from '@tailsync/contracts';
-import { TailWriter, TailWriterContext } from '../tail-writer';
+import type { CallerContext } from '../caller-context';
+import { CreateOrMapUseCase } from '../create-or-map.use-case';
 import { PROJECTION_WAITER, READ_YOUR_WRITES_TIMEOUT_MS, type ProjectionWaiter } from '../tail-ports';
 
 /** Create or map tails for one caller, in order and independently (a single PUT is a batch of one). */
 export class CreateOrMapTails extends Command<CreateOrMapOutcome[]> {
   constructor(
-    readonly context: TailWriterContext,
+    readonly context: CallerContext,
     readonly tails: TailSubmission[],
   ) {
     super();
@@ -17,12 +18,12 @@ export class CreateOrMapTails extends Command<CreateOrMapOutcome[]> {
 @CommandHandler(CreateOrMapTails)
 export class CreateOrMapTailsHandler implements ICommandHandler<CreateOrMapTails, CreateOrMapOutcome[]> {
   constructor(
-    private readonly writer: TailWriter,
+    private readonly useCase: CreateOrMapUseCase,
     @Inject(PROJECTION_WAITER) private readonly projection: ProjectionWaiter,
   ) {}
 
   async execute({ context, tails }: CreateOrMapTails): Promise<CreateOrMapOutcome[]> {
-    const { results, checkpoint } = await this.writer.createOrMapMany(
+    const { results, checkpoint } = await this.useCase.createOrMapMany(
       context,
       tails.map(({ tailId, ...properties }) => ({ ...properties, mappedId: tailId })),
     );

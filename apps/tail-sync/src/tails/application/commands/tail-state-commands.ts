@@ -3,22 +3,23 @@ import { Command, CommandHandler } from '@nestjs/cqrs';
 import { TailView } from '@tailsync/contracts';
 import { TailNotFound } from '../../domain/tail.errors';
 import { PROJECTION_WAITER, READ_YOUR_WRITES_TIMEOUT_MS, TAIL_VIEWS, type ProjectionWaiter, type TailViews } from '../tail-ports';
-import { TailCommandResult, TailWriter, TailWriterContext } from '../tail-writer';
+import type { CallerContext } from '../caller-context';
+import { TailStateChanges, type TailCommandResult } from '../tail-state-changes';
 
 export class DeactivateTail extends Command<TailView> {
-  constructor(readonly context: TailWriterContext, readonly mappedId: string) {
+  constructor(readonly context: CallerContext, readonly mappedId: string) {
     super();
   }
 }
 
 export class ReactivateTail extends Command<TailView> {
-  constructor(readonly context: TailWriterContext, readonly mappedId: string) {
+  constructor(readonly context: CallerContext, readonly mappedId: string) {
     super();
   }
 }
 
 export class ChangeTailNumber extends Command<TailView> {
-  constructor(readonly context: TailWriterContext, readonly mappedId: string, readonly newTailNumber: string) {
+  constructor(readonly context: CallerContext, readonly mappedId: string, readonly newTailNumber: string) {
     super();
   }
 }
@@ -30,7 +31,7 @@ type TailStateCommand = DeactivateTail | ReactivateTail | ChangeTailNumber;
 @Injectable()
 abstract class TailStateCommandHandler<C extends TailStateCommand> {
   constructor(
-    protected readonly writer: TailWriter,
+    protected readonly changes: TailStateChanges,
     @Inject(PROJECTION_WAITER) private readonly projection: ProjectionWaiter,
     @Inject(TAIL_VIEWS) private readonly readModel: TailViews,
   ) {}
@@ -49,20 +50,20 @@ abstract class TailStateCommandHandler<C extends TailStateCommand> {
 @CommandHandler(DeactivateTail)
 export class DeactivateTailHandler extends TailStateCommandHandler<DeactivateTail> {
   protected run(c: DeactivateTail) {
-    return this.writer.deactivate(c.context, c.mappedId);
+    return this.changes.deactivate(c.context, c.mappedId);
   }
 }
 
 @CommandHandler(ReactivateTail)
 export class ReactivateTailHandler extends TailStateCommandHandler<ReactivateTail> {
   protected run(c: ReactivateTail) {
-    return this.writer.reactivate(c.context, c.mappedId);
+    return this.changes.reactivate(c.context, c.mappedId);
   }
 }
 
 @CommandHandler(ChangeTailNumber)
 export class ChangeTailNumberHandler extends TailStateCommandHandler<ChangeTailNumber> {
   protected run(c: ChangeTailNumber) {
-    return this.writer.changeTailNumber(c.context, c.mappedId, c.newTailNumber);
+    return this.changes.changeTailNumber(c.context, c.mappedId, c.newTailNumber);
   }
 }

@@ -5,23 +5,23 @@ import type { EventStore } from '@tailsync/event-store';
 import { tailStreamId } from '../../domain/stream-ids';
 import { TailNotFound } from '../../domain/tail.errors';
 import { toTailEvent } from '../../domain/tail.events';
-import { TailWriterContext } from '../tail-writer';
+import type { CallerContext } from '../caller-context';
 import { EVENT_STORE, TAIL_VIEWS, type TailViews } from '../tail-ports';
 
 export class GetTail extends Query<TailView> {
-  constructor(readonly context: TailWriterContext, readonly mappedId: string) {
+  constructor(readonly context: CallerContext, readonly mappedId: string) {
     super();
   }
 }
 
 export class ListTails extends Query<TailListPage> {
-  constructor(readonly context: TailWriterContext, readonly query: TailListQuery) {
+  constructor(readonly context: CallerContext, readonly query: TailListQuery) {
     super();
   }
 }
 
 export class GetTailHistory extends Query<{ items: TailHistoryItem[] }> {
-  constructor(readonly context: TailWriterContext, readonly mappedId: string) {
+  constructor(readonly context: CallerContext, readonly mappedId: string) {
     super();
   }
 }

@@ -7,7 +7,8 @@ import type { Pool } from 'pg';
 import { createPool } from '@tailsync/service-kit';
 import { PostgresEventStore } from '@tailsync/event-store';
 import { PostgresTailIdAllocator } from '../ids/postgres-tail-id-allocator';
-import { TailWriter, type CreateOrMapResult } from '../../application/tail-writer';
+import type { CreateOrMapResult } from '../../application/create-or-map.use-case';
+import { createWriteSide, type WriteSide } from '../../application/write-side.test-support';
 import { PostgresReservations } from '../reservations/postgres-reservations';
 
 export interface TestStores {
@@ -15,7 +16,7 @@ export interface TestStores {
   pool: Pool;
   store: PostgresEventStore;
   ids: PostgresTailIdAllocator;
-  writer: TailWriter;
+  writer: WriteSide;
   /** Read-model table prefix of this run. */
   rmPrefix: string;
   unique(label: string): string;
@@ -35,7 +36,7 @@ export async function createTestStores(label: string, databaseUrl: string): Prom
   await ids.migrate();
   const reservations = new PostgresReservations(pool, store, { table: `${label}_${run}_reservations` });
   await reservations.migrate();
-  const writer = new TailWriter(store, reservations, ids);
+  const writer = createWriteSide(store, reservations, ids);
   let counter = 0;
   return {
     run,

@@ -1,10 +1,10 @@
 /**
  * TailsProjection against a real PostgreSQL (`DATABASE_URL`): events written by the real
- * TailWriter into the real PostgresEventStore, projected into tables of this run only.
+ * write side into the real PostgresEventStore, projected into tables of this run only.
  */
 import { EsdbEventStore, newEventId, type AllCheckpoint } from '@tailsync/event-store';
 import { InMemoryEsdbServer } from '@tailsync/event-store/testing';
-import type { TailWriterContext } from '../../application/tail-writer';
+import type { CallerContext } from '../../application/caller-context';
 import { tailStreamId } from '../../domain/stream-ids';
 import { ProjectionTimeoutError, TailsProjection } from './tails.projection';
 import { TailsReadModel } from './tails.read-model';
@@ -35,7 +35,7 @@ describeDb('TailsProjection (PostgreSQL)', () => {
     await s.cleanup();
   });
 
-  const ctx = (domain: string, source: string): TailWriterContext => ({ domain, source });
+  const ctx = (domain: string, source: string): CallerContext => ({ domain, source });
   const tables = () => ({
     tails: `"${s.rmPrefix}tails"`,
     mappings: `"${s.rmPrefix}tail_mappings"`,

@@ -1,13 +1,12 @@
-import { migrateUnderLock, movePrimaryKey } from '@tailsync/service-kit';
+import { migrateUnderLock, movePrimaryKey, PollingLoop } from '@tailsync/service-kit';
 import type { Pool, PoolClient } from 'pg';
 import { escapeLiteral } from 'pg';
 import type { AllCheckpoint, EventStore, StoredEvent } from '@tailsync/event-store';
-import { tailIdOfStream } from '../../domain/stream-ids';
-import { tailNumberKey } from '../../domain/tail-number';
-import { evolve } from '../../domain/tail.decider';
-import { isTailEventType, toTailEvent } from '../../domain/tail.events';
 import type { TailState } from '../../domain/tail.state';
 import { RecentTailEvents, TAIL_STREAMS } from '../recent-tail-events';
+import { CheckpointWaiters } from './checkpoint-waiters';
+import { eventsByTail, foldTailRows, type MappingRow } from './tail-rows.fold';
+import { fromDb, TAIL_ARRAY_TYPES, TAIL_COLUMNS, tailColumns, type DbTailRow } from './tail-rows.columns';
 import {
   advisoryLockKey,
   checkpointsDdl,
@@ -73,21 +72,6 @@ export interface CatchUpStats {
 /** The stats of a run that has applied nothing (yet), at `checkpoint`. */
 const noStats = (checkpoint: AllCheckpoint | null): CatchUpStats => ({ batches: 0, events: 0, tailEvents: 0, checkpoint });
 
-interface MappingRow {
-  domain: string;
-  source: string;
-  mappedId: string;
-  tailId: number;
-  addedVersion: number;
-}
-
-interface Waiter {
-  target: AllCheckpoint;
-  resolve: () => void;
-  reject: (err: Error) => void;
-  timer: NodeJS.Timeout;
-}
-
 const noop = () => undefined;
 
 /**
@@ -108,7 +92,7 @@ export class TailsProjection {
   readonly name: string;
   private readonly tables: ReadModelTables;
   private readonly batchSize: number;
-  private readonly pollIntervalMs: number;
+  private readonly loop: PollingLoop;
   private readonly retryDelayMs: number;
   private readonly logger: ReadSideLogger;
   private readonly lockSql: string;
@@ -116,13 +100,12 @@ export class TailsProjection {
 
   /** The newest checkpoint this process knows the projection has reached. */
   private known: AllCheckpoint | null = null;
-  private readonly waiters = new Set<Waiter>();
+  private readonly waiters = new CheckpointWaiters((target) => this.reached(target));
   private inFlight: Promise<CatchUpStats> | null = null;
   private queued: Promise<CatchUpStats> | null = null;
   private queuedForWaitersOnly = false;
   private retryTimer: NodeJS.Timeout | null = null;
   private lastError: unknown = undefined;
-  private loop: { timer: NodeJS.Timeout | null; stopped: boolean } | null = null;
   private runCount = 0;
 
   constructor(
@@ -133,10 +116,21 @@ export class TailsProjection {
     this.name = opts.name ?? 'tails';
     this.tables = readModelTables(opts.tablePrefix);
     this.batchSize = Math.max(1, opts.batchSize ?? 2000);
-    this.pollIntervalMs = Math.max(1, opts.pollIntervalMs ?? 200);
     this.retryDelayMs = Math.max(0, opts.retryDelayMs ?? 2);
     this.logger = opts.logger ?? consoleLogger;
     this.recentEvents = opts.recentEvents ?? new RecentTailEvents(eventStore);
+    const pollIntervalMs = Math.max(1, opts.pollIntervalMs ?? 200);
+    this.loop = new PollingLoop(
+      async () => {
+        await this.schedule();
+        return 'caught-up';
+      },
+      {
+        idleMs: pollIntervalMs,
+        errorBackoffMs: pollIntervalMs,
+        onError: (err) => this.logger.error(`Projection '${this.name}' catch-up failed: ${(err as Error).message}`, (err as Error).stack),
+      },
+    );
     // begin + lock + checkpoint read in one round trip (simple query protocol). The commit does not
     // wait for its WAL flush: read models and their checkpoint are derived, one transaction, and a
     // commit lost in a database crash is applied again from the event store. Waiting for the
@@ -202,55 +196,25 @@ export class TailsProjection {
    */
   waitFor(checkpoint: AllCheckpoint | null, timeoutMs = 10_000): Promise<void> {
     if (checkpoint === null || this.reached(checkpoint)) return Promise.resolve();
-    return new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = {
-        target: checkpoint,
-        resolve,
-        reject,
-        timer: setTimeout(() => {
-          this.waiters.delete(waiter);
-          reject(new ProjectionTimeoutError(this.name, checkpoint, this.known, timeoutMs, this.lastError));
-        }, timeoutMs),
-      };
-      this.waiters.add(waiter);
-      this.schedule(true).catch(noop);
-    });
+    const waiting = this.waiters.add(checkpoint, timeoutMs, () => new ProjectionTimeoutError(this.name, checkpoint, this.known, timeoutMs, this.lastError));
+    this.schedule(true).catch(noop);
+    return waiting;
   }
 
   /** Starts the background loop catching up every `pollIntervalMs` (events of other copies). */
   start(): void {
-    if (this.loop && !this.loop.stopped) return;
-    const loop: { timer: NodeJS.Timeout | null; stopped: boolean } = { timer: null, stopped: false };
-    this.loop = loop;
-    const tick = async () => {
-      if (loop.stopped) return;
-      try {
-        await this.schedule();
-      } catch (err) {
-        this.logger.error(`Projection '${this.name}' catch-up failed: ${(err as Error).message}`, (err as Error).stack);
-      }
-      if (!loop.stopped) loop.timer = setTimeout(tick, this.pollIntervalMs);
-    };
-    loop.timer = setTimeout(tick, 0);
+    this.loop.start();
   }
 
   /** Stops the background loop, waits for a running catch-up, rejects pending waiters. */
   async stop(): Promise<void> {
-    if (this.loop) {
-      this.loop.stopped = true;
-      if (this.loop.timer) clearTimeout(this.loop.timer);
-      this.loop = null;
-    }
+    const looping = this.loop.stop();
     if (this.retryTimer) {
       clearTimeout(this.retryTimer);
       this.retryTimer = null;
     }
-    for (const w of this.waiters) {
-      clearTimeout(w.timer);
-      w.reject(new ProjectionStoppedError(this.name));
-    }
-    this.waiters.clear();
-    await Promise.allSettled([this.inFlight, this.queued].filter(Boolean));
+    this.waiters.rejectAll(new ProjectionStoppedError(this.name));
+    await Promise.allSettled([looping, this.inFlight, this.queued].filter(Boolean));
   }
 
   /**
@@ -330,7 +294,7 @@ export class TailsProjection {
     this.queuedForWaitersOnly = forWaiters;
     const queued = this.inFlight.then(noop, noop).then(() => {
       this.queued = null;
-      if (this.queuedForWaitersOnly && !this.hasWaitersAhead()) return noStats(this.known);
+      if (this.queuedForWaitersOnly && !this.waiters.anyAhead()) return noStats(this.known);
       return this.launch();
     });
     this.queued = queued;
@@ -349,7 +313,7 @@ export class TailsProjection {
 
   /** Waiters whose events were not visible yet: try again shortly (bounded by their timeouts). */
   private afterRun(): void {
-    this.settleWaiters();
+    this.waiters.settle();
     if (this.waiters.size === 0 || this.queued || this.retryTimer) return;
     const delay = this.lastError ? Math.max(50, this.retryDelayMs) : this.retryDelayMs;
     this.retryTimer = setTimeout(() => {
@@ -358,21 +322,10 @@ export class TailsProjection {
     }, delay);
   }
 
-  private settleWaiters(): void {
-    if (this.waiters.size === 0) return;
-    for (const w of this.waiters) {
-      if (this.reached(w.target)) {
-        clearTimeout(w.timer);
-        this.waiters.delete(w);
-        w.resolve();
-      }
-    }
-  }
-
   private advance(cp: AllCheckpoint | null): void {
     if (cp === null) return;
     if (this.known === null || this.eventStore.isAtOrAfter(cp, this.known)) this.known = cp;
-    this.settleWaiters();
+    this.waiters.settle();
   }
 
   // --- batches ----------------------------------------------------------------------------------
@@ -422,7 +375,7 @@ export class TailsProjection {
           unfiltered = false;
           continue;
         }
-        if (unfiltered || !this.hasWaitersAhead()) break;
+        if (unfiltered || !this.waiters.anyAhead()) break;
         unfiltered = true;
       }
       this.lastError = undefined;
@@ -437,25 +390,13 @@ export class TailsProjection {
     }
   }
 
-  private hasWaitersAhead(): boolean {
-    for (const w of this.waiters) if (!this.reached(w.target)) return true;
-    return false;
-  }
-
   /**
    * Applies a batch (any streams; only `tail-<id>` streams matter) and stores `checkpoint`, in the
    * caller's open transaction. At most 2 statements whatever the batch size. Returns the number of
    * tail events applied.
    */
   private async apply(client: PoolClient, events: StoredEvent[], checkpoint: AllCheckpoint): Promise<number> {
-    const byTail = new Map<number, StoredEvent[]>();
-    for (const e of events) {
-      const tailId = tailIdOfStream(e.streamId);
-      if (tailId === null) continue;
-      const list = byTail.get(tailId);
-      if (list) list.push(e);
-      else byTail.set(tailId, [e]);
-    }
+    const byTail = eventsByTail(events);
 
     // The current rows of the touched tails (one primary-key lookup), so the version guard is exact.
     // A tail whose first event is in the batch has its whole history here: nothing to look up.
@@ -473,39 +414,7 @@ export class TailsProjection {
       for (const r of rows) current.set(Number(r.tail_id), fromDb(r));
     }
 
-    const changed: TailState[] = [];
-    const mappings: MappingRow[] = [];
-    // Events folded per tail; they count as applied once the row guard has let the tail's row through.
-    const folded = new Map<number, number>();
-    for (const [tailId, evs] of byTail) {
-      evs.sort((x, y) => x.version - y.version);
-      let state: TailState | null = current.get(tailId) ?? null;
-      let dirty = false;
-      for (const e of evs) {
-        if (state && e.version <= state.version) continue; // already applied
-        if (!isTailEventType(e.type)) {
-          this.logger.warn(`Projection '${this.name}': unknown event type '${e.type}' in ${e.streamId}@${e.version}; skipped`);
-          if (state) state = { ...state, version: e.version };
-          continue;
-        }
-        const event = toTailEvent(e);
-        if (!state && event.type !== 'TailCreated') {
-          this.logger.warn(`Projection '${this.name}': ${e.type} for tail ${tailId} without its creation; skipped`);
-          continue;
-        }
-        if (state && e.version !== state.version + 1) {
-          this.logger.warn(`Projection '${this.name}': tail ${tailId} jumps from version ${state.version} to ${e.version}`);
-        }
-        // The domain's own fold; the row keeps the stream's version (the guard against replays).
-        state = { ...evolve(state, event), version: e.version };
-        if (event.type === 'TailCreated' || event.type === 'MappingAdded') {
-          mappings.push({ domain: state.domain, source: event.data.source, mappedId: event.data.mappedId, tailId, addedVersion: e.version });
-        }
-        dirty = true;
-        folded.set(tailId, (folded.get(tailId) ?? 0) + 1);
-      }
-      if (state && dirty) changed.push(state);
-    }
+    const { changed, mappings, folded } = foldTailRows(byTail, current, (message) => this.logger.warn(`Projection '${this.name}': ${message}`));
 
     // Events after the stored checkpoint have never been applied (the rows and the checkpoint move
     // in one transaction), so a tail created in the batch has no row yet and its mappings none
@@ -583,65 +492,4 @@ export class TailsProjection {
     );
     return [...batch.created.map((s) => s.tailId), ...(rows[0].upserted ?? []).map(Number)];
   }
-}
-
-/** Element types of the tail rows' columns, in the order of {@link tailColumns}. */
-const TAIL_ARRAY_TYPES = ['bigint', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'int', 'text', 'int', 'timestamptz', 'timestamptz'];
-
-/** Tail rows as one array per column. */
-function tailColumns(states: TailState[]): unknown[][] {
-  return [
-    states.map((r) => r.tailId),
-    states.map((r) => r.domain),
-    states.map((r) => r.tailNumber),
-    states.map((r) => tailNumberKey(r.tailNumber)),
-    states.map((r) => r.properties.registrationNumber),
-    states.map((r) => r.properties.icaoTypeName),
-    states.map((r) => r.properties.vendorTypeName),
-    states.map((r) => r.properties.countryCode),
-    states.map((r) => r.properties.passengerSeating),
-    states.map((r) => r.status),
-    states.map((r) => r.version),
-    states.map((r) => r.createdAt),
-    states.map((r) => r.updatedAt),
-  ];
-}
-
-const TAIL_COLUMNS =
-  'tail_id::text as tail_id, domain, tail_number, registration_number, icao_type_name, vendor_type_name, country_code, passenger_seating, status, version, created_at, updated_at';
-
-interface DbTailRow {
-  tail_id: string;
-  domain: string;
-  tail_number: string;
-  registration_number: string | null;
-  icao_type_name: string | null;
-  vendor_type_name: string | null;
-  country_code: string | null;
-  passenger_seating: number | null;
-  status: 'active' | 'inactive';
-  version: number;
-  created_at: Date;
-  updated_at: Date;
-}
-
-/** A stored row as the domain's state. Its mappings live in their own table and are not needed to fold. */
-function fromDb(r: DbTailRow): TailState {
-  return {
-    tailId: Number(r.tail_id),
-    domain: r.domain,
-    tailNumber: r.tail_number,
-    properties: {
-      registrationNumber: r.registration_number,
-      icaoTypeName: r.icao_type_name,
-      vendorTypeName: r.vendor_type_name,
-      countryCode: r.country_code,
-      passengerSeating: r.passenger_seating,
-    },
-    status: r.status,
-    mappings: [],
-    version: r.version,
-    createdAt: r.created_at.toISOString(),
-    updatedAt: r.updated_at.toISOString(),
-  };
 }

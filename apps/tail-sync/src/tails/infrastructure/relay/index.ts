@@ -1,1 +1,2 @@
 export * from './tail-events.relay';
+export { tailEventOwnFields } from './tail-messages.fold';

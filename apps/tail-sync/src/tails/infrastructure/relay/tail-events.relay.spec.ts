@@ -1,6 +1,6 @@
 /**
  * TailEventsRelay against a real PostgreSQL (`DATABASE_URL`) and a real Kafka broker
- * (`KAFKA_BROKERS`): events written by the real TailWriter, published by the relay to a topic of
+ * (`KAFKA_BROKERS`): events written by the real write side, published by the relay to a topic of
  * this run, consumed back with a real kafkajs consumer.
  */
 import { Kafka, logLevel, Partitioners, type Consumer, type Producer } from 'kafkajs';
@@ -8,7 +8,7 @@ import { CLOUDEVENTS_HEADERS, TAIL_EVENT_SCHEMA_ID, TAIL_EVENTS_SOURCE, type Tai
 import { EsdbEventStore, type StoredEvent } from '@tailsync/event-store';
 import { InMemoryEsdbServer } from '@tailsync/event-store/testing';
 import { metricsRegistry } from '@tailsync/service-kit';
-import type { TailWriterContext } from '../../application/tail-writer';
+import type { CallerContext } from '../../application/caller-context';
 import { createTestStores, tailIdOf, type TestStores } from '../read-model/read-model.test-support';
 import { TailEventsRelay, type TailEventsRelayOptions } from './tail-events.relay';
 
@@ -95,7 +95,7 @@ describeInfra('TailEventsRelay (PostgreSQL + Kafka)', () => {
     await s?.cleanup();
   }, 60_000);
 
-  const ctx = (domain: string, source: string): TailWriterContext => ({ domain, source });
+  const ctx = (domain: string, source: string): CallerContext => ({ domain, source });
 
   /** The checkpoint after everything written so far: drains what earlier tests left. */
   const drain = async (relay: TailEventsRelay) => {
@@ -272,7 +272,7 @@ describeInfra('TailEventsRelay (PostgreSQL + Kafka)', () => {
     await s.pool.query(
       `select pg_terminate_backend(pid) from pg_locks where locktype = 'advisory' and granted and pid <> pg_backend_pid()
          and ((classid::bigint << 32) | objid::bigint) = (($1::bigint) & x'ffffffffffffffff'::bigint)`,
-      [(two as unknown as { lockKey: string }).lockKey],
+      [(two as unknown as { lock: { key: string } }).lock.key],
     );
     const deadline = Date.now() + 5000;
     let leader = false;

@@ -1,11 +1,11 @@
-import { migrateUnderLock } from '@tailsync/service-kit';
-import { Client, type Pool } from 'pg';
+import { LeaderLock, migrateUnderLock, PollingLoop } from '@tailsync/service-kit';
+import type { Pool } from 'pg';
 import type { Message, Producer } from 'kafkajs';
 import { Counter, Gauge } from 'prom-client';
-import { tailEventKey, TOPICS, type TailEventMessage } from '@tailsync/contracts';
-import type { AllCheckpoint, EventStore, StoredEvent } from '@tailsync/event-store';
+import { TOPICS } from '@tailsync/contracts';
+import type { AllCheckpoint, EventStore } from '@tailsync/event-store';
 import { metricsRegistry } from '@tailsync/service-kit';
-import { tailIdOfStream, tailStreamId } from '../../domain/stream-ids';
+import { tailIdOfStream } from '../../domain/stream-ids';
 import {
   advisoryLockKey,
   checkpointsDdl,
@@ -17,7 +17,7 @@ import {
   type ReadSideLogger,
 } from '../read-model/read-model.tables';
 import { RecentTailEvents } from '../recent-tail-events';
-import { tailEventHeaders } from './tail-event-headers';
+import { historiesInBatch, mappedIdsAfterEachVersion, tailEventMessages } from './tail-messages.fold';
 
 export interface TailEventsRelayOptions {
   /** Topic to publish to. Default `tailsync.tail-events` (`TOPICS.tailEvents`). */
@@ -82,17 +82,6 @@ interface PreparedBatch {
   newest: Date | null;
 }
 
-/** Fields every tail event carries, shown beside `data` in a message rather than in it. */
-const ENVELOPE_FIELDS = new Set(['eventId', 'domain', 'tailId', 'occurredAt']);
-
-/** A tail event's own fields: its data without the envelope; keeps `actor`. */
-export function tailEventOwnFields(data: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  // Object.keys, not Object.entries: no [key, value] array per field (1,000 events per batch).
-  for (const k of Object.keys(data)) if (!ENVELOPE_FIELDS.has(k)) out[k] = data[k];
-  return out;
-}
-
 /**
  * Publishes every tail event from the event store to Kafka (`tailsync.tail-events`), keyed
  * `<domain>:<tailId>`, at least once, in order per tail.
@@ -110,25 +99,18 @@ export class TailEventsRelay {
   readonly name: string;
   private readonly tables: ReadModelTables;
   private readonly batchSize: number;
-  private readonly pollIntervalMs: number;
   private readonly standbyIntervalMs: number;
-  private readonly errorBackoffMs: number;
   private readonly maxBytesPerSend: number;
   private readonly logger: ReadSideLogger;
-  private readonly lockKey: string;
+  private readonly lock: LeaderLock;
+  private readonly loop: PollingLoop;
   private readonly recentEvents: RecentTailEvents;
   private readonly publishedTotal = published();
   private readonly lag = lagSeconds();
 
-  private lockClient: Client | null = null;
-  private lockClientBroken = false;
-  private leader = false;
   /** The stored checkpoint as this copy last read or wrote it while leader (only the leader writes it). */
   private leaderCheckpoint: AllCheckpoint | null | undefined;
   private running: Promise<RelayRunResult> | null = null;
-  private loop: { stopped: boolean; done: Promise<void> } | null = null;
-  private wake: (() => void) | null = null;
-  private nudged = false;
   private stopRequested = false;
 
   constructor(
@@ -141,13 +123,27 @@ export class TailEventsRelay {
     this.name = opts.name ?? `relay:${this.topic}`;
     this.tables = readModelTables(opts.tablePrefix);
     this.batchSize = Math.max(1, opts.batchSize ?? 1000);
-    this.pollIntervalMs = Math.max(1, opts.pollIntervalMs ?? 50);
     this.standbyIntervalMs = Math.max(1, opts.standbyIntervalMs ?? 500);
-    this.errorBackoffMs = Math.max(1, opts.errorBackoffMs ?? 1000);
     this.maxBytesPerSend = Math.max(1024, opts.maxBytesPerSend ?? 512 * 1024);
     this.logger = opts.logger ?? consoleLogger;
     this.recentEvents = opts.recentEvents ?? new RecentTailEvents(eventStore);
-    this.lockKey = advisoryLockKey(`tailsync.relay:${this.tables.prefix}:${this.name}`);
+    this.lock = new LeaderLock(pool, advisoryLockKey(`tailsync.relay:${this.tables.prefix}:${this.name}`), {
+      // Its checkpoint writes need not wait for the disk: a checkpoint lost in a database crash
+      // only means events published again (at-least-once).
+      sessionSql: 'set synchronous_commit = off',
+      onAcquired: () => {
+        this.leaderCheckpoint = undefined;
+        this.logger.log?.(`Tail events relay '${this.name}' is the leader`);
+      },
+    });
+    this.loop = new PollingLoop(
+      async () => ((await this.runOnce()).leader ? 'caught-up' : { pauseMs: this.standbyIntervalMs }),
+      {
+        idleMs: Math.max(1, opts.pollIntervalMs ?? 50),
+        errorBackoffMs: Math.max(1, opts.errorBackoffMs ?? 1000),
+        onError: (err) => this.logger.error(`Tail events relay failed: ${(err as Error).message}`, (err as Error).stack),
+      },
+    );
   }
 
   /** Creates the checkpoints table (idempotent; the projection's `migrate` creates it too). */
@@ -157,7 +153,7 @@ export class TailEventsRelay {
 
   /** true while this copy holds the relay lock. */
   get isLeader(): boolean {
-    return this.leader && this.lockClient !== null && !this.lockClientBroken;
+    return this.lock.held;
   }
 
   /** The stored checkpoint. */
@@ -183,63 +179,28 @@ export class TailEventsRelay {
 
   /** Wakes the loop now (e.g. right after a write) instead of at the end of its pause. */
   nudge(): void {
-    this.nudged = true;
-    this.wake?.();
+    this.loop.wake();
   }
 
   /** Starts the relay loop (idempotent). */
   start(): void {
-    if (this.loop && !this.loop.stopped) return;
+    if (this.loop.isRunning) return;
     this.stopRequested = false;
-    const loop = { stopped: false, done: Promise.resolve() };
-    loop.done = (async () => {
-      while (!loop.stopped) {
-        let pause = this.pollIntervalMs;
-        try {
-          const result = await this.runOnce();
-          if (!result.leader) pause = this.standbyIntervalMs;
-        } catch (err) {
-          this.logger.error(`Tail events relay failed: ${(err as Error).message}`, (err as Error).stack);
-          pause = this.errorBackoffMs;
-        }
-        if (loop.stopped) break;
-        if (this.nudged && pause === this.pollIntervalMs) {
-          this.nudged = false;
-          continue;
-        }
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(done, pause);
-          function done() {
-            clearTimeout(timer);
-            resolve();
-          }
-          this.wake = done;
-        });
-        this.wake = null;
-        this.nudged = false;
-      }
-    })();
-    this.loop = loop;
+    this.loop.start();
   }
 
   /** Stops the loop, waits for the batch in flight, releases the lock (another copy takes over). */
   async stop(): Promise<void> {
-    const loop = this.loop;
-    this.loop = null;
     this.stopRequested = true;
-    if (loop) {
-      loop.stopped = true;
-      this.wake?.();
-      await loop.done;
-    }
+    await this.loop.stop();
     await this.running?.catch(noop);
-    await this.releaseLock();
+    await this.lock.release();
   }
 
   // ---------------------------------------------------------------------------------------------
 
   private async run(): Promise<RelayRunResult> {
-    const client = await this.acquire();
+    const client = await this.lock.acquire();
     if (!client) return { leader: false, published: 0, checkpoint: null };
     try {
       if (this.leaderCheckpoint === undefined) {
@@ -283,59 +244,9 @@ export class TailEventsRelay {
     } catch (err) {
       // Connection lost, Kafka down...: give the lock up; the next attempt (this copy or another) starts
       // again from the stored checkpoint.
-      await this.releaseLock();
+      await this.lock.release();
       throw err;
     }
-  }
-
-  /**
-   * The lock connection if this copy is (or just became) the leader, else null. The dedicated
-   * connection is kept between attempts, so a standby copy only runs `pg_try_advisory_lock`.
-   */
-  private async acquire(): Promise<Client | null> {
-    if (this.lockClient && this.lockClientBroken) await this.releaseLock();
-    if (!this.lockClient) {
-      const client = new Client({ ...this.pool.options, keepAlive: true } as ConstructorParameters<typeof Client>[0]);
-      client.on('error', () => {
-        // The session is gone, and with it the lock: stop acting as leader.
-        if (this.lockClient === client) this.lockClientBroken = true;
-      });
-      try {
-        await client.connect();
-        // Its checkpoint writes need not wait for the disk: a checkpoint lost in a database crash
-        // only means events published again (at-least-once).
-        await client.query('set synchronous_commit = off');
-      } catch (err) {
-        await client.end().catch(noop);
-        throw err;
-      }
-      this.lockClient = client;
-      this.lockClientBroken = false;
-      this.leader = false;
-    }
-    const client = this.lockClient;
-    if (!this.leader) {
-      try {
-        const { rows } = await client.query<{ locked: boolean }>(`select pg_try_advisory_lock(${this.lockKey}) as locked`);
-        this.leader = rows[0].locked;
-        this.leaderCheckpoint = undefined;
-      } catch (err) {
-        await this.releaseLock();
-        throw err;
-      }
-      if (this.leader) this.logger.log?.(`Tail events relay '${this.name}' is the leader`);
-    }
-    return this.leader ? client : null;
-  }
-
-  /** Ends the dedicated session, which releases the lock if this copy held it. */
-  private async releaseLock(): Promise<void> {
-    const client = this.lockClient;
-    this.lockClient = null;
-    this.lockClientBroken = false;
-    this.leader = false;
-    if (!client) return;
-    await client.end().catch(noop);
   }
 
   /**
@@ -351,67 +262,12 @@ export class TailEventsRelay {
     if (events.length === 0) return prepared;
     prepared.newest = events[events.length - 1].recordedAt;
 
-    // A stream whose batch events are its versions 1..n (a new tail) is its own history; only the
-    // others are read back.
-    const inBatch = new Map<string, StoredEvent[]>();
-    for (const e of events) {
-      const list = inBatch.get(e.streamId);
-      if (list) list.push(e);
-      else inBatch.set(e.streamId, [e]);
-    }
-    const histories = new Map<string, StoredEvent[]>();
-    const toRead: string[] = [];
-    for (const [streamId, list] of inBatch) {
-      const sorted = [...list].sort((a, b) => a.version - b.version);
-      if (sorted.every((e, i) => e.version === i + 1)) histories.set(streamId, sorted);
-      else toRead.push(streamId);
-    }
+    const { histories, toRead } = historiesInBatch(events);
     if (toRead.length > 0) for (const [streamId, history] of await this.eventStore.readStreams(toRead)) histories.set(streamId, history);
-
-    const mappedIdsAt = new Map<string, string[][]>(); // stream → [version] → Mapped IDs after it
-    for (const [streamId, history] of histories) {
-      const after: string[][] = [[]];
-      let current: string[] = [];
-      for (const e of history) {
-        if (e.type === 'TailCreated' || e.type === 'MappingAdded') current = [...current, String(e.data.mappedId)];
-        after[e.version] = current;
-      }
-      mappedIdsAt.set(streamId, after);
-    }
-
-    let chunk: Message[] = [];
-    let bytes = 0;
-    for (const e of events) {
-      const tailId = tailIdOfStream(e.streamId) as number;
-      const domain = String(e.data.domain ?? (e.metadata as { domain?: unknown }).domain ?? '');
-      const mappedIds = mappedIdsAt.get(e.streamId)?.[e.version] ?? this.mappedIdsFallback(e, tailId);
-      const occurredAt = typeof e.data.occurredAt === 'string' ? e.data.occurredAt : e.recordedAt.toISOString();
-      const value: TailEventMessage = {
-        eventId: e.eventId,
-        type: e.type,
-        domain,
-        tailId,
-        mappedIds,
-        occurredAt,
-        data: tailEventOwnFields(e.data),
-        position: e.position,
-      };
-      const json = JSON.stringify(value);
-      if (chunk.length > 0 && bytes + json.length > this.maxBytesPerSend) {
-        prepared.chunks.push(chunk);
-        chunk = [];
-        bytes = 0;
-      }
-      chunk.push({ key: tailEventKey(domain, tailId), value: json, headers: tailEventHeaders(e.eventId, e.type, occurredAt) });
-      bytes += json.length;
-    }
-    if (chunk.length > 0) prepared.chunks.push(chunk);
+    const mappedIdsAt = new Map<string, string[][]>();
+    for (const [streamId, history] of histories) mappedIdsAt.set(streamId, mappedIdsAfterEachVersion(history));
+    prepared.chunks = tailEventMessages(events, mappedIdsAt, this.maxBytesPerSend);
     return prepared;
-  }
-
-  /** The stream read must contain every event the batch read; if not, something is badly wrong. */
-  private mappedIdsFallback(e: StoredEvent, tailId: number): never {
-    throw new Error(`Tail events relay: ${tailStreamId(tailId)} has no version ${e.version} when read back`);
   }
 
   private async send(messages: Message[]): Promise<void> {

@@ -6,7 +6,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createPool } from '@tailsync/service-kit';
 import { PostgresEventStore, WrongExpectedVersionError } from '@tailsync/event-store';
 import { PostgresTailIdAllocator } from '../ids/postgres-tail-id-allocator';
-import { TailWriter, type CreateOrMapResult } from '../../application/tail-writer';
+import type { CreateOrMapResult } from '../../application/create-or-map.use-case';
+import { createWriteSide } from '../../application/write-side.test-support';
 import { mappedIdClaimed } from '../../domain/reservation.events';
 import { mappedIdStreamId, tailNumberStreamId, tailStreamId } from '../../domain/stream-ids';
 import { PostgresReservations } from './postgres-reservations';
@@ -37,7 +38,7 @@ describe('PostgresReservations (PostgreSQL)', () => {
 
   it('is filled, once, from the reservation streams of an event store written by an earlier version', async () => {
     const streams = new StreamReservations(store);
-    const earlier = new TailWriter(store, streams, ids);
+    const earlier = createWriteSide(store, streams, ids);
     const ctx = { domain: `d-${run}`, source: 'client-a' };
     const [a, b] = (await earlier.createOrMapMany(ctx, [{ mappedId: 'A', tailNumber: 'N1' }, { mappedId: 'B', tailNumber: 'N2' }])).results.map(tailIdOf);
     await earlier.changeTailNumber(ctx, 'B', 'N3'); // N2 released, N3 claimed
@@ -57,7 +58,7 @@ describe('PostgresReservations (PostgreSQL)', () => {
     expect([...read.values()].map((r) => r.holder)).toEqual([a, b, a, null, b, null]);
 
     // From now on the rows decide: the released number goes to a new tail, the held one maps.
-    const now = new TailWriter(store, rows, ids);
+    const now = createWriteSide(store, rows, ids);
     const next = await now.createOrMapMany({ domain: ctx.domain, source: 'client-b' }, [
       { mappedId: 'X', tailNumber: 'n2' },
       { mappedId: 'Y', tailNumber: 'n3' },

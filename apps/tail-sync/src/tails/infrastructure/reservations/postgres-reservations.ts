@@ -65,6 +65,11 @@ export class PostgresReservations implements ReservationStore {
     return out;
   }
 
+  /** Rows change in the same transaction as their tail's events: a claim is never in flight. */
+  mayBeInFlight(): boolean {
+    return false;
+  }
+
   async write(tailWrites: StreamWrite[], changes: ReservationChange[]): Promise<AppendResult> {
     const client = await this.pool.connect();
     let broken = false;

@@ -5,7 +5,8 @@ import {
   type EventStore,
   type StreamWrite,
 } from '@tailsync/event-store';
-import { CLAIM_LEASE_MS, claimWithdrawn, foldReservation, freeReservation, type Reservation } from '../../domain/reservation.events';
+import { claimWithdrawn, foldReservation, freeReservation, type Reservation } from '../../domain/reservation.events';
+import { CLAIM_LEASE_MS, claimMayBeInFlight } from './claim-lease';
 import type { ReservationChange, ReservationStore } from '../../application/reservation-store';
 
 /**
@@ -54,6 +55,11 @@ export class StreamReservations implements ReservationStore {
       out.set(key, this.eventStore.atomicMultiStream || !claimedAt ? { holder, version } : { holder, version, claimedAt });
     }
     return out;
+  }
+
+  /** A claim its tail does not hold is taken as still being written until its lease runs out. */
+  mayBeInFlight(reservation: Reservation, now: Date): boolean {
+    return claimMayBeInFlight(reservation, now, this.leaseMs);
   }
 
   async write(tailWrites: StreamWrite[], changes: ReservationChange[]): Promise<AppendResult> {

@@ -1,5 +1,5 @@
 /**
- * Integration tests of TailWriter against a real PostgreSQL (`DATABASE_URL`) through the real
+ * Integration tests of the write side (create-or-map and the state changes) against a real PostgreSQL (`DATABASE_URL`) through the real
  * PostgresEventStore. Each run uses its own tables and sequence, dropped afterwards.
  */
 import { randomBytes } from 'node:crypto';
@@ -12,14 +12,16 @@ import type { ReservationStore } from './reservation-store';
 import { mappedIdStreamId, tailNumberStreamId, tailStreamId } from '../domain/stream-ids';
 import { MappedIdConflict, TailAlreadyActive, TailAlreadyInactive, TailNotFound, TailNumberTaken } from '../domain/tail.errors';
 import { PostgresTailIdAllocator } from '../infrastructure/ids/postgres-tail-id-allocator';
-import { TailWriter, type CreateOrMapResult, type TailInput, type TailWriterContext, type TailWriterOptions } from './tail-writer';
+import type { CallerContext } from './caller-context';
+import type { CreateOrMapOptions, CreateOrMapResult, TailInput } from './create-or-map.use-case';
+import { createWriteSide, type WriteSide } from './write-side.test-support';
 import { SimulatedCrash, StreamByStreamStore, type HeldWrite } from './stream-by-stream-store.test-support';
 import { ReservationInFlight } from './reservation-store';
-import { CLAIM_LEASE_MS } from '../domain/reservation.events';
+import { CLAIM_LEASE_MS } from '../infrastructure/reservations/claim-lease';
 
 const DATABASE_URL = process.env.DATABASE_URL;
 const describeDb = DATABASE_URL ? describe : describe.skip;
-if (!DATABASE_URL) console.warn('tail-writer.spec: DATABASE_URL is not set; the PostgreSQL integration tests are skipped');
+if (!DATABASE_URL) console.warn('write-side.spec: DATABASE_URL is not set; the PostgreSQL integration tests are skipped');
 
 const run = randomBytes(4).toString('hex');
 const prefix = `tw_${run}_`;
@@ -36,12 +38,12 @@ const tailIdOf = (r: CreateOrMapResult): number => {
 // (PostgreSQL, the default) or streams in the event store (any store), appended atomically or,
 // as EventStoreDB does, one stream after the other.
 const KINDS = ['reservation rows', 'reservation streams', 'reservation streams, one stream at a time (as EventStoreDB)'] as const;
-describeDb.each(KINDS)('TailWriter (PostgreSQL event store, %s)', (kind) => {
+describeDb.each(KINDS)('the write side (PostgreSQL event store, %s)', (kind) => {
   let pool: Pool;
   let store: EventStore;
   let ids: PostgresTailIdAllocator;
   let reservations: ReservationStore;
-  let writer: TailWriter;
+  let writer: WriteSide;
   const table = `${prefix}${kind === 'reservation rows' ? 'rows' : 'streams'}_reservations`;
 
   beforeAll(async () => {
@@ -58,7 +60,7 @@ describeDb.each(KINDS)('TailWriter (PostgreSQL event store, %s)', (kind) => {
       await rows.migrate(); // idempotent
       reservations = rows;
     } else reservations = new StreamReservations(store);
-    writer = new TailWriter(store, reservations, ids);
+    writer = createWriteSide(store, reservations, ids);
   });
 
   afterAll(async () => {
@@ -74,8 +76,8 @@ describeDb.each(KINDS)('TailWriter (PostgreSQL event store, %s)', (kind) => {
     return r && { holder: r.holder, version: r.version };
   };
 
-  const ctxOf = (domain: string, source: string): TailWriterContext => ({ domain, source });
-  const one = async (ctx: TailWriterContext, input: TailInput): Promise<CreateOrMapResult> => {
+  const ctxOf = (domain: string, source: string): CallerContext => ({ domain, source });
+  const one = async (ctx: CallerContext, input: TailInput): Promise<CreateOrMapResult> => {
     const { results } = await writer.createOrMapMany(ctx, [input]);
     expect(results).toHaveLength(1);
     return results[0];
@@ -261,7 +263,7 @@ describeDb.each(KINDS)('TailWriter (PostgreSQL event store, %s)', (kind) => {
   });
 
   it('skips the reservation read while batches find every key free; a taken key makes the batch read and decide again', async () => {
-    const fresh = new TailWriter(store, reservations, ids);
+    const fresh = createWriteSide(store, reservations, ids);
     const read = jest.spyOn(reservations, 'read');
     try {
       const ctx = ctxOf(unique('d'), 'client-a');
@@ -479,7 +481,7 @@ describeDb.each(KINDS)('TailWriter (PostgreSQL event store, %s)', (kind) => {
   });
 
   it('stamps events with the injected clock and the acting source', async () => {
-    const fixed = new TailWriter(store, reservations, ids, () => new Date('2030-05-06T07:08:09.000Z'));
+    const fixed = createWriteSide(store, reservations, ids, () => new Date('2030-05-06T07:08:09.000Z'));
     const ctx = ctxOf(unique('d'), 'client-clock');
     const r = await fixed.createOrMapMany(ctx, [{ mappedId: 'M', tailNumber: 'CLK' }]);
     const off = await fixed.deactivate(ctx, 'M');
@@ -495,12 +497,13 @@ describeDb.each(KINDS)('TailWriter (PostgreSQL event store, %s)', (kind) => {
     const appends: number[] = [];
     const counting: ReservationStore = {
       read: (keys) => reservations.read(keys),
+      mayBeInFlight: (r, now) => reservations.mayBeInFlight(r, now),
       write: (tailWrites, changes) => {
         appends.push(tailWrites.length);
         return reservations.write(tailWrites, changes);
       },
     };
-    const merged = new TailWriter(store, counting, ids);
+    const merged = createWriteSide(store, counting, ids);
     const callers = Array.from({ length: 30 }, (_, i) => ctxOf(unique(`d${i % 3}`), `client-${i}`));
     const all = await Promise.all(
       callers.map((ctx, i) =>
@@ -522,7 +525,7 @@ describeDb.each(KINDS)('TailWriter (PostgreSQL event store, %s)', (kind) => {
   });
 
   it('two writers (two tail-sync copies) racing on one tail: exactly one created, the rest no action', async () => {
-    const other = new TailWriter(store, reservations, ids);
+    const other = createWriteSide(store, reservations, ids);
     const ctx = ctxOf(unique('d'), 'client-a');
     const input: TailInput = { mappedId: 'SAME', tailNumber: 'N-TWO-COPIES' };
     const all = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? writer : other).createOrMapMany(ctx, [input])));
@@ -540,15 +543,15 @@ describeDb.each(KINDS)('TailWriter (PostgreSQL event store, %s)', (kind) => {
 // A store not atomic across streams (EventStoreDB) shows a claim before its tail's events: until
 // they are written, another writer must neither take the claim for a stale one nor decide as if
 // the number were free. Interleavings forced by holding or crashing the store between writes.
-describeDb('TailWriter on a store written one stream at a time (as EventStoreDB)', () => {
+describeDb('the write side on a store written one stream at a time (as EventStoreDB)', () => {
   const tables = `tw_${run}_sbs_`;
   let pool: Pool;
   let store: StreamByStreamStore;
   let reservations: StreamReservations;
   let ids: PostgresTailIdAllocator;
   /** A tail-sync copy (default retries), with its clock `aheadMs` ahead (to see a claim's lease run out). */
-  const copy = (aheadMs = 0, options?: TailWriterOptions) =>
-    new TailWriter(store, reservations, ids, () => new Date(Date.now() + aheadMs), options);
+  const copy = (aheadMs = 0, options?: CreateOrMapOptions) =>
+    createWriteSide(store, reservations, ids, () => new Date(Date.now() + aheadMs), options);
 
   /**
    * Runs `second` while the store holds the first writer's tail events, and lets them go once
@@ -659,7 +662,7 @@ describeDb('TailWriter on a store written one stream at a time (as EventStoreDB)
   it('a write whose claims took half the lease to store does not write its tail events, and is decided again', async () => {
     let now = 0;
     const slow = new StreamReservations(store, () => now, 1000);
-    const writer = new TailWriter(store, slow, ids, undefined, { retryJitterMs: 2, maxAttempts: 3 });
+    const writer = createWriteSide(store, slow, ids, undefined, { retryJitterMs: 2, maxAttempts: 3 });
     const domain = unique('d');
     const append = store.append.bind(store);
     let calls = 0;
@@ -708,7 +711,7 @@ describeDb('TailWriter on a store written one stream at a time (as EventStoreDB)
     const ownPool = createPool(DATABASE_URL as string, concurrency);
     try {
       const slow = new StreamByStreamStore(new PostgresEventStore(ownPool, { tablePrefix: tables }), { appendDelayMs: 5, concurrency });
-      const writer = new TailWriter(slow, new StreamReservations(slow), ids);
+      const writer = createWriteSide(slow, new StreamReservations(slow), ids);
       const ctx = { domain: unique('d'), source: 'client-a' };
       const inputs: TailInput[] = Array.from({ length: 1000 }, (_, i) => ({ mappedId: `m-${i}`, tailNumber: `N${i}` }));
       const started = performance.now();
