@@ -1,5 +1,6 @@
 import { tailNumberKey } from '../../domain/tail-number';
 import type { TailState } from '../../domain/tail.state';
+import type { TailProperties } from '../../domain/tail-properties';
 
 // How a tail's state maps to the columns of `<prefix>tails`, both ways.
 
@@ -43,19 +44,26 @@ export interface DbTailRow {
   updated_at: Date;
 }
 
+type PropertyColumns = Pick<DbTailRow, 'registration_number' | 'icao_type_name' | 'vendor_type_name' | 'country_code' | 'passenger_seating'>;
+
+/** The optional tail properties of a stored row, as the domain and the views name them. */
+export function propertiesOf(r: PropertyColumns): TailProperties {
+  return {
+    registrationNumber: r.registration_number,
+    icaoTypeName: r.icao_type_name,
+    vendorTypeName: r.vendor_type_name,
+    countryCode: r.country_code,
+    passengerSeating: r.passenger_seating,
+  };
+}
+
 /** A stored row as the domain's state. Its mappings live in their own table and are not needed to fold. */
 export function fromDb(r: DbTailRow): TailState {
   return {
     tailId: Number(r.tail_id),
     domain: r.domain,
     tailNumber: r.tail_number,
-    properties: {
-      registrationNumber: r.registration_number,
-      icaoTypeName: r.icao_type_name,
-      vendorTypeName: r.vendor_type_name,
-      countryCode: r.country_code,
-      passengerSeating: r.passenger_seating,
-    },
+    properties: propertiesOf(r),
     status: r.status,
     mappings: [],
     version: r.version,

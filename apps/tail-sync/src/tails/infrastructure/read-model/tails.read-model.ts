@@ -11,6 +11,7 @@ import {
 } from '@tailsync/contracts';
 import { tailNumberKey } from '../../domain/tail-number';
 import { readModelTables, type ReadModelTables } from './read-model.tables';
+import { propertiesOf, type DbTailRow } from './tail-rows.columns';
 
 export interface TailsReadModelOptions {
   /** Prefix of the read-model tables (as given to the projection). Default `rm_`. */
@@ -41,18 +42,9 @@ export function decodeTailCursor(cursor: string): number {
   return id;
 }
 
-interface ViewRow {
-  tail_id: string;
-  tail_number: string;
-  registration_number: string | null;
-  icao_type_name: string | null;
-  vendor_type_name: string | null;
-  country_code: string | null;
-  passenger_seating: number | null;
+/** A stored tail row (without its domain, which every query names) and its mappings. */
+interface ViewRow extends Omit<DbTailRow, 'domain' | 'status'> {
   status: TailViewStatus;
-  version: number;
-  created_at: Date;
-  updated_at: Date;
   mappings: TailMappingView[] | null;
 }
 
@@ -145,11 +137,7 @@ function toView(r: ViewRow, source: string | undefined): TailView {
     tailId: Number(r.tail_id),
     mappedId: (source !== undefined ? mappings.find((m) => m.source === source)?.mappedId : undefined) ?? null,
     tailNumber: r.tail_number,
-    registrationNumber: r.registration_number,
-    icaoTypeName: r.icao_type_name,
-    vendorTypeName: r.vendor_type_name,
-    countryCode: r.country_code,
-    passengerSeating: r.passenger_seating,
+    ...propertiesOf(r),
     status: r.status,
     mappings: mappings.map((m) => ({ source: m.source, mappedId: m.mappedId })),
     createdAt: r.created_at.toISOString(),
