@@ -11,6 +11,7 @@ import { BearerGuard } from './bearer.guard';
 import { OAuthTokenController } from './oauth-token.controller';
 import { ServiceAccountsController } from './service-accounts.controller';
 import { ServiceAccountsStore } from './service-accounts.store';
+import { RevokedAccounts } from './revoked-accounts';
 
 /** Service accounts, OAuth2 client credentials, and the bearer check on every other endpoint. */
 @Module({
@@ -36,11 +37,12 @@ import { ServiceAccountsStore } from './service-accounts.store';
   controllers: [ServiceAccountsController, OAuthTokenController],
   providers: [
     ServiceAccountsStore,
+    RevokedAccounts,
     AdminTokenGuard,
     // Order matters: the bearer guard identifies the caller the rate limit counts against.
     { provide: APP_GUARD, useClass: BearerGuard },
     { provide: APP_GUARD, useClass: CallerThrottlerGuard },
   ],
-  exports: [ServiceAccountsStore],
+  exports: [ServiceAccountsStore, AdminTokenGuard],
 })
 export class AuthModule {}
