@@ -14,6 +14,7 @@ import { VersionController } from './system/version.controller';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { AuthModule } from './auth/auth.module';
 import { TailsModule } from './tails/tails.module';
+import { AdminModule } from './admin/admin.module';
 
 /** The gateway process, wired for one configuration. */
 export function appModule(config: GatewayConfig, instanceId: string) {
@@ -49,6 +50,7 @@ export function appModule(config: GatewayConfig, instanceId: string) {
       AuthModule,
       TailsModule,
       WebhooksModule,
+      AdminModule,
     ],
     controllers: [VersionController, ErrorsPageController],
     providers: [

@@ -11,6 +11,7 @@ export const TAIL_PATTERNS = {
   get: 'tail-sync.tails.get',
   list: 'tail-sync.tails.list',
   history: 'tail-sync.tails.history',
+  countByDomain: 'tail-sync.admin.count-by-domain',
 } as const;
 
 export const WEBHOOK_PATTERNS = {
