@@ -1,6 +1,7 @@
 /** The admin endpoints over one domain's data: its delivery log (redeliver, recover) and its tails. */
 import { api, freshDomain, newServiceAccount } from './support/accounts';
 import { scripts } from './support/receiver';
+import { eventually } from './support/eventually';
 import { deliveryOf, publish, subscribed } from './support/webhooks';
 
 const admin = () => ({ token: process.env.ADMIN_TOKEN as string });
@@ -20,6 +21,22 @@ describe('admin API: domains', () => {
       { domain: bare.domain, serviceAccounts: 1, tails: 0, subscription: null },
     ]));
     expect((await api(null, 'GET', '/admin/Domains')).status).toBe(401);
+  });
+});
+
+describe('admin API: a domain\'s subscription', () => {
+  it('shows it with its health, enables it, and runs a test call', async () => {
+    const s = await subscribed(scripts.status(503));
+    const base = `/admin/Domains/${s.account.domain}/Subscription`;
+    const view = await api(admin(), 'GET', base);
+    expect(view.status).toBe(200);
+    expect(view.body).toMatchObject({ url: s.receiver.url, status: 'active', health: { failedDeliveriesInARow: 0 } });
+    expect(JSON.stringify(view.body)).not.toContain(s.secret);
+    const test = await api(admin(), 'POST', `${base}/Test`, { payloadToEcho: { hello: 'operator' } });
+    expect(test).toMatchObject({ status: 200, body: { success: false, diagnostics: { statusCode: 503 } } });
+    expect(s.receiver.requests.at(-1)?.rawBody.toString('utf8')).toBe('{"hello":"operator"}');
+    expect((await api(admin(), 'POST', `${base}/Enable`)).status).toBe(200);
+    expect((await api(admin(), 'GET', `/admin/Domains/${freshDomain()}/Subscription`)).status).toBe(404);
   });
 });
 
@@ -74,3 +91,32 @@ describe('admin API: a domain\'s tails', () => {
     expect((await api(admin(), 'GET', `${base}/History?source=${b.clientId}&mappedId=a-1`)).status).toBe(404);
   });
 });
+
+describe('admin API: the overview', () => {
+  it('counts the last hour per minute for the whole system and per domain, with lags and failing subscriptions', async () => {
+    const s = await subscribed(scripts.status(503));
+    await api(s.account, 'PUT', '/Tails', { tailId: 'o-1', tailNumber: 'NOVER1' });
+    const events = await publish(s.account.domain, 3);
+    for (const e of events) await deliveryOf(s.account, e.eventId, 'failed');
+
+    const res = await eventually(async () => {
+      const r = await api(admin(), 'GET', '/admin/Overview');
+      const mine = r.body.domains?.find((d: { domain: string }) => d.domain === s.account.domain);
+      return mine && sum(mine.failed) === 3 ? r : undefined; // the gateway keeps an answer for 5 s
+    }, 15_000);
+    expect(res.status).toBe(200);
+    const o = res.body;
+    expect(o.minutes).toHaveLength(60);
+    const mine = o.domains.find((d: { domain: string }) => d.domain === s.account.domain);
+    expect({ tails: sum(mine.tailsWritten), events: sum(mine.eventsConsumed), delivered: sum(mine.delivered), failed: sum(mine.failed) }).toEqual({ tails: 1, events: 3, delivered: 0, failed: 3 });
+    expect(mine.failed).toHaveLength(60);
+    expect(sum(o.total.failed)).toBeGreaterThanOrEqual(3);
+    expect(o.lags.map((l: { name: string }) => l.name)).toEqual(['tails', 'relay:tailsync.tail-events']);
+    for (const lag of o.lags) expect(lag).toEqual({ name: expect.any(String), events: expect.any(Number), capped: expect.any(Boolean), seconds: expect.any(Number) });
+    expect(o.consumerLag).toEqual(expect.any(Number));
+    expect(o.subscriptions).toContainEqual(expect.objectContaining({ domain: s.account.domain, url: s.receiver.url, status: 'active', failedDeliveriesInARow: 3 }));
+    expect((await api(null, 'GET', '/admin/Overview')).status).toBe(401);
+  });
+});
+
+const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);

@@ -24,7 +24,7 @@ export function appModule(config: TailSyncConfig, instanceId: string) {
       CqrsModule.forRoot(),
       OpsModule.forRoot([new KafkaReadiness(brokerList(config)), new PostgresReadiness(pool), eventStoreReadiness(eventStore)]),
       TailsModule.forRoot({ pool, eventStore, brokers: brokerList(config), clientId: `tail-sync-${instanceId}` }),
-      AdminModule.forRoot(pool),
+      AdminModule.forRoot(pool, eventStore),
     ],
     controllers: [PingMessages],
     providers: [

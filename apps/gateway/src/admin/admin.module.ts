@@ -3,7 +3,9 @@ import { AuthModule } from '../auth/auth.module';
 import { DomainDeliveriesController } from './domain-deliveries.controller';
 import { DomainTailsController } from './domain-tails.controller';
 import { DomainsController } from './domains.controller';
+import { DomainSubscriptionController } from './domain-subscription.controller';
+import { OverviewController } from './overview.controller';
 
 /** Operators' endpoints over every domain's data (the service accounts' are in AuthModule). */
-@Module({ imports: [AuthModule], controllers: [DomainsController, DomainDeliveriesController, DomainTailsController] })
+@Module({ imports: [AuthModule], controllers: [OverviewController, DomainsController, DomainSubscriptionController, DomainDeliveriesController, DomainTailsController] })
 export class AdminModule {}

@@ -7,6 +7,7 @@ import { DeliveryPage, RecoverDeliveriesResult, RedeliverResult, WEBHOOK_PATTERN
 import { Public } from '@tailsync/service-kit';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
 import { unwrap } from '../rpc/reply';
+import { deliveriesRequest } from '../webhooks/deliveries-request';
 import { ServicesClient } from '../rpc/services.client';
 import { DeliveriesQuery, RecoverDeliveriesDto } from '../webhooks/dto/subscription.dto';
 import { DeliveryPageView, RecoveryView, RedeliverView } from '../webhooks/dto/subscription-views';
@@ -29,9 +30,7 @@ export class DomainDeliveriesController {
   @ApiOkResponse({ type: DeliveryPageView })
   async list(@Param() params: DomainParams, @Query() query: DeliveriesQuery, @Req() req: FastifyRequest): Promise<DeliveryPageView> {
     return unwrap(
-      await this.services.call<DeliveryPage>(WEBHOOK_PATTERNS.listDeliveries, adminCaller(params.domain, req), {
-        status: query.status, limit: query.limit, cursor: query.cursor, eventId: query.eventId, since: query.since, until: query.until,
-      }),
+      await this.services.call<DeliveryPage>(WEBHOOK_PATTERNS.listDeliveries, adminCaller(params.domain, req), deliveriesRequest(query)),
     );
   }
 

@@ -1,8 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { DOMAIN_PATTERN as DOMAIN, DOMAIN_MESSAGE } from '../../admin/domain-params';
-import { IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
-
+import { IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { PageLimitQuery } from '../../http/page-limit.query';
 
 export class CreateServiceAccountDto {
   @ApiProperty({ example: 'acme', pattern: DOMAIN.source })
@@ -16,20 +15,12 @@ export class CreateServiceAccountDto {
   name: string;
 }
 
-export class ServiceAccountsQuery {
+export class ServiceAccountsQuery extends PageLimitQuery {
   @ApiPropertyOptional({ description: "Only this domain's accounts.", pattern: DOMAIN.source })
   @IsOptional()
   @IsString({ message: DOMAIN_MESSAGE })
   @Matches(DOMAIN, { message: DOMAIN_MESSAGE })
   domain?: string;
-
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 200, default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: 'limit must be an integer from 1 to 200.' })
-  @Min(1, { message: 'limit must be an integer from 1 to 200.' })
-  @Max(200, { message: 'limit must be an integer from 1 to 200.' })
-  limit?: number;
 
   @ApiPropertyOptional({ description: 'nextCursor of the previous page.', maxLength: 200 })
   @IsOptional()
