@@ -15,6 +15,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 import { AuthModule } from './auth/auth.module';
 import { TailsModule } from './tails/tails.module';
 import { AdminModule } from './admin/admin.module';
+import { ConsoleModule } from './console/console.module';
 
 /** The gateway process, wired for one configuration. */
 export function appModule(config: GatewayConfig, instanceId: string) {
@@ -51,6 +52,7 @@ export function appModule(config: GatewayConfig, instanceId: string) {
       TailsModule,
       WebhooksModule,
       AdminModule,
+      ConsoleModule,
     ],
     controllers: [VersionController, ErrorsPageController],
     providers: [

@@ -12,6 +12,7 @@ import { OAuthTokenController } from './oauth-token.controller';
 import { ServiceAccountsController } from './service-accounts.controller';
 import { ServiceAccountsStore } from './service-accounts.store';
 import { RevokedAccounts } from './revoked-accounts';
+import { ConsoleSessions } from '../console/console-session';
 
 /** Service accounts, OAuth2 client credentials, and the bearer check on every other endpoint. */
 @Module({
@@ -39,10 +40,12 @@ import { RevokedAccounts } from './revoked-accounts';
     ServiceAccountsStore,
     RevokedAccounts,
     AdminTokenGuard,
+    // Keyed by the admin token; without one the guard answers 404 before any session is read.
+    { provide: ConsoleSessions, inject: [GatewayConfig], useFactory: (config: GatewayConfig) => new ConsoleSessions(config.ADMIN_TOKEN ?? '') },
     // Order matters: the bearer guard identifies the caller the rate limit counts against.
     { provide: APP_GUARD, useClass: BearerGuard },
     { provide: APP_GUARD, useClass: CallerThrottlerGuard },
   ],
-  exports: [ServiceAccountsStore, AdminTokenGuard],
+  exports: [ServiceAccountsStore, AdminTokenGuard, ConsoleSessions],
 })
 export class AuthModule {}
