@@ -5,7 +5,7 @@ import { countBecomes, launchChromium, screenshot, seriousViolations, textBecome
 import { eventually } from './support/eventually';
 import { scripts } from './support/receiver';
 import { deliveryOf, publish, subscribed } from './support/webhooks';
-import { baseUrl } from './support/test-stack';
+import { baseUrl, startApp, waitForHttp } from './support/test-stack';
 
 const HOSTILE = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=1">';
 const adminToken = () => process.env.ADMIN_TOKEN as string;
@@ -45,6 +45,20 @@ describe('the console', () => {
       expect((await fetch(`${baseUrl()}${path}`)).status).toBe(401);
     }
     expect((await fetch(`${baseUrl()}/console/assets/../../main.ts`)).status).toBe(404);
+  });
+
+  it('does not exist on a gateway without ADMIN_TOKEN, like the admin API', async () => {
+    const gateway = startApp('gateway', 'gateway-without-admin', { PORT: '13022', ADMIN_TOKEN: '' });
+    try {
+      await waitForHttp('http://127.0.0.1:13022/health/ready', 60_000, [gateway]);
+      for (const path of ['/console', '/console/assets/sign-in.js', '/console/session', '/admin/Overview']) {
+        expect((await fetch(`http://127.0.0.1:13022${path}`)).status).toBe(404);
+      }
+      const signIn = await fetch('http://127.0.0.1:13022/console/session', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token: '' }) });
+      expect(signIn.status).toBe(404);
+    } finally {
+      await gateway.stop();
+    }
   });
 
   it('signs in with the admin token only, into an HttpOnly, SameSite=Strict cookie (Secure over HTTPS)', async () => {
@@ -229,10 +243,15 @@ describe('the console', () => {
     await fresh.close();
   });
 
-  it('signs out', async () => {
+  it('signs out: the session ends, even for a copy of its cookie', async () => {
     await page.goto(`${baseUrl()}/console#/service-accounts`);
+    const [cookie] = await context.cookies();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('Admin token').waitFor();
     expect(await context.cookies()).toEqual([]);
+    const copied = { Cookie: `${cookie.name}=${cookie.value}` };
+    for (const path of ['/admin/Overview', '/console/session', '/console/assets/app.js']) {
+      expect((await fetch(`${baseUrl()}${path}`, { headers: copied })).status).toBe(401);
+    }
   });
 });

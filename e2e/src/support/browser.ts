@@ -22,7 +22,9 @@ export async function seriousViolations(page: Page): Promise<{ id: string; impac
 export async function screenshot(page: Page, name: string): Promise<void> {
   const dir = join(__dirname, '..', '..', '..', 'docs', 'console');
   mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
+  // The whole page down to a README-sized height: long lists (every domain of the run) stop there.
+  const height = Math.min(1400, (await page.evaluate('document.documentElement.scrollHeight')) as number);
+  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true, clip: { x: 0, y: 0, width: page.viewportSize()?.width ?? 1280, height } });
 }
 
 /** Waits until the locator's text satisfies `expected` (exact text, or a pattern), failing after the time-out. */

@@ -2,7 +2,8 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { GatewayConfig } from '../config/gateway.config';
 import { NotFound, Unauthorized } from '../problems/problem';
-import { ConsoleSessions, cookieValue, CSRF_HEADER, SESSION_COOKIE } from '../console/console-session';
+import { ActiveSessions } from '../console/active-sessions';
+import { ConsoleSessions, CSRF_HEADER } from '../console/console-session';
 import { isAdminToken } from './admin-token';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
@@ -17,9 +18,10 @@ export class AdminTokenGuard implements CanActivate {
   constructor(
     private readonly config: GatewayConfig,
     private readonly sessions: ConsoleSessions,
+    private readonly active: ActiveSessions,
   ) {}
 
-  canActivate(context: ExecutionContext): boolean {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const expected = this.config.ADMIN_TOKEN;
     if (!expected) throw new NotFound('No such endpoint.');
     const req = context.switchToHttp().getRequest<FastifyRequest>();
@@ -28,7 +30,7 @@ export class AdminTokenGuard implements CanActivate {
       if (header.startsWith('Bearer ') && isAdminToken(header.slice(7), expected)) return true;
       throw new Unauthorized('A valid admin token is required.');
     }
-    const session = this.sessions.verify(cookieValue(req.headers.cookie, SESSION_COOKIE), Date.now());
+    const session = await this.active.of(req);
     if (!session) throw new Unauthorized('A valid admin token is required.');
     if (SAFE_METHODS.has(req.method) || this.sessions.isCsrfToken(session, req.headers[CSRF_HEADER] as string | undefined)) return true;
     throw new Unauthorized('The console request lacks its CSRF token: reload the page.');

@@ -13,6 +13,7 @@ import { ServiceAccountsController } from './service-accounts.controller';
 import { ServiceAccountsStore } from './service-accounts.store';
 import { RevokedAccounts } from './revoked-accounts';
 import { ConsoleSessions } from '../console/console-session';
+import { ActiveSessions } from '../console/active-sessions';
 
 /** Service accounts, OAuth2 client credentials, and the bearer check on every other endpoint. */
 @Module({
@@ -42,10 +43,11 @@ import { ConsoleSessions } from '../console/console-session';
     AdminTokenGuard,
     // Keyed by the admin token; without one the guard answers 404 before any session is read.
     { provide: ConsoleSessions, inject: [GatewayConfig], useFactory: (config: GatewayConfig) => new ConsoleSessions(config.ADMIN_TOKEN ?? '') },
+    ActiveSessions,
     // Order matters: the bearer guard identifies the caller the rate limit counts against.
     { provide: APP_GUARD, useClass: BearerGuard },
     { provide: APP_GUARD, useClass: CallerThrottlerGuard },
   ],
-  exports: [ServiceAccountsStore, AdminTokenGuard, ConsoleSessions],
+  exports: [ServiceAccountsStore, AdminTokenGuard, ConsoleSessions, ActiveSessions],
 })
 export class AuthModule {}

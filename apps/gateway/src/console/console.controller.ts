@@ -8,7 +8,8 @@ import { GatewayConfig } from '../config/gateway.config';
 import { NotFound, Unauthorized } from '../problems/problem';
 import { ConsoleAsset, loadConsoleAssets, PUBLIC_ASSETS } from './console-assets';
 import { sendConsoleFile } from './console-headers';
-import { ConsoleSession, ConsoleSessions, cookieValue, CSRF_HEADER, SESSION_COOKIE, SESSION_LIFETIME_MS } from './console-session';
+import { ActiveSessions } from './active-sessions';
+import { ConsoleSessions, CSRF_HEADER, SESSION_COOKIE, SESSION_LIFETIME_MS } from './console-session';
 
 export class SignInDto {
   @IsString({ message: 'token is required.' })
@@ -29,26 +30,27 @@ export class ConsoleController {
   constructor(
     private readonly config: GatewayConfig,
     private readonly sessions: ConsoleSessions,
+    private readonly active: ActiveSessions,
   ) {}
 
   @Get()
-  page(@Req() req: FastifyRequest, @Res() reply: FastifyReply): void {
+  async page(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     this.requireConsole();
-    this.send(reply, this.sessionOf(req) ? 'console.html' : 'sign-in.html');
+    this.send(reply, (await this.active.of(req)) ? 'console.html' : 'sign-in.html');
   }
 
   @Get('assets/*')
-  asset(@Req() req: FastifyRequest, @Param('*') name: string, @Res() reply: FastifyReply): void {
+  async asset(@Req() req: FastifyRequest, @Param('*') name: string, @Res() reply: FastifyReply): Promise<void> {
     this.requireConsole();
-    if (!PUBLIC_ASSETS.has(name) && !this.sessionOf(req)) throw new Unauthorized('Sign in to the console first.');
+    if (!PUBLIC_ASSETS.has(name) && !(await this.active.of(req))) throw new Unauthorized('Sign in to the console first.');
     this.send(reply, name);
   }
 
   /** The signed-in page's CSRF token, which state-changing /admin/ calls carry in X-CSRF-Token. */
   @Get('session')
-  session(@Req() req: FastifyRequest): { csrfToken: string; expiresAt: string } {
+  async session(@Req() req: FastifyRequest): Promise<{ csrfToken: string; expiresAt: string }> {
     this.requireConsole();
-    const session = this.sessionOf(req);
+    const session = await this.active.of(req);
     if (!session) throw new Unauthorized('Sign in to the console first.');
     return { csrfToken: this.sessions.csrfToken(session), expiresAt: new Date(session.expiresAtMs).toISOString() };
   }
@@ -66,20 +68,19 @@ export class ConsoleController {
 
   @Delete('session')
   @HttpCode(204)
-  signOut(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): void {
+  async signOut(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
     this.requireConsole();
-    const session = this.sessionOf(req);
-    if (session && !this.sessions.isCsrfToken(session, req.headers[CSRF_HEADER] as string | undefined)) throw new Unauthorized('The CSRF token is missing.');
+    const session = await this.active.of(req);
+    if (session) {
+      if (!this.sessions.isCsrfToken(session, req.headers[CSRF_HEADER] as string | undefined)) throw new Unauthorized('The CSRF token is missing.');
+      await this.active.signOut(session);
+    }
     void reply.header('Set-Cookie', cookie(req, '', 0));
   }
 
   private requireConsole(): string {
     if (!this.config.ADMIN_TOKEN) throw new NotFound('No such endpoint.');
     return this.config.ADMIN_TOKEN;
-  }
-
-  private sessionOf(req: FastifyRequest): ConsoleSession | null {
-    return this.sessions.verify(cookieValue(req.headers.cookie, SESSION_COOKIE), Date.now());
   }
 
   private send(reply: FastifyReply, name: string): void {
