@@ -71,6 +71,10 @@ describe('the console', () => {
     await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
     const [cookie] = await context.cookies();
     expect(cookie).toMatchObject({ name: 'tailsync_console', httpOnly: true, sameSite: 'Strict', secure: false });
+    for (const path of ['/console', '/console/assets/app.js', '/console/assets/vendor/uPlot.iife.min.js']) {
+      const headers = (await page.request.get(`${baseUrl()}${path}`)).headers();
+      expect(headers).toMatchObject({ 'content-security-policy': expect.stringContaining("default-src 'none'"), 'x-content-type-options': 'nosniff' });
+    }
 
     const https = await fetch(`${baseUrl()}/console/session`, {
       method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Forwarded-Proto': 'https' }, body: JSON.stringify({ token: adminToken() }),
