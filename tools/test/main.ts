@@ -10,6 +10,7 @@ import { ensureKafkaConsumerPython } from './kafka-consumer-python';
 import { closingLine, sumReports } from './reports';
 import { ensurePythonVenv } from './python-venv';
 import { ensureSchemathesis } from './schemathesis';
+import { ensureChromium } from './chromium';
 
 const dataDir = join(REPO_ROOT, '.data', 'test');
 const reports = join(dataDir, 'reports');
@@ -46,6 +47,7 @@ async function main() {
   const staticFailures = process.env.TAILSYNC_SKIP_STATIC_CHECKS === '1' ? [] : staticChecks();
   const schemathesis = ensureSchemathesis(log);
   const kafkaConsumerPython = ensureKafkaConsumerPython(log);
+  const chromium = ensureChromium(log);
   const pythonReceivers = ensurePythonVenv('python-receivers', join(REPO_ROOT, 'e2e', 'python', 'requirements.txt'), log);
   // Every run starts from empty stores, so no test depends on an earlier run (a server left
   // running by a killed earlier run is stopped first, by the launchers, from its pid file).
@@ -80,6 +82,7 @@ async function main() {
           SCHEMATHESIS_BIN: schemathesis,
           KAFKA_CONSUMER_PYTHON: kafkaConsumerPython,
           TAILSYNC_TEST_PYTHON: join(pythonReceivers, 'bin', 'python'),
+          CHROMIUM_PATH: chromium,
         },
       },
     );

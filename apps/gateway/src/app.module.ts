@@ -14,6 +14,8 @@ import { VersionController } from './system/version.controller';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { AuthModule } from './auth/auth.module';
 import { TailsModule } from './tails/tails.module';
+import { AdminModule } from './admin/admin.module';
+import { ConsoleModule } from './console/console.module';
 
 /** The gateway process, wired for one configuration. */
 export function appModule(config: GatewayConfig, instanceId: string) {
@@ -49,6 +51,8 @@ export function appModule(config: GatewayConfig, instanceId: string) {
       AuthModule,
       TailsModule,
       WebhooksModule,
+      AdminModule,
+      ConsoleModule,
     ],
     controllers: [VersionController, ErrorsPageController],
     providers: [

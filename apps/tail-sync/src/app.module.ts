@@ -6,6 +6,7 @@ import {
 import { TailSyncConfig } from './config/tail-sync.config';
 import { PingMessages } from './system/ping.messages';
 import { TailsModule } from './tails/tails.module';
+import { AdminModule } from './admin/admin.module';
 import { createEventStore, EventStore } from '@tailsync/event-store';
 import { ReadinessCheck } from '@tailsync/service-kit';
 
@@ -23,6 +24,7 @@ export function appModule(config: TailSyncConfig, instanceId: string) {
       CqrsModule.forRoot(),
       OpsModule.forRoot([new KafkaReadiness(brokerList(config)), new PostgresReadiness(pool), eventStoreReadiness(eventStore)]),
       TailsModule.forRoot({ pool, eventStore, brokers: brokerList(config), clientId: `tail-sync-${instanceId}` }),
+      AdminModule.forRoot(pool, eventStore),
     ],
     controllers: [PingMessages],
     providers: [

@@ -7,6 +7,10 @@ import { DispatcherRuntime } from './dispatcher.runtime';
 import { RecoveryMessages } from './subscriptions/recovery.messages';
 import { SubscriptionsMessages } from './subscriptions/subscriptions.messages';
 import { PingMessages } from './system/ping.messages';
+import { AdminMessages } from './admin/admin.messages';
+import { ConsumerLag } from './admin/consumer-lag';
+import { DeliveryActivityStore } from './admin/delivery-activity.store';
+import { TOPICS } from '@tailsync/contracts';
 
 /** Starts the consumer and the scheduler once Nest is up; stops them first on shutdown (before the pool closes). */
 class RuntimeLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
@@ -28,7 +32,7 @@ export function appModule(runtime: DispatcherRuntime) {
       loggingModule('webhook-dispatcher', config.LOG_LEVEL),
       OpsModule.forRoot([new KafkaReadiness(brokerList(config)), new PostgresReadiness(pool)]),
     ],
-    controllers: [PingMessages, SubscriptionsMessages, RecoveryMessages],
+    controllers: [PingMessages, SubscriptionsMessages, RecoveryMessages, AdminMessages],
     providers: [
       { provide: WebhookDispatcherConfig, useValue: config },
       { provide: INSTANCE_ID, useValue: instanceId },
@@ -36,6 +40,11 @@ export function appModule(runtime: DispatcherRuntime) {
       { provide: DispatcherRuntime, useValue: runtime },
       { provide: RuntimeLifecycle, useFactory: () => new RuntimeLifecycle(runtime) },
       { provide: PoolLifecycle, useValue: new PoolLifecycle(pool) },
+      { provide: DeliveryActivityStore, useValue: new DeliveryActivityStore(pool) },
+      {
+        provide: ConsumerLag,
+        useFactory: () => new ConsumerLag(brokerList(config), `webhook-dispatcher-admin-${instanceId}`, config.WEBHOOK_EVENTS_GROUP_ID, TOPICS.riskAssessmentExecuted),
+      },
     ],
   })
   class WebhookDispatcherModule {}

@@ -9,3 +9,4 @@ export * from './webhook-subscription-events';
 export * from './tails';
 export * from './cloudevents';
 export * from './kafka';
+export * from './admin-activity';

@@ -11,6 +11,8 @@ export const TAIL_PATTERNS = {
   get: 'tail-sync.tails.get',
   list: 'tail-sync.tails.list',
   history: 'tail-sync.tails.history',
+  countByDomain: 'tail-sync.admin.count-by-domain',
+  activity: 'tail-sync.admin.activity',
 } as const;
 
 export const WEBHOOK_PATTERNS = {
@@ -23,6 +25,7 @@ export const WEBHOOK_PATTERNS = {
   listDeliveries: 'webhook-dispatcher.deliveries.list',
   redeliver: 'webhook-dispatcher.deliveries.redeliver',
   recover: 'webhook-dispatcher.deliveries.recover',
+  activity: 'webhook-dispatcher.admin.activity',
 } as const;
 
 export const ALL_PATTERNS: readonly string[] = [...Object.values(TAIL_PATTERNS), ...Object.values(WEBHOOK_PATTERNS)];

@@ -35,3 +35,13 @@ export interface ChangeTailNumberRequest {
 }
 
 export const MAX_BULK_TAILS = 1000;
+
+/** Operators' overview: how many tails each of these domains holds. */
+export interface TailCountsRequest {
+  domains: string[];
+}
+
+export interface TailCountsReply {
+  /** Domain → tails (active and inactive); a domain without tails is 0. */
+  counts: Record<string, number>;
+}

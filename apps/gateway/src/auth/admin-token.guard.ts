@@ -1,23 +1,38 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { GatewayConfig } from '../config/gateway.config';
 import { NotFound, Unauthorized } from '../problems/problem';
+import { ActiveSessions } from '../console/active-sessions';
+import { ConsoleSessions, CSRF_HEADER } from '../console/console-session';
+import { isAdminToken } from './admin-token';
 
-const digest = (s: string) => createHash('sha256').update(s).digest();
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
-/** `/admin/*` answers only to ADMIN_TOKEN; without one configured, the admin API does not exist (404). */
+/**
+ * `/admin/*` answers only to ADMIN_TOKEN, or to the console signed in with it (its session cookie,
+ * plus the session's CSRF token on a state-changing request); without an ADMIN_TOKEN configured,
+ * the admin API does not exist (404).
+ */
 @Injectable()
 export class AdminTokenGuard implements CanActivate {
-  constructor(private readonly config: GatewayConfig) {}
+  constructor(
+    private readonly config: GatewayConfig,
+    private readonly sessions: ConsoleSessions,
+    private readonly active: ActiveSessions,
+  ) {}
 
-  canActivate(context: ExecutionContext): boolean {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const expected = this.config.ADMIN_TOKEN;
     if (!expected) throw new NotFound('No such endpoint.');
-    const header = context.switchToHttp().getRequest<FastifyRequest>().headers.authorization ?? '';
-    const given = header.startsWith('Bearer ') ? header.slice(7) : '';
-    // Digests make the comparison constant-time whatever the lengths.
-    if (!given || !timingSafeEqual(digest(given), digest(expected))) throw new Unauthorized('A valid admin token is required.');
-    return true;
+    const req = context.switchToHttp().getRequest<FastifyRequest>();
+    const header = req.headers.authorization;
+    if (header !== undefined) {
+      if (header.startsWith('Bearer ') && isAdminToken(header.slice(7), expected)) return true;
+      throw new Unauthorized('A valid admin token is required.');
+    }
+    const session = await this.active.of(req);
+    if (!session) throw new Unauthorized('A valid admin token is required.');
+    if (SAFE_METHODS.has(req.method) || this.sessions.isCsrfToken(session, req.headers[CSRF_HEADER] as string | undefined)) return true;
+    throw new Unauthorized('The console request lacks its CSRF token: reload the page.');
   }
 }

@@ -11,6 +11,9 @@ import { BearerGuard } from './bearer.guard';
 import { OAuthTokenController } from './oauth-token.controller';
 import { ServiceAccountsController } from './service-accounts.controller';
 import { ServiceAccountsStore } from './service-accounts.store';
+import { RevokedAccounts } from './revoked-accounts';
+import { ConsoleSessions } from '../console/console-session';
+import { ActiveSessions } from '../console/active-sessions';
 
 /** Service accounts, OAuth2 client credentials, and the bearer check on every other endpoint. */
 @Module({
@@ -36,11 +39,15 @@ import { ServiceAccountsStore } from './service-accounts.store';
   controllers: [ServiceAccountsController, OAuthTokenController],
   providers: [
     ServiceAccountsStore,
+    RevokedAccounts,
     AdminTokenGuard,
+    // Keyed by the admin token; without one the guard answers 404 before any session is read.
+    { provide: ConsoleSessions, inject: [GatewayConfig], useFactory: (config: GatewayConfig) => new ConsoleSessions(config.ADMIN_TOKEN ?? '') },
+    ActiveSessions,
     // Order matters: the bearer guard identifies the caller the rate limit counts against.
     { provide: APP_GUARD, useClass: BearerGuard },
     { provide: APP_GUARD, useClass: CallerThrottlerGuard },
   ],
-  exports: [ServiceAccountsStore],
+  exports: [ServiceAccountsStore, AdminTokenGuard, ConsoleSessions, ActiveSessions],
 })
 export class AuthModule {}

@@ -6,6 +6,7 @@ import { Unauthorized } from '../problems/problem';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from './access-token';
 import { VerifiedTokens, type VerifiedClaims } from './verified-tokens';
 import { AuthenticatedRequest } from './caller.decorator';
+import { RevokedAccounts } from './revoked-accounts';
 import { PUBLIC_ROUTE } from '@tailsync/service-kit';
 
 /** Every endpoint not marked @Public() needs `Authorization: Bearer <access token>`. */
@@ -16,6 +17,7 @@ export class BearerGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly jwt: JwtService,
+    private readonly revoked: RevokedAccounts,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -24,6 +26,7 @@ export class BearerGuard implements CanActivate {
     const match = /^Bearer ([\w-]+\.[\w-]+\.[\w-]+)$/.exec(req.headers.authorization ?? '');
     if (!match) throw new Unauthorized();
     const claims = this.verified.get(match[1], Date.now()) ?? (await this.verify(match[1]));
+    if (this.revoked.has(claims.sub)) throw new Unauthorized('The access token is invalid or expired.');
     req.caller = { domain: claims.dom, source: claims.sub, requestId: req.id };
     return true;
   }

@@ -36,7 +36,7 @@ export class OAuthTokenController {
   @ApiConsumes('application/x-www-form-urlencoded', 'application/json')
   @ApiBody({ type: TokenRequestDto })
   @ApiOkResponse({ type: TokenView })
-  @ApiUnauthorizedResponse({ description: 'Unknown client, wrong secret, or no credentials.' })
+  @ApiUnauthorizedResponse({ description: 'Unknown client, wrong secret, disabled account, or no credentials.' })
   async token(@Body() body: Record<string, unknown> | undefined, @Headers('authorization') authorization?: string): Promise<TokenView> {
     const form = body ?? {};
     if (form.grant_type !== 'client_credentials') {
@@ -50,6 +50,7 @@ export class OAuthTokenController {
     }
     const account = await this.accounts.find(clientId);
     if (!account || !(await verifySecret(clientSecret, account.secretHash))) throw new Unauthorized('Unknown client or wrong secret.');
+    if (account.status !== 'active') throw new Unauthorized('The service account is disabled.');
     const claims: AccessTokenClaims = { sub: account.clientId, dom: account.domain };
     const access_token = await this.jwt.signAsync(claims, {
       secret: this.config.JWT_SECRET,

@@ -1,46 +1,106 @@
-import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { IsString, Length, Matches } from 'class-validator';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { randomBytes } from 'node:crypto';
-import { AdminTokenGuard } from './admin-token.guard';
 import { Public } from '@tailsync/service-kit';
+import { NotFound } from '../problems/problem';
+import { AdminTokenGuard } from './admin-token.guard';
+import { CreateServiceAccountDto, ServiceAccountsQuery } from './dto/service-account.dto';
+import { ServiceAccountCreatedView, ServiceAccountPageView, ServiceAccountView, ServiceAccountWithSecretView } from './dto/service-account-views';
+import { decodeListCursor, encodeListCursor } from './list-cursor';
+import { RevokedAccounts } from './revoked-accounts';
 import { hashSecret } from './secret-hash';
-import { ServiceAccountsStore } from './service-accounts.store';
+import { ServiceAccount, ServiceAccountsStore } from './service-accounts.store';
 
-export class CreateServiceAccountDto {
-  @ApiProperty({ example: 'acme', pattern: '^[a-z0-9][a-z0-9-]{0,62}$' })
-  @IsString({ message: 'Domain is required.' })
-  @Matches(/^[a-z0-9][a-z0-9-]{0,62}$/, { message: 'Domain must be 1 to 63 lowercase letters, digits or hyphens, starting with a letter or digit.' })
-  domain: string;
-
-  @ApiProperty({ example: 'Acme EFB' })
-  @IsString({ message: 'Name is required.' })
-  @Length(1, 200, { message: 'Name must be 1 to 200 characters.' })
-  name: string;
-}
-
-export class ServiceAccountCreatedView {
-  @ApiProperty() clientId: string;
-  @ApiProperty({ description: 'Shown once; only a slow hash is stored.' }) clientSecret: string;
-  @ApiProperty() domain: string;
-  @ApiProperty() name: string;
-}
+const newSecret = () => randomBytes(32).toString('base64url');
 
 @ApiTags('Admin')
 @ApiBearerAuth()
+@ApiBadRequestResponse({ description: 'Validation failed (problem+json with the validation object).' })
 @Public()
 @UseGuards(AdminTokenGuard)
 @Controller('admin/ServiceAccounts')
 export class ServiceAccountsController {
-  constructor(private readonly store: ServiceAccountsStore) {}
+  constructor(
+    private readonly store: ServiceAccountsStore,
+    private readonly revoked: RevokedAccounts,
+  ) {}
 
   @Post()
   @HttpCode(201)
+  @ApiOperation({ summary: 'Create a service account; its clientSecret is shown this once.' })
   @ApiCreatedResponse({ type: ServiceAccountCreatedView })
   async create(@Body() dto: CreateServiceAccountDto): Promise<ServiceAccountCreatedView> {
     const clientId = `sa_${randomBytes(12).toString('hex')}`;
-    const clientSecret = randomBytes(32).toString('base64url');
+    const clientSecret = newSecret();
     await this.store.insert({ clientId, secretHash: await hashSecret(clientSecret), domain: dto.domain, name: dto.name });
     return { clientId, clientSecret, domain: dto.domain, name: dto.name };
   }
+
+  @Get()
+  @ApiOperation({ summary: 'Service accounts in creation order, optionally of one domain; page with nextCursor.' })
+  @ApiOkResponse({ type: ServiceAccountPageView })
+  async list(@Query() query: ServiceAccountsQuery): Promise<ServiceAccountPageView> {
+    const limit = query.limit ?? 50;
+    const rows = await this.store.page({ domain: query.domain, limit, after: query.cursor === undefined ? undefined : decodeListCursor(query.cursor) });
+    const items = rows.slice(0, limit);
+    return { items: items.map(view), nextCursor: rows.length > limit ? encodeListCursor(items[items.length - 1].position) : null };
+  }
+
+  @Post(':clientId/Disable')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Disable an account: no new access token, and its tokens are refused on every gateway copy within 5 s.' })
+  @ApiOkResponse({ type: ServiceAccountView })
+  @ApiNotFoundResponse({ description: 'No such service account.' })
+  async disable(@Param('clientId') clientId: string): Promise<ServiceAccountView> {
+    const account = found(await this.store.setStatus(clientId, 'disabled'));
+    this.revoked.add(clientId);
+    return view(account);
+  }
+
+  @Post(':clientId/Enable')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Enable a disabled account again; its unexpired tokens work again.' })
+  @ApiOkResponse({ type: ServiceAccountView })
+  @ApiNotFoundResponse({ description: 'No such service account.' })
+  async enable(@Param('clientId') clientId: string): Promise<ServiceAccountView> {
+    const account = found(await this.store.setStatus(clientId, 'active'));
+    this.revoked.remove(clientId);
+    return view(account);
+  }
+
+  @Post(':clientId/RotateSecret')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Replace the client secret; the new one is shown this once. Tokens already issued stay valid until they expire.' })
+  @ApiOkResponse({ type: ServiceAccountWithSecretView })
+  @ApiNotFoundResponse({ description: 'No such service account.' })
+  async rotateSecret(@Param('clientId') clientId: string): Promise<ServiceAccountWithSecretView> {
+    const clientSecret = newSecret();
+    const account = found(await this.store.replaceSecret(clientId, await hashSecret(clientSecret)));
+    return { ...view(account), clientSecret };
+  }
+
+  @Delete(':clientId')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete an account: no new access token, and its tokens are refused on every gateway copy within 5 s.' })
+  @ApiNoContentResponse()
+  @ApiNotFoundResponse({ description: 'No such service account.' })
+  async remove(@Param('clientId') clientId: string): Promise<void> {
+    found(await this.store.setStatus(clientId, 'deleted'));
+    this.revoked.add(clientId);
+  }
+}
+
+function found(account: ServiceAccount | null): ServiceAccount {
+  if (!account) throw new NotFound('No such service account.');
+  return account;
+}
+
+function view(account: ServiceAccount): ServiceAccountView {
+  return {
+    clientId: account.clientId,
+    domain: account.domain,
+    name: account.name,
+    status: account.status === 'disabled' ? 'disabled' : 'active',
+    createdAt: account.createdAt.toISOString(),
+  };
 }

@@ -2,13 +2,31 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { migrateUnderLock, PG_POOL } from '@tailsync/service-kit';
 import { Pool } from 'pg';
 
+/** `deleted` is a tombstone: it keeps the id on the revocation list until its tokens expire. */
+export type ServiceAccountStatus = 'active' | 'disabled' | 'deleted';
+
 export interface ServiceAccount {
   clientId: string;
   secretHash: string;
   domain: string;
   name: string;
+  status: ServiceAccountStatus;
   createdAt: Date;
 }
+
+/** `createdAt` as PostgreSQL prints it: exact to the microsecond, unlike a JavaScript Date. */
+export interface ListPosition {
+  createdAt: string;
+  clientId: string;
+}
+
+export interface ServiceAccountPageQuery {
+  domain?: string;
+  limit: number;
+  after?: ListPosition;
+}
+
+const COLUMNS = 'client_id, secret_hash, domain, name, status, created_at';
 
 /** The gateway's own table of service accounts. */
 @Injectable()
@@ -23,21 +41,89 @@ export class ServiceAccountsStore implements OnModuleInit {
         domain text not null,
         name text not null,
         created_at timestamptz not null default now())`,
+      `alter table gw_service_accounts add column if not exists status text not null default 'active'`,
+      `alter table gw_service_accounts add column if not exists status_changed_at timestamptz not null default now()`,
+      // The revocation list every gateway copy polls, and the admin list in creation order.
+      `create index if not exists gw_service_accounts_revoked on gw_service_accounts (client_id) where status <> 'active'`,
+      `create index if not exists gw_service_accounts_listing on gw_service_accounts (created_at, client_id) where status <> 'deleted'`,
     ]);
   }
 
-  async insert(account: Omit<ServiceAccount, 'createdAt'>): Promise<void> {
-    await this.pool.query('insert into gw_service_accounts (client_id, secret_hash, domain, name) values ($1, $2, $3, $4)', [
-      account.clientId, account.secretHash, account.domain, account.name,
-    ]);
-  }
-
-  async find(clientId: string): Promise<ServiceAccount | null> {
+  async insert(account: Omit<ServiceAccount, 'createdAt' | 'status'>): Promise<ServiceAccount> {
     const { rows } = await this.pool.query(
-      'select client_id, secret_hash, domain, name, created_at from gw_service_accounts where client_id = $1',
-      [clientId],
+      `insert into gw_service_accounts (client_id, secret_hash, domain, name) values ($1, $2, $3, $4) returning ${COLUMNS}`,
+      [account.clientId, account.secretHash, account.domain, account.name],
     );
-    const row = rows[0];
-    return row ? { clientId: row.client_id, secretHash: row.secret_hash, domain: row.domain, name: row.name, createdAt: row.created_at } : null;
+    return toAccount(rows[0]);
   }
+
+  /** An account that is not deleted, whatever its status. */
+  async find(clientId: string): Promise<ServiceAccount | null> {
+    const { rows } = await this.pool.query(`select ${COLUMNS} from gw_service_accounts where client_id = $1 and status <> 'deleted'`, [clientId]);
+    return rows[0] ? toAccount(rows[0]) : null;
+  }
+
+  /** Accounts in creation order, `limit + 1` of them so the caller knows whether a next page exists. */
+  async page(query: ServiceAccountPageQuery): Promise<(ServiceAccount & { position: ListPosition })[]> {
+    const { rows } = await this.pool.query(
+      `select ${COLUMNS}, created_at::text as position from gw_service_accounts
+        where status <> 'deleted' and ($1::text is null or domain = $1)
+          and ($2::timestamptz is null or (created_at, client_id) > ($2::timestamptz, $3::text))
+        order by created_at, client_id limit $4`,
+      [query.domain ?? null, query.after?.createdAt ?? null, query.after?.clientId ?? null, query.limit + 1],
+    );
+    return rows.map((row) => ({ ...toAccount(row), position: { createdAt: row.position, clientId: row.client_id } }));
+  }
+
+  /** Sets the status of an account that is not deleted; null when there is none. */
+  async setStatus(clientId: string, status: ServiceAccountStatus): Promise<ServiceAccount | null> {
+    const { rows } = await this.pool.query(
+      `update gw_service_accounts set status = $2, status_changed_at = now() where client_id = $1 and status <> 'deleted' returning ${COLUMNS}`,
+      [clientId, status],
+    );
+    return rows[0] ? toAccount(rows[0]) : null;
+  }
+
+  async replaceSecret(clientId: string, secretHash: string): Promise<ServiceAccount | null> {
+    const { rows } = await this.pool.query(
+      `update gw_service_accounts set secret_hash = $2 where client_id = $1 and status <> 'deleted' returning ${COLUMNS}`,
+      [clientId, secretHash],
+    );
+    return rows[0] ? toAccount(rows[0]) : null;
+  }
+
+  /** Every domain that ever had an account, with how many it has now (deleted ones not counted). */
+  async domains(): Promise<{ domain: string; serviceAccounts: number }[]> {
+    const { rows } = await this.pool.query(
+      `select domain, (count(*) filter (where status <> 'deleted'))::int as accounts from gw_service_accounts group by domain order by domain`,
+    );
+    return rows.map((row) => ({ domain: row.domain as string, serviceAccounts: row.accounts as number }));
+  }
+
+  /** Every account a domain ever had, deleted ones too: the mapping sources its tails may carry. */
+  async sourcesOf(domain: string): Promise<string[]> {
+    const { rows } = await this.pool.query('select client_id from gw_service_accounts where domain = $1 order by created_at', [domain]);
+    return rows.map((row) => row.client_id as string);
+  }
+
+  /** Ids whose access tokens must be refused: disabled accounts, and deleted ones whose tokens may still be unexpired. */
+  async revokedIds(tokenLifetimeSeconds: number): Promise<string[]> {
+    const { rows } = await this.pool.query(
+      `select client_id from gw_service_accounts
+        where status = 'disabled' or (status = 'deleted' and status_changed_at > now() - make_interval(secs => $1))`,
+      [tokenLifetimeSeconds],
+    );
+    return rows.map((row) => row.client_id as string);
+  }
+}
+
+function toAccount(row: Record<string, unknown>): ServiceAccount {
+  return {
+    clientId: row.client_id as string,
+    secretHash: row.secret_hash as string,
+    domain: row.domain as string,
+    name: row.name as string,
+    status: row.status as ServiceAccountStatus,
+    createdAt: row.created_at as Date,
+  };
 }

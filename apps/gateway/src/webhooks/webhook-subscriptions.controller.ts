@@ -12,12 +12,13 @@ import { SecretBox } from '@tailsync/webhook-signing';
 import { Caller } from '../auth/caller.decorator';
 import { GatewayConfig } from '../config/gateway.config';
 import { unwrap } from '../rpc/reply';
+import { deliveriesRequest } from './deliveries-request';
 import { ServicesClient } from '../rpc/services.client';
 import { DeliveriesQuery, RecoverDeliveriesDto, SubscriptionDto, TestSubscriptionDto } from './dto/subscription.dto';
 import { DeliveryPageView, RecoveryView, RedeliverView, SubscriptionView, TestResultView } from './dto/subscription-views';
 
 /** The Test call may take the whole attempt time-out (10 s) before the dispatcher answers. */
-const TEST_CALL_MIN_WAIT_MS = 12_000;
+export const TEST_CALL_MIN_WAIT_MS = 12_000;
 
 @ApiTags('Webhook subscriptions')
 @ApiBearerAuth()
@@ -88,9 +89,7 @@ export class WebhookSubscriptionsController {
   @ApiOkResponse({ type: DeliveryPageView })
   async deliveries(@Caller() caller: CallerContext, @Query() query: DeliveriesQuery): Promise<DeliveryPageView> {
     return unwrap(
-      await this.services.call<DeliveryPage>(WEBHOOK_PATTERNS.listDeliveries, caller, {
-        status: query.status, limit: query.limit, cursor: query.cursor, eventId: query.eventId, since: query.since, until: query.until,
-      }),
+      await this.services.call<DeliveryPage>(WEBHOOK_PATTERNS.listDeliveries, caller, deliveriesRequest(query)),
     );
   }
 

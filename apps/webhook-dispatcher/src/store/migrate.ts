@@ -74,6 +74,9 @@ const STATEMENTS = [
        alter table webhook_deliveries add constraint webhook_deliveries_status_known check (status in ('pending', 'delivered', 'failed', 'skipped'));
      end if;
    end $$`,
+  // The operators' overview counts the last hour's deliveries by creation time; created_at never
+  // changes, so updates stay HOT.
+  `create index if not exists webhook_deliveries_created_at_idx on webhook_deliveries (created_at)`,
 ];
 
 export function migrateDispatcherTables(pool: Pool): Promise<void> {

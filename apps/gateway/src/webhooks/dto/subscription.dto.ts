@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { PageLimitQuery } from '../../http/page-limit.query';
 import {
-  ArrayMaxSize, ArrayNotEmpty, IsArray, IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, MaxLength, Min,
+  ArrayMaxSize, ArrayNotEmpty, IsArray, IsDefined, IsIn, IsObject, IsOptional, IsString, Length, MaxLength,
   ValidateBy, type ValidationOptions,
 } from 'class-validator';
 import { DELIVERY_STATUSES, RISK_ASSESSMENT_EXECUTED, type DeliveryStatus } from '@tailsync/contracts';
@@ -57,19 +57,11 @@ export class TestSubscriptionDto {
   payloadToEcho: Record<string, unknown>;
 }
 
-export class DeliveriesQuery {
+export class DeliveriesQuery extends PageLimitQuery {
   @ApiPropertyOptional({ enum: DELIVERY_STATUSES })
   @IsOptional()
   @IsIn(DELIVERY_STATUSES as DeliveryStatus[], { message: 'status must be pending, delivered, failed or skipped.' })
   status?: DeliveryStatus;
-
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 200, default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: 'limit must be an integer from 1 to 200.' })
-  @Min(1, { message: 'limit must be an integer from 1 to 200.' })
-  @Max(200, { message: 'limit must be an integer from 1 to 200.' })
-  limit?: number;
 
   @ApiPropertyOptional({ description: 'nextCursor of the previous page.', maxLength: 64 })
   @IsOptional()

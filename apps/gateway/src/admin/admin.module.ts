@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { DomainDeliveriesController } from './domain-deliveries.controller';
+import { DomainTailsController } from './domain-tails.controller';
+import { DomainsController } from './domains.controller';
+import { DomainSubscriptionController } from './domain-subscription.controller';
+import { OverviewController } from './overview.controller';
+
+/** Operators' endpoints over every domain's data (the service accounts' are in AuthModule). */
+@Module({ imports: [AuthModule], controllers: [OverviewController, DomainsController, DomainSubscriptionController, DomainDeliveriesController, DomainTailsController] })
+export class AdminModule {}

@@ -1,0 +1,56 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
+import {
+  ApiBadRequestResponse, ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags,
+} from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { SubscriptionView as SubscriptionReply, TestSubscriptionResult, WEBHOOK_PATTERNS } from '@tailsync/contracts';
+import { Public } from '@tailsync/service-kit';
+import { AdminTokenGuard } from '../auth/admin-token.guard';
+import { GatewayConfig } from '../config/gateway.config';
+import { unwrap } from '../rpc/reply';
+import { ServicesClient } from '../rpc/services.client';
+import { TestSubscriptionDto } from '../webhooks/dto/subscription.dto';
+import { SubscriptionView, TestResultView } from '../webhooks/dto/subscription-views';
+import { TEST_CALL_MIN_WAIT_MS } from '../webhooks/webhook-subscriptions.controller';
+import { adminCaller } from './admin-caller';
+import { DomainParams } from './domain-params';
+
+/** A domain's subscription with its health, enabling it again, and a test call with its diagnostics. */
+@ApiTags('Admin')
+@ApiBearerAuth()
+@ApiBadRequestResponse({ description: 'Validation failed (problem+json with the validation object).' })
+@ApiServiceUnavailableResponse({ description: 'The dispatcher did not answer in time, or is down; Retry-After: 1.' })
+@ApiNotFoundResponse({ description: 'The domain has no subscription.' })
+@Public()
+@UseGuards(AdminTokenGuard)
+@Controller('admin/Domains/:domain/Subscription')
+export class DomainSubscriptionController {
+  constructor(
+    private readonly services: ServicesClient,
+    private readonly config: GatewayConfig,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: "A domain's subscription with its health, as GET /WebhookSubscriptions shows it to the domain." })
+  @ApiOkResponse({ type: SubscriptionView })
+  async get(@Param() params: DomainParams, @Req() req: FastifyRequest): Promise<SubscriptionView> {
+    return unwrap(await this.services.call<SubscriptionReply>(WEBHOOK_PATTERNS.getSubscription, adminCaller(params.domain, req), {}));
+  }
+
+  @Post('Enable')
+  @HttpCode(200)
+  @ApiOperation({ summary: "Enable a domain's disabled subscription and reset its run of failures." })
+  @ApiOkResponse({ type: SubscriptionView })
+  async enable(@Param() params: DomainParams, @Req() req: FastifyRequest): Promise<SubscriptionView> {
+    return unwrap(await this.services.call<SubscriptionReply>(WEBHOOK_PATTERNS.enableSubscription, adminCaller(params.domain, req), {}));
+  }
+
+  @Post('Test')
+  @HttpCode(200)
+  @ApiOperation({ summary: "One signed test call to the domain's URL, no retries; 200 whatever the URL answered: read success and diagnostics." })
+  @ApiOkResponse({ type: TestResultView })
+  async test(@Param() params: DomainParams, @Body() body: TestSubscriptionDto, @Req() req: FastifyRequest): Promise<TestResultView> {
+    const wait = Math.max(this.config.RPC_TIMEOUT_MS, TEST_CALL_MIN_WAIT_MS);
+    return unwrap(await this.services.call<TestSubscriptionResult>(WEBHOOK_PATTERNS.test, adminCaller(params.domain, req), { payloadToEcho: body.payloadToEcho }, wait));
+  }
+}

@@ -1,0 +1,64 @@
+import { Controller, Get, Param, Query, Req, UseGuards } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { CallerContext, TAIL_PATTERNS, TailHistory, TailListPage, TailView as TailReply } from '@tailsync/contracts';
+import { Public } from '@tailsync/service-kit';
+import { AdminTokenGuard } from '../auth/admin-token.guard';
+import { ServiceAccountsStore } from '../auth/service-accounts.store';
+import { ValidationProblem } from '../problems/problem';
+import { unwrap } from '../rpc/reply';
+import { ServicesClient } from '../rpc/services.client';
+import { TailHistoryView } from '../tails/dto/tail-views';
+import { adminCaller } from './admin-caller';
+import { DomainParams } from './domain-params';
+import { AdminTailHistoryQuery, AdminTailsQuery } from './dto/admin-tails.query';
+import { AdminTailsView } from './dto/admin-tail-views';
+
+/** Finds a domain's tails by tail number or by any of its sources' Mapped IDs, and reads a tail's history. */
+@ApiTags('Admin')
+@ApiBearerAuth()
+@ApiBadRequestResponse({ description: 'Validation failed (problem+json with the validation object).' })
+@ApiServiceUnavailableResponse({ description: 'tail-sync did not answer in time, or is down; Retry-After: 1.' })
+@Public()
+@UseGuards(AdminTokenGuard)
+@Controller('admin/Domains/:domain/Tails')
+export class DomainTailsController {
+  constructor(
+    private readonly services: ServicesClient,
+    private readonly accounts: ServiceAccountsStore,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: "A domain's tails with this tail number, or mapped by one of its service accounts (deleted ones too) to this Mapped ID." })
+  @ApiOkResponse({ type: AdminTailsView })
+  async find(@Param() params: DomainParams, @Query() query: AdminTailsQuery, @Req() req: FastifyRequest): Promise<AdminTailsView> {
+    const caller = adminCaller(params.domain, req);
+    if (query.tailNumber !== undefined) {
+      const page = unwrap(await this.services.call<TailListPage>(TAIL_PATTERNS.list, caller, { tailNumber: query.tailNumber, limit: 500 }));
+      return { items: page.items.filter((tail) => query.mappedId === undefined || tail.mappings.some((m) => m.mappedId === query.mappedId)) };
+    }
+    if (query.mappedId !== undefined) return { items: await this.byMappedId(caller, query.mappedId) };
+    throw new ValidationProblem({}, ['Give mappedId or tailNumber.']);
+  }
+
+  @Get('History')
+  @ApiOperation({ summary: "A tail's history (every event, oldest first), named by one of its mappings." })
+  @ApiOkResponse({ type: TailHistoryView })
+  @ApiNotFoundResponse({ description: 'No tail with that mapping in the domain.' })
+  async history(@Param() params: DomainParams, @Query() query: AdminTailHistoryQuery, @Req() req: FastifyRequest): Promise<TailHistoryView> {
+    const caller = { ...adminCaller(params.domain, req), source: query.source };
+    return unwrap(await this.services.call<TailHistory>(TAIL_PATTERNS.history, caller, { tailId: query.mappedId }));
+  }
+
+  /** A Mapped ID belongs to one source: ask as each of the domain's sources, keep what exists, once per tail. */
+  private async byMappedId(caller: CallerContext, mappedId: string): Promise<TailReply[]> {
+    const sources = await this.accounts.sourcesOf(caller.domain);
+    const replies = await Promise.all(sources.map((source) => this.services.call<TailReply>(TAIL_PATTERNS.get, { ...caller, source }, { tailId: mappedId })));
+    const found = new Map<number, TailReply>();
+    for (const reply of replies) {
+      if (reply.ok) found.set(reply.result.tailId, { ...reply.result, mappedId: null });
+      else if (reply.problem.kind !== 'not-found') unwrap(reply);
+    }
+    return [...found.values()];
+  }
+}

@@ -1,0 +1,69 @@
+import { call, query } from '../api.js';
+import { field, fill, h, table, when } from '../dom.js';
+import { action, notice } from './notice.js';
+
+const STATUSES = ['', 'pending', 'delivered', 'failed', 'skipped'];
+
+/** A domain's delivery log filtered by status, event id and time; each delivery's attempts; redeliver; recover a window. */
+export function deliveriesPage(main, params) {
+  const note = notice(main);
+  const domain = h('input', { name: 'domain', required: true, value: params.get('domain') ?? '' });
+  const status = h('select', { name: 'status' }, STATUSES.map((s) => h('option', { value: s }, s || 'any')));
+  const eventId = h('input', { name: 'eventId', placeholder: 'UUID' });
+  const since = h('input', { name: 'since', placeholder: '2025-06-01T00:00:00Z' });
+  const until = h('input', { name: 'until', placeholder: 'now' });
+  const list = h('div');
+  const more = h('div');
+
+  const filter = h('form', { className: 'inline', role: 'search', 'aria-label': 'Filter deliveries' },
+    field('Domain', domain), field('Status', status), field('Event id', eventId), field('Since', since), field('Until', until),
+    h('button', { type: 'submit' }, 'Show'));
+  filter.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void load();
+  });
+  const recover = h('form', { className: 'inline', 'aria-label': 'Recover a window' },
+    h('p', {}, 'Send every failed or skipped delivery of the domain created in [since, until) again.'),
+    h('button', { type: 'submit' }, 'Recover the window'));
+  recover.addEventListener('submit', (event) => {
+    event.preventDefault();
+    call('POST', `/admin/Domains/${encodeURIComponent(domain.value.trim())}/Deliveries/Recover`, { since: since.value.trim(), until: until.value.trim() || undefined })
+      .then((r) => { note.ok(`Recovery ${r.recoveryId}: ${r.deliveries} deliveries started again.`); return load(); })
+      .catch((error) => note.error(error));
+  });
+  main.append(filter, list, more, h('h2', {}, 'Recover'), recover);
+
+  const rows = [];
+  async function load(cursor) {
+    if (!domain.value.trim()) return;
+    if (!cursor) rows.length = 0;
+    const base = `/admin/Domains/${encodeURIComponent(domain.value.trim())}/Deliveries`;
+    try {
+      const page = await call('GET', base + query({ status: status.value, eventId: eventId.value.trim(), since: since.value.trim(), until: until.value.trim(), cursor }));
+      rows.push(...page.items);
+      fill(list, table('Deliveries, newest first', ['Created', 'Event id', 'Status', 'Attempts', 'Actions'], rows.map((d) => [
+        when(d.createdAt), h('code', {}, d.eventId), h('span', { className: `status ${d.status}` }, d.status), attempts(d),
+        d.status === 'failed'
+          ? action('Redeliver', note, () => call('POST', `${base}/${encodeURIComponent(d.id)}/Redeliver`).then(() => { note.ok(`Delivery of ${d.eventId} started again.`); return load(); }),
+            { 'aria-label': `Redeliver ${d.eventId}` })
+          : '',
+      ])));
+      fill(more, page.nextCursor ? h('button', { type: 'button', onclick: () => void load(page.nextCursor) }, 'More') : null);
+    } catch (error) {
+      note.error(error);
+    }
+  }
+
+  void load();
+}
+
+function attempts(delivery) {
+  if (!delivery.attempts.length) return 'none';
+  return h('ol', { className: 'attempts' }, delivery.attempts.map((a) => h('li', {},
+    `#${a.attempt} ${when(a.at)} · `,
+    h('strong', {}, a.statusCode === null ? 'no answer' : `HTTP ${a.statusCode}`),
+    ` · ${a.durationMs} ms`,
+    a.retryAfterMs === null ? '' : ` · Retry-After ${a.retryAfterMs} ms`,
+    a.error ? h('div', { className: 'error' }, a.error) : '',
+  )));
+}

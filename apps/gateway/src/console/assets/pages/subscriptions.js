@@ -1,0 +1,61 @@
+import { call } from '../api.js';
+import { field, fill, h, when } from '../dom.js';
+import { action, notice } from './notice.js';
+
+/** A domain's subscription with its health; enable it again; a test call with its diagnostics. */
+export function subscriptionsPage(main, params) {
+  const note = notice(main);
+  const domain = h('input', { name: 'domain', required: true, value: params.get('domain') ?? '' });
+  const view = h('div');
+  const result = h('div');
+  const show = h('form', { className: 'inline', role: 'search', 'aria-label': 'Show a subscription' }, field('Domain', domain), h('button', { type: 'submit' }, 'Show'));
+  show.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void load();
+  });
+  main.append(show, view, result);
+
+  const base = () => `/admin/Domains/${encodeURIComponent(domain.value.trim())}/Subscription`;
+
+  async function load() {
+    fill(result);
+    try {
+      render(await call('GET', base()));
+    } catch (error) {
+      fill(view);
+      note.error(error);
+    }
+  }
+
+  function render(s) {
+    const payload = h('textarea', { name: 'payload', rows: 3, cols: 50 }, '{"hello":"world"}');
+    fill(view, h('dl', { className: 'facts' },
+      fact('URL', h('code', {}, s.url)), fact('Events', s.eventNames.join(', ')),
+      fact('Status', h('span', { className: `status ${s.status}` }, s.status), s.disabledReason ? ` (${s.disabledReason} since ${when(s.disabledAt)})` : ''),
+      fact('Last success', when(s.health.lastSuccessAt)), fact('Last failure', when(s.health.lastFailureAt)),
+      fact('Failed in a row', String(s.health.failedDeliveriesInARow)),
+      fact('Secret set', when(s.secretUpdatedAt)), fact('Previous secret valid until', when(s.previousSecretValidUntil))),
+    h('div', { className: 'actions' },
+      s.status === 'disabled' ? action('Enable', note, () => call('POST', `${base()}/Enable`).then((v) => { note.ok('Enabled.'); render(v); })) : '',
+    ),
+    h('h2', {}, 'Test call'), field('Payload (JSON object)', payload),
+    action('Send a test call', note, async () => {
+      let body;
+      try {
+        body = { payloadToEcho: JSON.parse(payload.value) };
+      } catch {
+        throw new Error('The payload is not JSON.');
+      }
+      const { success, diagnostics: d } = await call('POST', `${base()}/Test`, body);
+      fill(result, h('dl', { className: 'facts', 'aria-label': 'Test call result' },
+        fact('Success', success ? 'yes' : 'no'), fact('Status code', d.statusCode === null ? 'no answer' : String(d.statusCode)),
+        fact('Duration', `${d.durationMs} ms`), fact('Error', d.error ?? '—'), fact('Response', h('pre', {}, d.responseBodySnippet ?? ''))));
+    }));
+  }
+
+  if (domain.value) void load();
+}
+
+function fact(term, ...details) {
+  return [h('dt', {}, term), h('dd', {}, ...details)];
+}

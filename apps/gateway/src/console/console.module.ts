@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { ConsoleController } from './console.controller';
+
+/** The operators' console at /console (its pages call the admin API). */
+@Module({ imports: [AuthModule], controllers: [ConsoleController] })
+export class ConsoleModule {}

@@ -1,0 +1,29 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import type { EventStore } from '@tailsync/event-store';
+import type { Pool } from 'pg';
+import { CountTailsHandler } from './application/count-tails.query';
+import { TAIL_COUNTS } from './application/tail-counts.port';
+import { ADMIN_EVENT_STORE } from './application/admin-event-store.port';
+import { ReadActivityHandler } from './application/read-activity.query';
+import { TAIL_ACTIVITY } from './application/tail-activity.port';
+import { PostgresTailActivity } from './infrastructure/postgres-tail-activity';
+import { PostgresTailCounts } from './infrastructure/postgres-tail-counts';
+import { AdminMessages } from './interface/admin.messages';
+
+/** What operators ask of tail-sync across domains (the console's Domains and Overview pages). */
+@Module({})
+export class AdminModule {
+  static forRoot(pool: Pool, eventStore: EventStore): DynamicModule {
+    return {
+      module: AdminModule,
+      controllers: [AdminMessages],
+      providers: [
+        CountTailsHandler,
+        ReadActivityHandler,
+        { provide: TAIL_COUNTS, useValue: new PostgresTailCounts(pool) },
+        { provide: TAIL_ACTIVITY, useValue: new PostgresTailActivity(pool) },
+        { provide: ADMIN_EVENT_STORE, useValue: eventStore },
+      ],
+    };
+  }
+}
