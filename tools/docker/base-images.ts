@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { ensureKafkaJars } from '../kafka/broker';
 import { REPO_ROOT } from '../stack/infrastructure';
 import { aptInstall, run } from './shell';
@@ -128,12 +128,13 @@ function stageServer(server: string, target: string): void {
 }
 
 function listFiles(path: string): string[] {
-  if (!statSync(path).isDirectory()) return [`${path}:${statSync(path).size}`];
+  if (!statSync(path).isDirectory()) return [`${relative(REPO_ROOT, path)}:${statSync(path).size}`];
   return readdirSync(path, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
     .map((entry) => join(entry.parentPath, entry.name))
     .sort()
-    .map((file) => (file.startsWith(IMAGES_DIR) ? `${file}:${readFileSync(file, 'utf8')}` : `${file}:${statSync(file).size}`));
+    // Paths relative to the checkout, so another clone of the same inputs reuses the images.
+    .map((file) => `${relative(REPO_ROOT, file)}:${file.startsWith(IMAGES_DIR) ? readFileSync(file, 'utf8') : statSync(file).size}`);
 }
 
 function hashOf(parts: string[]): string {
