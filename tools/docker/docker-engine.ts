@@ -4,7 +4,7 @@
  * `dockerd` started by hand where there is no init system, Compose built from its Go module).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, copyFileSync, chmodSync } from 'node:fs';
+import { chmodSync, closeSync, copyFileSync, mkdirSync, openSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { findGo } from '../ci/go';
@@ -74,7 +74,7 @@ export function ensureComposePlugin(log: Log): void {
   mkdirSync(plugins, { recursive: true });
   copyFileSync(binary, join(plugins, 'docker-compose'));
   chmodSync(join(plugins, 'docker-compose'), 0o755);
-  if (!existsSync(join(plugins, 'docker-compose')) || !answers('docker', ['compose', 'version'])) {
+  if (!answers('docker', ['compose', 'version'])) {
     throw new Error(`built docker compose, but \`docker compose version\` still fails (plugin dir ${plugins})`);
   }
 }
