@@ -110,6 +110,16 @@ export class SubscriptionsMessages {
     });
   }
 
+  /** The admin API's Disable: idempotent, a subscription already disabled keeps its reason. */
+  @MessagePattern(WEBHOOK_PATTERNS.disableSubscription)
+  disable(@Payload() request: RpcRequest<unknown>): Promise<RpcReply<SubscriptionView>> {
+    return handleRpc(request, async ({ caller }) => {
+      const sub = await this.runtime.state.disableByOperator(caller.domain);
+      if (!sub) throw noSubscription();
+      return view(sub);
+    });
+  }
+
   @MessagePattern(WEBHOOK_PATTERNS.test)
   test(@Payload() request: RpcRequest<TestSubscriptionRequest>): Promise<RpcReply<TestSubscriptionResult>> {
     return handleRpc(request, async ({ caller, body, deadline }) => {
