@@ -1,5 +1,7 @@
-/** The admin endpoints over one domain's data: its delivery log (redeliver, recover) and its tails. */
+/** The admin endpoints over one domain's data: its subscription, its delivery log (redeliver, recover) and its tails. */
+import { CLOUDEVENTS_HEADERS as CE, WEBHOOK_SUBSCRIPTIONS_TOPIC, webhookSubscriptionCloudEventType } from '@tailsync/contracts';
 import { api, freshDomain, newServiceAccount } from './support/accounts';
+import { readToEnd, schemaViolations } from './support/kafka';
 import { scripts } from './support/receiver';
 import { eventually } from './support/eventually';
 import { deliveryOf, publish, subscribed } from './support/webhooks';
@@ -37,6 +39,49 @@ describe('admin API: a domain\'s subscription', () => {
     expect(s.receiver.requests.at(-1)?.rawBody.toString('utf8')).toBe('{"hello":"operator"}');
     expect((await api(admin(), 'POST', `${base}/Enable`)).status).toBe(200);
     expect((await api(admin(), 'GET', `/admin/Domains/${freshDomain()}/Subscription`)).status).toBe(404);
+  });
+});
+
+describe('admin API: disabling a domain\'s subscription', () => {
+  it('disables it with reason operator, idempotently, announces it once on Kafka as the published schema says, and Enable undoes it', async () => {
+    const s = await subscribed();
+    const base = `/admin/Domains/${s.account.domain}/Subscription`;
+    const disabled = await api(admin(), 'POST', `${base}/Disable`);
+    expect(disabled).toMatchObject({ status: 200, body: { url: s.receiver.url, status: 'disabled', disabledReason: 'operator', disabledAt: expect.any(String) } });
+    expect(JSON.stringify(disabled.body)).not.toContain(s.secret);
+    const again = await api(admin(), 'POST', `${base}/Disable`);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(disabled.body); // same reason, same disabledAt
+    expect((await api(s.account, 'GET', '/WebhookSubscriptions')).body).toMatchObject({ status: 'disabled', disabledReason: 'operator' });
+    expect(await api(admin(), 'POST', `${base}/Enable`)).toMatchObject({ status: 200, body: { status: 'active', disabledReason: null, disabledAt: null } });
+
+    const mine = await eventually(async () => {
+      const messages = (await readToEnd(WEBHOOK_SUBSCRIPTIONS_TOPIC.topic)).filter((m) => m.key === s.account.domain);
+      return messages.length >= 3 ? messages : undefined;
+    }, 30_000);
+    const values = mine.map((m) => JSON.parse(m.value!.toString('utf8')) as { type: string; data: unknown });
+    expect(values.map((v) => [v.type, v.data])).toEqual([
+      ['SubscriptionSaved', { url: s.receiver.url }],
+      ['SubscriptionDisabledByOperator', { url: s.receiver.url, reason: 'operator' }],
+      ['SubscriptionEnabled', { url: s.receiver.url, reason: 'enable' }],
+    ]);
+    expect(mine[1].headers[CE.type]).toBe(webhookSubscriptionCloudEventType('SubscriptionDisabledByOperator'));
+    expect(mine.flatMap((m) => schemaViolations(WEBHOOK_SUBSCRIPTIONS_TOPIC, m))).toEqual([]);
+  });
+
+  it('is 404 for a domain without a subscription, 400 for a malformed domain, admin token only, and in /openapi.json', async () => {
+    const s = await subscribed();
+    const path = (domain: string) => `/admin/Domains/${domain}/Subscription/Disable`;
+    expect((await api(admin(), 'POST', path(freshDomain()))).status).toBe(404);
+    await api(s.account, 'DELETE', '/WebhookSubscriptions');
+    expect(await api(admin(), 'POST', path(s.account.domain))).toMatchObject({ status: 404, body: { detail: expect.any(String) } });
+    expect((await api(admin(), 'POST', path('Not_A_Domain'))).status).toBe(400);
+    expect((await api(null, 'POST', path(s.account.domain))).status).toBe(401);
+    expect((await api(s.account, 'POST', path(s.account.domain))).status).toBe(401); // an integrator's token is no admin token
+
+    const doc = (await api(null, 'GET', '/openapi.json')).body;
+    expect(Object.keys(doc.paths['/admin/Domains/{domain}/Subscription/Disable'])).toEqual(['post']);
+    expect(doc.components.schemas.SubscriptionView.properties.disabledReason.enum).toEqual(['gone', 'failing', 'operator']);
   });
 });
 

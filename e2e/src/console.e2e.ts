@@ -1,5 +1,5 @@
 /** The operators' console in a real browser (Debian's Chromium driven by playwright-core) on the whole stack. */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Dialog, Page } from 'playwright-core';
 import { api, freshDomain, newServiceAccount } from './support/accounts';
 import { countBecomes, launchChromium, screenshot, seriousViolations, textBecomes } from './support/browser';
 import { eventually } from './support/eventually';
@@ -13,6 +13,7 @@ const adminToken = () => process.env.ADMIN_TOKEN as string;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
+const accept = (dialog: Dialog) => void dialog.accept();
 
 async function tokenStatus(clientId: string, clientSecret: string): Promise<number> {
   return (await api(null, 'POST', '/oauth/token', { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret })).status;
@@ -28,7 +29,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   page = await context.newPage();
-  page.on('dialog', (dialog) => void dialog.accept());
+  page.on('dialog', accept);
 });
 
 afterAll(async () => {
@@ -54,6 +55,8 @@ describe('the console', () => {
       for (const path of ['/console', '/console/assets/sign-in.js', '/console/session', '/admin/Overview']) {
         expect((await fetch(`http://127.0.0.1:13022${path}`)).status).toBe(404);
       }
+      const disable = await fetch('http://127.0.0.1:13022/admin/Domains/acme/Subscription/Disable', { method: 'POST', headers: { Authorization: `Bearer ${adminToken()}` } });
+      expect(disable.status).toBe(404);
       const signIn = await fetch('http://127.0.0.1:13022/console/session', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token: '' }) });
       expect(signIn.status).toBe(404);
     } finally {
@@ -157,6 +160,38 @@ describe('the console', () => {
     expect(s.receiver.requests.length).toBe(1);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'subscriptions');
+  });
+
+  it("disables a domain's subscription after a confirmation, shows its events skipped meanwhile, and enables it again", async () => {
+    const s = await subscribed();
+    const status = page.locator('.facts dd').nth(2);
+    await page.goto(`${baseUrl()}/console#/subscriptions?domain=${s.account.domain}`);
+    await textBecomes(status, 'active');
+
+    page.off('dialog', accept); // this once, answer Cancel
+    const cancelled = new Promise<string>((resolve) => page.once('dialog', (d) => void d.dismiss().then(() => resolve(d.message()))));
+    await page.getByRole('button', { name: 'Disable' }).click();
+    expect(await cancelled).toMatch(new RegExp(`^Disable the subscription of ${s.account.domain}\\?`));
+    page.on('dialog', accept);
+    expect((await api(s.account, 'GET', '/WebhookSubscriptions')).body.status).toBe('active');
+
+    await page.getByRole('button', { name: 'Disable' }).click();
+    await textBecomes(status, /^disabled \(operator since \d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ\)$/);
+    await textBecomes(page.getByRole('status'), 'Disabled.');
+    expect((await api(s.account, 'GET', '/WebhookSubscriptions')).body).toMatchObject({ status: 'disabled', disabledReason: 'operator' });
+    expect(await seriousViolations(page)).toEqual([]);
+
+    const [skipped] = await publish(s.account.domain, 1);
+    await deliveryOf(s.account, skipped.eventId, 'skipped');
+    await page.goto(`${baseUrl()}/console#/deliveries?domain=${s.account.domain}`);
+    await page.getByRole('row').filter({ hasText: skipped.eventId }).getByText('skipped', { exact: true }).waitFor();
+
+    await page.goto(`${baseUrl()}/console#/subscriptions?domain=${s.account.domain}`);
+    await page.getByRole('button', { name: 'Enable' }).click();
+    await textBecomes(status, 'active');
+    const [delivered] = await publish(s.account.domain, 1);
+    await deliveryOf(s.account, delivered.eventId, 'delivered');
+    expect(s.receiver.requests.map((r) => JSON.parse(r.rawBody.toString('utf8')).eventId)).toEqual([delivered.eventId]);
   });
 
   it('shows a delivery to a failing receiver fail with its attempts, and redelivers it once the receiver recovers', async () => {

@@ -1,7 +1,6 @@
 import {
   CLOUDEVENTS_HEADERS as CE,
   KAFKA_TOPICS,
-  messageValidator,
   RISK_ASSESSMENT_EXECUTED_DLQ_TOPIC,
   TAIL_EVENT_TYPES_PUBLISHED,
   TAIL_EVENTS_TOPIC,
@@ -9,29 +8,17 @@ import {
   webhookSubscriptionCloudEventType,
   TOPICS,
   WEBHOOK_SUBSCRIPTIONS_TOPIC,
-  type TopicContract,
 } from '@tailsync/contracts';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { api, newServiceAccount } from './support/accounts';
 import { eventually } from './support/eventually';
-import { kafka, readToEnd, type RawMessage } from './support/kafka';
+import { kafka, readToEnd, schemaViolations, type RawMessage } from './support/kafka';
 
 /**
  * Runs after every other e2e file (support/sequencer.js), so it reads back every message tailsync
  * produced in the run. Each test first produces what it needs itself, so it also checks something
  * when run alone.
  */
-
-/** What is wrong with a message by the topic's published schemas (key, headers, value). */
-function violations(topic: TopicContract, m: RawMessage): string[] {
-  const checkKey = messageValidator(topic.message.key);
-  const checkHeaders = topic.message.headers ? messageValidator(topic.message.headers) : () => null;
-  const checkValue = messageValidator(topic.message.payload);
-  const found = [checkKey(m.key), checkHeaders(m.headers)];
-  // The dead letter's value is the refused bytes; only JSON messages have a value schema to meet.
-  if (topic.message.contentType === 'application/json') found.push(checkValue(JSON.parse(m.value?.toString('utf8') ?? 'null')));
-  return found.filter((v): v is string => v !== null).map((v) => `${topic.topic} ${m.partition}@${m.offset}: ${v}`);
-}
 
 describe('every message tailsync produced in the run, read back from the broker, meets its published schema', () => {
   it(`${TOPICS.tailEvents}: every message's key, CloudEvents headers and value`, async () => {
@@ -50,7 +37,7 @@ describe('every message tailsync produced in the run, read back from the broker,
 
     const problems = messages.flatMap((m) => {
       const value = JSON.parse(m.value!.toString('utf8')) as { eventId: string; type: string; domain: string; tailId: number; occurredAt: string };
-      const found = violations(TAIL_EVENTS_TOPIC, m);
+      const found = schemaViolations(TAIL_EVENTS_TOPIC, m);
       // What the schemas cannot say: the headers and the key agree with the value.
       if (m.headers[CE.id] !== value.eventId || m.headers[CE.type] !== tailEventCloudEventType(value.type) || m.headers[CE.time] !== value.occurredAt) {
         found.push(`${m.partition}@${m.offset}: CloudEvents headers do not match the value`);
@@ -79,7 +66,7 @@ describe('every message tailsync produced in the run, read back from the broker,
     }, 30_000);
     const mine = messages.find((m) => m.value?.toString('utf8').includes(marker))!;
     expect(mine.headers['dlq-reason']).toMatch(/^\/occurredAt must match pattern "/);
-    expect(messages.flatMap((m) => violations(RISK_ASSESSMENT_EXECUTED_DLQ_TOPIC, m))).toEqual([]);
+    expect(messages.flatMap((m) => schemaViolations(RISK_ASSESSMENT_EXECUTED_DLQ_TOPIC, m))).toEqual([]);
   });
 
   it(`${TOPICS.webhookSubscriptions}: every message's key, CloudEvents headers and value`, async () => {
@@ -97,7 +84,7 @@ describe('every message tailsync produced in the run, read back from the broker,
 
     const problems = messages.flatMap((m) => {
       const value = JSON.parse(m.value!.toString('utf8')) as { eventId: string; type: string; domain: string; occurredAt: string };
-      const found = violations(WEBHOOK_SUBSCRIPTIONS_TOPIC, m);
+      const found = schemaViolations(WEBHOOK_SUBSCRIPTIONS_TOPIC, m);
       if (m.headers[CE.id] !== value.eventId || m.headers[CE.type] !== webhookSubscriptionCloudEventType(value.type) || m.headers[CE.time] !== value.occurredAt) {
         found.push(`${m.partition}@${m.offset}: CloudEvents headers do not match the value`);
       }

@@ -1,3 +1,4 @@
+import { messageValidator, type TopicContract } from '@tailsync/contracts';
 import { randomUUID } from 'node:crypto';
 import { Consumer, Kafka, logLevel, type EachMessagePayload } from 'kafkajs';
 
@@ -82,4 +83,15 @@ export async function readToEnd(topic: string, timeoutMs = 60_000): Promise<RawM
   );
   if (!read) throw new Error(`${topic}: partitions ${[...lastOffsets.keys()]} not read to their end`);
   return messages;
+}
+
+/** What is wrong with a message by the topic's published schemas (key, headers, value). */
+export function schemaViolations(topic: TopicContract, m: RawMessage): string[] {
+  const checkKey = messageValidator(topic.message.key);
+  const checkHeaders = topic.message.headers ? messageValidator(topic.message.headers) : () => null;
+  const checkValue = messageValidator(topic.message.payload);
+  const found = [checkKey(m.key), checkHeaders(m.headers)];
+  // The dead letter's value is the refused bytes; only JSON messages have a value schema to meet.
+  if (topic.message.contentType === 'application/json') found.push(checkValue(JSON.parse(m.value?.toString('utf8') ?? 'null')));
+  return found.filter((v): v is string => v !== null).map((v) => `${topic.topic} ${m.partition}@${m.offset}: ${v}`);
 }

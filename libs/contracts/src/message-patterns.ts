@@ -22,6 +22,7 @@ export const WEBHOOK_PATTERNS = {
   deleteSubscription: 'webhook-dispatcher.subscriptions.delete',
   test: 'webhook-dispatcher.subscriptions.test',
   enableSubscription: 'webhook-dispatcher.subscriptions.enable',
+  disableSubscription: 'webhook-dispatcher.subscriptions.disable',
   listDeliveries: 'webhook-dispatcher.deliveries.list',
   redeliver: 'webhook-dispatcher.deliveries.redeliver',
   recover: 'webhook-dispatcher.deliveries.recover',

@@ -7,17 +7,21 @@ export type WebhookSubscriptionEventType =
   | 'SubscriptionSaved'
   | 'SubscriptionDeleted'
   | 'SubscriptionDisabled'
+  | 'SubscriptionDisabledByOperator'
   | 'SubscriptionEnabled'
   | 'SecretRotated';
 
 export const WEBHOOK_SUBSCRIPTION_EVENT_TYPES: readonly WebhookSubscriptionEventType[] = [
-  'SubscriptionSaved', 'SubscriptionDeleted', 'SubscriptionDisabled', 'SubscriptionEnabled', 'SecretRotated',
+  'SubscriptionSaved', 'SubscriptionDeleted', 'SubscriptionDisabled', 'SubscriptionDisabledByOperator', 'SubscriptionEnabled', 'SecretRotated',
 ];
 
 export interface WebhookSubscriptionEventData {
   /** The subscription url (every type but SubscriptionDeleted). */
   url?: string;
-  /** Why it was disabled: `gone` or `failing` (SubscriptionDisabled); `enable` or `saved` (SubscriptionEnabled). */
+  /**
+   * Why it was disabled: `gone` or `failing` (SubscriptionDisabled), `operator`
+   * (SubscriptionDisabledByOperator); `enable` or `saved` (SubscriptionEnabled).
+   */
   reason?: string;
   /** Until when the previous secret still signs (SecretRotated). */
   previousSecretValidUntil?: string | null;

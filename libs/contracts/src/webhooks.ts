@@ -22,7 +22,7 @@ export interface SubscriptionView {
   /** Until when the previous secret still signs callbacks (a rotation's grace period); null when none. */
   previousSecretValidUntil: string | null;
   status: SubscriptionStatus;
-  /** Why it was disabled: `gone` (the endpoint answered 410) or `failing`; null while active. */
+  /** Why it was disabled: `gone` (the endpoint answered 410), `failing`, or `operator` (the admin API); null while active. */
   disabledReason: DisabledReason | null;
   disabledAt: string | null;
   health: SubscriptionHealth;
@@ -36,7 +36,11 @@ export interface SubscriptionHealth {
 }
 
 export type SubscriptionStatus = 'active' | 'disabled';
-export type DisabledReason = 'gone' | 'failing';
+/** Why the dispatcher disabled a subscription by itself, from how its endpoint answered. */
+export type EndpointDisabledReason = 'gone' | 'failing';
+/** `operator`: disabled through the admin API (`POST /admin/Domains/{domain}/Subscription/Disable`). */
+export type DisabledReason = EndpointDisabledReason | 'operator';
+export const DISABLED_REASONS: readonly DisabledReason[] = ['gone', 'failing', 'operator'];
 
 export interface DeleteSubscriptionResult {
   deleted: true;

@@ -15,7 +15,7 @@ import { TEST_CALL_MIN_WAIT_MS } from '../webhooks/webhook-subscriptions.control
 import { adminCaller } from './admin-caller';
 import { DomainParams } from './domain-params';
 
-/** A domain's subscription with its health, enabling it again, and a test call with its diagnostics. */
+/** A domain's subscription with its health, disabling and enabling it, and a test call with its diagnostics. */
 @ApiTags('Admin')
 @ApiBearerAuth()
 @ApiBadRequestResponse({ description: 'Validation failed (problem+json with the validation object).' })
@@ -43,6 +43,17 @@ export class DomainSubscriptionController {
   @ApiOkResponse({ type: SubscriptionView })
   async enable(@Param() params: DomainParams, @Req() req: FastifyRequest): Promise<SubscriptionView> {
     return unwrap(await this.services.call<SubscriptionReply>(WEBHOOK_PATTERNS.enableSubscription, adminCaller(params.domain, req), {}));
+  }
+
+  @Post('Disable')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: "Disable a domain's subscription (disabledReason `operator`): callbacks stop and consumed events are recorded as skipped until it is enabled or saved again.",
+    description: 'Idempotent: a subscription already disabled answers 200 and keeps its reason and disabledAt. Announced on tailsync.webhook-subscriptions as SubscriptionDisabledByOperator.',
+  })
+  @ApiOkResponse({ type: SubscriptionView })
+  async disable(@Param() params: DomainParams, @Req() req: FastifyRequest): Promise<SubscriptionView> {
+    return unwrap(await this.services.call<SubscriptionReply>(WEBHOOK_PATTERNS.disableSubscription, adminCaller(params.domain, req), {}));
   }
 
   @Post('Test')

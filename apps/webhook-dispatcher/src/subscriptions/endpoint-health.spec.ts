@@ -123,6 +123,39 @@ describe('endpoint health (real PostgreSQL, real Kafka, real receivers)', () => 
     expect(await viewOf(messages, domain)).toMatchObject({ status: 'disabled', disabledReason: 'failing' });
   });
 
+  it('an operator disables a subscription (reason operator, announced once), idempotently; Enable brings it back', async () => {
+    const { runtime, messages } = await dispatcher({});
+    const domain = uniqueDomain();
+    const url = 'http://127.0.0.1:9/hook';
+    await messages.put({ caller: caller(domain), body: { eventNames: [EVT], url, sealedSecret: runtime.box.encrypt(newSharedSecret(), domain) } });
+
+    const disabled = await messages.disable({ caller: caller(domain), body: {} });
+    expect(disabled).toMatchObject({ ok: true, result: { status: 'disabled', disabledReason: 'operator', disabledAt: expect.any(String) } });
+    expect(await messages.disable({ caller: caller(domain), body: {} })).toEqual(disabled);
+    expect(await runtime.state.disable(domain, 'gone')).toBeNull(); // a 410 meanwhile does not replace the operator's reason
+    expect(await viewOf(messages, domain)).toMatchObject({ status: 'disabled', disabledReason: 'operator' });
+    expect(await messages.disable({ caller: caller(uniqueDomain()), body: {} })).toMatchObject({ ok: false, problem: { kind: 'not-found' } });
+    expect(await messages.enable({ caller: caller(domain), body: {} })).toMatchObject({ ok: true, result: { status: 'active', disabledReason: null, disabledAt: null } });
+
+    await eventually(async () => eventsOf(domain).length >= 3, 15_000).catch((e) => { throw new Error(`${e}; got ${JSON.stringify(eventsOf(domain))}`); });
+    expect(eventsOf(domain).map((e) => [e.type, e.data])).toEqual([
+      ['SubscriptionSaved', { url }],
+      ['SubscriptionDisabledByOperator', { url, reason: 'operator' }],
+      ['SubscriptionEnabled', { url, reason: 'enable' }],
+    ]);
+    expect(await metricsRegistry.metrics()).toMatch(/webhook_subscription_events_total\{type="SubscriptionDisabledByOperator",outcome="published"\} [1-9]/);
+  });
+
+  it("an operator's Disable leaves a subscription the endpoint disabled as it was, with its reason", async () => {
+    const { runtime, messages } = await dispatcher({});
+    const domain = uniqueDomain();
+    await messages.put({ caller: caller(domain), body: { eventNames: [EVT], url: 'http://127.0.0.1:9/hook', sealedSecret: runtime.box.encrypt(newSharedSecret(), domain) } });
+    await runtime.state.disable(domain, 'gone');
+    const gone = await viewOf(messages, domain);
+    expect(await messages.disable({ caller: caller(domain), body: {} })).toEqual({ ok: true, result: gone });
+    expect(gone).toMatchObject({ status: 'disabled', disabledReason: 'gone' });
+  });
+
   it('announces saves, rotations, enabling by a save and deletes', async () => {
     const { runtime, messages } = await dispatcher({});
     const domain = uniqueDomain();

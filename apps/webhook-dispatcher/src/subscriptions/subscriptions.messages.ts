@@ -86,11 +86,7 @@ export class SubscriptionsMessages {
 
   @MessagePattern(WEBHOOK_PATTERNS.getSubscription)
   get(@Payload() request: RpcRequest<unknown>): Promise<RpcReply<SubscriptionView>> {
-    return handleRpc(request, async ({ caller }) => {
-      const sub = await this.runtime.subscriptions.get(caller.domain);
-      if (!sub) throw noSubscription();
-      return view(sub);
-    });
+    return this.viewReply(request, (domain) => this.runtime.subscriptions.get(domain));
   }
 
   @MessagePattern(WEBHOOK_PATTERNS.deleteSubscription)
@@ -103,11 +99,13 @@ export class SubscriptionsMessages {
 
   @MessagePattern(WEBHOOK_PATTERNS.enableSubscription)
   enable(@Payload() request: RpcRequest<unknown>): Promise<RpcReply<SubscriptionView>> {
-    return handleRpc(request, async ({ caller }) => {
-      const sub = await this.runtime.state.enable(caller.domain);
-      if (!sub) throw noSubscription();
-      return view(sub);
-    });
+    return this.viewReply(request, (domain) => this.runtime.state.enable(domain));
+  }
+
+  /** The admin API's Disable: idempotent, a subscription already disabled keeps its reason. */
+  @MessagePattern(WEBHOOK_PATTERNS.disableSubscription)
+  disable(@Payload() request: RpcRequest<unknown>): Promise<RpcReply<SubscriptionView>> {
+    return this.viewReply(request, (domain) => this.runtime.state.disableByOperator(domain));
   }
 
   @MessagePattern(WEBHOOK_PATTERNS.test)
@@ -186,6 +184,15 @@ export class SubscriptionsMessages {
       if (outcome === 'conflict') throw new ProblemError({ kind: 'conflict', detail: 'Only a failed delivery can be redelivered.' });
       this.runtime.scheduler.wake();
       return { id: id.toLowerCase(), status: 'pending' as const };
+    });
+  }
+
+  /** The view of the subscription `act` returns for the caller's domain; not-found when it returns none. */
+  private viewReply(request: RpcRequest<unknown>, act: (domain: string) => Promise<StoredSubscription | null>): Promise<RpcReply<SubscriptionView>> {
+    return handleRpc(request, async ({ caller }) => {
+      const sub = await act(caller.domain);
+      if (!sub) throw noSubscription();
+      return view(sub);
     });
   }
 }

@@ -4,12 +4,18 @@ import { cloudEventHeadersSchema } from './cloud-event-headers.schema';
 import { dataByType, DATE_TIME_SCHEMA, DOMAIN_SCHEMA, JSON_SCHEMA_DRAFT_07, messageSchemaId, UUID_SCHEMA, type JsonSchema } from './json-schema';
 
 /** Version of the `tailsync.webhook-subscriptions` value schema. */
-export const WEBHOOK_SUBSCRIPTION_EVENT_SCHEMA_VERSION = '1.0.0';
+export const WEBHOOK_SUBSCRIPTION_EVENT_SCHEMA_VERSION = '1.1.0';
 export const WEBHOOK_SUBSCRIPTION_EVENT_SCHEMA_ID = messageSchemaId('WebhookSubscriptionEvent', WEBHOOK_SUBSCRIPTION_EVENT_SCHEMA_VERSION);
 
 const url: JsonSchema = { type: 'string', format: 'uri', description: 'The subscription\'s callback URL.' };
 const disabledReason: JsonSchema = { type: 'string', enum: ['gone', 'failing'], description: '`gone`: the receiver answered 410; `failing`: every delivery failed for the configured period.' };
-const enabledReason: JsonSchema = { type: 'string', enum: ['enable', 'saved'], description: '`enable`: POST /WebhookSubscriptions/Enable; `saved`: the subscription was saved again.' };
+// An operator's disable is a type of its own: `reason` of SubscriptionDisabled cannot take a new value
+// (consumers were promised gone | failing), while a new type is one they skip until they know it.
+const operatorReason: JsonSchema = { type: 'string', const: 'operator', description: '`operator`: POST /admin/Domains/{domain}/Subscription/Disable.' };
+const enabledReason: JsonSchema = {
+  type: 'string', enum: ['enable', 'saved'],
+  description: '`enable`: POST /WebhookSubscriptions/Enable or POST /admin/Domains/{domain}/Subscription/Enable; `saved`: the subscription was saved again.',
+};
 const previousSecretValidUntil: JsonSchema = { type: ['string', 'null'], format: 'date-time', description: 'Until when the previous secret still signs callbacks.' };
 
 /**
@@ -33,6 +39,7 @@ export const WEBHOOK_SUBSCRIPTION_EVENT_SCHEMA: JsonSchema = {
   allOf: dataByType({
     SubscriptionSaved: { type: 'object', required: ['url'], properties: { url } },
     SubscriptionDisabled: { type: 'object', required: ['url', 'reason'], properties: { url, reason: disabledReason } },
+    SubscriptionDisabledByOperator: { type: 'object', required: ['url', 'reason'], properties: { url, reason: operatorReason } },
     SubscriptionEnabled: { type: 'object', required: ['url', 'reason'], properties: { url, reason: enabledReason } },
     SecretRotated: { type: 'object', required: ['url', 'previousSecretValidUntil'], properties: { url, previousSecretValidUntil } },
   }),

@@ -1,4 +1,5 @@
 import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
+import { DISABLED_REASONS } from '@tailsync/contracts';
 
 /** One count per minute of `minutes`. */
 const perMinute = (description: string): ApiPropertyOptions => ({ type: [Number], description });
@@ -26,7 +27,7 @@ export class AttentionSubscriptionView {
   @ApiProperty() domain: string;
   @ApiProperty() url: string;
   @ApiProperty({ enum: ['active', 'disabled'] }) status: string;
-  @ApiProperty({ type: String, enum: ['gone', 'failing'], nullable: true }) disabledReason: string | null;
+  @ApiProperty({ type: String, enum: DISABLED_REASONS, nullable: true }) disabledReason: string | null;
   @ApiProperty() failedDeliveriesInARow: number;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) lastFailureAt: string | null;
 }

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { RISK_ASSESSMENT_EXECUTED } from '@tailsync/contracts';
+import { DISABLED_REASONS, RISK_ASSESSMENT_EXECUTED } from '@tailsync/contracts';
 
 export class SubscriptionHealthView {
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the last delivery was delivered.' })
@@ -28,7 +28,10 @@ export class SubscriptionView {
   previousSecretValidUntil: string | null;
   @ApiProperty({ enum: ['active', 'disabled'], description: 'disabled: callbacks stop and events are recorded as skipped until the subscription is saved again or enabled.' })
   status: string;
-  @ApiProperty({ type: String, enum: ['gone', 'failing'], nullable: true, description: 'gone: the endpoint answered 410 Gone; failing: every delivery failed for the configured period.' })
+  @ApiProperty({
+    type: String, enum: DISABLED_REASONS, nullable: true,
+    description: 'gone: the endpoint answered 410 Gone; failing: every delivery failed for the configured period; operator: an operator disabled it (admin API).',
+  })
   disabledReason: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true })
   disabledAt: string | null;

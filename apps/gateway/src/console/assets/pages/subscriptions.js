@@ -2,7 +2,7 @@ import { call } from '../api.js';
 import { field, fill, h, when } from '../dom.js';
 import { action, notice } from './notice.js';
 
-/** A domain's subscription with its health; enable it again; a test call with its diagnostics. */
+/** A domain's subscription with its health; disable it, enable it again; a test call with its diagnostics. */
 export function subscriptionsPage(main, params) {
   const note = notice(main);
   const domain = h('input', { name: 'domain', required: true, value: params.get('domain') ?? '' });
@@ -36,7 +36,14 @@ export function subscriptionsPage(main, params) {
       fact('Failed in a row', String(s.health.failedDeliveriesInARow)),
       fact('Secret set', when(s.secretUpdatedAt)), fact('Previous secret valid until', when(s.previousSecretValidUntil))),
     h('div', { className: 'actions' },
-      s.status === 'disabled' ? action('Enable', note, () => call('POST', `${base()}/Enable`).then((v) => { note.ok('Enabled.'); render(v); })) : '',
+      s.status === 'disabled'
+        ? action('Enable', note, () => call('POST', `${base()}/Enable`).then((v) => { note.ok('Enabled.'); render(v); }))
+        : action('Disable', note, async () => {
+          if (!confirm(`Disable the subscription of ${domain.value.trim()}? Callbacks stop and its events are recorded as skipped until it is enabled.`)) return;
+          const v = await call('POST', `${base()}/Disable`);
+          note.ok('Disabled.');
+          render(v);
+        }, { className: 'danger' }),
     ),
     h('h2', {}, 'Test call'), field('Payload (JSON object)', payload),
     action('Send a test call', note, async () => {
