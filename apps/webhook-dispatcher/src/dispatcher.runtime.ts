@@ -3,6 +3,8 @@ import { SecretBox } from '@tailsync/webhook-signing';
 import { brokerList, createPool } from '@tailsync/service-kit';
 import type { Pool } from 'pg';
 import { WebhookDispatcherConfig } from './config/webhook-dispatcher.config';
+import { AttemptRecorder } from './delivery/attempt.recorder';
+import { AttemptRunner } from './delivery/attempt.runner';
 import { AttemptSender } from './delivery/attempt.sender';
 import { DeliveryMetrics } from './delivery/delivery.metrics';
 import { DeliveryScheduler } from './delivery/delivery.scheduler';
@@ -51,20 +53,23 @@ export class DispatcherRuntime {
     this.tester = new WebhookTester(this.box, this.sender);
     this.events = new SubscriptionEventsPublisher({ brokers: brokerList(config), clientId: `webhook-dispatcher-subscription-events-${instanceId}` });
     this.state = new SubscriptionState(this.subscriptions, this.events);
-    this.scheduler = new DeliveryScheduler(this.deliveries, this.subscriptions, this.box, this.sender, this.metrics, this.state, {
-      owner: `${instanceId}:${process.pid}`,
+    const recorder = new AttemptRecorder(this.deliveries, this.state, this.metrics, { lingerMs: 0 });
+    const runner = new AttemptRunner(this.box, this.sender, recorder, this.metrics, this.state, {
       retryDelaysMs: parseRetryDelays(config.WEBHOOK_RETRY_DELAYS_MS),
       retryAfterMaxMs: config.WEBHOOK_RETRY_AFTER_MAX_MS,
+      attemptTimeoutMs: config.WEBHOOK_ATTEMPT_TIMEOUT_MS,
+    });
+    this.scheduler = new DeliveryScheduler(this.deliveries, this.subscriptions, runner, recorder, this.metrics, {
+      owner: `${instanceId}:${process.pid}`,
       attemptTimeoutMs: config.WEBHOOK_ATTEMPT_TIMEOUT_MS,
       maxConcurrency: config.WEBHOOK_MAX_CONCURRENCY,
       domainConcurrency: config.WEBHOOK_DOMAIN_CONCURRENCY,
       pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
     });
-    this.consumer = new RiskAssessmentConsumer(this.deliveries, this.subscriptions, this.metrics, {
+    this.consumer = new RiskAssessmentConsumer(this.deliveries, this.subscriptions, this.scheduler, this.metrics, {
       brokers: brokerList(config),
       clientId: `webhook-dispatcher-events-${instanceId}`,
       groupId: config.WEBHOOK_EVENTS_GROUP_ID,
-      onInserted: () => this.scheduler.wake(),
     });
   }
 

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { DLQ_HEADERS, RISK_ASSESSMENT_EXECUTED, TOPICS } from '@tailsync/contracts';
 import { Murmur2Partitioner } from '@tailsync/service-kit';
 import { Consumer, Kafka, KafkaMessage, logLevel, Producer } from 'kafkajs';
-import type { SubscriptionStore } from '../subscriptions/subscription.store';
+import type { StoredSubscription, SubscriptionStore } from '../subscriptions/subscription.store';
 import type { DeliveryMetrics } from './delivery.metrics';
 import type { DeliveryStore, NewDelivery } from './delivery.store';
 import { callbackBody, parseRiskAssessmentMessage } from './domain/event-message';
@@ -13,8 +13,12 @@ export interface ConsumerOptions {
   groupId: string;
   topic?: string;
   dlqTopic?: string;
-  /** Called after new deliveries were inserted (wakes the scheduler). */
-  onInserted: () => void;
+}
+
+/** Where fresh pending deliveries go: stored durably, then attempted (the delivery scheduler). */
+export interface DeliveryIntake {
+  /** Resolves once every delivery is stored; returns how many were new (not seen before). */
+  admit(fresh: NewDelivery[], subscriptions: Map<string, StoredSubscription>): Promise<number>;
 }
 
 const CHUNK = 1000;
@@ -22,9 +26,10 @@ const CHUNK = 1000;
 /**
  * Consumes `product.risk-assessment-executed` in batches (its own consumer group, so copies share
  * the partitions). Per batch: malformed messages go to the `.dlq` topic with the reason; the valid
- * ones are matched against the subscriptions of their domains (one query) and inserted as
- * deliveries (one statement, duplicates ignored). Only then are the offsets resolved and committed:
- * at-least-once, nothing lost when the process is killed at any point.
+ * ones are matched against the subscriptions of their domains (one query) and stored as deliveries
+ * (duplicates ignored): the pending ones through the scheduler, which attempts them at once. Only
+ * then are the offsets resolved and committed: at-least-once, nothing lost when the process is
+ * killed at any point.
  */
 export class RiskAssessmentConsumer {
   private readonly logger = new Logger('RiskAssessmentConsumer');
@@ -37,6 +42,7 @@ export class RiskAssessmentConsumer {
   constructor(
     private readonly deliveries: DeliveryStore,
     private readonly subscriptions: SubscriptionStore,
+    private readonly intake: DeliveryIntake,
     private readonly metrics: DeliveryMetrics,
     private readonly options: ConsumerOptions,
   ) {
@@ -121,7 +127,8 @@ export class RiskAssessmentConsumer {
 
     if (valid.length === 0) return;
     const subs = await this.subscriptions.getMany([...new Set(valid.map((d) => d.domain))]);
-    const wanted: NewDelivery[] = [];
+    const pending: NewDelivery[] = [];
+    const skipped: NewDelivery[] = [];
     for (const delivery of valid) {
       const sub = subs.get(delivery.domain);
       if (!sub) this.metrics.skipped.inc({ reason: 'no-subscription' });
@@ -129,11 +136,11 @@ export class RiskAssessmentConsumer {
       else if (sub.status === 'disabled') {
         // Recorded, not sent: the delivery log shows it, and a recovery can send it later.
         this.metrics.skipped.inc({ reason: 'subscription-disabled' });
-        wanted.push({ ...delivery, status: 'skipped' });
-      } else wanted.push(delivery);
+        skipped.push({ ...delivery, status: 'skipped' });
+      } else pending.push(delivery);
     }
-    const inserted = await this.deliveries.insertMany(wanted);
-    if (inserted < wanted.length) this.metrics.skipped.inc({ reason: 'duplicate' }, wanted.length - inserted);
-    if (inserted > 0) this.options.onInserted();
+    const [recorded, admitted] = await Promise.all([this.deliveries.insertMany(skipped), this.intake.admit(pending, subs)]);
+    const duplicates = skipped.length + pending.length - recorded - admitted;
+    if (duplicates > 0) this.metrics.skipped.inc({ reason: 'duplicate' }, duplicates);
   }
 }
