@@ -5,6 +5,7 @@ export * from './kafka/murmur2-partitioner';
 export * from './kafka/kafka-transport';
 export * from './kafka/kafka-rpc';
 export * from './kafka/batching-producer';
+export * from './kafka/periodic-offset-commits';
 export * from './kafka/ensure-topics';
 export * from './ops/readiness-check';
 export * from './ops/ops.module';

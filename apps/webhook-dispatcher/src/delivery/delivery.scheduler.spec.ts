@@ -7,6 +7,8 @@ import { eventually, isolatedDatabase, newSharedSecret, sleep, startedEventsPubl
 import type { SubscriptionEventsPublisher } from '../subscriptions/subscription-events.publisher';
 import { AttemptSender } from './attempt.sender';
 import { DeliveryMetrics } from './delivery.metrics';
+import { AttemptRecorder } from './attempt.recorder';
+import { AttemptRunner, type AttemptRunnerOptions } from './attempt.runner';
 import { DeliveryScheduler, type SchedulerOptions } from './delivery.scheduler';
 import { DeliveryStore } from './delivery.store';
 import { callbackBody } from './domain/event-message';
@@ -38,8 +40,8 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
     await db.drop();
   });
 
-  function scheduler(options: Partial<SchedulerOptions> = {}, sender = new AttemptSender(true)): DeliveryScheduler {
-    const s = new DeliveryScheduler(deliveries, subscriptions, box, sender, new DeliveryMetrics(), new SubscriptionState(subscriptions, events), {
+  function scheduler(options: Partial<SchedulerOptions & AttemptRunnerOptions> = {}, sender = new AttemptSender(true)): DeliveryScheduler {
+    const o = {
       owner: `test-${randomUUID().slice(0, 6)}`,
       retryDelaysMs: [100, 200],
       retryAfterMaxMs: 1000,
@@ -48,7 +50,11 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
       domainConcurrency: 4,
       pollIntervalMs: 30,
       ...options,
-    });
+    };
+    const metrics = new DeliveryMetrics();
+    const state = new SubscriptionState(subscriptions, events);
+    const recorder = new AttemptRecorder(deliveries, state, metrics, { lingerMs: 0 });
+    const s = new DeliveryScheduler(deliveries, subscriptions, new AttemptRunner(box, sender, recorder, metrics, state, o), recorder, metrics, o);
     schedulers.push(s);
     s.start();
     return s;
@@ -102,6 +108,62 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
     expect(new Set(seen).size).toBe(200);
     expect(seen).toHaveLength(200);
     expect(new Set(seen)).toEqual(new Set(ids));
+  });
+
+  const fresh = (domain: string, n: number) =>
+    Array.from({ length: n }, () => {
+      const e = { eventId: randomUUID(), domain, occurredAt: new Date().toISOString(), data: { score: 7 } };
+      return { domain, eventId: e.eventId, eventName: EVT, body: callbackBody(e) };
+    });
+
+  it('admitted deliveries (fresh from the consumer) are attempted at once, without waiting for a claim', async () => {
+    const { receiver, domain } = await subscribe();
+    const s = scheduler({ pollIntervalMs: 60_000 });
+    await sleep(100); // the loop's first claim has run; the next would be a minute away
+    const deliveries = fresh(domain, 3);
+    expect(await s.admit(deliveries, await subscriptions.getMany([domain]))).toBe(3);
+    await receiver.waitFor(3, 2000);
+    for (const d of deliveries) await eventually(async () => (await statusOf(d.eventId))?.status === 'delivered');
+    expect(receiver.requests.map((r) => r.headers['webhook-id']).sort()).toEqual(deliveries.map((d) => d.eventId).sort());
+  });
+
+  it('an admitted delivery is stored, leased to this copy, while its first attempt is in flight', async () => {
+    const { receiver, domain } = await subscribe(scripts.hang());
+    const owner = `admit-${randomUUID().slice(0, 6)}`;
+    const s = scheduler({ owner, attemptTimeoutMs: 2000 });
+    const [d] = fresh(domain, 1);
+    await s.admit([d], await subscriptions.getMany([domain]));
+    await receiver.waitFor(1);
+    const { rows } = await db.pool.query('select status, attempts, lease_owner, lease_until > now() as leased from webhook_deliveries where event_id = $1', [d.eventId]);
+    expect(rows).toEqual([{ status: 'pending', attempts: 0, lease_owner: owner, leased: true }]);
+  });
+
+  it('beyond its room, admitted deliveries are left to the claims; two copies attempt each exactly once', async () => {
+    const { receiver, domain } = await subscribe();
+    const narrow = scheduler({ maxConcurrency: 1, domainConcurrency: 1 });
+    scheduler();
+    const deliveries = fresh(domain, 20);
+    expect(await narrow.admit(deliveries, await subscriptions.getMany([domain]))).toBe(20);
+    // the same events consumed again (a redelivered Kafka batch): nothing new
+    expect(await narrow.admit(deliveries, await subscriptions.getMany([domain]))).toBe(0);
+    await receiver.waitFor(20, 10_000);
+    for (const d of deliveries) await eventually(async () => (await statusOf(d.eventId))?.status === 'delivered');
+    await sleep(200);
+    const seen = receiver.requests.map((r) => r.headers['webhook-id']);
+    expect(seen).toHaveLength(20);
+    expect(new Set(seen)).toEqual(new Set(deliveries.map((d) => d.eventId)));
+  });
+
+  it('a delivery left leased by a copy that died after storing it is attempted by another once the lease runs out', async () => {
+    const { receiver, domain } = await subscribe();
+    const [d] = fresh(domain, 1);
+    await deliveries.insertLeased([d], 'died-after-insert', 400);
+    const stored = Date.now();
+    scheduler();
+    const [request] = await receiver.waitFor(1, 3000);
+    expect(request.receivedAt - stored).toBeGreaterThanOrEqual(350);
+    await eventually(async () => (await statusOf(d.eventId))?.status === 'delivered');
+    expect(receiver.requests).toHaveLength(1);
   });
 
   it('retries 503 on the schedule, then delivers; Webhook-Id stable, token fresh per attempt', async () => {

@@ -1,21 +1,14 @@
 import { Logger } from '@nestjs/common';
-import { JwtService } from '@nestjs/jwt';
-import { SecretBox, signCallback } from '@tailsync/webhook-signing';
-import { signingSecrets } from '../subscriptions/subscription-secrets';
-import type { SubscriptionState } from '../subscriptions/subscription-state';
-import type { SubscriptionStore, StoredSubscription } from '../subscriptions/subscription.store';
-import type { AttemptSender } from './attempt.sender';
+import { PollingLoop, type TurnOutcome } from '@tailsync/service-kit';
+import type { StoredSubscription, SubscriptionStore } from '../subscriptions/subscription.store';
+import type { AttemptRecorder } from './attempt.recorder';
+import type { AttemptRunner } from './attempt.runner';
 import type { DeliveryMetrics } from './delivery.metrics';
-import type { AttemptRecord, ClaimedDelivery, DeliveryStore } from './delivery.store';
-import { delayHonouringRetryAfter, parseRetryAfter, RETRY_AFTER_STATUSES } from './domain/retry-after';
-import { classifyAttempt, GONE_STATUS, nextAttemptDelay } from './domain/retry-policy';
+import type { ClaimedDelivery, DeliveryStore, NewDelivery } from './delivery.store';
 
 export interface SchedulerOptions {
   /** Names this copy as the owner of its leases. */
   owner: string;
-  retryDelaysMs: readonly number[];
-  /** The longest a receiver's Retry-After may push the next attempt. */
-  retryAfterMaxMs: number;
   attemptTimeoutMs: number;
   maxConcurrency: number;
   domainConcurrency: number;
@@ -28,49 +21,60 @@ export interface SchedulerOptions {
   coalesceMs?: number;
 }
 
+interface Queued {
+  delivery: ClaimedDelivery;
+  subscription: StoredSubscription | undefined;
+  claimedAt: number;
+}
+
 /**
- * Runs due delivery attempts. It leases due pending rows from PostgreSQL (so copies share the work
- * and never run one attempt twice), runs the attempts concurrently with a cap per domain (a hanging
- * receiver ties up at most `domainConcurrency` slots; other domains keep theirs), and records each
- * attempt with the delivery's next state in one statement guarded by the lease.
+ * Runs delivery attempts, each under a lease in PostgreSQL (so copies share the work and never run
+ * one attempt twice), concurrently with a cap per domain (a hanging receiver ties up at most
+ * `domainConcurrency` slots; other domains keep theirs).
  *
- * It wakes at once when the consumer has inserted deliveries ({@link wake}) or an attempt finished,
- * and polls every `pollIntervalMs` otherwise (retries come due, other copies insert).
+ * Fresh deliveries come from the consumer ({@link admit}): inserted already leased to this copy
+ * and queued at once, with no claim round trip. Everything else (retries coming due, deliveries
+ * that found no room here, other copies' inserts, redeliveries) is claimed by a polling loop, which
+ * claims again soon after attempts finish while it knows of more due rows.
  */
 export class DeliveryScheduler {
   private readonly logger = new Logger('DeliveryScheduler');
-  private readonly jwt = new JwtService();
+  private readonly loop: PollingLoop;
   private running = false;
-  private loopDone: Promise<void> = Promise.resolve();
-  private wakeUp: (() => void) | null = null;
-  private woken = false;
   private inFlight = 0;
   private readonly perDomain = new Map<string, number>();
-  private readonly queues = new Map<string, { delivery: ClaimedDelivery; subscription: StoredSubscription | undefined; claimedAt: number }[]>();
+  private readonly queues = new Map<string, Queued[]>();
   private queuedTotal = 0;
+  /** Room promised to fresh deliveries whose leased insert is on its way. */
+  private readonly reserved = new Map<string, number>();
+  private reservedTotal = 0;
   /** Where the next claim's round-robin over domains starts. */
   private lastDomain = '';
+  /** Due rows may be waiting that this copy has not leased: claim again as slots free. */
+  private backlog = false;
   private readonly attemptsInFlight = new Set<Promise<void>>();
-  private pendingRecords: AttemptRecord[] = [];
-  private flushing: Promise<void> | null = null;
   private depthTimer: NodeJS.Timeout | undefined;
   private wakeTimer: NodeJS.Timeout | undefined;
-  private stopDeadline: number | undefined;
 
   constructor(
     private readonly deliveries: DeliveryStore,
     private readonly subscriptions: SubscriptionStore,
-    private readonly box: SecretBox,
-    private readonly sender: AttemptSender,
+    private readonly runner: AttemptRunner,
+    private readonly recorder: AttemptRecorder,
     private readonly metrics: DeliveryMetrics,
-    private readonly state: SubscriptionState,
     private readonly options: SchedulerOptions,
-  ) {}
+  ) {
+    this.loop = new PollingLoop(() => this.claimTurn(), {
+      idleMs: options.pollIntervalMs,
+      errorBackoffMs: Math.max(options.pollIntervalMs, 500),
+      onError: (error) => this.logger.warn({ msg: 'claiming due deliveries failed; retrying', error: (error as Error).message }),
+    });
+  }
 
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.loopDone = this.loop();
+    this.loop.start();
     const refresh = () =>
       this.deliveries.pendingCount().then((n) => this.metrics.queueDepth.set(n), () => undefined);
     void refresh();
@@ -82,110 +86,137 @@ export class DeliveryScheduler {
   async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
-    this.stopDeadline = Date.now() + this.options.attemptTimeoutMs + 10_000;
+    const deadline = Date.now() + this.options.attemptTimeoutMs + 10_000;
     clearInterval(this.depthTimer);
     clearTimeout(this.wakeTimer);
-    this.wake();
-    await this.loopDone;
+    await this.loop.stop();
     await this.releaseQueued();
     await Promise.allSettled([...this.attemptsInFlight]);
-    await this.flushRecords();
+    await this.recorder.drain(deadline);
   }
 
-  /** Look for due deliveries now (the consumer inserted some, or one was redelivered). */
+  /** Look for due deliveries now (one was redelivered, or a recovery started). */
   wake(): void {
-    this.woken = true;
-    this.wakeUp?.();
-  }
-
-  /**
-   * Look again shortly: attempts finishing one by one each free a slot, and one claim a few ms later
-   * fills all of them at once instead of one query per finished attempt.
-   */
-  private wakeSoon(): void {
-    if (this.wakeTimer) return;
-    this.wakeTimer = setTimeout(() => {
-      this.wakeTimer = undefined;
-      this.wake();
-    }, this.options.coalesceMs ?? 5);
+    this.backlog = true;
+    this.loop.wake();
   }
 
   get activeAttempts(): number {
     return this.inFlight;
   }
 
+  /**
+   * Takes fresh pending deliveries of consumed events: as many as this copy has room for are
+   * inserted leased to it and queued for their first attempt now; the rest are inserted for the
+   * claims (of this copy or another). `subscriptions` were read as the events were consumed.
+   * Resolves once every delivery is durably stored (the consumer commits its offsets after that);
+   * returns how many were new.
+   */
+  async admit(fresh: NewDelivery[], subscriptions: Map<string, StoredSubscription>): Promise<number> {
+    const take: NewDelivery[] = [];
+    const rest: NewDelivery[] = [];
+    let free = this.running ? this.free() : 0;
+    const room = new Map<string, number>();
+    for (const delivery of fresh) {
+      const left = room.get(delivery.domain) ?? this.roomOf(delivery.domain);
+      if (free > 0 && left > 0) {
+        take.push(delivery);
+        room.set(delivery.domain, left - 1);
+        free--;
+      } else {
+        rest.push(delivery);
+        room.set(delivery.domain, left);
+      }
+    }
+    this.reserve(take, 1);
+    const claimedAt = Date.now();
+    const [leased, queued] = await Promise.allSettled([
+      this.deliveries.insertLeased(take, this.options.owner, this.leaseMs),
+      this.deliveries.insertMany(rest),
+    ]).finally(() => this.reserve(take, -1));
+    if (leased.status === 'fulfilled' && leased.value.length > 0) {
+      // Stored: these are ours to run even if the other insert failed (the batch is consumed again).
+      this.enqueue(leased.value, subscriptions, claimedAt);
+      if (this.running) this.pump();
+      else await this.releaseQueued();
+    }
+    if (queued.status === 'fulfilled' && queued.value > 0) this.wake();
+    if (leased.status === 'rejected') throw leased.reason;
+    if (queued.status === 'rejected') throw queued.reason;
+    return leased.value.length + queued.value;
+  }
+
   private get leaseMs(): number {
-    // A claimed delivery may wait in this copy's queue for about one attempt before it starts.
+    // A leased delivery may wait in this copy's queue for about one attempt before it starts.
     return 2 * this.options.attemptTimeoutMs + (this.options.leaseMarginMs ?? 5000);
   }
 
-  private async loop(): Promise<void> {
-    const claimBatch = this.options.claimBatch ?? 200;
-    // Leased rows this copy holds at most: the attempts it may run plus as many queued behind them.
-    const maxHeld = 2 * this.options.maxConcurrency;
-    while (this.running) {
-      let full = false;
-      try {
-        this.woken = false;
-        const free = maxHeld - this.inFlight - this.queuedTotal;
-        if (free > 0) {
-          const limit = Math.min(free, claimBatch);
-          const claimed = await this.claim(limit);
-          full = claimed === limit;
-        }
-      } catch (error) {
-        this.logger.warn({ msg: 'claiming due deliveries failed; retrying', error: (error as Error).message });
-        await this.sleep(Math.max(this.options.pollIntervalMs, 500));
-        continue;
-      }
-      if (!full) await this.sleep(this.options.pollIntervalMs);
-    }
+  /** Leased rows this copy may still take: the attempts it may run plus as many queued behind them. */
+  private free(): number {
+    return 2 * this.options.maxConcurrency - this.inFlight - this.queuedTotal - this.reservedTotal;
   }
 
-  private sleep(ms: number): Promise<void> {
-    if (this.woken || !this.running) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wakeUp = () => {
-        this.wakeUp = null;
-        done();
-      };
-    });
+  /** Per domain, at most twice its concurrency is held (running + queued + reserved). */
+  private roomOf(domain: string): number {
+    const held = (this.perDomain.get(domain) ?? 0) + (this.queues.get(domain)?.length ?? 0) + (this.reserved.get(domain) ?? 0);
+    return Math.max(0, 2 * this.options.domainConcurrency - held);
+  }
+
+  private reserve(deliveries: NewDelivery[], sign: 1 | -1): void {
+    for (const { domain } of deliveries) {
+      const n = (this.reserved.get(domain) ?? 0) + sign;
+      if (n > 0) this.reserved.set(domain, n);
+      else this.reserved.delete(domain);
+    }
+    this.reservedTotal += sign * deliveries.length;
   }
 
   /**
-   * Leases due deliveries into per-domain queues: per domain at most twice its concurrency is held
-   * (running + queued), so a slot that frees starts the next attempt at once while the next claim
-   * is still on its way.
+   * Look again shortly when more rows are due: attempts finishing one by one each free a slot, and
+   * one claim a few ms later fills all of them at once instead of one query per finished attempt.
    */
-  private async claim(limit: number): Promise<number> {
-    const cap = this.options.domainConcurrency;
+  private wakeSoon(): void {
+    if (this.wakeTimer || !this.backlog) return;
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = undefined;
+      this.loop.wake();
+    }, this.options.coalesceMs ?? 5);
+  }
+
+  /**
+   * Leases due deliveries into per-domain queues, so a slot that frees starts the next attempt at
+   * once while the next claim is still on its way.
+   */
+  private async claimTurn(): Promise<TurnOutcome> {
+    const free = this.free();
+    if (free <= 0) return 'caught-up';
+    const limit = Math.min(free, this.options.claimBatch ?? 200);
     const room = new Map<string, number>();
-    for (const domain of new Set([...this.perDomain.keys(), ...this.queues.keys()])) {
-      room.set(domain, Math.max(0, 2 * cap - (this.perDomain.get(domain) ?? 0) - (this.queues.get(domain)?.length ?? 0)));
+    for (const domain of new Set([...this.perDomain.keys(), ...this.queues.keys(), ...this.reserved.keys()])) {
+      room.set(domain, this.roomOf(domain));
     }
     const claimedAt = Date.now();
-    const claimed = await this.deliveries.claimDue(this.options.owner, this.leaseMs, limit, 2 * cap, room, this.lastDomain);
+    const claimed = await this.deliveries.claimDue(this.options.owner, this.leaseMs, limit, 2 * this.options.domainConcurrency, room, this.lastDomain);
     this.lastDomain = claimed.lastDomain ?? '';
-    if (claimed.length === 0) return 0;
+    this.backlog = claimed.length > 0 || claimed.roomless === true;
+    if (claimed.length === 0) return 'caught-up';
     // The subscription is read here, right before the attempts (a change applies to every event consumed after it).
-    const subs = await this.subscriptions.getMany([...new Set(claimed.map((c) => c.domain))]);
-    for (const delivery of claimed) {
+    this.enqueue(claimed, await this.subscriptions.getMany([...new Set(claimed.map((c) => c.domain))]), claimedAt);
+    if (!this.running) {
+      await this.releaseQueued();
+      return 'caught-up';
+    }
+    this.pump();
+    return claimed.length === limit ? 'more' : 'caught-up';
+  }
+
+  private enqueue(leased: ClaimedDelivery[], subscriptions: Map<string, StoredSubscription>, claimedAt: number): void {
+    for (const delivery of leased) {
       const queue = this.queues.get(delivery.domain) ?? [];
-      queue.push({ delivery, subscription: subs.get(delivery.domain), claimedAt });
+      queue.push({ delivery, subscription: subscriptions.get(delivery.domain), claimedAt });
       this.queues.set(delivery.domain, queue);
       this.queuedTotal++;
     }
-    if (!this.running) {
-      await this.releaseQueued();
-      return claimed.length;
-    }
-    this.pump();
-    return claimed.length;
   }
 
   /** Starts queued attempts wherever a domain (and the copy) has a free slot. */
@@ -213,7 +244,7 @@ export class DeliveryScheduler {
   private run(delivery: ClaimedDelivery, subscription: StoredSubscription | undefined): void {
     this.inFlight++;
     this.perDomain.set(delivery.domain, (this.perDomain.get(delivery.domain) ?? 0) + 1);
-    const run = this.attempt(delivery, subscription)
+    const run = this.runner.run(delivery, subscription)
       .catch((error) => this.logger.error({ msg: 'attempt crashed', deliveryId: delivery.id, error: (error as Error).message }))
       .finally(() => {
         this.attemptsInFlight.delete(run);
@@ -233,108 +264,5 @@ export class DeliveryScheduler {
     this.queues.clear();
     this.queuedTotal = 0;
     if (items.length > 0) await this.deliveries.release(items).catch(() => undefined);
-  }
-
-  /** One attempt of a leased delivery, against the subscription as it is now. */
-  private async attempt(delivery: ClaimedDelivery, subscription: StoredSubscription | undefined): Promise<void> {
-    const attempt = delivery.attempts + 1;
-    const at = new Date();
-    const end = (error: string) =>
-      this.enqueueRecord(
-        { id: delivery.id, leaseToken: delivery.leaseToken, attempt, at, statusCode: null, durationMs: 0, error, retryAfterMs: null, next: { status: 'failed' } },
-        'failed',
-      );
-
-    if (!subscription) return end('no subscription: it was deleted before this attempt; nothing was sent');
-    if (subscription.status === 'disabled') return end(`the subscription is disabled (${subscription.disabledReason}); nothing was sent`);
-    if (!subscription.eventNames.includes(delivery.eventName)) {
-      return end(`the subscription no longer lists ${delivery.eventName}; nothing was sent`);
-    }
-    let secrets: [string, ...string[]];
-    try {
-      secrets = signingSecrets(subscription, this.box);
-    } catch {
-      return end('the stored shared secret cannot be decrypted (was WEBHOOK_SECRET_KEY changed?); nothing was sent');
-    }
-    const headers = signCallback(
-      { body: delivery.body, secrets, domain: delivery.domain, eventName: delivery.eventName, webhookId: delivery.eventId, attempt },
-      this.jwt,
-    );
-    const result = await this.sender.send({
-      url: subscription.url,
-      body: delivery.body,
-      headers,
-      timeoutMs: this.options.attemptTimeoutMs,
-    });
-    const verdict = classifyAttempt({ statusCode: result.statusCode, error: result.errorCode });
-    this.metrics.attemptDuration.observe({ result: verdict }, result.durationMs / 1000);
-    const asked = result.statusCode !== undefined && RETRY_AFTER_STATUSES.has(result.statusCode) ? parseRetryAfter(result.retryAfter, Date.now()) : null;
-    const retryAfterMs = asked === null ? null : Math.min(asked, this.options.retryAfterMaxMs);
-    let next: AttemptRecord['next'];
-    let outcome: string;
-    if (verdict === 'delivered') {
-      next = { status: 'delivered' };
-      outcome = 'delivered';
-    } else if (verdict === 'give-up') {
-      next = { status: 'failed' };
-      outcome = 'failed';
-    } else {
-      const scheduled = nextAttemptDelay(attempt - delivery.roundStart, this.options.retryDelaysMs);
-      const delay = scheduled === null ? null : delayHonouringRetryAfter(scheduled, retryAfterMs, this.options.retryAfterMaxMs);
-      next = delay === null ? { status: 'failed' } : { status: 'pending', at: new Date(Date.now() + delay) };
-      outcome = delay === null ? 'failed' : 'retry-scheduled';
-    }
-    const error = result.error ?? (verdict === 'delivered' ? null : `HTTP ${result.statusCode}`);
-    this.enqueueRecord(
-      { id: delivery.id, leaseToken: delivery.leaseToken, attempt, at, statusCode: result.statusCode ?? null, durationMs: result.durationMs, error, retryAfterMs, next },
-      outcome,
-    );
-    if (result.statusCode === GONE_STATUS) {
-      this.state.disable(delivery.domain, 'gone').catch((e) => this.logger.warn({ msg: 'disabling a gone subscription failed', error: (e as Error).message }));
-    }
-  }
-
-  private enqueueRecord(record: AttemptRecord, outcome: string): void {
-    this.pendingRecords.push(record);
-    this.metrics.deliveries.inc({ outcome });
-    if (!this.flushing) {
-      this.flushing = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flushLoop());
-    }
-  }
-
-  private async flushLoop(): Promise<void> {
-    try {
-      while (this.pendingRecords.length > 0) {
-        const batch = this.pendingRecords;
-        this.pendingRecords = [];
-        try {
-          const { recorded, disabled } = await this.deliveries.recordAttempts(batch);
-          for (const { domain, url } of disabled) {
-            this.state.announceDisabled(domain, url, 'failing').catch((e) => this.logger.warn({ msg: 'announcing a disabled subscription failed', error: (e as Error).message }));
-          }
-          const lost = batch.length - recorded.size;
-          if (lost > 0) this.logger.warn({ msg: 'attempt results not recorded: their lease had passed to another copy', count: lost });
-        } catch (error) {
-          if (!this.running && this.stopDeadline !== undefined && Date.now() > this.stopDeadline) {
-            // Shutting down with the database gone: the leases run out and another copy repeats these attempts.
-            this.logger.error({ msg: 'attempt results lost at shutdown; their attempts will be repeated', count: batch.length });
-            continue;
-          }
-          // Keep them and try again: until the lease runs out the delivery stays ours.
-          this.logger.warn({ msg: 'recording attempts failed; retrying', error: (error as Error).message });
-          this.pendingRecords = batch.concat(this.pendingRecords);
-          await new Promise((r) => setTimeout(r, 500));
-        }
-      }
-    } finally {
-      this.flushing = null;
-    }
-  }
-
-  private async flushRecords(): Promise<void> {
-    while (this.flushing || this.pendingRecords.length > 0) {
-      if (this.flushing) await this.flushing;
-      else this.flushing = this.flushLoop();
-    }
   }
 }

@@ -35,6 +35,32 @@ describe('DeliveryStore (real PostgreSQL)', () => {
     expect(rows[0].n).toBe(4);
   });
 
+  it('inserts deliveries leased to their inserter: returned ready to attempt, claimable by others only once the lease runs out', async () => {
+    const a = delivery('acme');
+    const b = delivery('acme');
+    const leased = await store.insertLeased([a, b], 'consumer-copy', 300);
+    expect(leased).toEqual([a, b].map((d) => ({
+      id: expect.any(String), domain: 'acme', eventId: d.eventId, eventName: EVT, body: d.body, attempts: 0, roundStart: 0, leaseToken: expect.any(String),
+    })));
+    // an event seen before makes no second delivery, leased or not
+    expect(await store.insertLeased([a], 'consumer-copy', 300)).toEqual([]);
+    expect(await store.insertMany([b])).toBe(0);
+    expect(await store.claimDue('other-copy', 10_000, 10, 10, new Map())).toHaveLength(0);
+    await new Promise((r) => setTimeout(r, 350));
+    // the inserting copy died before its attempts: another copy takes them over
+    const taken = await store.claimDue('other-copy', 10_000, 10, 10, new Map());
+    expect(taken.map((t) => t.id).sort()).toEqual(leased.map((l) => l.id).sort());
+  });
+
+  it('records an attempt under the lease taken at insert', async () => {
+    const [d] = await store.insertLeased([delivery('acme')], 'consumer-copy', 10_000);
+    const { recorded } = await store.recordAttempts([
+      { id: d.id, leaseToken: d.leaseToken, attempt: 1, at: new Date(), statusCode: 200, durationMs: 3, error: null, retryAfterMs: null, next: { status: 'delivered' } },
+    ]);
+    expect([...recorded]).toEqual([d.id]);
+    expect((await pool.query('select status, attempts, lease_owner from webhook_deliveries where id = $1', [d.id])).rows[0]).toEqual({ status: 'delivered', attempts: 1, lease_owner: null });
+  });
+
   it('leases a due delivery to exactly one of many concurrent claimers', async () => {
     await store.insertMany([delivery('acme')]);
     const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => store.claimDue(`owner-${i}`, 10_000, 10, 10, new Map())));

@@ -84,6 +84,14 @@ export interface RecordedAttempts {
   disabled: { domain: string; url: string }[];
 }
 
+/** The statement parameters of new deliveries, column by column. */
+function columnsOf(deliveries: NewDelivery[]): [string[], string[], string[], string[], string[]] {
+  return [
+    deliveries.map((d) => d.domain), deliveries.map((d) => d.eventId), deliveries.map((d) => d.eventName), deliveries.map((d) => d.body),
+    deliveries.map((d) => d.status ?? 'pending'),
+  ];
+}
+
 /** Deliveries and their attempts in PostgreSQL: the durable retry queue. */
 export class DeliveryStore {
   constructor(
@@ -101,12 +109,31 @@ export class DeliveryStore {
       `insert into webhook_deliveries (domain, event_id, event_name, body, status)
        select * from unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::text[])
        on conflict (domain, event_id) do nothing`,
-      [
-        deliveries.map((d) => d.domain), deliveries.map((d) => d.eventId), deliveries.map((d) => d.eventName), deliveries.map((d) => d.body),
-        deliveries.map((d) => d.status ?? 'pending'),
-      ],
+      columnsOf(deliveries),
     );
     return rowCount ?? 0;
+  }
+
+  /**
+   * Inserts pending deliveries already leased to `owner` for `leaseMs`, as {@link claimDue} would
+   * lease them: the consumer hands them straight to its scheduler, with no claim round trip. Like
+   * {@link insertMany}, an event seen before is ignored; returns the deliveries that were new.
+   */
+  async insertLeased(deliveries: NewDelivery[], owner: string, leaseMs: number): Promise<ClaimedDelivery[]> {
+    if (deliveries.length === 0) return [];
+    const { rows } = await this.pool.query<{ id: string; event_id: string; domain: string; lease_token: string }>(
+      `insert into webhook_deliveries (domain, event_id, event_name, body, status, lease_owner, lease_token, lease_until)
+       select i.*, $6, gen_random_uuid(), clock_timestamp() + make_interval(secs => $7::float8 / 1000)
+         from unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::text[]) as i
+       on conflict (domain, event_id) do nothing
+       returning id, event_id::text as event_id, domain, lease_token`,
+      [...columnsOf(deliveries), owner, leaseMs],
+    );
+    const byEvent = new Map(deliveries.map((d) => [`${d.domain}\u0000${d.eventId.toLowerCase()}`, d]));
+    return rows.map((r) => {
+      const d = byEvent.get(`${r.domain}\u0000${r.event_id}`)!;
+      return { id: r.id, domain: d.domain, eventId: r.event_id, eventName: d.eventName, body: d.body, attempts: 0, roundStart: 0, leaseToken: r.lease_token };
+    });
   }
 
   /**
@@ -119,20 +146,27 @@ export class DeliveryStore {
    * Fair between domains however long one domain's backlog is: the domains with pending rows are
    * visited round-robin (a skip scan of the (domain, next_attempt_at) index, at most `maxDomains`
    * per claim, starting after `after`), and each takes its oldest due rows up to its room.
-   * Returns the deliveries and the last domain visited (the next claim's `after`).
+   * Returns the deliveries, the last domain visited (the next claim's `after`) and whether a domain
+   * with pending rows was passed over for lack of room (`roomless`: more may be due once it has some).
    */
   async claimDue(
     owner: string, leaseMs: number, limit: number, perDomain: number, domainRoom: Map<string, number>,
     after = '', maxDomains = 200,
-  ): Promise<ClaimedDelivery[] & { lastDomain?: string }> {
+  ): Promise<ClaimedDelivery[] & { lastDomain?: string; roomless?: boolean }> {
     const full = new Set([...domainRoom].filter(([, slots]) => slots <= 0).map(([domain]) => domain));
-    let domains = (await this.pendingDomains(after, maxDomains + full.size)).filter((d) => !full.has(d));
+    let roomless = false;
+    const withRoom = (listed: string[]) => {
+      roomless ||= listed.some((d) => full.has(d));
+      return listed.filter((d) => !full.has(d));
+    };
+    let domains = withRoom(await this.pendingDomains(after, maxDomains + full.size));
     if (domains.length < maxDomains && after !== '') {
-      const wrapped = (await this.pendingDomains('', maxDomains + full.size)).filter((d) => !full.has(d) && d <= after);
+      const wrapped = withRoom(await this.pendingDomains('', maxDomains + full.size)).filter((d) => d <= after);
       domains = [...domains, ...wrapped];
     }
     domains = domains.slice(0, maxDomains);
-    const result: ClaimedDelivery[] & { lastDomain?: string } = [];
+    const result: ClaimedDelivery[] & { lastDomain?: string; roomless?: boolean } = [];
+    result.roomless = roomless;
     if (domains.length === 0) return result;
     result.lastDomain = domains[domains.length - 1];
     const slots = domains.map((d) => Math.min(domainRoom.get(d) ?? perDomain, perDomain, limit));

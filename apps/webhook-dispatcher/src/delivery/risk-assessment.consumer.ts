@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { DLQ_HEADERS, RISK_ASSESSMENT_EXECUTED, TOPICS } from '@tailsync/contracts';
-import { Murmur2Partitioner } from '@tailsync/service-kit';
+import { Murmur2Partitioner, PeriodicOffsetCommits } from '@tailsync/service-kit';
 import { Consumer, Kafka, KafkaMessage, logLevel, Producer } from 'kafkajs';
-import type { SubscriptionStore } from '../subscriptions/subscription.store';
+import type { StoredSubscription, SubscriptionStore } from '../subscriptions/subscription.store';
 import type { DeliveryMetrics } from './delivery.metrics';
 import type { DeliveryStore, NewDelivery } from './delivery.store';
 import { callbackBody, parseRiskAssessmentMessage } from './domain/event-message';
@@ -13,18 +13,29 @@ export interface ConsumerOptions {
   groupId: string;
   topic?: string;
   dlqTopic?: string;
-  /** Called after new deliveries were inserted (wakes the scheduler). */
-  onInserted: () => void;
+}
+
+/** Where fresh pending deliveries go: stored durably, then attempted (the delivery scheduler). */
+export interface DeliveryIntake {
+  /** Resolves once every delivery is stored; returns how many were new (not seen before). */
+  admit(fresh: NewDelivery[], subscriptions: Map<string, StoredSubscription>): Promise<number>;
 }
 
 const CHUNK = 1000;
+/**
+ * The least time between two offset commits. kafkajs committed after every batch: at a steady rate,
+ * one OffsetCommit per event. A crash now re-reads at most this much more of the topic, and a
+ * re-read event makes no second delivery.
+ */
+const COMMIT_INTERVAL_MS = 100;
 
 /**
  * Consumes `product.risk-assessment-executed` in batches (its own consumer group, so copies share
  * the partitions). Per batch: malformed messages go to the `.dlq` topic with the reason; the valid
- * ones are matched against the subscriptions of their domains (one query) and inserted as
- * deliveries (one statement, duplicates ignored). Only then are the offsets resolved and committed:
- * at-least-once, nothing lost when the process is killed at any point.
+ * ones are matched against the subscriptions of their domains (one query) and stored as deliveries
+ * (duplicates ignored): the pending ones through the scheduler, which attempts them at once. Only
+ * then are the offsets resolved, and committed within `COMMIT_INTERVAL_MS`: at-least-once, nothing
+ * lost when the process is killed at any point.
  */
 export class RiskAssessmentConsumer {
   private readonly logger = new Logger('RiskAssessmentConsumer');
@@ -33,10 +44,23 @@ export class RiskAssessmentConsumer {
   private producer: Producer | undefined;
   private readonly topic: string;
   private readonly dlqTopic: string;
+  /** Per partition, the next offset to read: every message before it is stored or sent to the DLQ. */
+  private readonly handled = new Map<number, { offset: string; committed: boolean }>();
+  private readonly commits = new PeriodicOffsetCommits(() => this.consumer, {
+    intervalMs: COMMIT_INTERVAL_MS,
+    due: () => [...this.handled].filter(([, h]) => !h.committed).map(([partition, h]) => ({ topic: this.topic, partition, offset: h.offset })),
+    committed: (positions) => {
+      for (const { partition, offset } of positions) {
+        const h = this.handled.get(partition);
+        if (h?.offset === offset) h.committed = true;
+      }
+    },
+  });
 
   constructor(
     private readonly deliveries: DeliveryStore,
     private readonly subscriptions: SubscriptionStore,
+    private readonly intake: DeliveryIntake,
     private readonly metrics: DeliveryMetrics,
     private readonly options: ConsumerOptions,
   ) {
@@ -62,9 +86,15 @@ export class RiskAssessmentConsumer {
       allowAutoTopicCreation: false,
     });
     await this.consumer.connect();
+    // A new assignment: forget the partitions that went to another copy (it reads on from the committed position).
+    this.consumer.on(this.consumer.events.GROUP_JOIN, ({ payload }) => {
+      const assigned = new Set(payload.memberAssignment[this.topic] ?? []);
+      for (const partition of this.handled.keys()) if (!assigned.has(partition)) this.handled.delete(partition);
+    });
     // A group that never committed starts at the beginning: no event produced before the first copy joined is missed.
     await this.consumer.subscribe({ topic: this.topic, fromBeginning: true });
     await this.consumer.run({
+      autoCommit: false,
       eachBatchAutoResolve: false,
       partitionsConsumedConcurrently: 3,
       eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
@@ -72,7 +102,10 @@ export class RiskAssessmentConsumer {
           if (!isRunning() || isStale()) return;
           const chunk = batch.messages.slice(i, i + CHUNK);
           await this.handle(chunk, batch.partition);
-          resolveOffset(chunk[chunk.length - 1].offset);
+          const last = chunk[chunk.length - 1].offset;
+          resolveOffset(last);
+          this.handled.set(batch.partition, { offset: (BigInt(last) + 1n).toString(), committed: false });
+          this.commits.schedule();
           await heartbeat();
         }
       },
@@ -80,6 +113,8 @@ export class RiskAssessmentConsumer {
   }
 
   async stop(): Promise<void> {
+    // Commit while still in the group; a batch finishing after it is read again by the next owner.
+    await this.commits.close().catch(() => undefined);
     await this.consumer?.disconnect().catch(() => undefined);
     await this.producer?.disconnect().catch(() => undefined);
   }
@@ -121,7 +156,8 @@ export class RiskAssessmentConsumer {
 
     if (valid.length === 0) return;
     const subs = await this.subscriptions.getMany([...new Set(valid.map((d) => d.domain))]);
-    const wanted: NewDelivery[] = [];
+    const pending: NewDelivery[] = [];
+    const skipped: NewDelivery[] = [];
     for (const delivery of valid) {
       const sub = subs.get(delivery.domain);
       if (!sub) this.metrics.skipped.inc({ reason: 'no-subscription' });
@@ -129,11 +165,11 @@ export class RiskAssessmentConsumer {
       else if (sub.status === 'disabled') {
         // Recorded, not sent: the delivery log shows it, and a recovery can send it later.
         this.metrics.skipped.inc({ reason: 'subscription-disabled' });
-        wanted.push({ ...delivery, status: 'skipped' });
-      } else wanted.push(delivery);
+        skipped.push({ ...delivery, status: 'skipped' });
+      } else pending.push(delivery);
     }
-    const inserted = await this.deliveries.insertMany(wanted);
-    if (inserted < wanted.length) this.metrics.skipped.inc({ reason: 'duplicate' }, wanted.length - inserted);
-    if (inserted > 0) this.options.onInserted();
+    const [recorded, admitted] = await Promise.all([this.deliveries.insertMany(skipped), this.intake.admit(pending, subs)]);
+    const duplicates = skipped.length + pending.length - recorded - admitted;
+    if (duplicates > 0) this.metrics.skipped.inc({ reason: 'duplicate' }, duplicates);
   }
 }

@@ -3,6 +3,7 @@ import { KafkaReplyPartitionAssigner } from '@nestjs/microservices/helpers';
 import { AssignerProtocol, type EachBatchPayload, type EachMessagePayload, type GroupMemberAssignment, type Kafka, type Producer, type TopicPartitionOffset } from 'kafkajs';
 import { batchingProducer } from './batching-producer';
 import { PartitionOffsets } from './partition-offsets';
+import { PeriodicOffsetCommits } from './periodic-offset-commits';
 
 /** Requests one process handles at the same time, over all partitions (the fetch waits beyond it). */
 const MAX_IN_FLIGHT = 256;
@@ -49,10 +50,19 @@ export class ConcurrentServerKafka extends ServerKafka {
   private inFlight = 0;
   private readonly slotWaiters: (() => void)[] = [];
   private readonly drained: (() => void)[] = [];
-  private committing: Promise<void> | null = null;
-  private commitAgain = false;
-  private commitTimer: NodeJS.Timeout | null = null;
-  private lastCommitAt = 0;
+  private readonly commits = new PeriodicOffsetCommits(() => this.consumer ?? undefined, {
+    intervalMs: COMMIT_INTERVAL_MS,
+    due: () =>
+      [...this.offsets].flatMap(([key, offsets]) => {
+        const offset = offsets.toCommit();
+        if (offset === null) return [];
+        const cut = key.lastIndexOf('|');
+        return [{ topic: key.slice(0, cut), partition: Number(key.slice(cut + 1)), offset }];
+      }),
+    committed: (positions) => {
+      for (const { topic, partition, offset } of positions) this.offsets.get(`${topic}|${partition}`)?.markCommitted(offset);
+    },
+  });
   private closing = false;
   /** Routes by pattern (the request's topic), worked out once per topic. */
   private readonly routes = new Map<string, string>();
@@ -103,9 +113,7 @@ export class ConcurrentServerKafka extends ServerKafka {
         });
       });
     }
-    if (this.commitTimer) clearTimeout(this.commitTimer);
-    this.commitTimer = null;
-    await this.commit().catch(() => undefined);
+    await this.commits.close().catch(() => undefined);
     await super.close();
   }
 
@@ -134,7 +142,7 @@ export class ConcurrentServerKafka extends ServerKafka {
           () => {
             offsets.succeeded(message.offset);
             this.release();
-            this.scheduleCommit();
+            this.commits.schedule();
           },
           (error: unknown) => {
             offsets.failed(message.offset);
@@ -166,46 +174,6 @@ export class ConcurrentServerKafka extends ServerKafka {
     this.inFlight--;
     if (this.inFlight < MAX_IN_FLIGHT) this.slotWaiters.shift()?.();
     if (this.inFlight === 0) this.drained.splice(0).forEach((done) => done());
-  }
-
-  /** A commit `COMMIT_INTERVAL_MS` after the last one began (at once if that is past), unless one is due already. */
-  private scheduleCommit(): void {
-    if (this.commitTimer || this.closing) return;
-    const delay = Math.max(0, this.lastCommitAt + COMMIT_INTERVAL_MS - Date.now());
-    this.commitTimer = setTimeout(() => {
-      this.commitTimer = null;
-      this.commit().catch(() => undefined);
-    }, delay);
-  }
-
-  /**
-   * Commits every partition's answered prefix. One commit at a time: completions during a commit
-   * are folded into the next one. A commit refused (a rebalance under way) is left to the next.
-   */
-  private commit(): Promise<void> {
-    if (this.committing) {
-      this.commitAgain = true;
-      return this.committing;
-    }
-    this.lastCommitAt = Date.now();
-    const run = async () => {
-      do {
-        this.commitAgain = false;
-        const due = [...this.offsets].flatMap(([key, offsets]) => {
-          const offset = offsets.toCommit();
-          if (offset === null) return [];
-          const cut = key.lastIndexOf('|');
-          return [{ topic: key.slice(0, cut), partition: Number(key.slice(cut + 1)), offset, offsets }];
-        });
-        if (due.length === 0 || !this.consumer) return;
-        await this.consumer.commitOffsets(due.map(({ topic, partition, offset }) => ({ topic, partition, offset })));
-        for (const { offset, offsets } of due) offsets.markCommitted(offset);
-      } while (this.commitAgain);
-    };
-    this.committing = run().finally(() => {
-      this.committing = null;
-    });
-    return this.committing;
   }
 }
 

@@ -1,0 +1,82 @@
+import { Logger } from '@nestjs/common';
+import type { SubscriptionState } from '../subscriptions/subscription-state';
+import type { DeliveryMetrics } from './delivery.metrics';
+import type { AttemptRecord, DeliveryStore } from './delivery.store';
+
+export interface AttemptRecorderOptions {
+  /**
+   * How long a finished attempt waits for others before they are recorded together. One statement
+   * (and one commit) then records several attempts; the callback has already been sent.
+   */
+  lingerMs: number;
+}
+
+/**
+ * Records finished attempts in batches, each with the state it leaves its delivery in (one
+ * statement per batch, guarded by the leases). A batch that cannot be recorded is kept and tried
+ * again while the leases hold; subscriptions the outcomes disabled are announced.
+ */
+export class AttemptRecorder {
+  private readonly logger = new Logger('AttemptRecorder');
+  private pending: AttemptRecord[] = [];
+  private flushing: Promise<void> | null = null;
+  /** Once set (shutting down), a batch that still cannot be recorded after it is given up. */
+  private giveUpAfter: number | undefined;
+
+  constructor(
+    private readonly deliveries: DeliveryStore,
+    private readonly state: SubscriptionState,
+    private readonly metrics: DeliveryMetrics,
+    private readonly options: AttemptRecorderOptions,
+  ) {}
+
+  /** Queues an attempt's record; `outcome` is counted at once. */
+  record(record: AttemptRecord, outcome: string): void {
+    this.pending.push(record);
+    this.metrics.deliveries.inc({ outcome });
+    if (!this.flushing) {
+      const linger = new Promise<void>((resolve) =>
+        this.options.lingerMs > 0 ? setTimeout(resolve, this.options.lingerMs) : setImmediate(resolve),
+      );
+      this.flushing = linger.then(() => this.flushLoop());
+    }
+  }
+
+  /** Records everything queued; from `deadline` on, a batch the database refuses is given up. */
+  async drain(deadline: number): Promise<void> {
+    this.giveUpAfter = deadline;
+    while (this.flushing || this.pending.length > 0) {
+      if (this.flushing) await this.flushing;
+      else this.flushing = this.flushLoop();
+    }
+  }
+
+  private async flushLoop(): Promise<void> {
+    try {
+      while (this.pending.length > 0) {
+        const batch = this.pending;
+        this.pending = [];
+        try {
+          const { recorded, disabled } = await this.deliveries.recordAttempts(batch);
+          for (const { domain, url } of disabled) {
+            this.state.announceDisabled(domain, url, 'failing').catch((e) => this.logger.warn({ msg: 'announcing a disabled subscription failed', error: (e as Error).message }));
+          }
+          const lost = batch.length - recorded.size;
+          if (lost > 0) this.logger.warn({ msg: 'attempt results not recorded: their lease had passed to another copy', count: lost });
+        } catch (error) {
+          if (this.giveUpAfter !== undefined && Date.now() > this.giveUpAfter) {
+            // Shutting down with the database gone: the leases run out and another copy repeats these attempts.
+            this.logger.error({ msg: 'attempt results lost at shutdown; their attempts will be repeated', count: batch.length });
+            continue;
+          }
+          // Keep them and try again: until the lease runs out the delivery stays ours.
+          this.logger.warn({ msg: 'recording attempts failed; retrying', error: (error as Error).message });
+          this.pending = batch.concat(this.pending);
+          await new Promise((r) => setTimeout(r, 500));
+        }
+      }
+    } finally {
+      this.flushing = null;
+    }
+  }
+}

@@ -1,0 +1,96 @@
+import { Logger } from '@nestjs/common';
+import { JwtService } from '@nestjs/jwt';
+import { SecretBox, signCallback } from '@tailsync/webhook-signing';
+import { signingSecrets } from '../subscriptions/subscription-secrets';
+import type { SubscriptionState } from '../subscriptions/subscription-state';
+import type { StoredSubscription } from '../subscriptions/subscription.store';
+import type { AttemptRecorder } from './attempt.recorder';
+import type { AttemptSender } from './attempt.sender';
+import type { DeliveryMetrics } from './delivery.metrics';
+import type { AttemptRecord, ClaimedDelivery } from './delivery.store';
+import { delayHonouringRetryAfter, parseRetryAfter, RETRY_AFTER_STATUSES } from './domain/retry-after';
+import { classifyAttempt, GONE_STATUS, nextAttemptDelay } from './domain/retry-policy';
+
+export interface AttemptRunnerOptions {
+  retryDelaysMs: readonly number[];
+  /** The longest a receiver's Retry-After may push the next attempt. */
+  retryAfterMaxMs: number;
+  attemptTimeoutMs: number;
+}
+
+/**
+ * One attempt of a leased delivery against its subscription as it is now: signed, sent, classified
+ * (delivered, retry on the schedule honouring Retry-After, or failed), and handed to the recorder.
+ * A 410 Gone disables the subscription.
+ */
+export class AttemptRunner {
+  private readonly logger = new Logger('AttemptRunner');
+  private readonly jwt = new JwtService();
+
+  constructor(
+    private readonly box: SecretBox,
+    private readonly sender: AttemptSender,
+    private readonly recorder: AttemptRecorder,
+    private readonly metrics: DeliveryMetrics,
+    private readonly state: SubscriptionState,
+    private readonly options: AttemptRunnerOptions,
+  ) {}
+
+  async run(delivery: ClaimedDelivery, subscription: StoredSubscription | undefined): Promise<void> {
+    const attempt = delivery.attempts + 1;
+    const at = new Date();
+    const end = (error: string) =>
+      this.recorder.record(
+        { id: delivery.id, leaseToken: delivery.leaseToken, attempt, at, statusCode: null, durationMs: 0, error, retryAfterMs: null, next: { status: 'failed' } },
+        'failed',
+      );
+
+    if (!subscription) return end('no subscription: it was deleted before this attempt; nothing was sent');
+    if (subscription.status === 'disabled') return end(`the subscription is disabled (${subscription.disabledReason}); nothing was sent`);
+    if (!subscription.eventNames.includes(delivery.eventName)) {
+      return end(`the subscription no longer lists ${delivery.eventName}; nothing was sent`);
+    }
+    let secrets: [string, ...string[]];
+    try {
+      secrets = signingSecrets(subscription, this.box);
+    } catch {
+      return end('the stored shared secret cannot be decrypted (was WEBHOOK_SECRET_KEY changed?); nothing was sent');
+    }
+    const headers = signCallback(
+      { body: delivery.body, secrets, domain: delivery.domain, eventName: delivery.eventName, webhookId: delivery.eventId, attempt },
+      this.jwt,
+    );
+    const result = await this.sender.send({
+      url: subscription.url,
+      body: delivery.body,
+      headers,
+      timeoutMs: this.options.attemptTimeoutMs,
+    });
+    const verdict = classifyAttempt({ statusCode: result.statusCode, error: result.errorCode });
+    this.metrics.attemptDuration.observe({ result: verdict }, result.durationMs / 1000);
+    const asked = result.statusCode !== undefined && RETRY_AFTER_STATUSES.has(result.statusCode) ? parseRetryAfter(result.retryAfter, Date.now()) : null;
+    const retryAfterMs = asked === null ? null : Math.min(asked, this.options.retryAfterMaxMs);
+    let next: AttemptRecord['next'];
+    let outcome: string;
+    if (verdict === 'delivered') {
+      next = { status: 'delivered' };
+      outcome = 'delivered';
+    } else if (verdict === 'give-up') {
+      next = { status: 'failed' };
+      outcome = 'failed';
+    } else {
+      const scheduled = nextAttemptDelay(attempt - delivery.roundStart, this.options.retryDelaysMs);
+      const delay = scheduled === null ? null : delayHonouringRetryAfter(scheduled, retryAfterMs, this.options.retryAfterMaxMs);
+      next = delay === null ? { status: 'failed' } : { status: 'pending', at: new Date(Date.now() + delay) };
+      outcome = delay === null ? 'failed' : 'retry-scheduled';
+    }
+    const error = result.error ?? (verdict === 'delivered' ? null : `HTTP ${result.statusCode}`);
+    this.recorder.record(
+      { id: delivery.id, leaseToken: delivery.leaseToken, attempt, at, statusCode: result.statusCode ?? null, durationMs: result.durationMs, error, retryAfterMs, next },
+      outcome,
+    );
+    if (result.statusCode === GONE_STATUS) {
+      this.state.disable(delivery.domain, 'gone').catch((e) => this.logger.warn({ msg: 'disabling a gone subscription failed', error: (e as Error).message }));
+    }
+  }
+}
