@@ -20,6 +20,7 @@ import { runHttpBaseline, runKafkaBaseline, runPgBaseline } from './workloads/ba
 import { runW5 } from './workloads/projection-lag';
 import { runVersionDiagnostic, runW1, runW2, runW3, warmUp } from './workloads/tails';
 import { runW4 } from './workloads/webhooks';
+import { quietDatabase } from './support/quiet-database';
 
 const RESULTS_DIR = join(REPO_ROOT, 'bench', 'results');
 const PROFILE_DIR = join(RESULTS_DIR, 'profiles');
@@ -194,7 +195,10 @@ async function main() {
   const warmupS = Number(values.warmup);
   const profiles: Record<string, ProfileSummary[]> = {};
   try {
-    if (steps.some((id) => id.startsWith('W') || id === 'D-version')) await warmUp(ctx, warmupS);
+    if (steps.some((id) => id.startsWith('W') || id === 'D-version')) {
+      await warmUp(ctx, warmupS);
+      await quietDatabase(stack.databaseUrl);
+    }
     for (const id of steps) {
       const step = STEPS.find((s) => s.id === id) as Step;
       const stepStart = Date.now();
@@ -206,6 +210,8 @@ async function main() {
         rows.push({ id, title: `${id} did not complete`, notes: [`failed: ${(error as Error).message}`] });
       }
       log(`${id} done in ${((Date.now() - stepStart) / 1000).toFixed(1)} s`);
+      const quietS = await quietDatabase(stack.databaseUrl).catch((error: Error) => log(`vacuum and checkpoint failed: ${error.message}`));
+      if (quietS) log(`database vacuumed and checkpointed in ${quietS.toFixed(1)} s`);
     }
   } finally {
     log('stopping the stack');
