@@ -13,12 +13,17 @@ export interface OpenOutput {
 export function openOutput(sink: OutputSink): OpenOutput {
   if (typeof sink === 'function') return { write: sink, where: '', close: async () => undefined };
   let stream: WriteStream | undefined;
+  let closed = false;
   return {
     write: (line) => {
+      if (closed) return; // a line from a child of the server, after it was stopped
       stream ??= createWriteStream(sink.file, { flags: 'a' });
       stream.write(`${line}\n`);
     },
     where: ` (full log: ${sink.file})`,
-    close: () => new Promise<void>((resolve) => (stream ? stream.end(() => resolve()) : resolve())),
+    close: () => {
+      closed = true;
+      return new Promise<void>((resolve) => (stream ? stream.end(() => resolve()) : resolve()));
+    },
   };
 }

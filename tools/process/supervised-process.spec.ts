@@ -74,6 +74,12 @@ describe('a supervised process', () => {
     expect(existsSync(join(dir, 'server.pid'))).toBe(false);
   });
 
+  it('fails to start, naming the command, when it cannot be run', async () => {
+    await expect(startSupervisedProcess(testServerSpec(dir, [], { command: join(dir, 'no-such-server') }))).rejects.toThrow(
+      /^the test server did not become ready after [\d.]+ s: could not run .*no-such-server: spawn .*ENOENT/,
+    );
+  });
+
   it('is stopped, and fails to start, when it is not ready in time', async () => {
     const lines: string[] = [];
     const never = async () => {

@@ -112,6 +112,7 @@ export async function startSupervisedProcess(spec: SupervisedProcessSpec): Promi
   const stop = (): Promise<void> =>
     (stopping ??= (async () => {
       await stopChild(child, spec.stop);
+      await Promise.race([closed, new Promise((r) => setTimeout(r, LAST_LINES_WAIT_MS).unref())]);
       unhook();
       try {
         if (readFileSync(spec.pidFile, 'utf8').trim() === String(child.pid)) rmSync(spec.pidFile, { force: true });
@@ -136,7 +137,6 @@ export async function startSupervisedProcess(spec: SupervisedProcessSpec): Promi
     else if (!nudged) await nudgedOrAfter(Math.min(intervalMs, deadline - Date.now()));
   }
   await stop();
-  await Promise.race([closed, new Promise((r) => setTimeout(r, LAST_LINES_WAIT_MS).unref())]);
   throw new Error(
     `${spec.name} did not become ready after ${((Date.now() - started) / 1000).toFixed(1)} s: ${failure}${output.where}\n` +
       `--- last output ---\n${recent.join('\n') || '(none)'}`,
