@@ -4,7 +4,7 @@
  * ports and data directory (.data/bench, wiped on every run); or an external stack named by
  * BASE_URL + KAFKA_BROKERS (+ DATABASE_URL, + ADMIN_TOKEN to create service accounts).
  */
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { AppName, AppProcess, localSecrets, REPO_ROOT, spawnApp, startInfrastructure, waitForHttp } from '@tailsync/stack';
@@ -174,11 +174,10 @@ async function stopLeftovers(dataDir: string): Promise<void> {
   // A bench run killed earlier can leave its servers running on this data directory.
   // The launchers' own clean-up (not exported by @tailsync/stack), as `npm test` uses it.
   // eslint-disable-next-line @nx/enforce-module-boundaries
-  const { stopOrphanedServer } = await import('../../tools/postgres/embedded-postgres');
+  const { stopOrphanedPostgres } = await import('../../tools/postgres/embedded-postgres');
   // eslint-disable-next-line @nx/enforce-module-boundaries
   const { stopOrphanedBroker } = await import('../../tools/kafka/broker');
-  stopOrphanedServer(join(dataDir, 'postgres', 'cluster'));
-  if (existsSync(join(dataDir, 'kafka'))) await stopOrphanedBroker(join(dataDir, 'kafka'));
+  await Promise.all([stopOrphanedPostgres(join(dataDir, 'postgres')), stopOrphanedBroker(join(dataDir, 'kafka'))]);
 }
 
 /**

