@@ -210,8 +210,11 @@ async function main() {
         rows.push({ id, title: `${id} did not complete`, notes: [`failed: ${(error as Error).message}`] });
       }
       log(`${id} done in ${((Date.now() - stepStart) / 1000).toFixed(1)} s`);
-      const quietS = await quietDatabase(stack.databaseUrl).catch((error: Error) => log(`vacuum and checkpoint failed: ${error.message}`));
-      if (quietS) log(`database vacuumed and checkpointed in ${quietS.toFixed(1)} s`);
+      const quietS = await quietDatabase(stack.databaseUrl).catch((error: Error) => {
+        log(`vacuum and checkpoint failed: ${error.message}`);
+        return 0;
+      });
+      if (quietS > 0) log(`database vacuumed and checkpointed in ${quietS.toFixed(1)} s`);
     }
   } finally {
     log('stopping the stack');
