@@ -195,12 +195,14 @@ async function main() {
   const warmupS = Number(values.warmup);
   const profiles: Record<string, ProfileSummary[]> = {};
   try {
-    if (steps.some((id) => id.startsWith('W') || id === 'D-version')) {
-      await warmUp(ctx, warmupS);
-      await quietDatabase(stack.databaseUrl);
-    }
+    if (steps.some((id) => id.startsWith('W') || id === 'D-version')) await warmUp(ctx, warmupS);
     for (const id of steps) {
       const step = STEPS.find((s) => s.id === id) as Step;
+      const quietS = await quietDatabase(stack.databaseUrl).catch((error: Error) => {
+        log(`vacuum and checkpoint failed: ${error.message}`);
+        return 0;
+      });
+      if (quietS > 0) log(`database vacuumed and checkpointed in ${quietS.toFixed(1)} s`);
       const stepStart = Date.now();
       try {
         const out = await step.run(ctx);
@@ -210,11 +212,6 @@ async function main() {
         rows.push({ id, title: `${id} did not complete`, notes: [`failed: ${(error as Error).message}`] });
       }
       log(`${id} done in ${((Date.now() - stepStart) / 1000).toFixed(1)} s`);
-      const quietS = await quietDatabase(stack.databaseUrl).catch((error: Error) => {
-        log(`vacuum and checkpoint failed: ${error.message}`);
-        return 0;
-      });
-      if (quietS > 0) log(`database vacuumed and checkpointed in ${quietS.toFixed(1)} s`);
     }
   } finally {
     log('stopping the stack');
