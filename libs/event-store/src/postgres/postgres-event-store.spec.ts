@@ -237,7 +237,7 @@ describe('PostgresEventStore (PostgreSQL specifics)', () => {
     const slow = await f.pool.connect();
     try {
       await slow.query('begin');
-      const a = await f.store.appendInTransaction(slow, [{ streamId: `${run}-a`, expectedVersion: 0, events: [newEvent('A')] }]);
+      const a = await f.store.appendAsPartOf(slow, [{ streamId: `${run}-a`, expectedVersion: 0, events: [newEvent('A')] }]);
       // Transaction B starts later and commits first.
       const b = await f.store.append([{ streamId: `${run}-b`, expectedVersion: 0, events: [newEvent('B')] }]);
       expect(f.store.isAtOrAfter(b.checkpoint, a.checkpoint)).toBe(true);
@@ -258,29 +258,6 @@ describe('PostgresEventStore (PostgreSQL specifics)', () => {
       await slow.query('rollback').catch(() => undefined);
       slow.release();
     }
-  });
-
-  it('appendInTransaction commits and rolls back with the caller, and a conflict leaves the transaction usable', async () => {
-    const s = uniqueId('intx');
-    const client = await f.pool.connect();
-    try {
-      await client.query('begin');
-      await f.store.appendInTransaction(client, [{ streamId: s, expectedVersion: 0, events: [newEvent('Rolled')] }]);
-      await client.query('rollback');
-      expect(await f.store.readStream(s)).toEqual([]);
-
-      await f.store.append([{ streamId: s, expectedVersion: 0, events: [newEvent('Committed')] }]);
-      await client.query('begin');
-      await expect(
-        f.store.appendInTransaction(client, [{ streamId: s, expectedVersion: 0, events: [newEvent()] }]),
-      ).rejects.toBeInstanceOf(WrongExpectedVersionError);
-      const r = await f.store.appendInTransaction(client, [{ streamId: s, expectedVersion: 1, events: [newEvent('Second')] }]);
-      expect(r.streams[s]).toBe(2);
-      await client.query('commit');
-    } finally {
-      client.release();
-    }
-    expect((await f.store.readStream(s)).map((e) => e.type)).toEqual(['Committed', 'Second']);
   });
 
   it('appendAsPartOf writes with the caller\'s transaction and reports conflicts on new and existing streams', async () => {
@@ -483,7 +460,7 @@ describe('PostgresEventStore: readAll serves the events it appended from memory'
     const client = await f.pool.connect();
     try {
       await client.query('begin');
-      await f.store.appendInTransaction(client, [{ streamId: `${run}-x`, expectedVersion: 0, events: [newEvent('RolledBack')] }]);
+      await f.store.appendAsPartOf(client, [{ streamId: `${run}-x`, expectedVersion: 0, events: [newEvent('RolledBack')] }]);
       await client.query('rollback');
     } finally {
       client.release();
