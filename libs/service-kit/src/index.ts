@@ -22,6 +22,7 @@ export * from './ops/ping';
 export * from './ops/public.decorator';
 export * from './config/compose-check';
 export * from './postgres/migrate-under-lock';
+export * from './postgres/migrations';
 export * from './postgres/move-primary-key';
 export * from './concurrency/batcher';
 export * from './concurrency/polling-loop';
