@@ -23,6 +23,8 @@ export * from './ops/public.decorator';
 export * from './config/compose-check';
 export * from './postgres/migrate-under-lock';
 export * from './postgres/migrations';
+export * from './postgres/in-schema';
+export * from './postgres/migrate-command';
 export * from './postgres/move-primary-key';
 export * from './concurrency/batcher';
 export * from './concurrency/polling-loop';
