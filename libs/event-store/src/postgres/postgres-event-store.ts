@@ -15,16 +15,16 @@ import {
 import { appendAttempt, ConcurrentStreamWrite, NEW_STREAMS } from './append-attempt';
 import { AppendedEvents } from './appended-events';
 import { isDatabaseError } from './database-errors';
-import { createEventTables } from './event-store-schema';
 import { eventTables, type EventTables } from './event-tables';
 import { GlobalLog } from './global-log';
 import { RetriedAppend } from './retried-append';
 import { readStream, readStreams } from './stream-reads';
 
 export interface PostgresEventStoreOptions {
-  /** Prefix of the two tables (`<prefix>events`, `<prefix>streams`). Default `es_`. */
-  tablePrefix?: string;
-  /** Schema holding the tables (created by `migrate()`). Default: unqualified, i.e. the `search_path`. */
+  /**
+   * Schema holding the tables (`es_events`, `es_streams`, made by `EVENT_STORE_MIGRATIONS`).
+   * Default: unqualified, i.e. the connection's `search_path`.
+   */
   schema?: string;
   /**
    * Attempts of one append when it hits a transient conflict (deadlock, a stream created by a
@@ -43,7 +43,7 @@ export interface PostgresEventStoreOptions {
  *
  * - One transaction per `append`, whatever the number of streams: atomic across streams
  *   (`RetriedAppend`, one `appendAttempt` per try; a retried command is recognised by `findStoredWrites`).
- * - Optimistic concurrency on `<prefix>streams` with stream rows locked in a deterministic order.
+ * - Optimistic concurrency on `es_streams` with stream rows locked in a deterministic order.
  * - All events of a call are written by one multi-row `INSERT ... SELECT FROM unnest(...)`.
  * - Global order = `(tx, position)` where `tx` is the writing transaction's id (`xid8`); `readAll`
  *   only returns rows of transactions older than the oldest transaction still running
@@ -64,14 +64,10 @@ export class PostgresEventStore implements EventStore {
     private readonly pool: Pool,
     options: PostgresEventStoreOptions = {},
   ) {
-    this.tables = eventTables(options.tablePrefix ?? 'es_', options.schema);
+    this.tables = eventTables(options.schema);
     this.appended = new AppendedEvents(options.keptAppendedEvents ?? 20_000);
     this.retried = new RetriedAppend(this.tables, this.appended, Math.max(1, options.maxAttempts ?? 5));
     this.log = new GlobalLog(pool, this.tables, this.appended);
-  }
-
-  migrate(): Promise<void> {
-    return createEventTables(this.pool, this.tables);
   }
 
   async append(writes: StreamWrite[]): Promise<AppendResult> {
