@@ -3,6 +3,7 @@
  * Each command is a module exporting `(argv) => Promise<exit code>`; add new ones to COMMANDS.
  */
 import { createServiceAccountCommand } from './create-service-account';
+import { migrateServicesCommand } from './migrate';
 import { publishRiskAssessmentCommand } from './publish-risk-assessment';
 import { rebuildProjectionsCommand } from './rebuild-projections';
 
@@ -12,6 +13,10 @@ export const COMMANDS: Record<string, Command> = {
   'create-service-account': {
     run: (argv) => createServiceAccountCommand(argv),
     summary: 'create a service account (POST /admin/ServiceAccounts) and print its credentials',
+  },
+  migrate: {
+    run: (argv) => migrateServicesCommand(argv),
+    summary: "run the services' pending database migrations (they also run them at start)",
   },
   'rebuild-projections': {
     run: (argv) => rebuildProjectionsCommand(argv),

@@ -6,6 +6,7 @@ import {
   BatchingClientKafka, brokerList, createPool, KafkaReadiness, kafkaTransport, loggingModule, OpsModule, PG_POOL, PoolLifecycle, PostgresReadiness,
 } from '@tailsync/service-kit';
 import { GatewayConfig } from './config/gateway.config';
+import { GatewayMigrations } from './gateway-migrations';
 import { ErrorsPageController } from './problems/errors-page.controller';
 import { ProblemFilter } from './problems/problem.filter';
 import { ServicesClient } from './rpc/services.client';
@@ -33,6 +34,7 @@ export function appModule(config: GatewayConfig, instanceId: string) {
       { provide: PG_POOL, useValue: pool },
       { provide: PoolLifecycle, useValue: new PoolLifecycle(pool) },
       { provide: ServicesClient, useValue: services },
+      GatewayMigrations,
     ],
     exports: [GatewayConfig, PG_POOL, ServicesClient],
   })

@@ -7,6 +7,7 @@ import { TailSyncConfig } from './config/tail-sync.config';
 import { PingMessages } from './system/ping.messages';
 import { TailsModule } from './tails/tails.module';
 import { AdminModule } from './admin/admin.module';
+import { tailSyncMigrations } from './tail-sync-migrations';
 import { createEventStore, EventStore } from '@tailsync/event-store';
 import { ReadinessCheck } from '@tailsync/service-kit';
 
@@ -23,7 +24,7 @@ export function appModule(config: TailSyncConfig, instanceId: string) {
       loggingModule('tail-sync', config.LOG_LEVEL),
       CqrsModule.forRoot(),
       OpsModule.forRoot([new KafkaReadiness(brokerList(config)), new PostgresReadiness(pool), eventStoreReadiness(eventStore)]),
-      TailsModule.forRoot({ pool, eventStore, brokers: brokerList(config), clientId: `tail-sync-${instanceId}` }),
+      TailsModule.forRoot({ pool, eventStore, migrations: tailSyncMigrations(config.EVENT_STORE), brokers: brokerList(config), clientId: `tail-sync-${instanceId}` }),
       AdminModule.forRoot(pool, eventStore),
     ],
     controllers: [PingMessages],

@@ -79,9 +79,9 @@ export class DispatcherRuntime {
     });
   }
 
-  /** Creates or upgrades the tables (serialised across copies). Call before serving anything. */
+  /** Runs the pending migrations (serialised across copies) and fills in what only the app can. Call before serving anything. */
   async migrate(): Promise<void> {
-    await migrateDispatcherTables(this.pool);
+    await migrateDispatcherTables(this.pool, new Logger('Migrations'));
     await backfillSecretIds(this.subscriptions, this.box);
   }
 

@@ -86,8 +86,6 @@ export interface EventStore {
    */
   headCheckpoint(): Promise<AllCheckpoint | null>;
   readonly atomicMultiStream: boolean;
-  /** Creates the storage the adapter needs (idempotent, safe to call from several processes). */
-  migrate(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

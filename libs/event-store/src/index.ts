@@ -9,6 +9,7 @@ export { appendStreamByStream, STREAM_WRITE_CONCURRENCY } from './stream-by-stre
 export type { StreamWriteResult } from './stream-by-stream-append';
 export { PostgresEventStore } from './postgres/postgres-event-store';
 export type { PostgresEventStoreOptions } from './postgres/postgres-event-store';
+export { EVENT_STORE_MIGRATIONS } from './postgres/event-store-migrations';
 export { EsdbEventStore } from './esdb/esdb-event-store';
 export type { EsdbEventStoreOptions } from './esdb/esdb-event-store';
 
@@ -17,8 +18,8 @@ export type EventStoreConfig =
   | ({ kind: 'esdb'; connectionString: string } & EsdbEventStoreOptions);
 
 /**
- * Builds the configured adapter. Call `migrate()` on the result before first use (creates the
- * PostgreSQL tables; a no-op for EventStoreDB). The PostgreSQL pool stays owned by the caller.
+ * Builds the configured adapter. The PostgreSQL adapter's tables are made by
+ * `EVENT_STORE_MIGRATIONS` (run them first); the pool stays owned by the caller.
  */
 export function createEventStore(config: EventStoreConfig): EventStore {
   switch (config.kind) {

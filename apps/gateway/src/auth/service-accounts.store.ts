@@ -1,5 +1,5 @@
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
-import { migrateUnderLock, PG_POOL } from '@tailsync/service-kit';
+import { Inject, Injectable } from '@nestjs/common';
+import { PG_POOL } from '@tailsync/service-kit';
 import { Pool } from 'pg';
 
 /** `deleted` is a tombstone: it keeps the id on the revocation list until its tokens expire. */
@@ -28,26 +28,10 @@ export interface ServiceAccountPageQuery {
 
 const COLUMNS = 'client_id, secret_hash, domain, name, status, created_at';
 
-/** The gateway's own table of service accounts. */
+/** The gateway's own table of service accounts (made by the gateway's migrations). */
 @Injectable()
-export class ServiceAccountsStore implements OnModuleInit {
+export class ServiceAccountsStore {
   constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
-
-  onModuleInit(): Promise<void> {
-    return migrateUnderLock(this.pool, 'tailsync.gateway.migrate', [
-      `create table if not exists gw_service_accounts (
-        client_id text primary key,
-        secret_hash text not null,
-        domain text not null,
-        name text not null,
-        created_at timestamptz not null default now())`,
-      `alter table gw_service_accounts add column if not exists status text not null default 'active'`,
-      `alter table gw_service_accounts add column if not exists status_changed_at timestamptz not null default now()`,
-      // The revocation list every gateway copy polls, and the admin list in creation order.
-      `create index if not exists gw_service_accounts_revoked on gw_service_accounts (client_id) where status <> 'active'`,
-      `create index if not exists gw_service_accounts_listing on gw_service_accounts (created_at, client_id) where status <> 'deleted'`,
-    ]);
-  }
 
   async insert(account: Omit<ServiceAccount, 'createdAt' | 'status'>): Promise<ServiceAccount> {
     const { rows } = await this.pool.query(

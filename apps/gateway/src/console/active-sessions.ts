@@ -1,5 +1,5 @@
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
-import { migrateUnderLock, PG_POOL } from '@tailsync/service-kit';
+import { Inject, Injectable } from '@nestjs/common';
+import { PG_POOL } from '@tailsync/service-kit';
 import type { FastifyRequest } from 'fastify';
 import { Pool } from 'pg';
 import { ConsoleSession, ConsoleSessions, cookieValue, SESSION_COOKIE } from './console-session';
@@ -7,22 +7,15 @@ import { ConsoleSession, ConsoleSessions, cookieValue, SESSION_COOKIE } from './
 /**
  * Sessions signed in and not signed out. A signed cookie alone would outlive its sign-out if it
  * were copied, so signing out records the session's nonce until it would have expired; every
- * gateway copy reads that table (one indexed lookup per console request, none for integrators).
+ * gateway copy reads that table, `gw_console_signed_out` (one indexed lookup per console request,
+ * none for integrators).
  */
 @Injectable()
-export class ActiveSessions implements OnModuleInit {
+export class ActiveSessions {
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
     private readonly sessions: ConsoleSessions,
   ) {}
-
-  onModuleInit(): Promise<void> {
-    return migrateUnderLock(this.pool, 'tailsync.gateway.migrate', [
-      `create table if not exists gw_console_signed_out (
-        nonce text primary key,
-        expires_at timestamptz not null)`,
-    ]);
-  }
 
   /** The request's session, if its cookie is valid and it was not signed out. */
   async of(req: FastifyRequest): Promise<ConsoleSession | null> {

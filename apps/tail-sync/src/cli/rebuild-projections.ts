@@ -5,8 +5,9 @@
  */
 import 'reflect-metadata';
 import { createEventStore } from '@tailsync/event-store';
-import { createPool, loadConfig } from '@tailsync/service-kit';
+import { createPool, loadConfig, runMigrations } from '@tailsync/service-kit';
 import { TailSyncConfig } from '../config/tail-sync.config';
+import { tailSyncMigrations } from '../tail-sync-migrations';
 import { TailsProjection } from '../tails/infrastructure/read-model/tails.projection';
 
 async function main(): Promise<void> {
@@ -17,9 +18,8 @@ async function main(): Promise<void> {
       ? createEventStore({ kind: 'esdb', connectionString: config.EVENTSTORE_CONNECTION_STRING as string })
       : createEventStore({ kind: 'postgres', pool });
   try {
-    await eventStore.migrate();
+    await runMigrations(pool, tailSyncMigrations(config.EVENT_STORE));
     const projection = new TailsProjection(pool, eventStore);
-    await projection.migrate();
     const started = Date.now();
     const stats = await projection.rebuild();
     process.stdout.write(`rebuilt the tails read model from ${stats.events} events in ${Date.now() - started} ms\n`);

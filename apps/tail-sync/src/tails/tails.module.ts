@@ -1,6 +1,6 @@
-import { DynamicModule, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { DynamicModule, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { PostgresEventStore, type EventStore } from '@tailsync/event-store';
-import { Murmur2Partitioner } from '@tailsync/service-kit';
+import { Murmur2Partitioner, runMigrations, type MigrationSet } from '@tailsync/service-kit';
 import { Kafka, logLevel, Producer } from 'kafkajs';
 import type { Pool } from 'pg';
 import { CreateOrMapTailsHandler } from './application/commands/create-or-map-tails.command';
@@ -23,27 +23,24 @@ import { TailsMessages } from './interface/tails.messages';
 export interface TailsModuleOptions {
   pool: Pool;
   eventStore: EventStore;
+  /** Run at start, before anything reads or writes the database (`tailSyncMigrations`). */
+  migrations: MigrationSet[];
   brokers: string[];
   clientId: string;
 }
 
-/** Starts the background parts (projection catch-up, relay to Kafka) once the stores exist, and stops them first. */
+/** Migrates the database, then starts the background parts (projection catch-up, relay to Kafka); stops them first. */
 class TailsLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   constructor(
-    private readonly eventStore: EventStore,
-    private readonly reservations: PostgresReservations | StreamReservations,
-    private readonly ids: PostgresTailIdAllocator,
+    private readonly options: TailsModuleOptions,
     private readonly projection: TailsProjection,
     private readonly relay: TailEventsRelay,
     private readonly producer: Producer,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.eventStore.migrate();
-    if (this.reservations instanceof PostgresReservations) await this.reservations.migrate();
-    await this.ids.migrate();
-    await this.projection.migrate();
-    await checkCheckpointsWithinLog(this.eventStore, [
+    await runMigrations(this.options.pool, this.options.migrations, { logger: new Logger('Migrations') });
+    await checkCheckpointsWithinLog(this.options.eventStore, [
       { reader: 'projection', checkpoint: await this.projection.storedCheckpoint() },
       { reader: 'relay', checkpoint: await this.relay.storedCheckpoint() },
     ]);
@@ -56,7 +53,7 @@ class TailsLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     await this.relay.stop();
     await this.projection.stop();
     await this.producer.disconnect();
-    await this.eventStore.close();
+    await this.options.eventStore.close();
   }
 }
 
@@ -91,7 +88,7 @@ export class TailsModule {
         { provide: TailsReadModel, useValue: new TailsReadModel(options.pool) },
         { provide: TAIL_VIEWS, useExisting: TailsReadModel },
         { provide: TailEventsRelay, useValue: relay },
-        { provide: TailsLifecycle, useValue: new TailsLifecycle(options.eventStore, reservations, ids, projection, relay, producer) },
+        { provide: TailsLifecycle, useValue: new TailsLifecycle(options, projection, relay, producer) },
         CreateOrMapTailsHandler,
         DeactivateTailHandler,
         ReactivateTailHandler,

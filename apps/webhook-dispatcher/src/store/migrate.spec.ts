@@ -1,8 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runMigrations } from '@tailsync/service-kit';
+import { migratedSchema, schemaLayout } from '@tailsync/service-kit/testing';
 import { secretId } from '@tailsync/webhook-signing';
 import { Pool } from 'pg';
 import { DispatcherRuntime } from '../dispatcher.runtime';
 import { infraEnv, newSharedSecret, testConfig } from '../testing/harness';
+import { DISPATCHER_MIGRATIONS } from './migrate';
 
 const EVT = 'Product.RiskAssessmentExecuted';
 
@@ -36,5 +41,29 @@ describe('migrating an existing database in place (real PostgreSQL)', () => {
     const resaved = await runtime.subscriptions.put('acme', { eventNames: [EVT], url: 'http://127.0.0.1:9/', sealedSecret: runtime.box.encrypt(secret, 'acme'), secretId: secretId(secret) }, 60);
     expect(resaved).toMatchObject({ created: false, rotated: false, subscription: { previousSealedSecret: null } });
     runtime.sender.close();
+  });
+});
+
+describe("the dispatcher's migrations (real PostgreSQL)", () => {
+  const pool = new Pool({ connectionString: infraEnv().DATABASE_URL, max: 4 });
+  const quiet = { log: () => undefined, warn: () => undefined, error: () => undefined };
+  afterAll(() => pool.end());
+
+  it('upgrade in place the tables the dispatcher made at start before there were migrations, to those of a new database', async () => {
+    const fresh = await migratedSchema(pool, [DISPATCHER_MIGRATIONS], 'wht_new');
+    const old = await migratedSchema(pool, [], 'wht_old');
+    try {
+      const fixture = readFileSync(join(__dirname, 'fixtures', 'tables-before-migrations.sql'), 'utf8');
+      await pool.query(`begin; set local search_path to "${old.schema}"; ${fixture}; commit;`);
+      await pool.query(`insert into "${old.schema}".webhook_deliveries (domain, event_id, event_name, body, status) values ('acme', gen_random_uuid(), $1, '{}', 'skipped')`, [EVT]);
+
+      const [run] = await runMigrations(pool, [DISPATCHER_MIGRATIONS], { schema: old.schema, logger: quiet });
+      expect(run.applied).toEqual(['20261124090000000_dispatcher-tables']);
+      expect(await schemaLayout(pool, old.schema)).toEqual(await schemaLayout(pool, fresh.schema));
+      expect((await pool.query(`select domain, status from "${old.schema}".webhook_deliveries`)).rows).toEqual([{ domain: 'acme', status: 'skipped' }]);
+    } finally {
+      await old.drop();
+      await fresh.drop();
+    }
   });
 });

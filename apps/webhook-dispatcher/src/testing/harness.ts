@@ -42,7 +42,7 @@ export async function isolatedDatabase(name: string): Promise<{ pool: Pool; sche
   await admin.end();
   const pool = new Pool({ connectionString: infraEnv().DATABASE_URL, max: 20, options: `-c search_path="${schema}"` });
   pool.on('error', () => undefined);
-  await migrateDispatcherTables(pool);
+  await migrateDispatcherTables(pool, { log: () => undefined, warn: () => undefined, error: (m) => console.error(m) });
   return {
     pool,
     schema,

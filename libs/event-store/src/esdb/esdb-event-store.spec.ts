@@ -18,7 +18,6 @@ const storeOn =
   (connectionString: () => string, options: EsdbEventStoreOptions = {}, afterwards: () => Promise<void> = async () => undefined) =>
   async () => {
     const store = new EsdbEventStore(connectionString(), options);
-    await store.migrate();
     return {
       store,
       cleanup: async () => {
@@ -145,14 +144,14 @@ describe('EsdbEventStore (real client, in-memory server)', () => {
 
   it('maps access denied to an error naming the missing credential', async () => {
     server.inject({ method: 'read', code: grpc.status.PERMISSION_DENIED, exception: 'access-denied' });
-    const denied = await store.migrate().catch((e: unknown) => e);
+    const denied = await store.headCheckpoint().catch((e: unknown) => e);
     expect(denied).toBeInstanceOf(EventStoreAccessDeniedError);
     expect((denied as Error).message).toMatch(/denied reading \$all: the connection string has no credentials/);
 
     const withUser = new EsdbEventStore(`esdb://reader:secret@127.0.0.1:${server.port}?tls=false`, { callTimeoutMs: TIMEOUT_MS });
     try {
       server.inject({ method: 'read', code: grpc.status.PERMISSION_DENIED, exception: 'access-denied' });
-      await expect(withUser.migrate()).rejects.toThrow(/denied reading \$all to user 'reader'/);
+      await expect(withUser.headCheckpoint()).rejects.toThrow(/denied reading \$all to user 'reader'/);
     } finally {
       await withUser.close();
     }

@@ -129,14 +129,6 @@ export class EsdbEventStore implements EventStore {
     this.slots = new CallSlots(options.maxConcurrentCalls ?? 64);
   }
 
-  /**
-   * Nothing to create (streams are implicit), but what tail-sync needs is checked at start:
-   * reading `$all` (the projection and the relay do) needs an admin or an ACL granting it.
-   */
-  async migrate(): Promise<void> {
-    await this.headCheckpoint();
-  }
-
   append(writes: StreamWrite[]): Promise<AppendResult> {
     validateWrites(writes);
     return appendStreamByStream(writes, (w) => this.appendOne(w), { concurrency: this.appendConcurrency, isAtOrAfter: isPairAtOrAfter });

@@ -1,9 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { migratedSchema } from '@tailsync/service-kit/testing';
 import { Pool } from 'pg';
 import { describeEventStoreContract, newEvent, readAllUntil, uniqueId } from '../event-store.contract';
 import { DuplicateEventIdError, InvalidAppendError, StreamWrite, WrongExpectedVersionError } from '../event-store.port';
 import { createEventStore } from '../index';
+import { EVENT_STORE_MIGRATIONS } from './event-store-migrations';
 import { PostgresEventStore } from './postgres-event-store';
 
 const DATABASE_URL = process.env.DATABASE_URL;
@@ -14,15 +15,14 @@ if (!DATABASE_URL) {
 /** A store in its own throw-away schema, so test files and runs never collide. */
 async function freshStore(options: { maxPool?: number; keptAppendedEvents?: number } = {}) {
   const pool = new Pool({ connectionString: DATABASE_URL, max: options.maxPool ?? 20 });
-  const schema = `es_test_${randomBytes(6).toString('hex')}`;
+  const { schema, drop } = await migratedSchema(pool, [EVENT_STORE_MIGRATIONS], 'es_test');
   const store = new PostgresEventStore(pool, { schema, keptAppendedEvents: options.keptAppendedEvents });
-  await store.migrate();
   return {
     store,
     pool,
     schema,
     async cleanup() {
-      await pool.query(`drop schema if exists "${schema}" cascade`);
+      await drop();
       await store.close();
       await pool.end();
     },
@@ -85,89 +85,9 @@ describe('PostgresEventStore (PostgreSQL specifics)', () => {
     }
   });
 
-  it('migrates idempotently, also when several callers migrate at once', async () => {
-    const schema = `es_test_${randomBytes(6).toString('hex')}`;
-    try {
-      const stores = Array.from({ length: 5 }, () => new PostgresEventStore(f.pool, { schema, tablePrefix: 'mig_' }));
-      await Promise.all(stores.map((s) => s.migrate()));
-      await stores[0].migrate();
-      const { rows } = await f.pool.query<{ table_name: string }>(
-        `select table_name from information_schema.tables where table_schema = $1 order by table_name`,
-        [schema],
-      );
-      expect(rows.map((r) => r.table_name)).toEqual(['mig_events', 'mig_streams']);
-      const s = uniqueId('mig');
-      await stores[1].append([{ streamId: s, expectedVersion: 0, events: [newEvent()] }]);
-      expect(await stores[2].readStream(s)).toHaveLength(1);
-    } finally {
-      await f.pool.query(`drop schema if exists "${schema}" cascade`);
-    }
-  });
-
-  it('moves the primary key of tables made before it was (tx, position), keeping their events', async () => {
-    const schema = `es_test_${randomBytes(6).toString('hex')}`;
-    try {
-      // The events table as earlier versions created it: key on position, a second index for readAll.
-      await f.pool.query(`create schema "${schema}"`);
-      await f.pool.query(`
-        create table "${schema}".es_events (
-          position    bigserial   not null,
-          tx          xid8        not null default pg_current_xact_id(),
-          stream_id   text        not null,
-          version     int         not null check (version > 0),
-          event_id    uuid        not null,
-          type        text        not null,
-          data        jsonb       not null,
-          metadata    jsonb       not null default '{}'::jsonb,
-          recorded_at timestamptz not null default now(),
-          constraint es_events_pkey primary key (position),
-          constraint es_events_event_id_key unique (event_id),
-          constraint es_events_stream_version_key unique (stream_id, version)
-        );
-        create index es_events_tx_position_idx on "${schema}".es_events (tx, position);
-        create table "${schema}".es_streams (stream_id text not null primary key, version int not null);
-        insert into "${schema}".es_events (stream_id, version, event_id, type, data) values ('old', 1, gen_random_uuid(), 'Old', '{"n": 1}');
-        insert into "${schema}".es_streams values ('old', 1);`);
-      const indexes = async () =>
-        (
-          await f.pool.query<{ name: string; def: string }>(
-            `select indexname as name, indexdef as def from pg_indexes where schemaname = $1 and tablename = 'es_events' order by 1`,
-            [schema],
-          )
-        ).rows.map((r) => `${r.name}: ${r.def.replace(/^.* USING /, '')}`);
-
-      const migrated = new PostgresEventStore(f.pool, { schema });
-      await Promise.all([migrated.migrate(), new PostgresEventStore(f.pool, { schema }).migrate()]);
-      await migrated.migrate();
-      expect(await indexes()).toEqual([
-        'es_events_event_id_key: btree (event_id)',
-        'es_events_pkey: btree (tx, "position")',
-        'es_events_stream_version_key: btree (stream_id, version)',
-      ]);
-      await migrated.append([{ streamId: 'old', expectedVersion: 1, events: [newEvent('New')] }]);
-      expect((await migrated.readAll(null, 10)).events.map((e) => [e.type, e.version])).toEqual([
-        ['Old', 1],
-        ['New', 2],
-      ]);
-      // A table made now has the same indexes.
-      const fresh = await freshStore({ maxPool: 2 });
-      try {
-        const { rows } = await fresh.pool.query<{ def: string }>(
-          `select indexdef as def from pg_indexes where schemaname = $1 and tablename = 'es_events' order by indexname`,
-          [fresh.schema],
-        );
-        expect(rows.map((r) => r.def.replace(/^.* USING /, ''))).toEqual(['btree (event_id)', 'btree (tx, "position")', 'btree (stream_id, version)']);
-      } finally {
-        await fresh.cleanup();
-      }
-    } finally {
-      await f.pool.query(`drop schema if exists "${schema}" cascade`);
-    }
-  });
-
   it('is built by createEventStore and rejects unsafe identifiers', () => {
     expect(createEventStore({ kind: 'postgres', pool: f.pool, schema: f.schema })).toBeInstanceOf(PostgresEventStore);
-    expect(() => new PostgresEventStore(f.pool, { tablePrefix: 'x"; drop table y; --' })).toThrow(TypeError);
+    expect(() => new PostgresEventStore(f.pool, { schema: 'x"; drop table y; --' })).toThrow(TypeError);
     expect(() => new PostgresEventStore(f.pool, { schema: 'Bad-Schema' })).toThrow(TypeError);
   });
 
@@ -237,7 +157,7 @@ describe('PostgresEventStore (PostgreSQL specifics)', () => {
     const slow = await f.pool.connect();
     try {
       await slow.query('begin');
-      const a = await f.store.appendInTransaction(slow, [{ streamId: `${run}-a`, expectedVersion: 0, events: [newEvent('A')] }]);
+      const a = await f.store.appendAsPartOf(slow, [{ streamId: `${run}-a`, expectedVersion: 0, events: [newEvent('A')] }]);
       // Transaction B starts later and commits first.
       const b = await f.store.append([{ streamId: `${run}-b`, expectedVersion: 0, events: [newEvent('B')] }]);
       expect(f.store.isAtOrAfter(b.checkpoint, a.checkpoint)).toBe(true);
@@ -258,29 +178,6 @@ describe('PostgresEventStore (PostgreSQL specifics)', () => {
       await slow.query('rollback').catch(() => undefined);
       slow.release();
     }
-  });
-
-  it('appendInTransaction commits and rolls back with the caller, and a conflict leaves the transaction usable', async () => {
-    const s = uniqueId('intx');
-    const client = await f.pool.connect();
-    try {
-      await client.query('begin');
-      await f.store.appendInTransaction(client, [{ streamId: s, expectedVersion: 0, events: [newEvent('Rolled')] }]);
-      await client.query('rollback');
-      expect(await f.store.readStream(s)).toEqual([]);
-
-      await f.store.append([{ streamId: s, expectedVersion: 0, events: [newEvent('Committed')] }]);
-      await client.query('begin');
-      await expect(
-        f.store.appendInTransaction(client, [{ streamId: s, expectedVersion: 0, events: [newEvent()] }]),
-      ).rejects.toBeInstanceOf(WrongExpectedVersionError);
-      const r = await f.store.appendInTransaction(client, [{ streamId: s, expectedVersion: 1, events: [newEvent('Second')] }]);
-      expect(r.streams[s]).toBe(2);
-      await client.query('commit');
-    } finally {
-      client.release();
-    }
-    expect((await f.store.readStream(s)).map((e) => e.type)).toEqual(['Committed', 'Second']);
   });
 
   it('appendAsPartOf writes with the caller\'s transaction and reports conflicts on new and existing streams', async () => {
@@ -483,7 +380,7 @@ describe('PostgresEventStore: readAll serves the events it appended from memory'
     const client = await f.pool.connect();
     try {
       await client.query('begin');
-      await f.store.appendInTransaction(client, [{ streamId: `${run}-x`, expectedVersion: 0, events: [newEvent('RolledBack')] }]);
+      await f.store.appendAsPartOf(client, [{ streamId: `${run}-x`, expectedVersion: 0, events: [newEvent('RolledBack')] }]);
       await client.query('rollback');
     } finally {
       client.release();

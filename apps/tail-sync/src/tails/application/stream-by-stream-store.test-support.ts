@@ -125,10 +125,6 @@ export class StreamByStreamStore implements EventStore {
     return this.inner.headCheckpoint();
   }
 
-  migrate(): Promise<void> {
-    return this.inner.migrate();
-  }
-
   ping(): Promise<void> {
     return this.inner.ping();
   }

@@ -1,11 +1,13 @@
 /**
  * Integration tests of the write side (create-or-map and the state changes) against a real PostgreSQL (`DATABASE_URL`) through the real
- * PostgresEventStore. Each run uses its own tables and sequence, dropped afterwards.
+ * PostgresEventStore. Each block uses a schema of its own, migrated as tail-sync migrates its database, dropped afterwards.
  */
 import { randomBytes } from 'node:crypto';
 import type { Pool } from 'pg';
 import { createPool } from '@tailsync/service-kit';
+import { migratedSchema, type MigratedSchema } from '@tailsync/service-kit/testing';
 import { PostgresEventStore, STREAM_WRITE_CONCURRENCY, type EventStore } from '@tailsync/event-store';
+import { tailSyncMigrations } from '../../tail-sync-migrations';
 import { PostgresReservations } from '../infrastructure/reservations/postgres-reservations';
 import { StreamReservations } from '../infrastructure/reservations/stream-reservations';
 import type { ReservationStore } from './reservation-store';
@@ -24,8 +26,6 @@ const describeDb = DATABASE_URL ? describe : describe.skip;
 if (!DATABASE_URL) console.warn('write-side.spec: DATABASE_URL is not set; the PostgreSQL integration tests are skipped');
 
 const run = randomBytes(4).toString('hex');
-const prefix = `tw_${run}_`;
-const sequence = `tw_${run}_tail_ids`;
 let counter = 0;
 /** A fresh name per test so tests never see each other's tails. */
 const unique = (label: string) => `${label}-${run}-${++counter}`;
@@ -44,29 +44,21 @@ describeDb.each(KINDS)('the write side (PostgreSQL event store, %s)', (kind) => 
   let ids: PostgresTailIdAllocator;
   let reservations: ReservationStore;
   let writer: WriteSide;
-  const table = `${prefix}${kind === 'reservation rows' ? 'rows' : 'streams'}_reservations`;
+  let db: MigratedSchema;
 
   beforeAll(async () => {
     pool = createPool(DATABASE_URL as string, 12);
-    const pgStore = new PostgresEventStore(pool, { tablePrefix: prefix });
-    await pgStore.migrate();
+    db = await migratedSchema(pool, tailSyncMigrations('postgres'), 'tw');
+    const pgStore = new PostgresEventStore(pool, { schema: db.schema });
     store = kind === KINDS[2] ? new StreamByStreamStore(pgStore) : pgStore;
-    ids = new PostgresTailIdAllocator(pool, { sequence });
-    await ids.migrate();
-    await ids.migrate(); // idempotent
-    if (kind === 'reservation rows') {
-      const rows = new PostgresReservations(pool, store as PostgresEventStore, { table });
-      await rows.migrate();
-      await rows.migrate(); // idempotent
-      reservations = rows;
-    } else reservations = new StreamReservations(store);
+    ids = new PostgresTailIdAllocator(pool, { schema: db.schema });
+    reservations = kind === 'reservation rows' ? new PostgresReservations(pool, pgStore, { schema: db.schema }) : new StreamReservations(store);
     writer = createWriteSide(store, reservations, ids);
   });
 
   afterAll(async () => {
     if (!pool) return;
-    await pool.query(`drop table if exists "${prefix}events", "${prefix}streams", ${table}`);
-    await pool.query(`drop sequence if exists ${sequence}`);
+    await db?.drop();
     await pool.end();
   });
 
@@ -94,7 +86,7 @@ describeDb.each(KINDS)('the write side (PostgreSQL event store, %s)', (kind) => 
   });
 
   it('hands out unique ids to concurrent calls and to two allocators on one sequence, a block at a time', async () => {
-    const other = new PostgresTailIdAllocator(pool, { sequence, block: 7 });
+    const other = new PostgresTailIdAllocator(pool, { schema: db.schema, block: 7 });
     const calls = [3, 1, 250, 7, 2, 40].flatMap((n) => [ids.next(n), other.next(n)]);
     const got = await Promise.all(calls);
     got.forEach((batch, i) => {
@@ -104,9 +96,9 @@ describeDb.each(KINDS)('the write side (PostgreSQL event store, %s)', (kind) => 
     const all = got.flat();
     expect(new Set(all).size).toBe(all.length);
     // Small calls are served from memory: the sequence moved by whole blocks, not per id.
-    const before = Number((await pool.query<{ v: string }>(`select last_value::text as v from ${sequence}`)).rows[0].v);
+    const before = Number((await pool.query<{ v: string }>(`select last_value::text as v from "${db.schema}".tail_ids`)).rows[0].v);
     await ids.next(1);
-    const after = Number((await pool.query<{ v: string }>(`select last_value::text as v from ${sequence}`)).rows[0].v);
+    const after = Number((await pool.query<{ v: string }>(`select last_value::text as v from "${db.schema}".tail_ids`)).rows[0].v);
     expect(after).toBe(before);
   });
 
@@ -544,7 +536,7 @@ describeDb.each(KINDS)('the write side (PostgreSQL event store, %s)', (kind) => 
 // they are written, another writer must neither take the claim for a stale one nor decide as if
 // the number were free. Interleavings forced by holding or crashing the store between writes.
 describeDb('the write side on a store written one stream at a time (as EventStoreDB)', () => {
-  const tables = `tw_${run}_sbs_`;
+  let db: MigratedSchema;
   let pool: Pool;
   let store: StreamByStreamStore;
   let reservations: StreamReservations;
@@ -574,18 +566,15 @@ describeDb('the write side on a store written one stream at a time (as EventStor
 
   beforeAll(async () => {
     pool = createPool(DATABASE_URL as string, 8);
-    const pgStore = new PostgresEventStore(pool, { tablePrefix: tables });
-    await pgStore.migrate();
-    store = new StreamByStreamStore(pgStore);
+    db = await migratedSchema(pool, tailSyncMigrations('postgres'), 'tw_sbs');
+    store = new StreamByStreamStore(new PostgresEventStore(pool, { schema: db.schema }));
     reservations = new StreamReservations(store);
-    ids = new PostgresTailIdAllocator(pool, { sequence: `${tables}tail_ids` });
-    await ids.migrate();
+    ids = new PostgresTailIdAllocator(pool, { schema: db.schema });
   });
 
   afterAll(async () => {
     if (!pool) return;
-    await pool.query(`drop table if exists "${tables}events", "${tables}streams"`);
-    await pool.query(`drop sequence if exists ${tables}tail_ids`);
+    await db?.drop();
     await pool.end();
   });
 
@@ -710,7 +699,7 @@ describeDb('the write side on a store written one stream at a time (as EventStor
     // A connection per write in flight: the server takes concurrent appends; the stand-in's pool should not be the bound.
     const ownPool = createPool(DATABASE_URL as string, concurrency);
     try {
-      const slow = new StreamByStreamStore(new PostgresEventStore(ownPool, { tablePrefix: tables }), { appendDelayMs: 5, concurrency });
+      const slow = new StreamByStreamStore(new PostgresEventStore(ownPool, { schema: db.schema }), { appendDelayMs: 5, concurrency });
       const writer = createWriteSide(slow, new StreamReservations(slow), ids);
       const ctx = { domain: unique('d'), source: 'client-a' };
       const inputs: TailInput[] = Array.from({ length: 1000 }, (_, i) => ({ mappedId: `m-${i}`, tailNumber: `N${i}` }));

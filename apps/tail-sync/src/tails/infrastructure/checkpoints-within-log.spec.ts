@@ -2,7 +2,8 @@
  * The start check against the real PostgreSQL event store (`DATABASE_URL`) and the EventStoreDB
  * adapter (real client, in-memory server).
  */
-import { EsdbEventStore, newEventId } from '@tailsync/event-store';
+import * as grpc from '@grpc/grpc-js';
+import { EsdbEventStore, EventStoreAccessDeniedError, newEventId } from '@tailsync/event-store';
 import { InMemoryEsdbServer } from '@tailsync/event-store/testing';
 import { createTestStores, type TestStores } from './read-model/read-model.test-support';
 import { CheckpointBeyondLog, checkCheckpointsWithinLog } from './checkpoints-within-log';
@@ -41,6 +42,20 @@ describe('checkCheckpointsWithinLog', () => {
       server.reset();
       server.seed('tail-1', 1);
       await expect(checkCheckpointsWithinLog(store, [{ reader: 'projection', checkpoint }])).rejects.toBeInstanceOf(CheckpointBeyondLog);
+    } finally {
+      await store.close();
+      await server.stop();
+    }
+  });
+
+  it('EventStoreDB: stops the start when the log may not be read, before any reader stored a checkpoint', async () => {
+    const server = await InMemoryEsdbServer.start();
+    const store = new EsdbEventStore(server.connectionString);
+    try {
+      server.inject({ method: 'read', code: grpc.status.PERMISSION_DENIED, exception: 'access-denied' });
+      const denied = checkCheckpointsWithinLog(store, [{ reader: 'projection', checkpoint: null }]);
+      await expect(denied).rejects.toBeInstanceOf(EventStoreAccessDeniedError);
+      await expect(denied).rejects.toThrow(/denied reading \$all/);
     } finally {
       await store.close();
       await server.stop();

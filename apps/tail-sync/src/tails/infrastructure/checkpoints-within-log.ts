@@ -14,17 +14,17 @@ export class CheckpointBeyondLog extends Error {
 }
 
 /**
- * Checks at start that every reader's stored checkpoint lies within the log. A checkpoint beyond
- * it is read by the store as "nothing new", silently, for ever; so the process refuses to start.
+ * Checks at start that the log can be read, and that every reader's stored checkpoint lies within
+ * it. A store tail-sync may not read (EventStoreDB: reading `$all` needs an admin or an ACL granting
+ * it) stops the start with the store's reason; a checkpoint beyond the log would be read by the
+ * store as "nothing new", silently, for ever, so the process refuses to start then too.
  */
 export async function checkCheckpointsWithinLog(
   store: Pick<EventStore, 'headCheckpoint' | 'isAtOrAfter'>,
   readers: { reader: string; checkpoint: AllCheckpoint | null }[],
 ): Promise<void> {
-  const stored = readers.filter((r): r is { reader: string; checkpoint: AllCheckpoint } => r.checkpoint !== null);
-  if (stored.length === 0) return;
   const head = await store.headCheckpoint();
-  for (const { reader, checkpoint } of stored) {
-    if (!store.isAtOrAfter(head, checkpoint)) throw new CheckpointBeyondLog(reader, checkpoint, head);
+  for (const { reader, checkpoint } of readers) {
+    if (checkpoint !== null && !store.isAtOrAfter(head, checkpoint)) throw new CheckpointBeyondLog(reader, checkpoint, head);
   }
 }

@@ -1,9 +1,10 @@
+import { inSchema } from '@tailsync/service-kit';
 import type { Pool } from 'pg';
 import type { TailIdAllocator } from '../../application/tail-id-allocator';
 
 export interface PostgresTailIdAllocatorOptions {
-  /** Sequence name (an unquoted PostgreSQL identifier); `tail_ids` by default. */
-  sequence?: string;
+  /** Schema of the sequence `tail_ids` (made by tail-sync's migrations). Default: the connection's `search_path`. */
+  schema?: string;
   /**
    * Ids taken from the sequence at least at a time and handed out from memory (default 100):
    * most write batches then need no round trip for their ids. Ids left when the process stops
@@ -12,11 +13,9 @@ export interface PostgresTailIdAllocatorOptions {
   block?: number;
 }
 
-const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
-
 /** Ids from a PostgreSQL sequence, taken a block at a time; at most one round trip per call. */
 export class PostgresTailIdAllocator implements TailIdAllocator {
-  readonly sequence: string;
+  private readonly sequence: string;
   private readonly block: number;
   /** Ids taken from the sequence and not handed out yet, ascending. */
   private spare: number[] = [];
@@ -25,20 +24,8 @@ export class PostgresTailIdAllocator implements TailIdAllocator {
     private readonly pool: Pool,
     opts: PostgresTailIdAllocatorOptions = {},
   ) {
-    this.sequence = opts.sequence ?? 'tail_ids';
+    this.sequence = inSchema(opts.schema, 'tail_ids');
     this.block = Math.max(1, opts.block ?? 100);
-    if (!IDENTIFIER.test(this.sequence)) throw new Error(`Invalid sequence name '${this.sequence}'`);
-  }
-
-  /** Creates the sequence (idempotent, safe when several processes start at once). */
-  async migrate(): Promise<void> {
-    try {
-      await this.pool.query(`create sequence if not exists ${this.sequence} as bigint minvalue 1 start with 1`);
-    } catch (e) {
-      // Two concurrent `create ... if not exists` can still collide on the catalog.
-      const code = (e as { code?: string }).code;
-      if (code !== '23505' && code !== '42P07') throw e;
-    }
   }
 
   async next(count: number): Promise<number[]> {

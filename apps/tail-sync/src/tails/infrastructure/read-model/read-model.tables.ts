@@ -1,26 +1,26 @@
 import { createHash } from 'node:crypto';
 import type { AllCheckpoint, EventStore, ReadAllResult, StoredEvent } from '@tailsync/event-store';
-import type { PrimaryKeyMove } from '@tailsync/service-kit';
+import { inSchema } from '@tailsync/service-kit';
 
-/** Prefix of the read-model tables (`<prefix>tails`, `<prefix>tail_mappings`, `<prefix>checkpoints`). */
-export const DEFAULT_READ_MODEL_PREFIX = 'rm_';
-
-const IDENTIFIER = /^[a-z_][a-z0-9_]{0,40}$/;
-
+/** The read model's tables (made by tail-sync's migrations), as SQL names them. */
 export interface ReadModelTables {
-  prefix: string;
+  /**
+   * Names where the tables are in the names of the readers' locks: `rm_` (the name earlier
+   * versions used), or `<schema>.rm_`, so readers of tables in other schemas (specs) never share a lock.
+   */
+  lockScope: string;
   tails: string;
   mappings: string;
   checkpoints: string;
 }
 
-export function readModelTables(prefix: string = DEFAULT_READ_MODEL_PREFIX): ReadModelTables {
-  if (!IDENTIFIER.test(prefix)) throw new TypeError(`Invalid read-model table prefix '${prefix}'`);
+/** The tables in `schema`, or unqualified (the connection's `search_path`) when it is undefined. */
+export function readModelTables(schema?: string): ReadModelTables {
   return {
-    prefix,
-    tails: `"${prefix}tails"`,
-    mappings: `"${prefix}tail_mappings"`,
-    checkpoints: `"${prefix}checkpoints"`,
+    lockScope: schema ? `${schema}.rm_` : 'rm_',
+    tails: inSchema(schema, 'rm_tails'),
+    mappings: inSchema(schema, 'rm_tail_mappings'),
+    checkpoints: inSchema(schema, 'rm_checkpoints'),
   };
 }
 
@@ -49,63 +49,6 @@ export const consoleLogger: ReadSideLogger = {
   warn: (m) => console.warn(m),
   error: (m, s) => console.error(s ? `${m}\n${s}` : m),
 };
-
-/** The checkpoints table (shared by the projections and the relay; one row per name). */
-export function checkpointsDdl(t: ReadModelTables): string[] {
-  return [
-    `create table if not exists ${t.checkpoints} (
-       name       text        primary key,
-       checkpoint text        not null,
-       updated_at timestamptz not null default now()
-     )`,
-  ];
-}
-
-export function tailsDdl(t: ReadModelTables): string[] {
-  const p = t.prefix;
-  return [
-    `create table if not exists ${t.tails} (
-       tail_id             bigint      not null,
-       domain              text        not null,
-       tail_number         text        not null,
-       tail_number_key     text        not null,
-       registration_number text,
-       icao_type_name      text,
-       vendor_type_name    text,
-       country_code        text,
-       passenger_seating   int,
-       status              text        not null check (status in ('active', 'inactive')),
-       version             int         not null,
-       created_at          timestamptz not null,
-       updated_at          timestamptz not null,
-       constraint "${p}tails_pkey" primary key (domain, tail_id)
-     )`,
-    `create index if not exists "${p}tails_domain_number_idx" on ${t.tails} (domain, tail_number_key)`,
-    `create table if not exists ${t.mappings} (
-       domain        text   not null,
-       source        text   not null,
-       mapped_id     text   not null,
-       tail_id       bigint not null,
-       added_version int    not null,
-       primary key (domain, source, mapped_id)
-     )`,
-    `create index if not exists "${p}tail_mappings_tail_id_idx" on ${t.mappings} (tail_id)`,
-  ];
-}
-
-/**
- * `<prefix>tails` made before its key was `(domain, tail_id)` had it on `tail_id`, with a second
- * index on `(domain, tail_id)`: every query names the domain, so one index serves both.
- */
-export function tailsKeyMove(t: ReadModelTables): PrimaryKeyMove {
-  return {
-    table: t.tails,
-    constraint: `${t.prefix}tails_pkey`,
-    from: ['tail_id'],
-    to: ['domain', 'tail_id'],
-    redundantIndex: `"${t.prefix}tails_domain_tail_id_idx"`,
-  };
-}
 
 /**
  * A batch of `readAll` in global order, with the checkpoint to store after it.

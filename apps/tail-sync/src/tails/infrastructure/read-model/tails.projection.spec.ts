@@ -4,10 +4,14 @@
  */
 import { EsdbEventStore, newEventId, type AllCheckpoint } from '@tailsync/event-store';
 import { InMemoryEsdbServer } from '@tailsync/event-store/testing';
+import { runMigrations } from '@tailsync/service-kit';
+import { migratedSchema } from '@tailsync/service-kit/testing';
+import { TAIL_SYNC_MIGRATIONS } from '../../../tail-sync-migrations';
 import type { CallerContext } from '../../application/caller-context';
 import { tailStreamId } from '../../domain/stream-ids';
 import { ProjectionTimeoutError, TailsProjection } from './tails.projection';
 import { TailsReadModel } from './tails.read-model';
+import { readModelTables } from './read-model.tables';
 import { createTestStores, tailIdOf, type TestStores } from './read-model.test-support';
 
 const DATABASE_URL = process.env.DATABASE_URL;
@@ -22,11 +26,8 @@ describeDb('TailsProjection (PostgreSQL)', () => {
 
   beforeAll(async () => {
     s = await createTestStores('rmp', DATABASE_URL as string);
-    projection = new TailsProjection(s.pool, s.store, { tablePrefix: s.rmPrefix });
-    // Several processes migrating at once, and again: idempotent.
-    await Promise.all([projection.migrate(), projection.migrate(), projection.migrate()]);
-    await projection.migrate();
-    readModel = new TailsReadModel(s.pool, { tablePrefix: s.rmPrefix });
+    projection = new TailsProjection(s.pool, s.store, { schema: s.schema });
+    readModel = new TailsReadModel(s.pool, { schema: s.schema });
   });
 
   afterAll(async () => {
@@ -36,11 +37,7 @@ describeDb('TailsProjection (PostgreSQL)', () => {
   });
 
   const ctx = (domain: string, source: string): CallerContext => ({ domain, source });
-  const tables = () => ({
-    tails: `"${s.rmPrefix}tails"`,
-    mappings: `"${s.rmPrefix}tail_mappings"`,
-    checkpoints: `"${s.rmPrefix}checkpoints"`,
-  });
+  const tables = () => readModelTables(s.schema);
   const snapshot = async () => {
     const t = tables();
     const tails = await s.pool.query(`select * from ${t.tails} order by tail_id`);
@@ -251,45 +248,42 @@ describeDb('TailsProjection (PostgreSQL)', () => {
     expect(await readModel.getByMappedId(c.domain, 'client-a', 'F-1')).toMatchObject({ status: 'inactive', version: 3 });
   });
 
-  it('moves the key of a tails table made before it was (domain, tail_id), and goes on projecting into it', async () => {
-    const prefix = `${s.rmPrefix}old_`;
-    const old = new TailsProjection(s.pool, s.store, { tablePrefix: prefix, name: 'old-layout' });
+  it('projects into a tails table whose key the migrations moved to (domain, tail_id)', async () => {
+    // The tails table as earlier versions created it: key on tail_id, a second index on (domain, tail_id).
+    const old = await migratedSchema(s.pool, [], 'rmp_old');
+    const projected = new TailsProjection(s.pool, s.store, { schema: old.schema, name: 'old-layout' });
     try {
-      // The tails table as earlier versions created it: key on tail_id, a second index on (domain, tail_id).
       await s.pool.query(`
-        create table "${prefix}tails" (
+        create table "${old.schema}".rm_tails (
           tail_id bigint primary key, domain text not null, tail_number text not null, tail_number_key text not null,
           registration_number text, icao_type_name text, vendor_type_name text, country_code text, passenger_seating int,
           status text not null check (status in ('active', 'inactive')), version int not null,
           created_at timestamptz not null, updated_at timestamptz not null);
-        create index "${prefix}tails_domain_tail_id_idx" on "${prefix}tails" (domain, tail_id)`);
-      await Promise.all([old.migrate(), old.migrate()]);
+        create index rm_tails_domain_tail_id_idx on "${old.schema}".rm_tails (domain, tail_id)`);
+      await runMigrations(s.pool, [TAIL_SYNC_MIGRATIONS], { schema: old.schema, logger: { log: () => undefined, warn: () => undefined, error: () => undefined } });
       const { rows } = await s.pool.query<{ def: string }>(
-        `select indexdef as def from pg_indexes where tablename = $1 order by indexname`,
-        [`${prefix}tails`],
+        `select indexdef as def from pg_indexes where schemaname = $1 and tablename = 'rm_tails' order by indexname`,
+        [old.schema],
       );
       expect(rows.map((r) => r.def.replace(/^.* USING /, ''))).toEqual(['btree (domain, tail_number_key)', 'btree (domain, tail_id)']);
-      expect((await s.pool.query(`select conname from pg_constraint where conrelid = '"${prefix}tails"'::regclass and contype = 'p'`)).rows).toEqual([
-        { conname: `${prefix}tails_pkey` },
-      ]);
       // Creates, and a later change of an existing row (looked up by its key), land in the moved table.
       const c = ctx(s.unique('moved'), 'client-a');
       const created = await s.writer.createOrMapMany(c, [{ mappedId: 'K-1', tailNumber: 'N-K1' }]);
       await s.writer.deactivate(c, 'K-1');
-      await old.catchUp();
-      const view = await new TailsReadModel(s.pool, { tablePrefix: prefix }).getByMappedId(c.domain, 'client-a', 'K-1');
+      await projected.catchUp();
+      const view = await new TailsReadModel(s.pool, { schema: old.schema }).getByMappedId(c.domain, 'client-a', 'K-1');
       expect(view).toMatchObject({ tailNumber: 'N-K1', status: 'inactive', version: 2 });
       expect(Number(view?.tailId ?? 0)).toBe(tailIdOf(created.results[0]));
     } finally {
-      await old.stop();
-      await s.pool.query(`drop table if exists "${prefix}tails", "${prefix}tail_mappings", "${prefix}checkpoints"`);
+      await projected.stop();
+      await old.drop();
     }
   });
 
   it('stores the checkpoint an EventStoreDB read scanned to, though no tail event came (in-memory server)', async () => {
     const server = await InMemoryEsdbServer.start();
     const esdb = new EsdbEventStore(server.connectionString);
-    const other = new TailsProjection(s.pool, esdb, { tablePrefix: s.rmPrefix, name: `esdb-${s.run}` });
+    const other = new TailsProjection(s.pool, esdb, { schema: s.schema, name: `esdb-${s.run}` });
     try {
       await esdb.append([{ streamId: 'tail-1', expectedVersion: 0, events: [{ eventId: newEventId(), type: 'Unknown', data: {} }] }]);
       server.seed('other-service', 300); // another service shares the store
@@ -319,7 +313,7 @@ describeDb('TailsProjection (PostgreSQL)', () => {
   });
 
   it('several copies catching up at once apply every event exactly once', async () => {
-    const copies = [1, 2, 3].map(() => new TailsProjection(s.pool, s.store, { tablePrefix: s.rmPrefix, batchSize: 7 }));
+    const copies = [1, 2, 3].map(() => new TailsProjection(s.pool, s.store, { schema: s.schema, batchSize: 7 }));
     extra.push(...copies);
     await projection.catchUp();
     const domain = s.unique('d');
@@ -344,7 +338,7 @@ describeDb('TailsProjection (PostgreSQL)', () => {
   });
 
   it('the background loop picks up events written elsewhere', async () => {
-    const other = new TailsProjection(s.pool, s.store, { tablePrefix: s.rmPrefix, pollIntervalMs: 20 });
+    const other = new TailsProjection(s.pool, s.store, { schema: s.schema, pollIntervalMs: 20 });
     extra.push(other);
     other.start();
     const domain = s.unique('d');

@@ -1,4 +1,4 @@
-import { migrateUnderLock, movePrimaryKey, PollingLoop } from '@tailsync/service-kit';
+import { PollingLoop } from '@tailsync/service-kit';
 import type { Pool, PoolClient } from 'pg';
 import { escapeLiteral } from 'pg';
 import type { AllCheckpoint, EventStore, StoredEvent } from '@tailsync/event-store';
@@ -9,13 +9,10 @@ import { eventsByTail, foldTailRows, type MappingRow } from './tail-rows.fold';
 import { fromDb, TAIL_ARRAY_TYPES, TAIL_COLUMNS, tailColumns, type DbTailRow } from './tail-rows.columns';
 import {
   advisoryLockKey,
-  checkpointsDdl,
   consoleLogger,
   inGlobalOrder,
   readModelTables,
   storeCheckpointSql,
-  tailsDdl,
-  tailsKeyMove,
   type ReadModelTables,
   type ReadSideLogger,
 } from './read-model.tables';
@@ -25,8 +22,8 @@ export interface TailsProjectionOptions {
   name?: string;
   /** Events read (and applied in one transaction) per batch. Default 2000. */
   batchSize?: number;
-  /** Prefix of the read-model tables. Default `rm_`. */
-  tablePrefix?: string;
+  /** Schema of the read-model tables. Default: the connection's `search_path`. */
+  schema?: string;
   /** Period of the background loop (`start()`). Default 200 ms. */
   pollIntervalMs?: number;
   /** Pause before catching up again while a waiter's event is not visible yet. Default 2 ms. */
@@ -75,7 +72,7 @@ const noStats = (checkpoint: AllCheckpoint | null): CatchUpStats => ({ batches: 
 const noop = () => undefined;
 
 /**
- * Projects the tail streams of the event store into `<prefix>tails` and `<prefix>tail_mappings`.
+ * Projects the tail streams of the event store into `rm_tails` and `rm_tail_mappings`.
  *
  * - One transaction per batch: a transaction-level advisory lock (so any number of tail-sync
  *   copies never apply one batch twice), the stored checkpoint read after the lock, the events,
@@ -114,7 +111,7 @@ export class TailsProjection {
     opts: TailsProjectionOptions = {},
   ) {
     this.name = opts.name ?? 'tails';
-    this.tables = readModelTables(opts.tablePrefix);
+    this.tables = readModelTables(opts.schema);
     this.batchSize = Math.max(1, opts.batchSize ?? 2000);
     this.retryDelayMs = Math.max(0, opts.retryDelayMs ?? 2);
     this.logger = opts.logger ?? consoleLogger;
@@ -137,18 +134,8 @@ export class TailsProjection {
     // disk (up to 150 ms on a busy virtual disk) was the tail of every command's answer.
     this.lockSql =
       `begin; set local synchronous_commit = off; ` +
-      `select pg_advisory_xact_lock(${advisoryLockKey(`tailsync.projection:${this.tables.prefix}:${this.name}`)}); ` +
+      `select pg_advisory_xact_lock(${advisoryLockKey(`tailsync.projection:${this.tables.lockScope}:${this.name}`)}); ` +
       `select checkpoint from ${this.tables.checkpoints} where name = ${escapeLiteral(this.name)}`;
-  }
-
-  /** Creates the read-model tables (idempotent; safe from several processes at once). */
-  async migrate(): Promise<void> {
-    await migrateUnderLock(
-      this.pool,
-      `tailsync.read-model.migrate:${this.tables.prefix}`,
-      [...checkpointsDdl(this.tables), ...tailsDdl(this.tables)],
-      (client) => movePrimaryKey(client, tailsKeyMove(this.tables)),
-    );
   }
 
   /** The checkpoint this process last saw the projection at (no I/O). */

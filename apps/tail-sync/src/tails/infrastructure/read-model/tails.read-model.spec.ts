@@ -34,9 +34,8 @@ describeDb('TailsReadModel (PostgreSQL)', () => {
 
   beforeAll(async () => {
     s = await createTestStores('rmq', DATABASE_URL as string);
-    projection = new TailsProjection(s.pool, s.store, { tablePrefix: s.rmPrefix });
-    await projection.migrate();
-    rm = new TailsReadModel(s.pool, { tablePrefix: s.rmPrefix });
+    projection = new TailsProjection(s.pool, s.store, { schema: s.schema });
+    rm = new TailsReadModel(s.pool, { schema: s.schema });
     domain = s.unique('acme');
     other = s.unique('globex');
     const a = { domain, source: 'client-a' };

@@ -14,8 +14,8 @@ import { readModelTables, type ReadModelTables } from './read-model.tables';
 import { propertiesOf, type DbTailRow } from './tail-rows.columns';
 
 export interface TailsReadModelOptions {
-  /** Prefix of the read-model tables (as given to the projection). Default `rm_`. */
-  tablePrefix?: string;
+  /** Schema of the read-model tables (as given to the projection). Default: the connection's `search_path`. */
+  schema?: string;
 }
 
 /** A list query the gateway should have refused: `field` names the query parameter. */
@@ -61,7 +61,7 @@ export class TailsReadModel {
     private readonly pool: Pool,
     opts: TailsReadModelOptions = {},
   ) {
-    this.tables = readModelTables(opts.tablePrefix);
+    this.tables = readModelTables(opts.schema);
     const t = this.tables;
     this.viewSelect = `
       select t.tail_id::text as tail_id, t.tail_number, t.registration_number, t.icao_type_name, t.vendor_type_name,

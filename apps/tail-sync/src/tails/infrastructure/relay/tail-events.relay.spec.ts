@@ -37,7 +37,7 @@ describeInfra('TailEventsRelay (PostgreSQL + Kafka)', () => {
   const relays: TailEventsRelay[] = [];
 
   const newRelay = (opts: TailEventsRelayOptions = {}, p: Producer = producer) => {
-    const r = new TailEventsRelay(s.pool, s.store, p, { topic, tablePrefix: s.rmPrefix, logger: { warn: () => undefined, error: () => undefined }, ...opts });
+    const r = new TailEventsRelay(s.pool, s.store, p, { topic, schema: s.schema, logger: { warn: () => undefined, error: () => undefined }, ...opts });
     relays.push(r);
     return r;
   };
@@ -80,7 +80,6 @@ describeInfra('TailEventsRelay (PostgreSQL + Kafka)', () => {
         });
       },
     });
-    await newRelay().migrate();
   }, 120_000);
 
   afterAll(async () => {
@@ -183,7 +182,7 @@ describeInfra('TailEventsRelay (PostgreSQL + Kafka)', () => {
   it('stores the checkpoint an EventStoreDB read scanned to, past events of other streams (in-memory server)', async () => {
     const server = await InMemoryEsdbServer.start();
     const esdb = new EsdbEventStore(server.connectionString);
-    const relay = new TailEventsRelay(s.pool, esdb, producer, { topic, tablePrefix: s.rmPrefix, name: `esdb-${s.run}`, logger: { warn: () => undefined, error: () => undefined } });
+    const relay = new TailEventsRelay(s.pool, esdb, producer, { topic, schema: s.schema, name: `esdb-${s.run}`, logger: { warn: () => undefined, error: () => undefined } });
     try {
       server.seed('other-service', 300); // another service shares the store; no tail event at all
       const head = await esdb.headCheckpoint();

@@ -1,4 +1,4 @@
-import { LeaderLock, migrateUnderLock, PollingLoop } from '@tailsync/service-kit';
+import { LeaderLock, PollingLoop } from '@tailsync/service-kit';
 import type { Pool } from 'pg';
 import type { Message, Producer } from 'kafkajs';
 import { Counter, Gauge } from 'prom-client';
@@ -8,7 +8,6 @@ import { metricsRegistry } from '@tailsync/service-kit';
 import { tailIdOfStream } from '../../domain/stream-ids';
 import {
   advisoryLockKey,
-  checkpointsDdl,
   consoleLogger,
   inGlobalOrder,
   readModelTables,
@@ -24,8 +23,8 @@ export interface TailEventsRelayOptions {
   topic?: string;
   /** Name of the checkpoint row and of the leadership lock. Default `relay:<topic>`. */
   name?: string;
-  /** Prefix of the read-model tables (the checkpoint lives in `<prefix>checkpoints`). Default `rm_`. */
-  tablePrefix?: string;
+  /** Schema of the read-model tables (the checkpoint lives in `rm_checkpoints`). Default: the connection's `search_path`. */
+  schema?: string;
   /** Events read and published per batch. Default 1000. */
   batchSize?: number;
   /** Pause of the loop when caught up (leader). Default 50 ms; `nudge()` cuts it short. */
@@ -121,13 +120,13 @@ export class TailEventsRelay {
   ) {
     this.topic = opts.topic ?? TOPICS.tailEvents;
     this.name = opts.name ?? `relay:${this.topic}`;
-    this.tables = readModelTables(opts.tablePrefix);
+    this.tables = readModelTables(opts.schema);
     this.batchSize = Math.max(1, opts.batchSize ?? 1000);
     this.standbyIntervalMs = Math.max(1, opts.standbyIntervalMs ?? 500);
     this.maxBytesPerSend = Math.max(1024, opts.maxBytesPerSend ?? 512 * 1024);
     this.logger = opts.logger ?? consoleLogger;
     this.recentEvents = opts.recentEvents ?? new RecentTailEvents(eventStore);
-    this.lock = new LeaderLock(pool, advisoryLockKey(`tailsync.relay:${this.tables.prefix}:${this.name}`), {
+    this.lock = new LeaderLock(pool, advisoryLockKey(`tailsync.relay:${this.tables.lockScope}:${this.name}`), {
       // Its checkpoint writes need not wait for the disk: a checkpoint lost in a database crash
       // only means events published again (at-least-once).
       sessionSql: 'set synchronous_commit = off',
@@ -144,11 +143,6 @@ export class TailEventsRelay {
         onError: (err) => this.logger.error(`Tail events relay failed: ${(err as Error).message}`, (err as Error).stack),
       },
     );
-  }
-
-  /** Creates the checkpoints table (idempotent; the projection's `migrate` creates it too). */
-  async migrate(): Promise<void> {
-    await migrateUnderLock(this.pool, `tailsync.read-model.migrate:${this.tables.prefix}`, checkpointsDdl(this.tables));
   }
 
   /** true while this copy holds the relay lock. */

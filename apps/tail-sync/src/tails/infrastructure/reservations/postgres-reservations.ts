@@ -1,17 +1,8 @@
 import type { Pool, PoolClient } from 'pg';
-import { underMigrationLock } from '@tailsync/service-kit';
-import {
-  WrongExpectedVersionError,
-  type AppendResult,
-  type EventStore,
-  type PostgresEventStore,
-  type StreamWrite,
-} from '@tailsync/event-store';
-import { evolveReservation, freeReservation, type Reservation } from '../../domain/reservation.events';
-import { MAPPED_ID_STREAM_PREFIX, TAIL_NUMBER_STREAM_PREFIX } from '../../domain/stream-ids';
+import { inSchema } from '@tailsync/service-kit';
+import { WrongExpectedVersionError, type AppendResult, type PostgresEventStore, type StreamWrite } from '@tailsync/event-store';
+import { freeReservation, type Reservation } from '../../domain/reservation.events';
 import type { ReservationChange, ReservationStore } from '../../application/reservation-store';
-
-const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /** The reservation's row changed (or appeared) since it was read. */
 class ReservationConflict extends WrongExpectedVersionError {}
@@ -21,35 +12,20 @@ class ReservationConflict extends WrongExpectedVersionError {}
  * PostgreSQL transaction as the append of the tail events (`appendAsPartOf`): a new tail
  * costs two small rows instead of two more events and stream rows, and a reservation read is a
  * primary-key lookup. The version check is the stream's: an insert for version 0 fails on the
- * primary key, an update matches only the version read.
+ * primary key, an update matches only the version read. The table, `tail_reservations`, is made
+ * (and, on a database of an earlier version, filled from its reservation streams) by tail-sync's
+ * migrations.
  */
 export class PostgresReservations implements ReservationStore {
-  readonly table: string;
+  private readonly table: string;
 
   constructor(
     private readonly pool: Pool,
     private readonly eventStore: PostgresEventStore,
-    opts: { table?: string } = {},
+    /** Schema of the table. Default: the connection's `search_path`. */
+    opts: { schema?: string } = {},
   ) {
-    this.table = opts.table ?? 'tail_reservations';
-    if (!IDENTIFIER.test(this.table)) throw new TypeError(`Invalid table name '${this.table}'`);
-  }
-
-  /**
-   * Creates the table, and the first time fills it from the reservation streams that earlier
-   * versions wrote to the event store (under a lock, so copies starting together do it once).
-   */
-  async migrate(): Promise<void> {
-    await underMigrationLock(this.pool, `tailsync.reservations:${this.table}`, async (client) => {
-      const { rows } = await client.query<{ exists: boolean }>('select to_regclass($1) is not null as exists', [this.table]);
-      if (rows[0].exists) return;
-      await client.query(`create table ${this.table} (
-        key     text   primary key,
-        holder  bigint,
-        version int    not null check (version > 0)
-      )`);
-      await this.backfill(client, this.eventStore);
-    });
+    this.table = inSchema(opts.schema, 'tail_reservations');
   }
 
   async read(keys: string[]): Promise<Map<string, Reservation>> {
@@ -118,27 +94,6 @@ export class PostgresReservations implements ReservationStore {
         [...columns(updated), updated.map((c) => c.expectedVersion)],
       );
       if (rowCount !== updated.length) throw new ReservationConflict(`${this.table}(${updated.length} rows)`, 'any', -1);
-    }
-  }
-
-  /** Every reservation stream's state, folded from the event store, as rows. */
-  private async backfill(client: PoolClient, store: EventStore): Promise<void> {
-    const state = new Map<string, Reservation>();
-    const prefixes = [TAIL_NUMBER_STREAM_PREFIX, MAPPED_ID_STREAM_PREFIX];
-    let after = null;
-    for (;;) {
-      const page = await store.readAll(after, 5_000, { streamPrefixes: prefixes });
-      for (const e of page.events) state.set(e.streamId, evolveReservation(state.get(e.streamId) ?? freeReservation, e));
-      if (page.events.length < 5_000) break;
-      after = page.checkpoint;
-    }
-    const rows = [...state].filter(([, r]) => r.version > 0);
-    for (let i = 0; i < rows.length; i += 5_000) {
-      const chunk = rows.slice(i, i + 5_000);
-      await client.query(
-        `insert into ${this.table} (key, holder, version) select * from unnest($1::text[], $2::bigint[], $3::int[])`,
-        [chunk.map(([k]) => k), chunk.map(([, r]) => r.holder), chunk.map(([, r]) => r.version)],
-      );
     }
   }
 }

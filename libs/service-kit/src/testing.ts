@@ -1,0 +1,4 @@
+/** Test support for other projects' specs (never imported by production code). */
+export { schemaLayout } from './postgres/schema-layout.test-support';
+export { migratedSchema } from './postgres/migrated-schema.test-support';
+export type { MigratedSchema } from './postgres/migrated-schema.test-support';
