@@ -20,7 +20,7 @@ import { WebhookTester } from './subscriptions/webhook-tester';
 
 /**
  * Attempts finishing within this long of each other are recorded by one statement: at 200/s about
- * twenty per commit instead of one each. The callbacks are already sent; a crash in between repeats
+ * 13 per commit instead of one each. The callbacks are already sent; a crash in between repeats
  * those attempts once their leases run out (at-least-once, as for any crash mid-attempt).
  */
 const RECORD_LINGER_MS = 100;
