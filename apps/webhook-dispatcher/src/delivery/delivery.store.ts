@@ -92,11 +92,21 @@ function columnsOf(deliveries: NewDelivery[]): [string[], string[], string[], st
   ];
 }
 
+/** The largest leased insert run with a plan made once (see the constructor); a burst's batches are planned for their values. */
+export const PLANNED_ONCE_MAX_BATCH = 32;
+
 /** Deliveries and their attempts in PostgreSQL: the durable retry queue. */
 export class DeliveryStore {
+  /**
+   * @param admissionsPool runs {@link insertLeased} for batches of up to {@link PLANNED_ONCE_MAX_BATCH}
+   *   events: connections that plan it once (`createPool(url, max, 'once')`). At a steady rate a
+   *   consumed batch is an event or two, and planning the insert each time cost PostgreSQL more
+   *   than running it. Larger batches are planned for their values, as on the main pool.
+   */
   constructor(
     private readonly pool: Pool,
     private readonly health: HealthPolicy = DEFAULT_HEALTH_POLICY,
+    private readonly admissionsPool: Pool = pool,
   ) {}
 
   /**
@@ -121,7 +131,8 @@ export class DeliveryStore {
    */
   async insertLeased(deliveries: NewDelivery[], owner: string, leaseMs: number): Promise<ClaimedDelivery[]> {
     if (deliveries.length === 0) return [];
-    const { rows } = await this.pool.query<{ id: string; event_id: string; domain: string; lease_token: string }>(
+    const pool = deliveries.length <= PLANNED_ONCE_MAX_BATCH ? this.admissionsPool : this.pool;
+    const { rows } = await pool.query<{ id: string; event_id: string; domain: string; lease_token: string }>(
       `insert into webhook_deliveries (domain, event_id, event_name, body, status, lease_owner, lease_token, lease_until)
        select i.*, $6, gen_random_uuid(), clock_timestamp() + make_interval(secs => $7::float8 / 1000)
          from unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::text[]) as i
