@@ -33,8 +33,8 @@ const RECORD_LINGER_MS = 100;
  */
 export class DispatcherRuntime {
   readonly pool: Pool;
-  /** Admits consumed events, planning its statement once per connection (DeliveryStore). */
-  readonly admissionsPool: Pool;
+  /** Writes the steady path's small batches, planning each statement once per connection (DeliveryStore). */
+  readonly plannedOncePool: Pool;
   readonly subscriptions: SubscriptionStore;
   /** The subscriptions deliveries go to, kept in memory while PostgreSQL's change notices arrive. */
   readonly subscriptionCache: SubscriptionCache;
@@ -55,13 +55,13 @@ export class DispatcherRuntime {
     options: { pool?: Pool; consume?: boolean } = {},
   ) {
     this.pool = options.pool ?? createPool(config.DATABASE_URL);
-    this.admissionsPool = options.pool ?? createPool(config.DATABASE_URL, 4, 'once');
+    this.plannedOncePool = options.pool ?? createPool(config.DATABASE_URL, 4, 'once');
     this.subscriptions = new SubscriptionStore(this.pool);
     this.subscriptionCache = new SubscriptionCache(this.subscriptions, { connectionString: this.pool.options.connectionString, options: this.pool.options.options });
     this.deliveries = new DeliveryStore(this.pool, {
       disableAfterFailures: config.WEBHOOK_DISABLE_AFTER_FAILURES,
       disableAfterHours: config.WEBHOOK_DISABLE_AFTER_HOURS,
-    }, this.admissionsPool);
+    }, this.plannedOncePool);
     this.box = new SecretBox(config.WEBHOOK_SECRET_KEY);
     this.sender = new AttemptSender(config.WEBHOOK_ALLOW_PRIVATE_URLS);
     this.tester = new WebhookTester(this.box, this.sender);

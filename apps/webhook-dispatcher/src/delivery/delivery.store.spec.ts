@@ -52,19 +52,24 @@ describe('DeliveryStore (real PostgreSQL)', () => {
     expect(taken.map((t) => t.id).sort()).toEqual(leased.map((l) => l.id).sort());
   });
 
-  it('admits small batches on its plan-once connections and larger ones on the main pool, leased alike', async () => {
+  it('writes small batches on its plan-once connections and larger ones on the main pool, alike', async () => {
     const { options, connectionString } = pool.options;
     const plannedOnce = new Pool({ connectionString, options: `${options} -c plan_cache_mode=force_generic_plan`, max: 1 });
     const onPlannedOnce = jest.spyOn(plannedOnce, 'query');
     try {
-      const admissions = new DeliveryStore(pool, undefined, plannedOnce);
+      const steady = new DeliveryStore(pool, undefined, plannedOnce);
       const batchOf = (n: number) => Array.from({ length: n }, () => delivery('acme'));
       for (const batch of [batchOf(1), batchOf(PLANNED_ONCE_MAX_BATCH), batchOf(PLANNED_ONCE_MAX_BATCH + 1)]) {
-        const leased = await admissions.insertLeased(batch, 'consumer-copy', 10_000);
+        const leased = await steady.insertLeased(batch, 'consumer-copy', 10_000);
         expect(leased.map((l) => l.eventId)).toEqual(batch.map((d) => d.eventId));
+        const { recorded } = await steady.recordAttempts(leased.map((l) => ({
+          id: l.id, leaseToken: l.leaseToken, attempt: 1, at: new Date(), statusCode: 200, durationMs: 1, error: null, retryAfterMs: null, next: { status: 'delivered' as const },
+        })));
+        expect([...recorded].sort()).toEqual(leased.map((l) => l.id).sort());
       }
-      expect(onPlannedOnce).toHaveBeenCalledTimes(2);
-      expect((await pool.query('select count(*)::int as n from webhook_deliveries where lease_owner is not null')).rows[0].n).toBe(1 + 2 * PLANNED_ONCE_MAX_BATCH + 1);
+      // the batch of one and the batch of PLANNED_ONCE_MAX_BATCH, inserted and recorded
+      expect(onPlannedOnce).toHaveBeenCalledTimes(4);
+      expect((await pool.query(`select count(*)::int as n from webhook_deliveries where status = 'delivered'`)).rows[0].n).toBe(1 + 2 * PLANNED_ONCE_MAX_BATCH + 1);
     } finally {
       await plannedOnce.end();
     }
