@@ -17,6 +17,7 @@ import { SubscriptionEventsPublisher } from './subscriptions/subscription-events
 import { SubscriptionCache } from './subscriptions/subscription-cache';
 import { SubscriptionState } from './subscriptions/subscription-state';
 import { SubscriptionStore } from './subscriptions/subscription.store';
+import { UnsealedSecrets } from './subscriptions/unsealed-secrets';
 import { WebhookTester } from './subscriptions/webhook-tester';
 
 /**
@@ -68,7 +69,7 @@ export class DispatcherRuntime {
     this.events = new SubscriptionEventsPublisher({ brokers: brokerList(config), clientId: `webhook-dispatcher-subscription-events-${instanceId}` });
     this.state = new SubscriptionState(this.subscriptions, this.events);
     const recorder = new AttemptRecorder(this.deliveries, this.state, this.metrics, { lingerMs: RECORD_LINGER_MS });
-    const runner = new AttemptRunner(this.box, this.sender, recorder, this.metrics, this.state, {
+    const runner = new AttemptRunner(new UnsealedSecrets(this.box), this.sender, recorder, this.metrics, this.state, {
       retryDelaysMs: parseRetryDelays(config.WEBHOOK_RETRY_DELAYS_MS),
       retryAfterMaxMs: config.WEBHOOK_RETRY_AFTER_MAX_MS,
       attemptTimeoutMs: config.WEBHOOK_ATTEMPT_TIMEOUT_MS,
