@@ -58,7 +58,12 @@ export class DispatcherRuntime {
     this.pool = options.pool ?? createPool(config.DATABASE_URL);
     this.plannedOncePool = options.pool ?? createPool(config.DATABASE_URL, 4, 'once');
     this.subscriptions = new SubscriptionStore(this.pool);
-    this.subscriptionCache = new SubscriptionCache(this.subscriptions, { connectionString: this.pool.options.connectionString, options: this.pool.options.options });
+    this.subscriptionCache = new SubscriptionCache(this.subscriptions, {
+      connectionString: this.pool.options.connectionString,
+      options: this.pool.options.options,
+      application_name: 'webhook-dispatcher-subscription-notices',
+      connectionTimeoutMillis: 5_000,
+    });
     this.deliveries = new DeliveryStore(this.pool, {
       disableAfterFailures: config.WEBHOOK_DISABLE_AFTER_FAILURES,
       disableAfterHours: config.WEBHOOK_DISABLE_AFTER_HOURS,
