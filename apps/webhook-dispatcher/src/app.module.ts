@@ -39,7 +39,7 @@ export function appModule(runtime: DispatcherRuntime) {
       { provide: PG_POOL, useValue: pool },
       { provide: DispatcherRuntime, useValue: runtime },
       { provide: RuntimeLifecycle, useFactory: () => new RuntimeLifecycle(runtime) },
-      { provide: PoolLifecycle, useValue: new PoolLifecycle(pool) },
+      { provide: PoolLifecycle, useValue: new PoolLifecycle(pool, runtime.plannedOncePool) },
       { provide: DeliveryActivityStore, useValue: new DeliveryActivityStore(pool) },
       {
         provide: ConsumerLag,

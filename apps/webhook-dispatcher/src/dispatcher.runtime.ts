@@ -14,8 +14,10 @@ import { RiskAssessmentConsumer } from './delivery/risk-assessment.consumer';
 import { migrateDispatcherTables } from './store/migrate';
 import { backfillSecretIds } from './subscriptions/subscription-secrets';
 import { SubscriptionEventsPublisher } from './subscriptions/subscription-events.publisher';
+import { SubscriptionCache } from './subscriptions/subscription-cache';
 import { SubscriptionState } from './subscriptions/subscription-state';
 import { SubscriptionStore } from './subscriptions/subscription.store';
+import { UnsealedSecrets } from './subscriptions/unsealed-secrets';
 import { WebhookTester } from './subscriptions/webhook-tester';
 
 /**
@@ -32,7 +34,11 @@ const RECORD_LINGER_MS = 100;
  */
 export class DispatcherRuntime {
   readonly pool: Pool;
+  /** Writes the steady path's small batches, planning each statement once per connection (DeliveryStore). */
+  readonly plannedOncePool: Pool;
   readonly subscriptions: SubscriptionStore;
+  /** The subscriptions deliveries go to, kept in memory while PostgreSQL's change notices arrive. */
+  readonly subscriptionCache: SubscriptionCache;
   readonly deliveries: DeliveryStore;
   readonly box: SecretBox;
   readonly sender: AttemptSender;
@@ -50,30 +56,37 @@ export class DispatcherRuntime {
     options: { pool?: Pool; consume?: boolean } = {},
   ) {
     this.pool = options.pool ?? createPool(config.DATABASE_URL);
+    this.plannedOncePool = options.pool ?? createPool(config.DATABASE_URL, 4, 'once');
     this.subscriptions = new SubscriptionStore(this.pool);
+    this.subscriptionCache = new SubscriptionCache(this.subscriptions, {
+      connectionString: this.pool.options.connectionString,
+      options: this.pool.options.options,
+      application_name: 'webhook-dispatcher-subscription-notices',
+      connectionTimeoutMillis: 5_000,
+    });
     this.deliveries = new DeliveryStore(this.pool, {
       disableAfterFailures: config.WEBHOOK_DISABLE_AFTER_FAILURES,
       disableAfterHours: config.WEBHOOK_DISABLE_AFTER_HOURS,
-    });
+    }, this.plannedOncePool);
     this.box = new SecretBox(config.WEBHOOK_SECRET_KEY);
     this.sender = new AttemptSender(config.WEBHOOK_ALLOW_PRIVATE_URLS);
     this.tester = new WebhookTester(this.box, this.sender);
     this.events = new SubscriptionEventsPublisher({ brokers: brokerList(config), clientId: `webhook-dispatcher-subscription-events-${instanceId}` });
     this.state = new SubscriptionState(this.subscriptions, this.events);
     const recorder = new AttemptRecorder(this.deliveries, this.state, this.metrics, { lingerMs: RECORD_LINGER_MS });
-    const runner = new AttemptRunner(this.box, this.sender, recorder, this.metrics, this.state, {
+    const runner = new AttemptRunner(new UnsealedSecrets(this.box), this.sender, recorder, this.metrics, this.state, {
       retryDelaysMs: parseRetryDelays(config.WEBHOOK_RETRY_DELAYS_MS),
       retryAfterMaxMs: config.WEBHOOK_RETRY_AFTER_MAX_MS,
       attemptTimeoutMs: config.WEBHOOK_ATTEMPT_TIMEOUT_MS,
     });
-    this.scheduler = new DeliveryScheduler(this.deliveries, this.subscriptions, runner, recorder, this.metrics, {
+    this.scheduler = new DeliveryScheduler(this.deliveries, this.subscriptionCache, runner, recorder, this.metrics, {
       owner: `${instanceId}:${process.pid}`,
       attemptTimeoutMs: config.WEBHOOK_ATTEMPT_TIMEOUT_MS,
       maxConcurrency: config.WEBHOOK_MAX_CONCURRENCY,
       domainConcurrency: config.WEBHOOK_DOMAIN_CONCURRENCY,
       pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
     });
-    this.consumer = new RiskAssessmentConsumer(this.deliveries, this.subscriptions, this.scheduler, this.metrics, {
+    this.consumer = new RiskAssessmentConsumer(this.deliveries, this.subscriptionCache, this.scheduler, this.metrics, {
       brokers: brokerList(config),
       clientId: `webhook-dispatcher-events-${instanceId}`,
       groupId: config.WEBHOOK_EVENTS_GROUP_ID,
@@ -88,6 +101,7 @@ export class DispatcherRuntime {
 
   async start(): Promise<void> {
     await this.events.start();
+    await this.subscriptionCache.start();
     this.scheduler.start();
     await this.consumer.start();
     this.logger.log({ msg: 'delivering webhooks', allowPrivateUrls: this.config.WEBHOOK_ALLOW_PRIVATE_URLS });
@@ -97,6 +111,7 @@ export class DispatcherRuntime {
   async stop(): Promise<void> {
     await this.consumer.stop();
     await this.scheduler.stop();
+    await this.subscriptionCache.stop();
     await this.events.stop();
     this.sender.close();
   }

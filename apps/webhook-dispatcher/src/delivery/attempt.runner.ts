@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
-import { SecretBox, signCallback } from '@tailsync/webhook-signing';
+import { type SecretBox, signCallback } from '@tailsync/webhook-signing';
 import { signingSecrets } from '../subscriptions/subscription-secrets';
 import type { SubscriptionState } from '../subscriptions/subscription-state';
 import type { StoredSubscription } from '../subscriptions/subscription.store';
@@ -28,7 +28,7 @@ export class AttemptRunner {
   private readonly jwt = new JwtService();
 
   constructor(
-    private readonly box: SecretBox,
+    private readonly box: Pick<SecretBox, 'decrypt'>,
     private readonly sender: AttemptSender,
     private readonly recorder: AttemptRecorder,
     private readonly metrics: DeliveryMetrics,

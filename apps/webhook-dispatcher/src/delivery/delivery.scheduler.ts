@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { PollingLoop, type TurnOutcome } from '@tailsync/service-kit';
-import type { StoredSubscription, SubscriptionStore } from '../subscriptions/subscription.store';
+import type { SubscriptionReader } from '../subscriptions/subscription-cache';
+import type { StoredSubscription } from '../subscriptions/subscription.store';
 import type { AttemptRecorder } from './attempt.recorder';
 import type { AttemptRunner } from './attempt.runner';
 import type { DeliveryMetrics } from './delivery.metrics';
@@ -58,7 +59,7 @@ export class DeliveryScheduler {
 
   constructor(
     private readonly deliveries: DeliveryStore,
-    private readonly subscriptions: SubscriptionStore,
+    private readonly subscriptions: SubscriptionReader,
     private readonly runner: AttemptRunner,
     private readonly recorder: AttemptRecorder,
     private readonly metrics: DeliveryMetrics,
@@ -200,7 +201,7 @@ export class DeliveryScheduler {
     this.lastDomain = claimed.lastDomain ?? '';
     this.backlog = claimed.length > 0 || claimed.roomless === true;
     if (claimed.length === 0) return 'caught-up';
-    // The subscription is read here, right before the attempts (a change applies to every event consumed after it).
+    // The subscriptions as they are now, right before the attempts (the cache forgets one as soon as its change is notified).
     this.enqueue(claimed, await this.subscriptions.getMany([...new Set(claimed.map((c) => c.domain))]), claimedAt);
     if (!this.running) {
       await this.releaseQueued();

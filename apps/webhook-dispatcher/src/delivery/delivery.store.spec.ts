@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Pool } from 'pg';
+import { Pool } from 'pg';
 import { migrateDispatcherTables } from '../store/migrate';
 import { isolatedDatabase, uniqueDomain } from '../testing/harness';
-import { DeliveryStore, type NewDelivery } from './delivery.store';
+import { DeliveryStore, PLANNED_ONCE_MAX_BATCH, type NewDelivery } from './delivery.store';
 
 const EVT = 'Product.RiskAssessmentExecuted';
 const delivery = (domain: string, eventId = randomUUID()): NewDelivery => ({ domain, eventId, eventName: EVT, body: JSON.stringify({ eventId }) });
@@ -50,6 +50,29 @@ describe('DeliveryStore (real PostgreSQL)', () => {
     // the inserting copy died before its attempts: another copy takes them over
     const taken = await store.claimDue('other-copy', 10_000, 10, 10, new Map());
     expect(taken.map((t) => t.id).sort()).toEqual(leased.map((l) => l.id).sort());
+  });
+
+  it('writes small batches on its plan-once connections and larger ones on the main pool, alike', async () => {
+    const { options, connectionString } = pool.options;
+    const plannedOnce = new Pool({ connectionString, options: `${options} -c plan_cache_mode=force_generic_plan`, max: 1 });
+    const onPlannedOnce = jest.spyOn(plannedOnce, 'query');
+    try {
+      const steady = new DeliveryStore(pool, undefined, plannedOnce);
+      const batchOf = (n: number) => Array.from({ length: n }, () => delivery('acme'));
+      for (const batch of [batchOf(1), batchOf(PLANNED_ONCE_MAX_BATCH), batchOf(PLANNED_ONCE_MAX_BATCH + 1)]) {
+        const leased = await steady.insertLeased(batch, 'consumer-copy', 10_000);
+        expect(leased.map((l) => l.eventId)).toEqual(batch.map((d) => d.eventId));
+        const { recorded } = await steady.recordAttempts(leased.map((l) => ({
+          id: l.id, leaseToken: l.leaseToken, attempt: 1, at: new Date(), statusCode: 200, durationMs: 1, error: null, retryAfterMs: null, next: { status: 'delivered' as const },
+        })));
+        expect([...recorded].sort()).toEqual(leased.map((l) => l.id).sort());
+      }
+      // the batch of one and the batch of PLANNED_ONCE_MAX_BATCH, inserted and recorded
+      expect(onPlannedOnce).toHaveBeenCalledTimes(4);
+      expect((await pool.query(`select count(*)::int as n from webhook_deliveries where status = 'delivered'`)).rows[0].n).toBe(1 + 2 * PLANNED_ONCE_MAX_BATCH + 1);
+    } finally {
+      await plannedOnce.end();
+    }
   });
 
   it('records an attempt under the lease taken at insert', async () => {

@@ -92,12 +92,28 @@ function columnsOf(deliveries: NewDelivery[]): [string[], string[], string[], st
   ];
 }
 
+/** The largest batch written with a plan made once (see the constructor); a burst's batches are planned for their values. */
+export const PLANNED_ONCE_MAX_BATCH = 32;
+
 /** Deliveries and their attempts in PostgreSQL: the durable retry queue. */
 export class DeliveryStore {
+  /**
+   * @param plannedOncePool runs the steady path's writes, {@link insertLeased} and
+   *   {@link recordAttempts}, for batches of up to {@link PLANNED_ONCE_MAX_BATCH} rows: connections
+   *   that plan each statement once (`createPool(url, max, 'once')`). At a steady rate a consumed
+   *   batch is an event or two and a record batch a dozen attempts, and planning each statement
+   *   every time cost PostgreSQL as much as running it. Larger batches are planned for their
+   *   values, as on the main pool.
+   */
   constructor(
     private readonly pool: Pool,
     private readonly health: HealthPolicy = DEFAULT_HEALTH_POLICY,
+    private readonly plannedOncePool: Pool = pool,
   ) {}
+
+  private poolFor(rows: number): Pool {
+    return rows <= PLANNED_ONCE_MAX_BATCH ? this.plannedOncePool : this.pool;
+  }
 
   /**
    * Inserts one delivery per event in a single statement. A (domain, event id) seen before is
@@ -121,7 +137,7 @@ export class DeliveryStore {
    */
   async insertLeased(deliveries: NewDelivery[], owner: string, leaseMs: number): Promise<ClaimedDelivery[]> {
     if (deliveries.length === 0) return [];
-    const { rows } = await this.pool.query<{ id: string; event_id: string; domain: string; lease_token: string }>(
+    const { rows } = await this.poolFor(deliveries.length).query<{ id: string; event_id: string; domain: string; lease_token: string }>(
       `insert into webhook_deliveries (domain, event_id, event_name, body, status, lease_owner, lease_token, lease_until)
        select i.*, $6, gen_random_uuid(), clock_timestamp() + make_interval(secs => $7::float8 / 1000)
          from unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::text[]) as i
@@ -248,7 +264,7 @@ export class DeliveryStore {
     const inARow = 'case when a.any_delivered then a.failed_after else s.failed_in_a_row + a.failed_after end';
     const since = 'case when a.any_delivered then a.first_failed_created else coalesce(s.failing_since, a.first_failed_created) end';
     const failing = `s.status = 'active' and ${inARow} >= $11 and ${since} <= now() - make_interval(secs => $12::float8)`;
-    const { rows } = await this.pool.query<{ kind: 'recorded' | 'disabled'; key: string; url: string | null }>(
+    const { rows } = await this.poolFor(records.length).query<{ kind: 'recorded' | 'disabled'; key: string; url: string | null }>(
       `with input as (
          select * from unnest($1::uuid[], $2::uuid[], $3::int[], $4::timestamptz[], $5::int[], $6::int[], $7::text[], $8::text[], $9::timestamptz[], $10::int[])
            as i(id, token, attempt, at, status_code, duration_ms, error, status, next_at, retry_after_ms)

@@ -2,7 +2,8 @@ import { Logger } from '@nestjs/common';
 import { DLQ_HEADERS, RISK_ASSESSMENT_EXECUTED, TOPICS } from '@tailsync/contracts';
 import { Murmur2Partitioner, PeriodicOffsetCommits } from '@tailsync/service-kit';
 import { Consumer, Kafka, KafkaMessage, logLevel, Producer } from 'kafkajs';
-import type { StoredSubscription, SubscriptionStore } from '../subscriptions/subscription.store';
+import type { SubscriptionReader } from '../subscriptions/subscription-cache';
+import type { StoredSubscription } from '../subscriptions/subscription.store';
 import type { DeliveryMetrics } from './delivery.metrics';
 import type { DeliveryStore, NewDelivery } from './delivery.store';
 import { callbackBody, parseRiskAssessmentMessage } from './domain/event-message';
@@ -32,10 +33,10 @@ const COMMIT_INTERVAL_MS = 100;
 /**
  * Consumes `product.risk-assessment-executed` in batches (its own consumer group, so copies share
  * the partitions). Per batch: malformed messages go to the `.dlq` topic with the reason; the valid
- * ones are matched against the subscriptions of their domains (one query) and stored as deliveries
- * (duplicates ignored): the pending ones through the scheduler, which attempts them at once. Only
- * then are the offsets resolved, and committed within `COMMIT_INTERVAL_MS`: at-least-once, nothing
- * lost when the process is killed at any point.
+ * ones are matched against the subscriptions of their domains (kept in memory: SubscriptionCache)
+ * and stored as deliveries (duplicates ignored): the pending ones through the scheduler, which
+ * attempts them at once. Only then are the offsets resolved, and committed within
+ * `COMMIT_INTERVAL_MS`: at-least-once, nothing lost when the process is killed at any point.
  */
 export class RiskAssessmentConsumer {
   private readonly logger = new Logger('RiskAssessmentConsumer');
@@ -59,7 +60,7 @@ export class RiskAssessmentConsumer {
 
   constructor(
     private readonly deliveries: DeliveryStore,
-    private readonly subscriptions: SubscriptionStore,
+    private readonly subscriptions: SubscriptionReader,
     private readonly intake: DeliveryIntake,
     private readonly metrics: DeliveryMetrics,
     private readonly options: ConsumerOptions,

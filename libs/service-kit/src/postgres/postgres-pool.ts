@@ -6,19 +6,29 @@ import { PreparingClient } from './preparing-client';
 export const PG_POOL = Symbol('PG_POOL');
 
 /**
- * The pool every process uses. Statements are prepared once per connection (PreparingClient) but
- * planned for their actual values: a generic plan, made for arrays of unknown length, is slow for
- * batches. Random page reads are costed as on SSD or cached data (1.1, not the spinning-disk 4),
- * or batch key lookups become full scans. Figures: docs/performance.md, "Performance choices".
+ * How the pool's statements are planned. `each-execution`: for the values given (a generic plan,
+ * made for arrays of unknown length, is slow for batches). `once`: a generic plan per connection,
+ * for fixed-shape statements that reach rows by key on a hot path, whose planning would cost more
+ * than their execution.
  */
-export function createPool(url: string, max = 20): Pool {
+export type StatementPlanning = 'each-execution' | 'once';
+
+const PLAN_CACHE_MODE: Record<StatementPlanning, string> = { 'each-execution': 'force_custom_plan', once: 'force_generic_plan' };
+
+/**
+ * The pool every process uses. Statements are prepared once per connection (PreparingClient) and
+ * planned as `planning` says. Random page reads are costed as on SSD or cached data (1.1, not the
+ * spinning-disk 4), or batch key lookups become full scans. Figures: docs/performance.md,
+ * "Performance choices".
+ */
+export function createPool(url: string, max = 20, planning: StatementPlanning = 'each-execution'): Pool {
   const pool = new Pool({
     connectionString: url,
     max,
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: 5_000,
     Client: PreparingClient,
-    options: '-c plan_cache_mode=force_custom_plan -c random_page_cost=1.1',
+    options: `-c plan_cache_mode=${PLAN_CACHE_MODE[planning]} -c random_page_cost=1.1`,
   });
   // An idle client losing its server must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
@@ -33,10 +43,13 @@ export class PostgresReadiness implements ReadinessCheck {
   }
 }
 
-/** Closes the process's pool after Nest has stopped everything that uses it. */
+/** Closes the process's pools after Nest has stopped everything that uses them. */
 export class PoolLifecycle implements OnApplicationShutdown {
-  constructor(private readonly pool: Pool) {}
+  private readonly pools: Pool[];
+  constructor(...pools: Pool[]) {
+    this.pools = [...new Set(pools)];
+  }
   async onApplicationShutdown(): Promise<void> {
-    await this.pool.end().catch(() => undefined);
+    await Promise.all(this.pools.map((pool) => pool.end().catch(() => undefined)));
   }
 }

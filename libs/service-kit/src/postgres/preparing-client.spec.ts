@@ -51,4 +51,22 @@ describe('PreparingClient (createPool)', () => {
   it('plans every run for its actual values (a generic plan made bulk writes 2-3x slower)', async () => {
     expect((await pool.query<{ plan_cache_mode: string }>('show plan_cache_mode')).rows[0].plan_cache_mode).toBe('force_custom_plan');
   });
+
+  it("plans each statement once per connection when asked ('once'), reusing that plan for other values", async () => {
+    const once = createPool(DATABASE_URL, 1, 'once');
+    try {
+      const client = await once.connect();
+      try {
+        const plans = async () =>
+          (await client.query<{ generic_plans: string }>(`select generic_plans::text from pg_prepared_statements where statement like '%ts_once_probe%'`)).rows[0]
+            ?.generic_plans;
+        for (const v of [1, 2, 3]) await client.query('select $1::int as ts_once_probe', [v]);
+        expect(await plans()).toBe('3');
+      } finally {
+        client.release();
+      }
+    } finally {
+      await once.end();
+    }
+  });
 });

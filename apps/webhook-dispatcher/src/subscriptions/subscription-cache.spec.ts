@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto';
+import { eventually, isolatedDatabase, newSharedSecret, subscriptionInput, uniqueDomain } from '../testing/harness';
+import { SubscriptionCache } from './subscription-cache';
+import { SubscriptionStore } from './subscription.store';
+
+describe('SubscriptionCache: the subscriptions deliveries go to, kept while change notices arrive (real PostgreSQL)', () => {
+  let db: Awaited<ReturnType<typeof isolatedDatabase>>;
+  /** Writes as another dispatcher copy would: its own connections. */
+  let otherCopy: SubscriptionStore;
+  let store: SubscriptionStore;
+  let cache: SubscriptionCache;
+  let reads: jest.SpyInstance;
+  const application = `spec-subscription-notices-${randomBytes(4).toString('hex')}`;
+
+  beforeAll(async () => {
+    db = await isolatedDatabase('subscription_cache');
+    otherCopy = new SubscriptionStore(db.pool);
+    store = new SubscriptionStore(db.pool);
+    reads = jest.spyOn(store, 'getMany');
+    const { connectionString, options } = db.pool.options;
+    cache = new SubscriptionCache(store, { connectionString, options, application_name: application });
+    await cache.start();
+  });
+  afterAll(async () => {
+    await cache.stop();
+    await db.drop();
+  });
+  beforeEach(() => reads.mockClear());
+
+  const save = (domain: string, url = 'http://127.0.0.1:9/a') => otherCopy.put(domain, subscriptionInput(url, newSharedSecret(), domain), 60);
+  const urlOf = async (domain: string) => (await cache.getMany([domain])).get(domain)?.url ?? null;
+  /** Waits until reading `domains` makes no query (a save's own notice may land after the first read). */
+  const answeredFromMemory = (domains: string[]) =>
+    eventually(async () => {
+      reads.mockClear();
+      const found = await cache.getMany(domains);
+      return reads.mock.calls.length === 0 && found;
+    }, 2000, 5);
+
+  it('answers from memory what it has read, a domain without a subscription too, as the table has it', async () => {
+    const [subscribed, none] = [uniqueDomain(), uniqueDomain()];
+    await save(subscribed);
+    const found = await answeredFromMemory([subscribed, none]);
+    expect([...found.keys()]).toEqual([subscribed]);
+    expect(found).toEqual(await store.getMany([subscribed, none]));
+  });
+
+  it('sees a change another copy commits: saved with a new url, disabled, deleted, created', async () => {
+    const domain = uniqueDomain();
+    await save(domain, 'http://127.0.0.1:9/old');
+    expect(await urlOf(domain)).toBe('http://127.0.0.1:9/old');
+
+    await save(domain, 'http://127.0.0.1:9/new');
+    await eventually(async () => (await urlOf(domain)) === 'http://127.0.0.1:9/new', 2000, 5);
+
+    await otherCopy.disable(domain, 'gone');
+    await eventually(async () => (await cache.getMany([domain])).get(domain)?.status === 'disabled', 2000, 5);
+
+    await otherCopy.delete(domain);
+    await eventually(async () => (await urlOf(domain)) === null, 2000, 5);
+
+    await save(domain, 'http://127.0.0.1:9/again');
+    await eventually(async () => (await urlOf(domain)) === 'http://127.0.0.1:9/again', 2000, 5);
+  });
+
+  it('keeps a subscription whose health figures move (every recorded attempt moves them)', async () => {
+    const domain = uniqueDomain();
+    await save(domain);
+    await answeredFromMemory([domain]);
+    await db.pool.query('update webhook_subscriptions set last_success_at = now(), failed_in_a_row = 0, failing_since = null where domain = $1', [domain]);
+    // a notice would be here within milliseconds
+    await new Promise((r) => setTimeout(r, 200));
+    reads.mockClear();
+    await cache.getMany([domain]);
+    expect(reads).not.toHaveBeenCalled();
+  });
+
+  it('when its notice connection is lost, forgets everything, so a change made before it listens again is not missed', async () => {
+    const domain = uniqueDomain();
+    await save(domain, 'http://127.0.0.1:9/before');
+    expect((await answeredFromMemory([domain])).get(domain)?.url).toBe('http://127.0.0.1:9/before');
+
+    // the change lands while the connection is down (reconnecting takes a connect and a LISTEN)
+    await db.pool.query(
+      `select pg_terminate_backend(pid) from pg_stat_activity where application_name = '${application}';
+       update webhook_subscriptions set url = 'http://127.0.0.1:9/meanwhile' where domain = '${domain}'`,
+    );
+    await eventually(async () => (await urlOf(domain)) === 'http://127.0.0.1:9/meanwhile', 3000, 5);
+
+    // listening again, it keeps what it reads and sees the next change
+    await answeredFromMemory([domain]);
+    await save(domain, 'http://127.0.0.1:9/after');
+    await eventually(async () => (await urlOf(domain)) === 'http://127.0.0.1:9/after', 2000, 5);
+  });
+});

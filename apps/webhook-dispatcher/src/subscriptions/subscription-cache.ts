@@ -1,0 +1,105 @@
+import { Logger } from '@nestjs/common';
+import type { ClientConfig } from 'pg';
+import createSubscriber, { type Subscriber } from 'pg-listen';
+import type { StoredSubscription, SubscriptionStore } from './subscription.store';
+
+/** What the subscriptions table's triggers notify on commit, with the domain as payload (migration 20261124160000000). */
+export const SUBSCRIPTION_CHANGED_CHANNEL = 'webhook_subscription_changed';
+
+/** Domains kept at most; past it the longest kept is dropped (events may name any number of unsubscribed domains). */
+const MAX_KEPT = 50_000;
+
+/** Reads the subscriptions that deliveries go to. */
+export interface SubscriptionReader {
+  getMany(domains: string[]): Promise<Map<string, StoredSubscription>>;
+}
+
+/**
+ * The subscriptions this copy delivers to, kept in memory: at a steady rate, reading them for each
+ * consumed event was a round trip per event. PostgreSQL notifies every change on commit (a
+ * trigger) and the copy forgets that domain, so a change applies to the events consumed after its
+ * notice arrives, normally within a millisecond. While the notice connection is down nothing is
+ * kept (a notice could be missed): every read goes to the table until it is listening again.
+ *
+ * The health figures a recorded attempt moves (last success, the run of failures) send no notice:
+ * a kept subscription shows them as they were when it was read. Delivering never reads them.
+ */
+export class SubscriptionCache implements SubscriptionReader {
+  private readonly logger = new Logger('SubscriptionCache');
+  /** Per domain, its subscription, or null when it has none. */
+  private readonly kept = new Map<string, StoredSubscription | null>();
+  /** Moves on every notice and every loss of the connection: a read that overlapped one is not kept. */
+  private generation = 0;
+  private listening = false;
+  private readonly subscriber: Subscriber;
+
+  constructor(
+    private readonly store: SubscriptionStore,
+    connection: ClientConfig,
+  ) {
+    this.subscriber = createSubscriber(connection, {
+      parse: (payload) => payload,
+      // Reconnect for as long as it takes (0: no time limit), backing off to one try a second.
+      retryTimeout: 0,
+      retryInterval: (attempt) => Math.min(100 * 2 ** attempt, 1000),
+      // A connection that died silently (no reset) is noticed within this long.
+      paranoidChecking: 10_000,
+    });
+    this.subscriber.notifications.on(SUBSCRIPTION_CHANGED_CHANNEL, (domain: string) => this.forget(domain));
+    this.subscriber.events.on('reconnect', () => this.stopKeeping());
+    this.subscriber.events.on('connected', () => {
+      // Emitted again after a reconnect once LISTEN is issued anew; the first time, start() listens.
+      if (this.subscriber.getSubscribedChannels().length > 0) this.listening = true;
+    });
+    this.subscriber.events.on('error', (error) => {
+      this.stopKeeping();
+      this.logger.warn({ msg: 'subscription change notices failed; reading subscriptions from the table', error: error.message });
+    });
+  }
+
+  async start(): Promise<void> {
+    await this.subscriber.connect();
+    await this.subscriber.listenTo(SUBSCRIPTION_CHANGED_CHANNEL);
+    this.listening = true;
+  }
+
+  async stop(): Promise<void> {
+    this.stopKeeping();
+    await this.subscriber.close().catch(() => undefined);
+  }
+
+  async getMany(domains: string[]): Promise<Map<string, StoredSubscription>> {
+    const found = new Map<string, StoredSubscription>();
+    const missing: string[] = [];
+    for (const domain of domains) {
+      const kept = this.kept.get(domain);
+      if (kept === undefined) missing.push(domain);
+      else if (kept !== null) found.set(domain, kept);
+    }
+    if (missing.length === 0) return found;
+    const generation = this.generation;
+    const read = await this.store.getMany(missing);
+    const keep = this.listening && generation === this.generation;
+    for (const domain of missing) {
+      const subscription = read.get(domain);
+      if (subscription) found.set(domain, subscription);
+      if (keep) this.kept.set(domain, subscription ?? null);
+    }
+    for (const domain of this.kept.keys()) {
+      if (this.kept.size <= MAX_KEPT) break;
+      this.kept.delete(domain);
+    }
+    return found;
+  }
+
+  private forget(domain: string): void {
+    this.generation++;
+    this.kept.delete(domain);
+  }
+
+  private stopKeeping(): void {
+    this.listening = false;
+    this.generation++;
+    this.kept.clear();
+  }
+}
