@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { eventually, isolatedDatabase, newSharedSecret, subscriptionInput, uniqueDomain } from '../testing/harness';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { eventually, infraEnv, isolatedDatabase, newSharedSecret, subscriptionInput, uniqueDomain } from '../testing/harness';
 import { SubscriptionCache } from './subscription-cache';
 import { SubscriptionStore } from './subscription.store';
 
@@ -92,4 +93,68 @@ describe('SubscriptionCache: the subscriptions deliveries go to, kept while chan
     await save(domain, 'http://127.0.0.1:9/after');
     await eventually(async () => (await urlOf(domain)) === 'http://127.0.0.1:9/after', 2000, 5);
   });
+
+  it('finds a notice connection that went silent (no reset) by its check, and stops trusting what it kept', async () => {
+    const proxy = await frozenableProxy(new URL(infraEnv().DATABASE_URL));
+    const { options } = db.pool.options;
+    const silent = new SubscriptionCache(store, { connectionString: proxy.url, options }, { checkEveryMs: 300 });
+    await silent.start();
+    try {
+      // a domain without a subscription, kept as such (no notice of it is on its way)
+      const domain = uniqueDomain();
+      expect((await silent.getMany([domain])).size).toBe(0);
+      reads.mockClear();
+      expect((await silent.getMany([domain])).size).toBe(0);
+      expect(reads).not.toHaveBeenCalled();
+
+      proxy.freeze(); // the notice connection stays open but nothing passes any more
+      await save(domain, 'http://127.0.0.1:9/unnoticed');
+      await eventually(async () => (await silent.getMany([domain])).get(domain)?.url === 'http://127.0.0.1:9/unnoticed', 3000, 20);
+      // reconnected (a new connection passes), it keeps what it reads again
+      await eventually(async () => {
+        reads.mockClear();
+        await silent.getMany([domain]);
+        return reads.mock.calls.length === 0;
+      }, 3000, 20);
+    } finally {
+      await silent.stop();
+      proxy.close();
+    }
+  });
 });
+
+/** A TCP proxy to PostgreSQL whose connections can be frozen: open, but passing nothing, as over a cut network. */
+async function frozenableProxy(target: URL): Promise<{ url: string; freeze: () => void; close: () => void }> {
+  const pairs: [Socket, Socket][] = [];
+  const server: Server = createServer((client) => {
+    const upstream = connect(Number(target.port || 5432), target.hostname);
+    client.pipe(upstream).pipe(client);
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+    pairs.push([client, upstream]);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the proxy has no port');
+  const url = new URL(target.toString());
+  url.hostname = '127.0.0.1';
+  url.port = String(address.port);
+  return {
+    url: url.toString(),
+    freeze: () => {
+      for (const [client, upstream] of pairs) {
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        client.pause();
+        upstream.pause();
+      }
+    },
+    close: () => {
+      for (const [client, upstream] of pairs) {
+        client.destroy();
+        upstream.destroy();
+      }
+      server.close();
+    },
+  };
+}

@@ -33,17 +33,23 @@ export class SubscriptionCache implements SubscriptionReader {
   private listening = false;
   private readonly subscriber: Subscriber;
 
+  /**
+   * @param options.checkEveryMs how often the notice connection is checked with a query: one that
+   *   died silently (no reset, e.g. a cut network) is found within this long and half again, the
+   *   check's own time limit (a check on such a connection would otherwise wait for TCP to give up).
+   */
   constructor(
     private readonly store: SubscriptionStore,
     connection: ClientConfig,
+    options: { checkEveryMs?: number } = {},
   ) {
-    this.subscriber = createSubscriber(connection, {
+    const checkEveryMs = options.checkEveryMs ?? 10_000;
+    this.subscriber = createSubscriber({ ...connection, query_timeout: Math.ceil(checkEveryMs / 2) }, {
       parse: (payload) => payload,
       // Reconnect for as long as it takes (0: no time limit), backing off to one try a second.
       retryTimeout: 0,
       retryInterval: (attempt) => Math.min(100 * 2 ** attempt, 1000),
-      // A connection that died silently (no reset) is noticed within this long.
-      paranoidChecking: 10_000,
+      paranoidChecking: checkEveryMs,
     });
     this.subscriber.notifications.on(SUBSCRIPTION_CHANGED_CHANNEL, (domain: string) => this.forget(domain));
     this.subscriber.events.on('reconnect', () => this.stopKeeping());
