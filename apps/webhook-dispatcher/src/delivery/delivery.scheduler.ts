@@ -93,9 +93,10 @@ export class DeliveryScheduler {
     clearInterval(this.depthTimer);
     clearTimeout(this.wakeTimer);
     await this.loop.stop();
+    // Queued first attempts' leases are written before they are handed back, or their release would find no row.
+    await this.leaseWrites.drain(deadline);
     await this.releaseQueued();
     await Promise.allSettled([...this.attemptsInFlight]);
-    await this.leaseWrites.drain(deadline);
     await this.recorder.drain(deadline);
   }
 

@@ -44,6 +44,20 @@ describe('WriteBehindLeases (real PostgreSQL)', () => {
     expect(leases.lease([a], 'copy-1', 60_000).leased).toEqual([]);
   });
 
+  it('an event leased again while its first lease is on its way counts as stored only once that lease is written', async () => {
+    const leases = new WriteBehindLeases(store, { lingerMs: 300 });
+    const a = delivery('acme');
+    const first = leases.lease([a], 'copy-1', 60_000);
+    const again = leases.lease([a], 'copy-1', 60_000);
+    expect(again.leased).toEqual([]);
+    let storedAgain = false;
+    void again.written.then(() => (storedAgain = true));
+    await sleep(150);
+    expect(storedAgain).toBe(false);
+    expect(await again.written).toBe(0);
+    expect(await leasesOf([a.eventId])).toEqual([{ id: first.leased[0].id, lease_owner: 'copy-1', lease_token: first.leased[0].leaseToken }]);
+  });
+
   it('tries a refused write again until it lands; flush waits for it', async () => {
     let refusals = 2;
     const flaky = { writeLeased: (...args: Parameters<DeliveryStore['writeLeased']>) => (refusals-- > 0 ? Promise.reject(new Error('connection lost')) : store.writeLeased(...args)) };

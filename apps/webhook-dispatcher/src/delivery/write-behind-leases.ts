@@ -52,11 +52,13 @@ export class WriteBehindLeases {
       if (!this.remember(`${d.domain}\u0000${eventId}`)) continue;
       leased.push({ id: randomUUID(), domain: d.domain, eventId, eventName: d.eventName, body: d.body, attempts: 0, roundStart: 0, leaseToken: randomUUID() });
     }
-    if (leased.length === 0) return { leased, written: Promise.resolve(0) };
+    // An event leased lately may still be on its way to PostgreSQL: it is stored once that write lands.
+    const earlier = leased.length < deliveries.length ? Promise.all([this.writes, this.gathering?.written]) : undefined;
+    if (leased.length === 0) return { leased, written: Promise.resolve(earlier).then(() => 0) };
     const batch = this.batchFor(owner, leaseMs);
     batch.rows.push(...leased);
     this.timer ??= setTimeout(() => void this.flush(), this.options.lingerMs);
-    return { leased, written: batch.written.then((ids) => leased.filter((l) => ids.has(l.id)).length) };
+    return { leased, written: Promise.all([batch.written, earlier]).then(([ids]) => leased.filter((l) => ids.has(l.id)).length) };
   }
 
   /** Resolves once every lease made before the call is written (or, shutting down, given up). */
