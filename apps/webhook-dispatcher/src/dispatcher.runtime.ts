@@ -11,6 +11,7 @@ import { DeliveryScheduler } from './delivery/delivery.scheduler';
 import { DeliveryStore } from './delivery/delivery.store';
 import { parseRetryDelays } from './delivery/domain/retry-policy';
 import { RiskAssessmentConsumer } from './delivery/risk-assessment.consumer';
+import { WriteBehindLeases } from './delivery/write-behind-leases';
 import { migrateDispatcherTables } from './store/migrate';
 import { backfillSecretIds } from './subscriptions/subscription-secrets';
 import { SubscriptionEventsPublisher } from './subscriptions/subscription-events.publisher';
@@ -26,6 +27,12 @@ import { WebhookTester } from './subscriptions/webhook-tester';
  * those attempts once their leases run out (at-least-once, as for any crash mid-attempt).
  */
 const RECORD_LINGER_MS = 100;
+/**
+ * First attempts started within this long of each other have their leases written by one
+ * statement, after the attempts began: at 200/s about 20 per statement instead of a round trip
+ * before each attempt. Their offsets are committed once the leases are written.
+ */
+const LEASE_WRITE_LINGER_MS = 100;
 
 /**
  * Everything one dispatcher copy runs, built from its settings: the stores, the event consumer,
@@ -53,7 +60,7 @@ export class DispatcherRuntime {
   constructor(
     readonly config: WebhookDispatcherConfig,
     readonly instanceId: string,
-    options: { pool?: Pool; consume?: boolean } = {},
+    options: { pool?: Pool; consume?: boolean; topic?: string; leaseWriteLingerMs?: number } = {},
   ) {
     this.pool = options.pool ?? createPool(config.DATABASE_URL);
     this.plannedOncePool = options.pool ?? createPool(config.DATABASE_URL, 4, 'once');
@@ -73,7 +80,8 @@ export class DispatcherRuntime {
     this.tester = new WebhookTester(this.box, this.sender);
     this.events = new SubscriptionEventsPublisher({ brokers: brokerList(config), clientId: `webhook-dispatcher-subscription-events-${instanceId}` });
     this.state = new SubscriptionState(this.subscriptions, this.events);
-    const recorder = new AttemptRecorder(this.deliveries, this.state, this.metrics, { lingerMs: RECORD_LINGER_MS });
+    const leaseWrites = new WriteBehindLeases(this.deliveries, { lingerMs: options.leaseWriteLingerMs ?? LEASE_WRITE_LINGER_MS });
+    const recorder = new AttemptRecorder(this.deliveries, this.state, this.metrics, { lingerMs: RECORD_LINGER_MS }, leaseWrites);
     const runner = new AttemptRunner(new UnsealedSecrets(this.box), this.sender, recorder, this.metrics, this.state, {
       retryDelaysMs: parseRetryDelays(config.WEBHOOK_RETRY_DELAYS_MS),
       retryAfterMaxMs: config.WEBHOOK_RETRY_AFTER_MAX_MS,
@@ -85,11 +93,12 @@ export class DispatcherRuntime {
       maxConcurrency: config.WEBHOOK_MAX_CONCURRENCY,
       domainConcurrency: config.WEBHOOK_DOMAIN_CONCURRENCY,
       pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
-    });
+    }, leaseWrites);
     this.consumer = new RiskAssessmentConsumer(this.deliveries, this.subscriptionCache, this.scheduler, this.metrics, {
       brokers: brokerList(config),
       clientId: `webhook-dispatcher-events-${instanceId}`,
       groupId: config.WEBHOOK_EVENTS_GROUP_ID,
+      topic: options.topic,
     });
   }
 

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { SubscriptionState } from '../subscriptions/subscription-state';
 import type { DeliveryMetrics } from './delivery.metrics';
 import type { AttemptRecord, DeliveryStore } from './delivery.store';
+import type { WriteBehindLeases } from './write-behind-leases';
 
 export interface AttemptRecorderOptions {
   /**
@@ -28,6 +29,8 @@ export class AttemptRecorder {
     private readonly state: SubscriptionState,
     private readonly metrics: DeliveryMetrics,
     private readonly options: AttemptRecorderOptions,
+    /** Leases of first attempts still being written: a record waits for its delivery's row. */
+    private readonly leaseWrites?: Pick<WriteBehindLeases, 'flush'>,
   ) {}
 
   /** Queues an attempt's record; `outcome` is counted at once. */
@@ -57,6 +60,7 @@ export class AttemptRecorder {
         const batch = this.pending;
         this.pending = [];
         try {
+          await this.leaseWrites?.flush();
           const { recorded, disabled } = await this.deliveries.recordAttempts(batch);
           for (const { domain, url } of disabled) {
             this.state.announceDisabled(domain, url, 'failing').catch((e) => this.logger.warn({ msg: 'announcing a disabled subscription failed', error: (e as Error).message }));

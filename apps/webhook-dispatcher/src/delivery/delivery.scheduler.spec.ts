@@ -9,6 +9,7 @@ import { AttemptSender } from './attempt.sender';
 import { DeliveryMetrics } from './delivery.metrics';
 import { AttemptRecorder } from './attempt.recorder';
 import { AttemptRunner, type AttemptRunnerOptions } from './attempt.runner';
+import { WriteBehindLeases } from './write-behind-leases';
 import { DeliveryScheduler, type SchedulerOptions } from './delivery.scheduler';
 import { DeliveryStore } from './delivery.store';
 import { callbackBody } from './domain/event-message';
@@ -40,7 +41,7 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
     await db.drop();
   });
 
-  function scheduler(options: Partial<SchedulerOptions & AttemptRunnerOptions> = {}, sender = new AttemptSender(true)): DeliveryScheduler {
+  function scheduler(options: Partial<SchedulerOptions & AttemptRunnerOptions & { leaseLingerMs: number }> = {}, sender = new AttemptSender(true)): DeliveryScheduler {
     const o = {
       owner: `test-${randomUUID().slice(0, 6)}`,
       retryDelaysMs: [100, 200],
@@ -53,8 +54,9 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
     };
     const metrics = new DeliveryMetrics();
     const state = new SubscriptionState(subscriptions, events);
-    const recorder = new AttemptRecorder(deliveries, state, metrics, { lingerMs: 0 });
-    const s = new DeliveryScheduler(deliveries, subscriptions, new AttemptRunner(box, sender, recorder, metrics, state, o), recorder, metrics, o);
+    const leaseWrites = new WriteBehindLeases(deliveries, { lingerMs: options.leaseLingerMs ?? 20 });
+    const recorder = new AttemptRecorder(deliveries, state, metrics, { lingerMs: 0 }, leaseWrites);
+    const s = new DeliveryScheduler(deliveries, subscriptions, new AttemptRunner(box, sender, recorder, metrics, state, o), recorder, metrics, o, leaseWrites);
     schedulers.push(s);
     s.start();
     return s;
@@ -136,6 +138,49 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
     await receiver.waitFor(1);
     const { rows } = await db.pool.query('select status, attempts, lease_owner, lease_until > now() as leased from webhook_deliveries where event_id = $1', [d.eventId]);
     expect(rows).toEqual([{ status: 'pending', attempts: 0, lease_owner: owner, leased: true }]);
+  });
+
+  it('admitted attempting first, a delivery is attempted before it is stored; its lease and record follow', async () => {
+    const { receiver, domain } = await subscribe();
+    const owner = `first-${randomUUID().slice(0, 6)}`;
+    const s = scheduler({ owner, leaseLingerMs: 600 });
+    const [d] = fresh(domain, 1);
+    const { stored } = s.admitAttemptingFirst([d], await subscriptions.getMany([domain]));
+    await receiver.waitFor(1, 2000);
+    expect(await statusOf(d.eventId)).toBeUndefined();
+    expect(await stored).toBe(1);
+    await eventually(async () => (await statusOf(d.eventId))?.status === 'delivered');
+    expect(await statusOf(d.eventId)).toEqual({ status: 'delivered', attempts: 1 });
+    // the same event consumed again (a producer's retry): not attempted again
+    expect(await s.admitAttemptingFirst([d], await subscriptions.getMany([domain])).stored).toBe(0);
+    await sleep(300);
+    expect(receiver.requests).toHaveLength(1);
+  });
+
+  it('an event the next owner holds while the previous owner is attempting it is attempted once: the late lease takes the held row over', async () => {
+    const { receiver, domain } = await subscribe(scripts.status(503));
+    const previous = scheduler({ leaseLingerMs: 800, retryDelaysMs: [300] });
+    const next = scheduler({ retryDelaysMs: [300] });
+    const [d] = fresh(domain, 1);
+    previous.admitAttemptingFirst([d], await subscriptions.getMany([domain]));
+    await receiver.waitFor(1, 2000);
+    expect(await next.hold([d], 1500)).toBe(1); // read again by the partition's next owner before the lease is written
+    // the previous owner's retry (its lease, then its record, took the row over) is the only second attempt
+    await eventually(async () => (await statusOf(d.eventId))?.status === 'failed', 5000);
+    await sleep(1800);
+    expect(receiver.requests.map((r) => r.headers['webhook-attempt'])).toEqual(['1', '2']);
+    expect(await statusOf(d.eventId)).toEqual({ status: 'failed', attempts: 2 });
+  });
+
+  it('a held event nobody takes over (its previous owner died) is attempted once the hold is over', async () => {
+    const { receiver, domain } = await subscribe();
+    const s = scheduler();
+    const [d] = fresh(domain, 1);
+    const held = Date.now();
+    expect(await s.hold([d], 400)).toBe(1);
+    const [request] = await receiver.waitFor(1, 3000);
+    expect(request.receivedAt - held).toBeGreaterThanOrEqual(350);
+    await eventually(async () => (await statusOf(d.eventId))?.status === 'delivered');
   });
 
   it('beyond its room, admitted deliveries are left to the claims; two copies attempt each exactly once', async () => {

@@ -6,6 +6,7 @@ import type { AttemptRecorder } from './attempt.recorder';
 import type { AttemptRunner } from './attempt.runner';
 import type { DeliveryMetrics } from './delivery.metrics';
 import type { ClaimedDelivery, DeliveryStore, NewDelivery } from './delivery.store';
+import type { WriteBehindLeases } from './write-behind-leases';
 
 export interface SchedulerOptions {
   /** Names this copy as the owner of its leases. */
@@ -64,6 +65,7 @@ export class DeliveryScheduler {
     private readonly recorder: AttemptRecorder,
     private readonly metrics: DeliveryMetrics,
     private readonly options: SchedulerOptions,
+    private readonly leaseWrites: WriteBehindLeases,
   ) {
     this.loop = new PollingLoop(() => this.claimTurn(), {
       idleMs: options.pollIntervalMs,
@@ -91,6 +93,8 @@ export class DeliveryScheduler {
     clearInterval(this.depthTimer);
     clearTimeout(this.wakeTimer);
     await this.loop.stop();
+    // Queued first attempts' leases are written before they are handed back, or their release would find no row.
+    await this.leaseWrites.drain(deadline);
     await this.releaseQueued();
     await Promise.allSettled([...this.attemptsInFlight]);
     await this.recorder.drain(deadline);
@@ -114,6 +118,60 @@ export class DeliveryScheduler {
    * returns how many were new.
    */
   async admit(fresh: NewDelivery[], subscriptions: Map<string, StoredSubscription>): Promise<number> {
+    const { take, rest } = this.split(fresh);
+    this.reserve(take, 1);
+    const claimedAt = Date.now();
+    const [leased, queued] = await Promise.allSettled([
+      this.deliveries.insertLeased(take, this.options.owner, this.leaseMs),
+      this.storeForClaims(rest),
+    ]).finally(() => this.reserve(take, -1));
+    if (leased.status === 'fulfilled' && leased.value.length > 0) {
+      // Stored: these are ours to run even if the other insert failed (the batch is consumed again).
+      this.enqueue(leased.value, subscriptions, claimedAt);
+      if (this.running) this.pump();
+      else await this.releaseQueued();
+    }
+    if (leased.status === 'rejected') throw leased.reason;
+    if (queued.status === 'rejected') throw queued.reason;
+    return leased.value.length + queued.value;
+  }
+
+  /**
+   * As {@link admit}, but the deliveries this copy has room for start their first attempt now, on
+   * leases written behind them (WriteBehindLeases). Only for events no other copy can be attempting
+   * (the consumer decides). `stored` resolves once every delivery is durably stored, with how many
+   * were new.
+   */
+  admitAttemptingFirst(fresh: NewDelivery[], subscriptions: Map<string, StoredSubscription>): { stored: Promise<number> } {
+    const { take, rest } = this.split(fresh);
+    const { leased, written } = this.leaseWrites.lease(take, this.options.owner, this.leaseMs);
+    if (leased.length > 0) {
+      this.enqueue(leased, subscriptions, Date.now());
+      this.pump();
+    }
+    return { stored: Promise.all([written, this.storeForClaims(rest)]).then(([a, b]) => a + b) };
+  }
+
+  /**
+   * Stores deliveries due `holdMs` from now, for the claims: events the partition's previous owner
+   * may be attempting, whose leases it may still be writing (and then takes these rows over).
+   * Returns how many were new.
+   */
+  async hold(deliveries: NewDelivery[], holdMs: number): Promise<number> {
+    const stored = await this.deliveries.insertMany(deliveries, holdMs);
+    if (stored > 0) setTimeout(() => this.running && this.wake(), holdMs).unref();
+    return stored;
+  }
+
+  /** Inserts deliveries due now, and looks for them (this copy may have room by then). */
+  private async storeForClaims(deliveries: NewDelivery[]): Promise<number> {
+    const stored = await this.deliveries.insertMany(deliveries);
+    if (stored > 0) this.wake();
+    return stored;
+  }
+
+  /** Which deliveries this copy has room for now (per domain and in all), and the rest. */
+  private split(fresh: NewDelivery[]): { take: NewDelivery[]; rest: NewDelivery[] } {
     const take: NewDelivery[] = [];
     const rest: NewDelivery[] = [];
     let free = this.running ? this.free() : 0;
@@ -129,22 +187,7 @@ export class DeliveryScheduler {
         room.set(delivery.domain, left);
       }
     }
-    this.reserve(take, 1);
-    const claimedAt = Date.now();
-    const [leased, queued] = await Promise.allSettled([
-      this.deliveries.insertLeased(take, this.options.owner, this.leaseMs),
-      this.deliveries.insertMany(rest),
-    ]).finally(() => this.reserve(take, -1));
-    if (leased.status === 'fulfilled' && leased.value.length > 0) {
-      // Stored: these are ours to run even if the other insert failed (the batch is consumed again).
-      this.enqueue(leased.value, subscriptions, claimedAt);
-      if (this.running) this.pump();
-      else await this.releaseQueued();
-    }
-    if (queued.status === 'fulfilled' && queued.value > 0) this.wake();
-    if (leased.status === 'rejected') throw leased.reason;
-    if (queued.status === 'rejected') throw queued.reason;
-    return leased.value.length + queued.value;
+    return { take, rest };
   }
 
   private get leaseMs(): number {

@@ -52,6 +52,37 @@ describe('DeliveryStore (real PostgreSQL)', () => {
     expect(taken.map((t) => t.id).sort()).toEqual(leased.map((l) => l.id).sort());
   });
 
+  it('holds deliveries back: due only once the hold is over', async () => {
+    const a = delivery('acme');
+    expect(await store.insertMany([a], 400)).toBe(1);
+    expect(await store.claimDue('copy', 10_000, 10, 10, new Map())).toHaveLength(0);
+    await new Promise((r) => setTimeout(r, 450));
+    expect((await store.claimDue('copy', 10_000, 10, 10, new Map())).map((c) => c.eventId)).toEqual([a.eventId]);
+  });
+
+  it('writes leases of attempts already started, taking over a held row nobody leased, never a leased or attempted one', async () => {
+    const [held, fresh, leasedElsewhere, attempted] = [delivery('acme'), delivery('acme'), delivery('acme'), delivery('acme')];
+    await store.insertMany([held], 60_000); // read again by the partition's next owner, held back
+    await store.insertLeased([leasedElsewhere], 'other-copy', 60_000);
+    const [done] = await store.insertLeased([attempted], 'other-copy', 60_000);
+    await store.recordAttempts([{ id: done.id, leaseToken: done.leaseToken, attempt: 1, at: new Date(), statusCode: 200, durationMs: 1, error: null, retryAfterMs: null, next: { status: 'delivered' } }]);
+    const mine = [held, fresh, leasedElsewhere, attempted].map((d) => ({
+      id: randomUUID(), domain: d.domain, eventId: d.eventId, eventName: d.eventName, body: d.body, attempts: 0, roundStart: 0, leaseToken: randomUUID(),
+    }));
+    const written = await store.writeLeased(mine, 'first-copy', 60_000);
+    expect([...written].sort()).toEqual([mine[0].id, mine[1].id].sort());
+    const { rows } = await pool.query('select id, event_id, lease_owner, lease_token, next_attempt_at <= now() as due from webhook_deliveries order by seq');
+    expect(rows).toEqual([
+      { id: mine[0].id, event_id: held.eventId, lease_owner: 'first-copy', lease_token: mine[0].leaseToken, due: true },
+      { id: expect.any(String), event_id: leasedElsewhere.eventId, lease_owner: 'other-copy', lease_token: expect.any(String), due: true },
+      { id: done.id, event_id: attempted.eventId, lease_owner: null, lease_token: null, due: true },
+      { id: mine[1].id, event_id: fresh.eventId, lease_owner: 'first-copy', lease_token: mine[1].leaseToken, due: true },
+    ]);
+    // the taken-over row is the writer's: its attempt is recorded under the writer's id and lease
+    const recorded = await store.recordAttempts([{ id: mine[0].id, leaseToken: mine[0].leaseToken, attempt: 1, at: new Date(), statusCode: 200, durationMs: 1, error: null, retryAfterMs: null, next: { status: 'delivered' } }]);
+    expect([...recorded.recorded]).toEqual([mine[0].id]);
+  });
+
   it('writes small batches on its plan-once connections and larger ones on the main pool, alike', async () => {
     const { options, connectionString } = pool.options;
     const plannedOnce = new Pool({ connectionString, options: `${options} -c plan_cache_mode=force_generic_plan`, max: 1 });

@@ -116,18 +116,46 @@ export class DeliveryStore {
   }
 
   /**
-   * Inserts one delivery per event in a single statement. A (domain, event id) seen before is
-   * ignored, so a re-consumed Kafka message never makes a second delivery. Returns how many were new.
+   * Inserts one delivery per event in a single statement, due `holdMs` from now. A (domain, event
+   * id) seen before is ignored, so a re-consumed Kafka message never makes a second delivery.
+   * Returns how many were new.
    */
-  async insertMany(deliveries: NewDelivery[]): Promise<number> {
+  async insertMany(deliveries: NewDelivery[], holdMs = 0): Promise<number> {
     if (deliveries.length === 0) return 0;
     const { rowCount } = await this.pool.query(
-      `insert into webhook_deliveries (domain, event_id, event_name, body, status)
-       select * from unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::text[])
+      `insert into webhook_deliveries (domain, event_id, event_name, body, status, next_attempt_at)
+       select i.*, now() + make_interval(secs => $6::float8 / 1000)
+         from unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::text[]) as i
        on conflict (domain, event_id) do nothing`,
-      columnsOf(deliveries),
+      [...columnsOf(deliveries), holdMs],
     );
     return rowCount ?? 0;
+  }
+
+  /**
+   * Writes deliveries whose first attempt has started already (WriteBehindLeases), leased to
+   * `owner` under their own ids and lease tokens. A row of the same event that nobody has leased
+   * or attempted yet (an event the partition's next owner read again and holds back) is taken over:
+   * it becomes this row, so the attempt under way is the only one. Returns the ids written; the
+   * others' events belong to a row someone else leased or attempted.
+   */
+  async writeLeased(leased: ClaimedDelivery[], owner: string, leaseMs: number): Promise<Set<string>> {
+    if (leased.length === 0) return new Set();
+    const { rows } = await this.poolFor(leased.length).query<{ id: string }>(
+      `insert into webhook_deliveries as d (id, domain, event_id, event_name, body, status, lease_owner, lease_token, lease_until)
+       select i.id, i.domain, i.event_id, i.event_name, i.body, 'pending', $7, i.token, clock_timestamp() + make_interval(secs => $8::float8 / 1000)
+         from unnest($1::uuid[], $2::text[], $3::uuid[], $4::text[], $5::text[], $6::uuid[]) as i(id, domain, event_id, event_name, body, token)
+       on conflict (domain, event_id) do update
+          set id = excluded.id, lease_owner = excluded.lease_owner, lease_token = excluded.lease_token,
+              lease_until = excluded.lease_until, next_attempt_at = now(), updated_at = now()
+        where d.status = 'pending' and d.attempts = 0 and d.lease_owner is null
+       returning d.id`,
+      [
+        leased.map((r) => r.id), leased.map((r) => r.domain), leased.map((r) => r.eventId), leased.map((r) => r.eventName),
+        leased.map((r) => r.body), leased.map((r) => r.leaseToken), owner, leaseMs,
+      ],
+    );
+    return new Set(rows.map((r) => r.id));
   }
 
   /**

@@ -3,10 +3,10 @@ import { ensureTopics } from '@tailsync/service-kit';
 import { DLQ_HEADERS, RISK_ASSESSMENT_EXECUTED_SCHEMA } from '@tailsync/contracts';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
 import { SubscriptionStore } from '../subscriptions/subscription.store';
-import { eventually, infraEnv, isolatedDatabase, uniqueDomain } from '../testing/harness';
+import { eventually, infraEnv, isolatedDatabase, sleep, uniqueDomain } from '../testing/harness';
 import { DeliveryMetrics } from './delivery.metrics';
 import { DeliveryStore, type NewDelivery } from './delivery.store';
-import { RiskAssessmentConsumer } from './risk-assessment.consumer';
+import { type DeliveryIntake, INHERITED_HOLD_MS, RiskAssessmentConsumer } from './risk-assessment.consumer';
 
 const EVT = 'Product.RiskAssessmentExecuted';
 
@@ -35,6 +35,14 @@ describe('RiskAssessmentConsumer (real Kafka, real PostgreSQL)', () => {
       admit: async (fresh: NewDelivery[]) => {
         admitted.push(...fresh.map((d) => d.eventId));
         return deliveries.insertMany(fresh);
+      },
+      admitAttemptingFirst: (fresh: NewDelivery[]) => {
+        admitted.push(...fresh.map((d) => d.eventId));
+        return { stored: deliveries.insertMany(fresh) };
+      },
+      hold: async (fresh: NewDelivery[], holdMs: number) => {
+        admitted.push(...fresh.map((d) => d.eventId));
+        return deliveries.insertMany(fresh, holdMs);
       },
     };
     consumer = new RiskAssessmentConsumer(deliveries, subscriptions, intake, new DeliveryMetrics(), {
@@ -115,4 +123,97 @@ describe('RiskAssessmentConsumer (real Kafka, real PostgreSQL)', () => {
     expect(rows).toEqual(events.map((e) => ({ event_id: e.eventId, status: 'skipped', attempts: 0 })));
     expect(admitted).not.toContain(events[0].eventId);
   });
+});
+
+describe('RiskAssessmentConsumer: how first attempts are made, and when offsets are committed (real Kafka)', () => {
+  const brokers = infraEnv().KAFKA_BROKERS.split(',');
+  const kafka = new Kafka({ clientId: 'consumer-spec-first', brokers, logLevel: logLevel.NOTHING });
+  let db: Awaited<ReturnType<typeof isolatedDatabase>>;
+  let subscriptions: SubscriptionStore;
+  const domain = uniqueDomain('first');
+
+  beforeAll(async () => {
+    db = await isolatedDatabase('consumer-first');
+    subscriptions = new SubscriptionStore(db.pool);
+    await subscriptions.put(domain, { eventNames: [EVT], url: 'http://127.0.0.1:1/', sealedSecret: 'sealed', secretId: 'id' }, 0);
+  });
+  afterAll(() => db.drop());
+
+  const event = () => ({ eventId: randomUUID(), domain, occurredAt: new Date().toISOString(), data: { score: 1 } });
+
+  async function withTopic(run: (topic: string, send: (events: ReturnType<typeof event>[]) => Promise<unknown>) => Promise<void>) {
+    const topic = `test.first-attempt.${randomUUID().slice(0, 8)}`;
+    await ensureTopics(brokers, [{ topic, numPartitions: 1 }, { topic: `${topic}.dlq`, numPartitions: 1 }]);
+    const producer = kafka.producer();
+    await producer.connect();
+    try {
+      await run(topic, (events) => producer.send({ topic, messages: events.map((e) => ({ key: domain, value: JSON.stringify(e) })) }));
+    } finally {
+      await producer.disconnect();
+    }
+  }
+
+  function consumerWith(topic: string, groupId: string, intake: DeliveryIntake) {
+    return new RiskAssessmentConsumer(new DeliveryStore(db.pool), subscriptions, intake, new DeliveryMetrics(), { brokers, clientId: 'consumer-spec-first', groupId, topic, dlqTopic: `${topic}.dlq` });
+  }
+
+  it('holds the events that were in the partition when it was assigned (its previous owner may be attempting them) and attempts later ones first', () =>
+    withTopic(async (topic, send) => {
+      const before = [event(), event(), event()];
+      await send(before);
+      const calls: { how: string; eventIds: string[]; holdMs?: number }[] = [];
+      const note = (how: string, fresh: NewDelivery[], holdMs?: number) => {
+        if (fresh.length > 0) calls.push({ how, eventIds: fresh.map((d) => d.eventId), ...(holdMs !== undefined ? { holdMs } : {}) });
+        return fresh.length;
+      };
+      const consumer = consumerWith(topic, `first-${topic}`, {
+        admit: async (fresh) => note('store-first', fresh),
+        admitAttemptingFirst: (fresh) => ({ stored: Promise.resolve(note('attempt-first', fresh)) }),
+        hold: async (fresh, holdMs) => note('hold', fresh, holdMs),
+      });
+      await consumer.start();
+      try {
+        await eventually(async () => calls.length > 0, 15_000);
+        const after = [event(), event()];
+        for (const e of after) await send([e]);
+        await eventually(async () => calls.flatMap((c) => c.eventIds).length === 5, 15_000);
+        expect(calls.filter((c) => c.how === 'hold')).toEqual([{ how: 'hold', eventIds: before.map((e) => e.eventId), holdMs: INHERITED_HOLD_MS }]);
+        expect(calls.filter((c) => c.how !== 'hold').flatMap((c) => c.eventIds.map((id) => `${c.how} ${id}`))).toEqual(after.map((e) => `attempt-first ${e.eventId}`));
+      } finally {
+        await consumer.stop();
+      }
+    }));
+
+  it('commits an offset only once every delivery before it is stored', () =>
+    withTopic(async (topic, send) => {
+      const groupId = `commit-${topic}`;
+      const stored: Record<string, () => void> = {};
+      const consumer = consumerWith(topic, groupId, {
+        admit: async (fresh) => fresh.length,
+        admitAttemptingFirst: (fresh) => ({
+          stored: fresh.length === 0 ? Promise.resolve(0) : new Promise<number>((resolve) => (stored[fresh[0].eventId] = () => resolve(fresh.length))),
+        }),
+        hold: async (fresh) => fresh.length,
+      });
+      const admin = kafka.admin();
+      await admin.connect();
+      const committed = async () => (await admin.fetchOffsets({ groupId, topics: [topic] }))[0].partitions[0].offset;
+      await consumer.start();
+      try {
+        await sleep(1500); // joined, the partition's mark taken while it is empty
+        const [a, b] = [event(), event()];
+        await send([a]);
+        await eventually(async () => stored[a.eventId], 15_000);
+        await send([b]);
+        await eventually(async () => stored[b.eventId], 15_000);
+        stored[b.eventId](); // the later one stored first: nothing is committable yet
+        await sleep(400);
+        expect(await committed()).toBe('-1');
+        stored[a.eventId]();
+        await eventually(async () => (await committed()) === '2', 5_000);
+      } finally {
+        await consumer.stop();
+        await admin.disconnect();
+      }
+    }));
 });

@@ -1,12 +1,16 @@
 import { Logger } from '@nestjs/common';
 import { DLQ_HEADERS, RISK_ASSESSMENT_EXECUTED, TOPICS } from '@tailsync/contracts';
 import { Murmur2Partitioner, PeriodicOffsetCommits } from '@tailsync/service-kit';
-import { Consumer, Kafka, KafkaMessage, logLevel, Producer } from 'kafkajs';
+import { Admin, Consumer, Kafka, KafkaMessage, logLevel, Producer } from 'kafkajs';
 import type { SubscriptionReader } from '../subscriptions/subscription-cache';
 import type { StoredSubscription } from '../subscriptions/subscription.store';
 import type { DeliveryMetrics } from './delivery.metrics';
 import type { DeliveryStore, NewDelivery } from './delivery.store';
+import { CommittableOffsets } from './committable-offsets';
+import { ConfirmedMembership } from './confirmed-membership';
 import { callbackBody, parseRiskAssessmentMessage } from './domain/event-message';
+import { type FirstAttempt, firstAttemptOf } from './domain/first-attempt';
+import { InheritedOffsets } from './inherited-offsets';
 
 export interface ConsumerOptions {
   brokers: string[];
@@ -16,10 +20,14 @@ export interface ConsumerOptions {
   dlqTopic?: string;
 }
 
-/** Where fresh pending deliveries go: stored durably, then attempted (the delivery scheduler). */
+/** Where fresh pending deliveries go: stored durably and attempted (the delivery scheduler). */
 export interface DeliveryIntake {
-  /** Resolves once every delivery is stored; returns how many were new (not seen before). */
+  /** Stored, then attempted. Resolves once every delivery is stored; returns how many were new (not seen before). */
   admit(fresh: NewDelivery[], subscriptions: Map<string, StoredSubscription>): Promise<number>;
+  /** Attempted at once, stored behind: `stored` resolves once every delivery is stored, with how many were new. */
+  admitAttemptingFirst(fresh: NewDelivery[], subscriptions: Map<string, StoredSubscription>): { stored: Promise<number> };
+  /** Stored due `holdMs` from now, for the claims; returns how many were new. */
+  hold(fresh: NewDelivery[], holdMs: number): Promise<number>;
 }
 
 const CHUNK = 1000;
@@ -29,34 +37,39 @@ const CHUNK = 1000;
  * re-read event makes no second delivery.
  */
 const COMMIT_INTERVAL_MS = 100;
+/** The group's session timeout: a copy that stops heartbeating loses its partitions after it. */
+const SESSION_TIMEOUT_MS = 10_000;
+/**
+ * How long an event the partition's previous owner may have read waits before the claims attempt
+ * it: that copy writes the lease of an attempt it started within about 100 ms (WriteBehindLeases).
+ */
+export const INHERITED_HOLD_MS = 3_000;
+/** The largest batch whose events are attempted before they are stored: the steady trickle. */
+const ATTEMPT_FIRST_MAX_BATCH = 32;
 
 /**
  * Consumes `product.risk-assessment-executed` in batches (its own consumer group, so copies share
  * the partitions). Per batch: malformed messages go to the `.dlq` topic with the reason; the valid
  * ones are matched against the subscriptions of their domains (kept in memory: SubscriptionCache)
- * and stored as deliveries (duplicates ignored): the pending ones through the scheduler, which
- * attempts them at once. Only then are the offsets resolved, and committed within
- * `COMMIT_INTERVAL_MS`: at-least-once, nothing lost when the process is killed at any point.
+ * and handed to the scheduler, each admitted as `firstAttemptOf` says (domain/first-attempt.ts):
+ * a small batch of new events is attempted at once, its leases written behind; a burst is stored
+ * first; events the partition's previous owner may still be attempting are held. A batch's offset is
+ * committed (within `COMMIT_INTERVAL_MS`) only once all its deliveries are stored, batches in
+ * order: at-least-once, nothing lost when the process is killed at any point.
  */
 export class RiskAssessmentConsumer {
   private readonly logger = new Logger('RiskAssessmentConsumer');
   private readonly kafka: Kafka;
   private consumer: Consumer | undefined;
   private producer: Producer | undefined;
+  /** Asks for the partitions' high-water marks after each assignment (InheritedOffsets). */
+  private admin: Admin | undefined;
   private readonly topic: string;
   private readonly dlqTopic: string;
-  /** Per partition, the next offset to read: every message before it is stored or sent to the DLQ. */
-  private readonly handled = new Map<number, { offset: string; committed: boolean }>();
-  private readonly commits = new PeriodicOffsetCommits(() => this.consumer, {
-    intervalMs: COMMIT_INTERVAL_MS,
-    due: () => [...this.handled].filter(([, h]) => !h.committed).map(([partition, h]) => ({ topic: this.topic, partition, offset: h.offset })),
-    committed: (positions) => {
-      for (const { partition, offset } of positions) {
-        const h = this.handled.get(partition);
-        if (h?.offset === offset) h.committed = true;
-      }
-    },
-  });
+  private readonly membership = new ConfirmedMembership();
+  private readonly inherited = new InheritedOffsets();
+  private readonly offsets: CommittableOffsets;
+  private readonly commits: PeriodicOffsetCommits;
 
   constructor(
     private readonly deliveries: DeliveryStore,
@@ -67,6 +80,12 @@ export class RiskAssessmentConsumer {
   ) {
     this.topic = options.topic ?? TOPICS.riskAssessmentExecuted;
     this.dlqTopic = options.dlqTopic ?? TOPICS.riskAssessmentExecutedDlq;
+    this.offsets = new CommittableOffsets(this.topic, () => this.commits.schedule());
+    this.commits = new PeriodicOffsetCommits(() => this.consumer, {
+      intervalMs: COMMIT_INTERVAL_MS,
+      due: () => this.offsets.due(),
+      committed: (positions) => this.offsets.committed(positions),
+    });
     this.kafka = new Kafka({
       clientId: options.clientId,
       brokers: options.brokers,
@@ -78,9 +97,11 @@ export class RiskAssessmentConsumer {
   async start(): Promise<void> {
     this.producer = this.kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Murmur2Partitioner });
     await this.producer.connect();
+    this.admin = this.kafka.admin();
+    await this.admin.connect();
     this.consumer = this.kafka.consumer({
       groupId: this.options.groupId,
-      sessionTimeout: 10_000,
+      sessionTimeout: SESSION_TIMEOUT_MS,
       heartbeatInterval: 1_000,
       rebalanceTimeout: 10_000,
       maxWaitTimeInMs: 50,
@@ -89,9 +110,11 @@ export class RiskAssessmentConsumer {
     await this.consumer.connect();
     // A new assignment: forget the partitions that went to another copy (it reads on from the committed position).
     this.consumer.on(this.consumer.events.GROUP_JOIN, ({ payload }) => {
-      const assigned = new Set(payload.memberAssignment[this.topic] ?? []);
-      for (const partition of this.handled.keys()) if (!assigned.has(partition)) this.handled.delete(partition);
+      this.membership.confirm();
+      this.inherited.reassigned(this.highWatermarks());
+      this.offsets.reassigned(new Set(payload.memberAssignment[this.topic] ?? []));
     });
+    this.consumer.on(this.consumer.events.HEARTBEAT, () => this.membership.confirm());
     // A group that never committed starts at the beginning: no event produced before the first copy joined is missed.
     await this.consumer.subscribe({ topic: this.topic, fromBeginning: true });
     await this.consumer.run({
@@ -99,35 +122,46 @@ export class RiskAssessmentConsumer {
       eachBatchAutoResolve: false,
       partitionsConsumedConcurrently: 3,
       eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+        const inheritedBelow = await this.inherited.boundOf(batch.partition, batch.highWatermark);
         for (let i = 0; i < batch.messages.length; i += CHUNK) {
           if (!isRunning() || isStale()) return;
           const chunk = batch.messages.slice(i, i + CHUNK);
-          await this.handle(chunk, batch.partition);
+          const { stored } = await this.handle(chunk, batch.partition, inheritedBelow);
           const last = chunk[chunk.length - 1].offset;
           resolveOffset(last);
-          this.handled.set(batch.partition, { offset: (BigInt(last) + 1n).toString(), committed: false });
-          this.commits.schedule();
+          this.offsets.after(batch.partition, (BigInt(last) + 1n).toString(), stored);
           await heartbeat();
         }
       },
     });
   }
 
+  private async highWatermarks(): Promise<Map<number, bigint>> {
+    const partitions = await this.admin!.fetchTopicOffsets(this.topic);
+    return new Map(partitions.map((p) => [p.partition, BigInt(p.high)]));
+  }
+
   async stop(): Promise<void> {
-    // Commit while still in the group; a batch finishing after it is read again by the next owner.
+    // Commit while still in the group what is stored by then; a batch stored after it is read again by the next owner.
+    await this.offsets.settled(Date.now() + 5_000);
     await this.commits.close().catch(() => undefined);
     await this.consumer?.disconnect().catch(() => undefined);
     await this.producer?.disconnect().catch(() => undefined);
+    await this.admin?.disconnect().catch(() => undefined);
   }
 
-  private async handle(messages: KafkaMessage[], partition: number): Promise<void> {
+  /** Resolves once the batch is handed on; `stored` once every delivery of it is stored. */
+  private async handle(messages: KafkaMessage[], partition: number, inheritedBelow: bigint): Promise<{ stored: Promise<unknown> }> {
     this.metrics.consumed.inc(messages.length);
-    const valid: NewDelivery[] = [];
+    const valid: (NewDelivery & { offset: bigint })[] = [];
     const dead: { message: KafkaMessage; reason: string }[] = [];
     for (const message of messages) {
       const parsed = parseRiskAssessmentMessage(message.key, message.value);
       if (parsed.ok) {
-        valid.push({ domain: parsed.event.domain, eventId: parsed.event.eventId, eventName: RISK_ASSESSMENT_EXECUTED, body: callbackBody(parsed.event) });
+        valid.push({
+          domain: parsed.event.domain, eventId: parsed.event.eventId, eventName: RISK_ASSESSMENT_EXECUTED, body: callbackBody(parsed.event),
+          offset: BigInt(message.offset),
+        });
       } else {
         dead.push({ message, reason: parsed.reason });
       }
@@ -155,11 +189,12 @@ export class RiskAssessmentConsumer {
       }
     }
 
-    if (valid.length === 0) return;
+    if (valid.length === 0) return { stored: Promise.resolve() };
     const subs = await this.subscriptions.getMany([...new Set(valid.map((d) => d.domain))]);
-    const pending: NewDelivery[] = [];
     const skipped: NewDelivery[] = [];
-    for (const delivery of valid) {
+    const admitted: Record<FirstAttempt, NewDelivery[]> = { hold: [], 'attempt-first': [], 'store-first': [] };
+    const standing = { sinceConfirmed: this.membership.since(), trustMs: SESSION_TIMEOUT_MS / 2, batchSize: valid.length, attemptFirstMaxBatch: ATTEMPT_FIRST_MAX_BATCH };
+    for (const { offset, ...delivery } of valid) {
       const sub = subs.get(delivery.domain);
       if (!sub) this.metrics.skipped.inc({ reason: 'no-subscription' });
       else if (!sub.eventNames.includes(delivery.eventName)) this.metrics.skipped.inc({ reason: 'event-not-subscribed' });
@@ -167,10 +202,18 @@ export class RiskAssessmentConsumer {
         // Recorded, not sent: the delivery log shows it, and a recovery can send it later.
         this.metrics.skipped.inc({ reason: 'subscription-disabled' });
         skipped.push({ ...delivery, status: 'skipped' });
-      } else pending.push(delivery);
+      } else admitted[firstAttemptOf({ offset, inheritedBelow }, standing)].push(delivery);
     }
-    const [recorded, admitted] = await Promise.all([this.deliveries.insertMany(skipped), this.intake.admit(pending, subs)]);
-    const duplicates = skipped.length + pending.length - recorded - admitted;
-    if (duplicates > 0) this.metrics.skipped.inc({ reason: 'duplicate' }, duplicates);
+    const attemptedFirst = this.intake.admitAttemptingFirst(admitted['attempt-first'], subs).stored;
+    attemptedFirst.catch(() => undefined); // failing, it holds the partition's commits back (CommittableOffsets)
+    const storedNow = await Promise.all([
+      this.deliveries.insertMany(skipped), this.intake.hold(admitted.hold, INHERITED_HOLD_MS), this.intake.admit(admitted['store-first'], subs),
+    ]);
+    const total = skipped.length + admitted.hold.length + admitted['attempt-first'].length + admitted['store-first'].length;
+    const stored = attemptedFirst.then((n) => {
+      const duplicates = total - n - storedNow.reduce((a, b) => a + b, 0);
+      if (duplicates > 0) this.metrics.skipped.inc({ reason: 'duplicate' }, duplicates);
+    });
+    return { stored };
   }
 }
