@@ -150,6 +150,27 @@ describe('kill -9 while retries are pending', () => {
   });
 });
 
+describe('kill -9 between a first attempt and the write of its lease', () => {
+  it('reads the event again after the restart and attempts it until it is delivered', async () => {
+    // At a steady trickle a first attempt starts before its lease is written (within 100 ms): kill as it arrives.
+    let killed: Promise<void> | undefined;
+    const s = await subscribed((r) => {
+      if (r.n === 1) killed = current!.kill();
+      return { status: r.n === 1 ? 503 : 200 };
+    });
+    const [event] = await publish(s.account.domain, 1);
+    await s.receiver.waitFor(1, 15_000);
+    await killed;
+    current = await startDispatcher('dispatcher-dedicated-c', DEDICATED);
+    const delivery = await eventually(
+      async () => (await allDeliveries(s.account)).find((d) => d.eventId === event.eventId && d.status === 'delivered'),
+      30_000,
+    );
+    expect(delivery.attempts.map((a: { statusCode: number }) => a.statusCode).at(-1)).toBe(200);
+    expect(attemptNumbers(s.receiver.requests, event.eventId)).toEqual([1, 1]);
+  });
+});
+
 describe('with WEBHOOK_ALLOW_PRIVATE_URLS=false', () => {
   let account: TestAccount;
   let receiver: WebhookReceiver;
