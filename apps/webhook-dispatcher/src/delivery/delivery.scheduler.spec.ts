@@ -145,16 +145,35 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
     const owner = `first-${randomUUID().slice(0, 6)}`;
     const s = scheduler({ owner, leaseLingerMs: 600 });
     const [d] = fresh(domain, 1);
-    const { stored } = s.admitAttemptingFirst([d], await subscriptions.getMany([domain]));
+    const { stored } = await s.admitAttemptingFirst([d], await subscriptions.getMany([domain]));
     await receiver.waitFor(1, 2000);
     expect(await statusOf(d.eventId)).toBeUndefined();
     expect(await stored).toBe(1);
     await eventually(async () => (await statusOf(d.eventId))?.status === 'delivered');
     expect(await statusOf(d.eventId)).toEqual({ status: 'delivered', attempts: 1 });
     // the same event consumed again (a producer's retry): not attempted again
-    expect(await s.admitAttemptingFirst([d], await subscriptions.getMany([domain])).stored).toBe(0);
+    expect(await (await s.admitAttemptingFirst([d], await subscriptions.getMany([domain]))).stored).toBe(0);
     await sleep(300);
     expect(receiver.requests).toHaveLength(1);
+  });
+
+  it('admitting first, fails the batch (consumed again) when its overflow cannot be stored, after starting the attempts it had room for', async () => {
+    const { receiver, domain } = await subscribe();
+    const s = scheduler({ maxConcurrency: 1, domainConcurrency: 1 });
+    const batch = fresh(domain, 3); // room for two: one running, one queued
+    const refused = jest.spyOn(deliveries, 'insertMany').mockRejectedValueOnce(new Error('connection lost'));
+    try {
+      await expect(s.admitAttemptingFirst(batch, await subscriptions.getMany([domain]))).rejects.toThrow('connection lost');
+    } finally {
+      refused.mockRestore();
+    }
+    await receiver.waitFor(2, 3000);
+    // consumed again: the two leased lately are not attempted twice, the third is stored for the claims
+    const { stored } = await s.admitAttemptingFirst(batch, await subscriptions.getMany([domain]));
+    expect(await stored).toBe(1);
+    for (const d of batch) await eventually(async () => (await statusOf(d.eventId))?.status === 'delivered');
+    await sleep(200);
+    expect(receiver.requests.map((r) => r.headers['webhook-id']).sort()).toEqual(batch.map((d) => d.eventId).sort());
   });
 
   it('an event the next owner holds while the previous owner is attempting it is attempted once: the late lease takes the held row over', async () => {
@@ -162,7 +181,7 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
     const previous = scheduler({ leaseLingerMs: 800, retryDelaysMs: [300] });
     const next = scheduler({ retryDelaysMs: [300] });
     const [d] = fresh(domain, 1);
-    previous.admitAttemptingFirst([d], await subscriptions.getMany([domain]));
+    await previous.admitAttemptingFirst([d], await subscriptions.getMany([domain]));
     await receiver.waitFor(1, 2000);
     expect(await next.hold([d], 1500)).toBe(1); // read again by the partition's next owner before the lease is written
     // the previous owner's retry (its lease, then its record, took the row over) is the only second attempt

@@ -139,17 +139,21 @@ export class DeliveryScheduler {
   /**
    * As {@link admit}, but the deliveries this copy has room for start their first attempt now, on
    * leases written behind them (WriteBehindLeases). Only for events no other copy can be attempting
-   * (the consumer decides). `stored` resolves once every delivery is durably stored, with how many
-   * were new.
+   * (the consumer decides). The attempts start before the first `await`; resolves once the rest are
+   * stored, and `stored` once the leases are written too, with how many deliveries were new.
    */
-  admitAttemptingFirst(fresh: NewDelivery[], subscriptions: Map<string, StoredSubscription>): { stored: Promise<number> } {
+  async admitAttemptingFirst(fresh: NewDelivery[], subscriptions: Map<string, StoredSubscription>): Promise<{ stored: Promise<number> }> {
     const { take, rest } = this.split(fresh);
     const { leased, written } = this.leaseWrites.lease(take, this.options.owner, this.leaseMs);
     if (leased.length > 0) {
       this.enqueue(leased, subscriptions, Date.now());
       this.pump();
     }
-    return { stored: Promise.all([written, this.storeForClaims(rest)]).then(([a, b]) => a + b) };
+    // A failure here fails the batch, which is consumed again; its attempts' leases are not made twice.
+    const queued = await this.storeForClaims(rest);
+    const stored = written.then((n) => n + queued);
+    stored.catch(() => undefined); // a caller that stops waiting leaves no unhandled rejection behind
+    return { stored };
   }
 
   /**

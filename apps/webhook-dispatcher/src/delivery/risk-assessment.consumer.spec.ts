@@ -36,7 +36,7 @@ describe('RiskAssessmentConsumer (real Kafka, real PostgreSQL)', () => {
         admitted.push(...fresh.map((d) => d.eventId));
         return deliveries.insertMany(fresh);
       },
-      admitAttemptingFirst: (fresh: NewDelivery[]) => {
+      admitAttemptingFirst: async (fresh: NewDelivery[]) => {
         admitted.push(...fresh.map((d) => d.eventId));
         return { stored: deliveries.insertMany(fresh) };
       },
@@ -168,7 +168,7 @@ describe('RiskAssessmentConsumer: how first attempts are made, and when offsets 
       };
       const consumer = consumerWith(topic, `first-${topic}`, {
         admit: async (fresh) => note('store-first', fresh),
-        admitAttemptingFirst: (fresh) => ({ stored: Promise.resolve(note('attempt-first', fresh)) }),
+        admitAttemptingFirst: async (fresh) => ({ stored: Promise.resolve(note('attempt-first', fresh)) }),
         hold: async (fresh, holdMs) => note('hold', fresh, holdMs),
       });
       await consumer.start();
@@ -190,7 +190,7 @@ describe('RiskAssessmentConsumer: how first attempts are made, and when offsets 
       const stored: Record<string, () => void> = {};
       const consumer = consumerWith(topic, groupId, {
         admit: async (fresh) => fresh.length,
-        admitAttemptingFirst: (fresh) => ({
+        admitAttemptingFirst: async (fresh) => ({
           stored: fresh.length === 0 ? Promise.resolve(0) : new Promise<number>((resolve) => (stored[fresh[0].eventId] = () => resolve(fresh.length))),
         }),
         hold: async (fresh) => fresh.length,

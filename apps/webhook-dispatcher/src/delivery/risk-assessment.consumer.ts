@@ -25,7 +25,7 @@ export interface DeliveryIntake {
   /** Stored, then attempted. Resolves once every delivery is stored; returns how many were new (not seen before). */
   admit(fresh: NewDelivery[], subscriptions: Map<string, StoredSubscription>): Promise<number>;
   /** Attempted at once, stored behind: `stored` resolves once every delivery is stored, with how many were new. */
-  admitAttemptingFirst(fresh: NewDelivery[], subscriptions: Map<string, StoredSubscription>): { stored: Promise<number> };
+  admitAttemptingFirst(fresh: NewDelivery[], subscriptions: Map<string, StoredSubscription>): Promise<{ stored: Promise<number> }>;
   /** Stored due `holdMs` from now, for the claims; returns how many were new. */
   hold(fresh: NewDelivery[], holdMs: number): Promise<number>;
 }
@@ -204,12 +204,14 @@ export class RiskAssessmentConsumer {
         skipped.push({ ...delivery, status: 'skipped' });
       } else admitted[firstAttemptOf({ offset, inheritedBelow }, standing)].push(delivery);
     }
-    const attemptedFirst = this.intake.admitAttemptingFirst(admitted['attempt-first'], subs).stored;
-    attemptedFirst.catch(() => undefined); // failing, it holds the partition's commits back (CommittableOffsets)
-    const storedNow = await Promise.all([
+    // Called first: its attempts start before anything here waits.
+    const attemptingFirst = this.intake.admitAttemptingFirst(admitted['attempt-first'], subs);
+    const [{ stored: attemptedFirst }, ...storedNow] = await Promise.all([
+      attemptingFirst,
       this.deliveries.insertMany(skipped), this.intake.hold(admitted.hold, INHERITED_HOLD_MS), this.intake.admit(admitted['store-first'], subs),
     ]);
     const total = skipped.length + admitted.hold.length + admitted['attempt-first'].length + admitted['store-first'].length;
+    // Failing, it holds the partition's commits back (CommittableOffsets).
     const stored = attemptedFirst.then((n) => {
       const duplicates = total - n - storedNow.reduce((a, b) => a + b, 0);
       if (duplicates > 0) this.metrics.skipped.inc({ reason: 'duplicate' }, duplicates);

@@ -54,11 +54,16 @@ export class WriteBehindLeases {
     }
     // An event leased lately may still be on its way to PostgreSQL: it is stored once that write lands.
     const earlier = leased.length < deliveries.length ? Promise.all([this.writes, this.gathering?.written]) : undefined;
-    if (leased.length === 0) return { leased, written: Promise.resolve(earlier).then(() => 0) };
-    const batch = this.batchFor(owner, leaseMs);
-    batch.rows.push(...leased);
-    this.timer ??= setTimeout(() => void this.flush(), this.options.lingerMs);
-    return { leased, written: Promise.all([batch.written, earlier]).then(([ids]) => leased.filter((l) => ids.has(l.id)).length) };
+    let written: Promise<number>;
+    if (leased.length === 0) written = Promise.resolve(earlier).then(() => 0);
+    else {
+      const batch = this.batchFor(owner, leaseMs);
+      batch.rows.push(...leased);
+      this.timer ??= setTimeout(() => void this.flush(), this.options.lingerMs);
+      written = Promise.all([batch.written, earlier]).then(([ids]) => leased.filter((l) => ids.has(l.id)).length);
+    }
+    written.catch(() => undefined); // a caller that stops waiting leaves no unhandled rejection behind
+    return { leased, written };
   }
 
   /** Resolves once every lease made before the call is written (or, shutting down, given up). */
@@ -84,7 +89,7 @@ export class WriteBehindLeases {
       const written = new Promise<Set<string>>((resolve, reject) => {
         settle = (outcome) => ('written' in outcome ? resolve(outcome.written) : reject(outcome.error));
       });
-      written.catch(() => undefined); // a caller that stops waiting leaves no unhandled rejection behind
+      written.catch(() => undefined);
       this.gathering = { rows: [], owner, leaseMs, written, settle };
     }
     return this.gathering;
