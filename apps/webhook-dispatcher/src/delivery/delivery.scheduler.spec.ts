@@ -143,7 +143,7 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
   it('admitted attempting first, a delivery is attempted before it is stored; its lease and record follow', async () => {
     const { receiver, domain } = await subscribe();
     const owner = `first-${randomUUID().slice(0, 6)}`;
-    const s = scheduler({ owner, leaseLingerMs: 600 });
+    const s = scheduler({ owner, leaseLingerMs: 3000 });
     const [d] = fresh(domain, 1);
     const { stored } = await s.admitAttemptingFirst([d], await subscriptions.getMany([domain]));
     await receiver.waitFor(1, 2000);
@@ -178,15 +178,17 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
 
   it('an event the next owner holds while the previous owner is attempting it is attempted once: the late lease takes the held row over', async () => {
     const { receiver, domain } = await subscribe(scripts.status(503));
-    const previous = scheduler({ leaseLingerMs: 800, retryDelaysMs: [300] });
+    // Its lease is written 3 s after the attempt: long enough for the next owner to hold the event first, however busy the machine.
+    const previous = scheduler({ leaseLingerMs: 3000, retryDelaysMs: [300] });
     const next = scheduler({ retryDelaysMs: [300] });
     const [d] = fresh(domain, 1);
     await previous.admitAttemptingFirst([d], await subscriptions.getMany([domain]));
     await receiver.waitFor(1, 2000);
-    expect(await next.hold([d], 1500)).toBe(1); // read again by the partition's next owner before the lease is written
+    const heldAt = Date.now();
+    expect(await next.hold([d], 4000)).toBe(1); // read again by the partition's next owner before the lease is written
     // the previous owner's retry (its lease, then its record, took the row over) is the only second attempt
-    await eventually(async () => (await statusOf(d.eventId))?.status === 'failed', 5000);
-    await sleep(1800);
+    await eventually(async () => (await statusOf(d.eventId))?.status === 'failed', 8000);
+    await sleep(Math.max(0, heldAt + 4500 - Date.now())); // past the hold: the held row is not attempted again
     expect(receiver.requests.map((r) => r.headers['webhook-attempt'])).toEqual(['1', '2']);
     expect(await statusOf(d.eventId)).toEqual({ status: 'failed', attempts: 2 });
   });

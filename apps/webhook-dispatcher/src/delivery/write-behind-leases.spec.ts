@@ -21,7 +21,7 @@ describe('WriteBehindLeases (real PostgreSQL)', () => {
 
   it('leases at once and writes every lease made within the linger in one statement after it', async () => {
     const writes = jest.spyOn(store, 'writeLeased');
-    const leases = new WriteBehindLeases(store, { lingerMs: 300 });
+    const leases = new WriteBehindLeases(store, { lingerMs: 2000 });
     const [a, b] = [delivery('acme'), delivery('globex')];
     const first = leases.lease([a], 'copy-1', 60_000);
     const second = leases.lease([b], 'copy-1', 60_000);
@@ -45,7 +45,7 @@ describe('WriteBehindLeases (real PostgreSQL)', () => {
   });
 
   it('an event leased again while its first lease is on its way counts as stored only once that lease is written', async () => {
-    const leases = new WriteBehindLeases(store, { lingerMs: 300 });
+    const leases = new WriteBehindLeases(store, { lingerMs: 2000 });
     const a = delivery('acme');
     const first = leases.lease([a], 'copy-1', 60_000);
     const again = leases.lease([a], 'copy-1', 60_000);
