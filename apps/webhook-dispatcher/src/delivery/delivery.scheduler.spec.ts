@@ -177,9 +177,9 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
   });
 
   it('an event the next owner holds while the previous owner is attempting it is attempted once: the late lease takes the held row over', async () => {
-    const { receiver, domain } = await subscribe(scripts.status(503));
-    // Its lease is written 3 s after the attempt: long enough for the next owner to hold the event first, however busy the machine.
-    const previous = scheduler({ leaseLingerMs: 3000, retryDelaysMs: [300] });
+    // The first attempt hangs until its 1 s time limit: its record, which writes the lease first, cannot land before the hold.
+    const { receiver, domain } = await subscribe((r) => (r.n === 1 ? { hang: true } : { status: 503 }));
+    const previous = scheduler({ leaseLingerMs: 3000, retryDelaysMs: [300], attemptTimeoutMs: 1000 });
     const next = scheduler({ retryDelaysMs: [300] });
     const [d] = fresh(domain, 1);
     await previous.admitAttemptingFirst([d], await subscriptions.getMany([domain]));
