@@ -6,6 +6,8 @@
  */
 export class InheritedOffsets {
   private bounds: Promise<Map<number, bigint>> = Promise.resolve(new Map());
+  /** Per partition, the high-water mark of its first batch since the assignment (when the marks were not had). */
+  private readonly firstSeen = new Map<number, bigint>();
 
   /** A new assignment, with a request for the high-water marks of the topic's partitions made after it. */
   reassigned(highWatermarks: Promise<Map<number, bigint>>): void {
@@ -25,6 +27,4 @@ export class InheritedOffsets {
     }
     return first;
   }
-
-  private readonly firstSeen = new Map<number, bigint>();
 }

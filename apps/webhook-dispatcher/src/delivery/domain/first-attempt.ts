@@ -13,7 +13,7 @@ export type FirstAttempt =
 export interface ConsumedEvent {
   /** The event's offset in its partition. */
   offset: bigint;
-  /** The partition's high-water mark at this copy's first fetch of it since it was assigned. */
+  /** The partition's high-water mark, asked for just after this copy was given the partition (InheritedOffsets). */
   inheritedBelow: bigint;
 }
 
@@ -29,7 +29,7 @@ export interface ConsumerStanding {
 }
 
 /**
- * 1. An event below the high-water mark this copy first fetched is one the previous owner may have
+ * 1. An event below the high-water mark at the assignment is one the previous owner may have
  *    read, attempted and not yet stored: `hold` (its late lease write takes the held row over).
  * 2. Otherwise, while the coordinator confirmed this copy's membership within `trustMs`, a small
  *    batch is `attempt-first`: the partition cannot have passed to another copy, which would only
