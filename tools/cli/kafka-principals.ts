@@ -7,8 +7,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { KAFKA_TOPICS } from '@tailsync/contracts';
 import { describeKafkaConnection, kafkaAccessFailure, kafkaConnection, type KafkaConnection } from '@tailsync/service-kit';
-import { contractAcls, DEFAULT_DISPATCHER_GROUP, kafkaAclsCommands, SERVICE_PRINCIPALS, type ServicePrincipal } from '../kafka/contract-acls';
-import { kafkaClientsPath, readKafkaClients, type KafkaClients } from '../kafka/kafka-clients-file';
+import { contractAcls, DEFAULT_DISPATCHER_GROUP, kafkaAclsCommands } from '../kafka/contract-acls';
+import { SERVICE_PRINCIPALS, type ServicePrincipal } from '../kafka/principals';
+import { kafkaClientsPath, principalSettings, readKafkaClients, type KafkaClients } from '../kafka/kafka-clients-file';
 import { applyKafkaPrincipals, type PrincipalsPlan } from '../kafka/kafka-principals';
 import { REPO_ROOT } from '../stack/infrastructure';
 
@@ -16,7 +17,7 @@ export const KAFKA_PRINCIPALS_USAGE = `usage: npm run cli -- kafka-principals [-
   Creates tailsync's topics when missing, sets the SCRAM users tail-sync, webhook-dispatcher, product
   and reader, and gives each exactly the ACLs of the contract (removing any other of theirs).
   As:        the admin principal of KAFKA_BROKERS / KAFKA_SSL* / KAFKA_SASL_* when KAFKA_SASL_USERNAME
-             is set, else the "admin" of the clients file
+             is set, else the "admin" of the clients file (with KAFKA_SSL*)
   Users:     TAILSYNC_KAFKA_<PRINCIPAL>_USERNAME (default the principal's name) and
              TAILSYNC_KAFKA_<PRINCIPAL>_PASSWORD or _PASSWORD_FILE (PRINCIPAL: TAIL_SYNC,
              WEBHOOK_DISPATCHER, PRODUCT, READER), else the clients file's
@@ -80,7 +81,7 @@ export async function kafkaPrincipalsCommand(argv: string[], out: (line: string)
   try {
     admin = env.KAFKA_SASL_USERNAME || !clients
       ? kafkaConnection(env)
-      : kafkaConnection({ KAFKA_BROKERS: clients.brokers, KAFKA_SASL_MECHANISM: 'scram-sha-512', KAFKA_SASL_USERNAME: clients.admin.username, KAFKA_SASL_PASSWORD: clients.admin.password });
+      : kafkaConnection({ KAFKA_SSL: env.KAFKA_SSL, KAFKA_SSL_CA_FILE: env.KAFKA_SSL_CA_FILE, ...principalSettings(clients, 'admin') });
   } catch (error) {
     return fail((error as Error).message);
   }

@@ -3,12 +3,7 @@
  * kafka-principals command applies them with kafkajs, and prints them as `kafka-acls.sh` lines.
  */
 import { TOPICS } from '@tailsync/contracts';
-
-/** Principals tailsync's services and their neighbours use; `admin` manages the others. */
-export const SERVICE_PRINCIPALS = ['tail-sync', 'webhook-dispatcher', 'product', 'reader'] as const;
-export type ServicePrincipal = (typeof SERVICE_PRINCIPALS)[number];
-export const PRINCIPALS = ['admin', ...SERVICE_PRINCIPALS] as const;
-export type Principal = (typeof PRINCIPALS)[number];
+import type { ServicePrincipal } from './principals';
 
 export type AclOperation = 'READ' | 'WRITE' | 'DESCRIBE';
 export interface AclRule {

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { KafkaSettings } from '@tailsync/service-kit';
-import { PRINCIPALS, type Principal } from './contract-acls';
+import { PRINCIPALS, type Principal } from './principals';
 
 export interface Credentials {
   username: string;

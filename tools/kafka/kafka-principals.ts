@@ -9,7 +9,8 @@ import {
   AclOperationTypes, AclPermissionTypes, AclResourceTypes, Kafka, logLevel, ResourcePatternTypes,
   type AclEntry, type Admin,
 } from 'kafkajs';
-import { type AclRule, contractAcls, SERVICE_PRINCIPALS, type ServicePrincipal } from './contract-acls';
+import { type AclRule, contractAcls } from './contract-acls';
+import { SERVICE_PRINCIPALS, type ServicePrincipal } from './principals';
 import type { Credentials } from './kafka-clients-file';
 import { upsertScramUsers } from './scram-credentials';
 

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { ServicePrincipal } from '../kafka/contract-acls';
+import type { ServicePrincipal } from '../kafka/principals';
 import { principalSettings, readKafkaClients } from '../kafka/kafka-clients-file';
 
 /** Names the stack's kafka-clients.json in the environment of the tools, the tests and the bench. */

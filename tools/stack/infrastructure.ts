@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { librdkafkaProperties } from '@tailsync/service-kit';
 import { startKafka } from '../kafka/broker';
 import { kafkaClientsPath, localKafkaClients, principalSettings } from '../kafka/kafka-clients-file';
-import { applyKafkaPrincipals } from '../kafka/kafka-principals';
 import type { BrokerSecurity } from '../kafka/kraft-config';
 import { testCertificateAuthority } from '../kafka/test-ca';
 import { KAFKA_CLIENTS_FILE_ENV } from './app-kafka-env';
@@ -73,10 +71,12 @@ export async function startInfrastructure(opts: InfrastructureOptions): Promise<
       Object.assign(env, { KAFKA_BROKERS: kafka.brokers }, tls ? { KAFKA_SSL: 'true', KAFKA_SSL_CA_FILE: tls.caFile } : {});
       if (clients) {
         // The same code as `npm run cli -- kafka-principals`: users, ACLs and topics, at every start.
+        // (Loaded here: it needs the @tailsync aliases, which the e2e global set-up lacks.)
+        const { applyKafkaPrincipals } = await import('../kafka/kafka-principals');
         await applyKafkaPrincipals(kafka.admin, { principals: clients, replicationFactor: 1 });
         Object.assign(env, principalSettings(clients, 'admin'), { [KAFKA_CLIENTS_FILE_ENV]: kafkaClientsPath(opts.dataDir) });
       }
-      const listener = librdkafkaProperties(env)['security.protocol'];
+      const listener = `${clients ? 'SASL_' : ''}${tls ? 'SSL' : 'PLAINTEXT'}`;
       opts.log(`Apache Kafka ${kafka.version} (KRaft) on ${kafka.brokers}, ${listener}${clients ? ` with ACLs, principals in ${kafkaClientsPath(opts.dataDir)}` : ''} (data: ${join(opts.dataDir, 'kafka')})`);
     } else {
       // An external broker: its settings as given (KAFKA_SSL*, KAFKA_SASL_*), for every process.

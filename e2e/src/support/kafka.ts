@@ -2,7 +2,7 @@ import { messageValidator, type TopicContract } from '@tailsync/contracts';
 import { randomUUID } from 'node:crypto';
 import { kafkaConnection, type KafkaConnection } from '@tailsync/service-kit';
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import type { Principal } from '../../../tools/kafka/contract-acls';
+import type { Principal } from '../../../tools/kafka/principals';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { principalSettings, readKafkaClients, type KafkaClients } from '../../../tools/kafka/kafka-clients-file';
 import { Consumer, Kafka, logLevel, type EachMessagePayload } from 'kafkajs';
