@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readCompose } from './compose-check';
+import { composeConfig, readCompose } from './compose-check';
 
 
 const REPO_ROOT = join(__dirname, '..', '..', '..', '..');
@@ -30,7 +30,7 @@ describe('docker-compose.yml', () => {
     expect(compose.services.kafka.volumes).toEqual(['kafka-data:/var/lib/kafka/data']);
     expect(compose.services.kafka.environment?.KAFKA_LOG_DIRS).toBe('/var/lib/kafka/data');
     expect(compose.services.postgres.volumes).toEqual(['postgres-data:/var/lib/postgresql']);
-    expect(compose.services.eventstore.volumes).toEqual(['eventstore-data:/var/lib/eventstore']);
+    expect(compose.services.eventstore.volumes).toEqual(['eventstore-data:${EVENTSTORE_DATA_DIR:-/var/lib/eventstore}']);
   });
 
   it('gives every service a health check and makes every dependency wait for health', () => {
@@ -47,11 +47,36 @@ describe('docker-compose.yml', () => {
 });
 
 describe('docker-compose.postgres-store.yml', () => {
-  const override = readCompose(join(REPO_ROOT, 'docker-compose.postgres-store.yml'));
+  // As Compose merges it over docker-compose.yml (`docker compose config`): a YAML reading of the
+  // override alone took `depends_on: !reset` followed by a mapping for the mapping; Compose drops it.
+  const merged = composeConfig(['docker-compose.yml', 'docker-compose.postgres-store.yml']);
 
-  it('runs tail-sync on the PostgreSQL store, without waiting for EventStoreDB, which does not start', () => {
-    expect(override.services['tail-sync'].environment).toEqual({ EVENT_STORE: 'postgres', EVENTSTORE_CONNECTION_STRING: null });
-    expect(Object.keys(override.services['tail-sync'].depends_on ?? {}).sort()).toEqual(['kafka', 'postgres']);
-    expect(override.services.eventstore.profiles).toEqual(['eventstore']);
+  it('runs tail-sync on the PostgreSQL store, waiting for Kafka and PostgreSQL, and EventStoreDB does not start', () => {
+    const tailSync = merged.services['tail-sync'];
+    const env = Array.isArray(tailSync.environment) ? Object.fromEntries((tailSync.environment as string[]).map((kv) => kv.split(/=(.*)/s).slice(0, 2))) : tailSync.environment ?? {};
+    expect(env.EVENT_STORE).toBe('postgres');
+    expect(env).not.toHaveProperty('EVENTSTORE_CONNECTION_STRING');
+    expect(tailSync.depends_on).toEqual({
+      kafka: expect.objectContaining({ condition: 'service_healthy' }),
+      postgres: expect.objectContaining({ condition: 'service_healthy' }),
+    });
+    // Behind a profile no one enables: not among the services Compose starts.
+    expect(Object.keys(merged.services).sort()).toEqual(['gateway', 'kafka', 'postgres', 'tail-sync', 'webhook-dispatcher']);
+  });
+});
+
+describe('the EventStoreDB service, as Compose makes it', () => {
+  const volumeTarget = (env: Record<string, string>) =>
+    (composeConfig(['docker-compose.yml'], env).services.eventstore.volumes as unknown as { source: string; target: string }[]).map((v) => `${v.source}:${v.target}`);
+
+  it("keeps the data in the named volume at the image's data directory: EventStoreDB's by default, KurrentDB's when told", () => {
+    expect(volumeTarget({})).toEqual(['eventstore-data:/var/lib/eventstore']);
+    expect(volumeTarget({ EVENTSTORE_IMAGE: 'docker.kurrent.io/kurrent-lts/kurrentdb:26.0', EVENTSTORE_DATA_DIR: '/var/lib/kurrentdb' })).toEqual([
+      'eventstore-data:/var/lib/kurrentdb',
+    ]);
+  });
+
+  it('runs with AtomPub off (nothing uses it)', () => {
+    expect(composeConfig(['docker-compose.yml']).services.eventstore.environment?.EVENTSTORE_ENABLE_ATOM_PUB_OVER_HTTP).toBe('false');
   });
 });
