@@ -1,4 +1,5 @@
 import { ErrorType, eventTypeFilter, jsonEvent, STREAM_EXISTS } from '@eventstore/db-client';
+import { StreamsService } from '@eventstore/db-client/generated/streams_grpc_pb';
 import * as grpc from '@grpc/grpc-js';
 import { describeEventStoreContract, describeReadAllContract, newEvent, uniqueId } from '../event-store.contract';
 import {
@@ -68,6 +69,17 @@ if (CONNECTION_STRING) {
   describeReadAllContract('esdb, $all read 2 events per page', storeOn(() => CONNECTION_STRING, { readAllPageSize: 2 }));
   describe('EsdbEventStore on EventStoreDB', () => {
     describePartialReads('EventStoreDB', async () => ({ connectionString: CONNECTION_STRING, stop: async () => undefined }));
+
+    it('meets a server that lists BatchAppend: the client appends through it, as the suites above did', async () => {
+      const store = new EsdbEventStore(CONNECTION_STRING);
+      try {
+        // The client's own check before every append (Client.supports, appendToStream/index.js).
+        const supports = (store.client as unknown as { supports(method: unknown): Promise<boolean> }).supports;
+        expect(await supports(StreamsService.batchAppend)).toBe(true);
+      } finally {
+        await store.close();
+      }
+    });
   });
 }
 
@@ -257,6 +269,8 @@ describe.each(['batch', 'unary'] as const)('EsdbEventStore appending (real clien
     await store.append(Array.from({ length: 5 }, (_, i) => ({ streamId: `tail-p${i}`, expectedVersion: 0, events: [newEvent()] })));
     await store.append([{ streamId: 'tail-p0', expectedVersion: 1, events: [newEvent()] }]);
     expect([server.batchAppendCalls, server.appendCalls]).toEqual(appends === 'batch' ? [1, 0] : [0, 6]);
+    const supports = (store.client as unknown as { supports(method: unknown): Promise<boolean> }).supports;
+    expect(await supports(StreamsService.batchAppend)).toBe(appends === 'batch');
   });
 
   it.each([

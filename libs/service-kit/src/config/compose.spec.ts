@@ -80,3 +80,26 @@ describe('the EventStoreDB service, as Compose makes it', () => {
     expect(composeConfig(['docker-compose.yml']).services.eventstore.environment?.EVENTSTORE_ENABLE_ATOM_PUB_OVER_HTTP).toBe('false');
   });
 });
+
+describe('docker-compose.eventstore-secure.yml', () => {
+  const merged = composeConfig(['docker-compose.yml', 'docker-compose.eventstore-secure.yml'], {
+    EVENTSTORE_CERTS_DIR: '/srv/eventstore-certs',
+    EVENTSTORE_USER: 'tailsync',
+    EVENTSTORE_PASSWORD: 'operator-password',
+  });
+
+  it("runs EventStoreDB secure with the operator's certificates, and tail-sync on TLS, trusting their CA, as their user", () => {
+    const eventstore = merged.services.eventstore;
+    expect(eventstore.environment).toMatchObject({
+      EVENTSTORE_INSECURE: 'false',
+      EVENTSTORE_CERTIFICATE_FILE: '/etc/eventstore/certs/node.crt',
+      EVENTSTORE_TRUSTED_ROOT_CERTIFICATES_PATH: '/etc/eventstore/certs/ca',
+    });
+    const mounts = (service: string) => (merged.services[service].volumes as unknown as { source: string; target: string }[]).map((v) => `${v.source}:${v.target}`);
+    expect(mounts('eventstore')).toContain('/srv/eventstore-certs:/etc/eventstore/certs');
+    expect(mounts('tail-sync')).toContain('/srv/eventstore-certs/ca:/etc/tailsync/eventstore-ca');
+    expect(merged.services['tail-sync'].environment?.EVENTSTORE_CONNECTION_STRING).toBe(
+      'esdb://tailsync:operator-password@eventstore:2113?tls=true&tlsCAFile=/etc/tailsync/eventstore-ca/ca.crt',
+    );
+  });
+});
