@@ -15,7 +15,7 @@
  *   callback, :216 completes the response channel with it), failing every write in flight on it.
  */
 import * as grpc from '@grpc/grpc-js';
-import { AllStreamPosition, StreamIdentifier, UUID } from '@eventstore/db-client/generated/shared_pb';
+import { AllStreamPosition, Empty, StreamIdentifier, UUID } from '@eventstore/db-client/generated/shared_pb';
 import { BatchAppendReq, BatchAppendResp } from '@eventstore/db-client/generated/streams_pb';
 import type { Status } from '@eventstore/db-client/generated/status_pb';
 import type { Expected, InMemoryEsdbLog, LogLimits, Proposed } from './in-memory-esdb-log.test-support';
@@ -42,6 +42,10 @@ interface PendingWrite {
 }
 
 type BatchCall = grpc.ServerDuplexStream<BatchAppendReq, BatchAppendResp>;
+
+/** A write's answer: an in-band error, or the stream's revision (-1: none) and its last event's position. */
+type WriteResult = { error: Status } | { revision: number; position: bigint | null };
+type Answer = (correlation: UUID | undefined, streamId: string, result: WriteResult) => void;
 
 function expectedOf(options: BatchAppendReq.Options): Expected {
   if (options.hasStreamPosition()) return { revision: Number(options.getStreamPosition()) };
@@ -72,12 +76,14 @@ export class BatchAppendCalls {
     this.calls++;
     this.open.add(call);
     const pending = new Map<string, PendingWrite>();
-    const answer = (correlation: UUID | undefined, streamId: string, result: { error: Status } | { revision: number; position: bigint | null }) => {
+    const answer: Answer = (correlation, streamId, result) => {
       const resp = new BatchAppendResp().setCorrelationId(correlation).setStreamIdentifier(new StreamIdentifier().setStreamName(Buffer.from(streamId, 'utf8')));
       if ('error' in result) resp.setError(result.error);
       else {
-        const success = new BatchAppendResp.Success().setCurrentRevision(String(result.revision));
-        // The position of the write's last event (BatchAppendResp.cs:12-23).
+        // The stream's revision, or no stream; the position of the write's last event (BatchAppendResp.cs:12-31).
+        const success = new BatchAppendResp.Success();
+        if (result.revision >= 0) success.setCurrentRevision(String(result.revision));
+        else success.setNoStream(new Empty());
         if (result.position !== null) success.setPosition(new AllStreamPosition().setCommitPosition(String(result.position)).setPreparePosition(String(result.position)));
         resp.setSuccess(success);
       }
@@ -101,7 +107,7 @@ export class BatchAppendCalls {
     call: BatchCall,
     req: BatchAppendReq,
     pending: Map<string, PendingWrite>,
-    answer: (correlation: UUID | undefined, streamId: string, result: { error: Status } | { revision: number; position: bigint | null }) => void,
+    answer: Answer,
   ): void {
     const correlation = req.getCorrelationId();
     const key = correlation?.getString() ?? '';
