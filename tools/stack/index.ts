@@ -1,2 +1,3 @@
 export * from './app-process';
 export * from './infrastructure';
+export * from './grpc-env';

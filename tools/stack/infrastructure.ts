@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startKafka } from '../kafka/broker';
@@ -71,6 +71,9 @@ export interface LocalSecrets {
   ADMIN_TOKEN: string;
   JWT_SECRET: string;
   WEBHOOK_SECRET_KEY: string;
+  /** The Ed25519 pair that signs the caller of the gateway's service calls (PEM). */
+  SERVICE_SIGNING_KEY: string;
+  SERVICE_VERIFY_KEY: string;
 }
 
 /**
@@ -84,8 +87,19 @@ export function localSecrets(dataDir: string): LocalSecrets {
     ADMIN_TOKEN: process.env.ADMIN_TOKEN || kept.ADMIN_TOKEN || randomBytes(24).toString('base64url'),
     JWT_SECRET: process.env.JWT_SECRET || kept.JWT_SECRET || randomBytes(48).toString('base64url'),
     WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY || kept.WEBHOOK_SECRET_KEY || randomBytes(32).toString('base64'),
+    ...serviceKeys(kept),
   };
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;
+}
+
+/** The pair from the environment when both halves are set, else the kept one, else a new one. */
+function serviceKeys(kept: Partial<LocalSecrets>): Pick<LocalSecrets, 'SERVICE_SIGNING_KEY' | 'SERVICE_VERIFY_KEY'> {
+  if (process.env.SERVICE_SIGNING_KEY && process.env.SERVICE_VERIFY_KEY) {
+    return { SERVICE_SIGNING_KEY: process.env.SERVICE_SIGNING_KEY, SERVICE_VERIFY_KEY: process.env.SERVICE_VERIFY_KEY };
+  }
+  if (kept.SERVICE_SIGNING_KEY && kept.SERVICE_VERIFY_KEY) return { SERVICE_SIGNING_KEY: kept.SERVICE_SIGNING_KEY, SERVICE_VERIFY_KEY: kept.SERVICE_VERIFY_KEY };
+  const pair = generateKeyPairSync('ed25519', { privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+  return { SERVICE_SIGNING_KEY: pair.privateKey, SERVICE_VERIFY_KEY: pair.publicKey };
 }

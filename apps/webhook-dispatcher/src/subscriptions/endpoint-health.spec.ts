@@ -7,7 +7,7 @@ import { DispatcherRuntime } from '../dispatcher.runtime';
 import { ensureSubscriptionEventsTopic, eventually, infraEnv, isolatedDatabase, newSharedSecret, uniqueDomain } from '../testing/harness';
 import { runningDispatcher, stopDispatcher } from '../testing/running-dispatcher';
 import { scripts, WebhookReceiver } from '../testing/receiver';
-import { SubscriptionsMessages } from './subscriptions.messages';
+import { SubscriptionRequests } from './subscription-requests';
 
 const EVT = 'Product.RiskAssessmentExecuted';
 
@@ -44,11 +44,11 @@ describe('endpoint health (real PostgreSQL, real Kafka, real receivers)', () => 
   async function dispatcher(env: Record<string, string>) {
     const runtime = await runningDispatcher(db.pool, `health-${runtimes.length}`, { WEBHOOK_RETRY_DELAYS_MS: '20', ...env });
     runtimes.push(runtime);
-    return { runtime, messages: new SubscriptionsMessages(runtime) };
+    return { runtime, messages: new SubscriptionRequests(runtime) };
   }
 
   const caller = (domain: string): CallerContext => ({ domain, source: 'client', requestId: 'r' });
-  const viewOf = async (messages: SubscriptionsMessages, domain: string): Promise<SubscriptionView> => {
+  const viewOf = async (messages: SubscriptionRequests, domain: string): Promise<SubscriptionView> => {
     const reply = await messages.get({ caller: caller(domain), body: {} });
     if (!reply.ok) throw new Error('no subscription');
     return reply.result;
