@@ -57,11 +57,11 @@ export function ensureSubscriptionEventsTopic(): Promise<void> {
   return ensureTopics(infraEnv().KAFKA_BROKERS.split(','), [WEBHOOK_SUBSCRIPTIONS_TOPIC]);
 }
 
-/** A started publisher of subscription events on the real broker (its topic created when missing). */
-export async function startedEventsPublisher(): Promise<SubscriptionEventsPublisher> {
+/** A started publisher of subscription events on the real broker (its topic created when missing), its outbox in `pool`'s database. */
+export async function startedEventsPublisher(pool: Pool): Promise<SubscriptionEventsPublisher> {
   const brokers = infraEnv().KAFKA_BROKERS.split(',');
   await ensureSubscriptionEventsTopic();
-  const publisher = new SubscriptionEventsPublisher({ brokers, clientId: `spec-subscription-events-${randomBytes(3).toString('hex')}` });
+  const publisher = new SubscriptionEventsPublisher(pool, { brokers, clientId: `spec-subscription-events-${randomBytes(3).toString('hex')}` });
   await publisher.start();
   return publisher;
 }

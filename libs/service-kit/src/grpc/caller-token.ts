@@ -71,7 +71,8 @@ export class CallerTokenVerifier {
     try {
       claims = this.verify(token);
     } catch (error) {
-      throw new CallerRefused(error instanceof TokenError ? `signed caller refused: ${error.code}` : 'signed caller refused');
+      // fast-jwt's messages name the failed check (expired, signature, a claim), never the token.
+      throw new CallerRefused(error instanceof TokenError ? `signed caller refused: ${error.message}` : 'signed caller refused');
     }
     if ((claims.exp - claims.iat) * 1000 > CALLER_TOKEN_MAX_LIFETIME_MS) throw new CallerRefused('signed caller lives longer than 60 s');
     if (typeof claims.dom !== 'string' || typeof claims.sub !== 'string' || typeof claims.rid !== 'string') throw new CallerRefused('signed caller is incomplete');
