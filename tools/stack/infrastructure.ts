@@ -1,7 +1,8 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startKafka } from '../kafka/broker';
+import { newServiceKeys, type ServiceKeys } from '@tailsync/service-kit';
 import { startEmbeddedPostgres } from '../postgres/embedded-postgres';
 
 export const REPO_ROOT = join(__dirname, '..', '..');
@@ -67,13 +68,10 @@ export async function startInfrastructure(opts: InfrastructureOptions): Promise<
   };
 }
 
-export interface LocalSecrets {
+export interface LocalSecrets extends ServiceKeys {
   ADMIN_TOKEN: string;
   JWT_SECRET: string;
   WEBHOOK_SECRET_KEY: string;
-  /** The Ed25519 pair that signs the caller of the gateway's service calls (PEM). */
-  SERVICE_SIGNING_KEY: string;
-  SERVICE_VERIFY_KEY: string;
 }
 
 /**
@@ -95,11 +93,10 @@ export function localSecrets(dataDir: string): LocalSecrets {
 }
 
 /** The pair from the environment when both halves are set, else the kept one, else a new one. */
-function serviceKeys(kept: Partial<LocalSecrets>): Pick<LocalSecrets, 'SERVICE_SIGNING_KEY' | 'SERVICE_VERIFY_KEY'> {
+function serviceKeys(kept: Partial<LocalSecrets>): ServiceKeys {
   if (process.env.SERVICE_SIGNING_KEY && process.env.SERVICE_VERIFY_KEY) {
     return { SERVICE_SIGNING_KEY: process.env.SERVICE_SIGNING_KEY, SERVICE_VERIFY_KEY: process.env.SERVICE_VERIFY_KEY };
   }
   if (kept.SERVICE_SIGNING_KEY && kept.SERVICE_VERIFY_KEY) return { SERVICE_SIGNING_KEY: kept.SERVICE_SIGNING_KEY, SERVICE_VERIFY_KEY: kept.SERVICE_VERIFY_KEY };
-  const pair = generateKeyPairSync('ed25519', { privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
-  return { SERVICE_SIGNING_KEY: pair.privateKey, SERVICE_VERIFY_KEY: pair.publicKey };
+  return newServiceKeys();
 }

@@ -29,3 +29,4 @@ export * from './postgres/leader-lock';
 export * from './grpc/caller-token';
 export * from './grpc/served-calls';
 export * from './grpc/grpc-server';
+export * from './grpc/service-keys';

@@ -9,7 +9,7 @@ export class ConfigError extends Error {}
  * A wrong or missing setting stops start-up with a message naming each bad variable.
  */
 export function loadConfig<T extends object>(schema: new () => T, env: NodeJS.ProcessEnv = process.env): T {
-  const raw = withFileValues(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')) as Record<string, string>, settingsOf(schema));
+  const raw = withFileValues(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')) as Record<string, string>, knownSettings(schema));
   const config = plainToInstance(schema, raw, { enableImplicitConversion: true, exposeDefaultValues: true });
   const errors = validateSync(config, { whitelist: false, forbidUnknownValues: false });
   if (errors.length > 0) {
@@ -24,9 +24,12 @@ function describe(error: ValidationError): string {
   return `  ${error.property}: ${rules}`;
 }
 
-/** The settings a config class declares (each has a validation rule). */
-function settingsOf(schema: new () => object): Set<string> {
-  return new Set(getMetadataStorage().getTargetValidationMetadatas(schema, '', true, false).map((m) => m.propertyName));
+/** The settings a config class knows: every validated or defaulted property. */
+export function knownSettings(schema: new () => object): Set<string> {
+  const validated = getMetadataStorage()
+    .getTargetValidationMetadatas(schema, '', true, false)
+    .map((m) => m.propertyName);
+  return new Set([...validated, ...Object.keys(new schema())]);
 }
 
 /**
