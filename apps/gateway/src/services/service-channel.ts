@@ -29,7 +29,7 @@ type ReplyOf<D, M extends keyof D> = D[M] extends MethodDefinition<any, any, any
 type UnaryMethod = (request: unknown, metadata: Metadata, options: { deadline: number }, callback: (error: ServiceError | null, reply: unknown) => void) => unknown;
 
 /** Status codes of a call that did not get an answer in time or found no copy: the client may try again. */
-const UNANSWERED = new Set([status.UNAVAILABLE, status.DEADLINE_EXCEEDED, status.CANCELLED, status.RESOURCE_EXHAUSTED]);
+const UNANSWERED = new Set([status.UNAVAILABLE, status.DEADLINE_EXCEEDED, status.CANCELLED]);
 
 /**
  * One service's gRPC channel (`@nestjs/microservices`' client), balanced round robin over every

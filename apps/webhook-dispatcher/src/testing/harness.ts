@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { RISK_ASSESSMENT_EXECUTED, WEBHOOK_SUBSCRIPTIONS_TOPIC } from '@tailsync/contracts';
-import { ensureTopics } from '@tailsync/service-kit';
+import { ensureTopics, newServiceKeys } from '@tailsync/service-kit';
 import { SecretBox, secretId } from '@tailsync/webhook-signing';
 import { loadConfig } from '@tailsync/service-kit';
 import { Pool } from 'pg';
@@ -18,10 +18,14 @@ export function infraEnv(): { DATABASE_URL: string; KAFKA_BROKERS: string } {
 
 export const testKey = randomBytes(32).toString('base64');
 
+/** The services' half of a key pair made for the specs (they call the handlers directly, not over gRPC). */
+const testVerifyKey = newServiceKeys().SERVICE_VERIFY_KEY;
+
 export function testConfig(overrides: Record<string, string> = {}): WebhookDispatcherConfig {
   return loadConfig(WebhookDispatcherConfig, {
     ...infraEnv(),
     WEBHOOK_SECRET_KEY: testKey,
+    SERVICE_VERIFY_KEY: testVerifyKey,
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     WEBHOOK_RETRY_DELAYS_MS: '100,200',
     WEBHOOK_ATTEMPT_TIMEOUT_MS: '2000',

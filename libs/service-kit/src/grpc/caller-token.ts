@@ -19,7 +19,7 @@ interface CallerClaims {
 
 /**
  * The gateway's side: a compact JWS (EdDSA over Ed25519, PKCS#8 PEM key) naming the caller,
- * for one service (`aud`), living as long as the call may (never past 60 s).
+ * for one service (`aud`), living 60 s (the services allow 5 s of clock skew).
  */
 export class CallerTokenSigner {
   private readonly signers = new Map<string, (claims: CallerClaims) => string>();

@@ -10,7 +10,7 @@ import { ChangeTailNumber, DeactivateTail, ReactivateTail } from '../application
 import { GetTail, GetTailHistory, ListTails } from '../application/queries/tail-queries';
 import { asProblem } from './tail-problems';
 
-/** The gateway's tail requests, each handed to its command or query (tails.grpc.ts receives them). */
+/** The gateway's tail requests, each handed to its command or query (tail-sync.grpc.ts receives them). */
 @Injectable()
 export class TailRequests {
   constructor(
