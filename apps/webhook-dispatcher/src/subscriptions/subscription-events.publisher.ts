@@ -2,11 +2,13 @@ import type { WebhookSubscriptionEvent, WebhookSubscriptionEventData, WebhookSub
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import { SubscriptionEventsRelay, type SubscriptionEventsRelayOptions } from './subscription-events.relay';
+import type { Db } from './subscription.store';
 
 /**
  * Announces a subscription's changes of state on `tailsync.webhook-subscriptions`: each event is
- * stored in the outbox (so no request waits for the broker, and a broker that is down delays the
- * event without losing it) and the relay puts it on the topic.
+ * stored in the outbox, in the transaction of the change it reports (so no request waits for the
+ * broker, and a broker that is down delays the event without losing it), and the relay puts it on
+ * the topic.
  */
 export class SubscriptionEventsPublisher {
   private readonly relay: SubscriptionEventsRelay;
@@ -26,9 +28,37 @@ export class SubscriptionEventsPublisher {
     return this.relay.stop();
   }
 
-  async publish(type: WebhookSubscriptionEventType, domain: string, data: WebhookSubscriptionEventData): Promise<void> {
+  /** Stores an event with the change it reports (`db`: that change's transaction); `relayNow()` once it is committed. */
+  async record(db: Db, type: WebhookSubscriptionEventType, domain: string, data: WebhookSubscriptionEventData): Promise<void> {
     const event: WebhookSubscriptionEvent = { eventId: randomUUID(), type, domain, occurredAt: new Date().toISOString(), data };
-    await this.pool.query('insert into webhook_subscription_event_outbox (domain, event) values ($1, $2)', [domain, event]);
+    await db.query('insert into webhook_subscription_event_outbox (domain, event) values ($1, $2)', [domain, event]);
+  }
+
+  /** Stores an event about a change already committed, and relays it now. */
+  async publish(type: WebhookSubscriptionEventType, domain: string, data: WebhookSubscriptionEventData): Promise<void> {
+    await this.record(this.pool, type, domain, data);
+    this.relayNow();
+  }
+
+  /** Events were committed: relay them now rather than at the end of the relay's pause. */
+  relayNow(): void {
     this.relay.wake();
+  }
+
+  /** Runs a change and the events it records in one transaction, then relays the events. */
+  async inTransaction<T>(work: (db: Db) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('begin');
+      const result = await work(client);
+      await client.query('commit');
+      this.relayNow();
+      return result;
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
   }
 }

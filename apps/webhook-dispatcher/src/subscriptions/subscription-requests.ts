@@ -75,8 +75,7 @@ export class SubscriptionRequests {
       }
       if (Object.keys(fieldErrors).length > 0 || secret === undefined) throw validation(fieldErrors);
       const input = { eventNames: [...new Set(body.eventNames)], url: body.url, sealedSecret: body.sealedSecret, secretId: secretId(secret) };
-      const saved = await this.runtime.subscriptions.put(caller.domain, input, this.runtime.config.WEBHOOK_SECRET_GRACE_SECONDS);
-      await this.runtime.state.saved(saved, previousSecretValidUntil(saved.subscription));
+      const saved = await this.runtime.state.save(caller.domain, input, this.runtime.config.WEBHOOK_SECRET_GRACE_SECONDS);
       return view(saved.subscription);
     });
   }
