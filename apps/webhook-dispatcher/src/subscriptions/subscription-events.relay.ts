@@ -82,8 +82,8 @@ export class SubscriptionEventsRelay {
       acks: -1,
       messages: rows.map(({ domain, event }) => ({ key: domain, value: JSON.stringify(event), headers: cloudEventHeaders(event) })),
     });
-    await client.query('delete from webhook_subscription_event_outbox where seq <= $1', [rows[rows.length - 1].seq]);
     for (const { event } of rows) this.counter.inc({ type: event.type, outcome: 'published' });
+    await client.query('delete from webhook_subscription_event_outbox where seq <= $1', [rows[rows.length - 1].seq]);
     return rows.length === BATCH ? 'more' : 'caught-up';
   }
 }
