@@ -7,6 +7,7 @@ import { kafkaPrincipalsCommand } from './kafka-principals';
 import { migrateServicesCommand } from './migrate';
 import { publishRiskAssessmentCommand } from './publish-risk-assessment';
 import { rebuildProjectionsCommand } from './rebuild-projections';
+import { serviceKeysCommand } from './service-keys';
 
 type Command = { run: (argv: string[]) => Promise<number>; summary: string };
 
@@ -26,6 +27,10 @@ export const COMMANDS: Record<string, Command> = {
   'kafka-principals': {
     run: (argv) => kafkaPrincipalsCommand(argv),
     summary: "create or update the Kafka principals and exactly the contract's ACLs (and tailsync's topics)",
+  },
+  'service-keys': {
+    run: (argv) => serviceKeysCommand(argv),
+    summary: 'print a new key pair for the signed caller of service calls, as .env lines (compose)',
   },
   'publish-risk-assessment': {
     run: (argv) => publishRiskAssessmentCommand(argv),
