@@ -1,4 +1,3 @@
-import { getMetadataStorage } from 'class-validator';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
