@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { SecretBox } from '@tailsync/webhook-signing';
+import { SecretBox } from '@tailsync/service-kit';
 import { brokerList, createPool } from '@tailsync/service-kit';
 import type { Pool } from 'pg';
 import { WebhookDispatcherConfig } from './config/webhook-dispatcher.config';

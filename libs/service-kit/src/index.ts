@@ -28,3 +28,4 @@ export * from './postgres/migrate-command';
 export * from './concurrency/batcher';
 export * from './concurrency/polling-loop';
 export * from './postgres/leader-lock';
+export * from './secrets/secret-box';

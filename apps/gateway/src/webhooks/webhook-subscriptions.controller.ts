@@ -8,7 +8,7 @@ import {
   CallerContext, DeliveryPage, PutSubscriptionRequest, RecoverDeliveriesResult, RedeliverResult, SubscriptionView as SubscriptionReply, TestSubscriptionResult,
   WEBHOOK_PATTERNS,
 } from '@tailsync/contracts';
-import { SecretBox } from '@tailsync/webhook-signing';
+import { SecretBox } from '@tailsync/service-kit';
 import { Caller } from '../auth/caller.decorator';
 import { GatewayConfig } from '../config/gateway.config';
 import { unwrap } from '../rpc/reply';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CallerContext } from '@tailsync/contracts';
-import { secretId, standardWebhooksSecret, verifyWebhookRequest } from '@tailsync/webhook-signing';
+import { secretId, standardWebhooksSecret, verifyWebhookRequest } from '@tailsync/webhooks';
 import { Webhook } from 'standardwebhooks';
 import { callbackBody } from '../delivery/domain/event-message';
 import { DispatcherRuntime } from '../dispatcher.runtime';

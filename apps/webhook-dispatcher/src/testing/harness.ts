@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { RISK_ASSESSMENT_EXECUTED, WEBHOOK_SUBSCRIPTIONS_TOPIC } from '@tailsync/contracts';
 import { ensureTopics } from '@tailsync/service-kit';
-import { SecretBox, secretId } from '@tailsync/webhook-signing';
+import { SecretBox } from '@tailsync/service-kit';
+import { secretId } from '@tailsync/webhooks';
 import { loadConfig } from '@tailsync/service-kit';
 import { Pool } from 'pg';
 import { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
