@@ -2,7 +2,7 @@ import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
 export default [
-  { ignores: ['node_modules', 'dist', '.data', '.nx', 'coverage', '**/*.js', '**/*.mjs'] },
+  { ignores: ['node_modules', 'dist', '.data', '.nx', 'coverage', '**/*.js', '**/*.cjs', '**/*.mjs'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
