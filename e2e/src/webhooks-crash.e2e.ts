@@ -25,7 +25,7 @@ const newSecret = () => randomBytes(48).toString('hex');
 let current: AppProcess | undefined;
 const receivers: WebhookReceiver[] = [];
 
-/** Starts a dispatcher copy in the shared one's place and waits until the gateway reaches it over Kafka. */
+/** Starts a dispatcher copy in the shared one's place and waits until the gateway reaches it over gRPC. */
 async function startDispatcher(instance: string, env: Record<string, string>): Promise<AppProcess> {
   const app = startApp('webhook-dispatcher', instance, { WEBHOOK_DISPATCHER_HTTP_PORT: dispatcherPort(), ...env });
   await waitForHttp(`${dispatcherUrl()}/health/ready`, 60_000, [app]);

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEAD_LETTER_HEADERS_SCHEMA, DLQ_HEADERS, messageValidator, RISK_ASSESSMENT_EXECUTED_SCHEMA, TOPICS, WEBHOOK_PATTERNS } from '@tailsync/contracts';
+import { DEAD_LETTER_HEADERS_SCHEMA, DLQ_HEADERS, messageValidator, RISK_ASSESSMENT_EXECUTED_SCHEMA, TOPICS } from '@tailsync/contracts';
 import { Controller, Headers, HttpCode, Module, Post, UseGuards } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { verifyWebhookRequest, type VerifiedWebhook } from '@tailsync/webhooks';
@@ -139,15 +139,15 @@ describe('the shared secret never leaves in clear', () => {
     const bad = await api(s.account, 'POST', '/WebhookSubscriptions/', { eventNames: ['nope'], url: s.receiver.url, sharedSecret: s.secret });
     for (const res of [sub, test, bad]) expect(JSON.stringify(res.body)).not.toContain(s.secret);
 
-    // Every message ever sent to the dispatcher's subscription pattern carries ciphertext only.
+    // The subscription's operational events (the only Kafka messages about it) name its URL, never the secret.
     const kafka = new Kafka({ ...testKafka(), clientId: 'e2e-secret-check', logLevel: logLevel.NOTHING });
     const consumer = kafka.consumer({ groupId: `e2e-secret-check-${randomUUID()}` });
     const seen: string[] = [];
     await consumer.connect();
-    await consumer.subscribe({ topic: WEBHOOK_PATTERNS.putSubscription, fromBeginning: true });
+    await consumer.subscribe({ topic: TOPICS.webhookSubscriptions, fromBeginning: true });
     await consumer.run({ eachMessage: async ({ message }) => void seen.push(message.value?.toString('utf8') ?? '') });
     try {
-      await eventually(async () => seen.some((m) => m.includes(s.account.domain) && m.includes('sealedSecret')), 20_000);
+      await eventually(async () => seen.some((m) => m.includes(s.account.domain) && m.includes('SubscriptionSaved')), 20_000);
     } finally {
       await consumer.disconnect();
     }

@@ -6,6 +6,7 @@ import { createServiceAccountCommand } from './create-service-account';
 import { migrateServicesCommand } from './migrate';
 import { publishRiskAssessmentCommand } from './publish-risk-assessment';
 import { rebuildProjectionsCommand } from './rebuild-projections';
+import { serviceKeysCommand } from './service-keys';
 
 type Command = { run: (argv: string[]) => Promise<number>; summary: string };
 
@@ -21,6 +22,10 @@ export const COMMANDS: Record<string, Command> = {
   'rebuild-projections': {
     run: (argv) => rebuildProjectionsCommand(argv),
     summary: "rebuild tail-sync's read model from the event store",
+  },
+  'service-keys': {
+    run: (argv) => serviceKeysCommand(argv),
+    summary: 'print a new key pair for the signed caller of service calls, as .env lines (compose)',
   },
   'publish-risk-assessment': {
     run: (argv) => publishRiskAssessmentCommand(argv),

@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startKafka } from '../kafka/broker';
+// A relative path: Jest's globalSetup (the e2e stack) does not apply the path aliases.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { newServiceKeys, type ServiceKeys } from '../../libs/service-kit/src/grpc/service-keys';
 import { startEmbeddedPostgres } from '../postgres/embedded-postgres';
 
 export const REPO_ROOT = join(__dirname, '..', '..');
@@ -67,7 +70,7 @@ export async function startInfrastructure(opts: InfrastructureOptions): Promise<
   };
 }
 
-export interface LocalSecrets {
+export interface LocalSecrets extends ServiceKeys {
   ADMIN_TOKEN: string;
   JWT_SECRET: string;
   WEBHOOK_SECRET_KEY: string;
@@ -84,8 +87,18 @@ export function localSecrets(dataDir: string): LocalSecrets {
     ADMIN_TOKEN: process.env.ADMIN_TOKEN || kept.ADMIN_TOKEN || randomBytes(24).toString('base64url'),
     JWT_SECRET: process.env.JWT_SECRET || kept.JWT_SECRET || randomBytes(48).toString('base64url'),
     WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY || kept.WEBHOOK_SECRET_KEY || randomBytes(32).toString('base64'),
+    ...serviceKeys(kept),
   };
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;
+}
+
+/** The pair from the environment when both halves are set, else the kept one, else a new one. */
+function serviceKeys(kept: Partial<LocalSecrets>): ServiceKeys {
+  if (process.env.SERVICE_SIGNING_KEY && process.env.SERVICE_VERIFY_KEY) {
+    return { SERVICE_SIGNING_KEY: process.env.SERVICE_SIGNING_KEY, SERVICE_VERIFY_KEY: process.env.SERVICE_VERIFY_KEY };
+  }
+  if (kept.SERVICE_SIGNING_KEY && kept.SERVICE_VERIFY_KEY) return { SERVICE_SIGNING_KEY: kept.SERVICE_SIGNING_KEY, SERVICE_VERIFY_KEY: kept.SERVICE_VERIFY_KEY };
+  return newServiceKeys();
 }

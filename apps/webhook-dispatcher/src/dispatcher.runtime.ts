@@ -77,7 +77,7 @@ export class DispatcherRuntime {
     this.box = new SecretBox(config.WEBHOOK_SECRET_KEY);
     this.sender = new AttemptSender(config.WEBHOOK_ALLOW_PRIVATE_URLS);
     this.tester = new WebhookTester(this.box, this.sender);
-    this.events = new SubscriptionEventsPublisher({ kafka: kafkaConnection(config), clientId: `webhook-dispatcher-subscription-events-${instanceId}` });
+    this.events = new SubscriptionEventsPublisher(this.pool, { kafka: kafkaConnection(config), clientId: `webhook-dispatcher-subscription-events-${instanceId}` });
     this.state = new SubscriptionState(this.subscriptions, this.events);
     const leaseWrites = new WriteBehindLeases(this.deliveries, { lingerMs: options.leaseWriteLingerMs ?? LEASE_WRITE_LINGER_MS });
     const recorder = new AttemptRecorder(this.deliveries, this.state, this.metrics, { lingerMs: RECORD_LINGER_MS }, leaseWrites);

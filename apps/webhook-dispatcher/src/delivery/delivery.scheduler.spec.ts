@@ -28,8 +28,8 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
   let events: SubscriptionEventsPublisher;
 
   beforeAll(async () => {
-    events = await startedEventsPublisher();
     db = await isolatedDatabase('scheduler');
+    events = await startedEventsPublisher(db.pool);
     deliveries = new DeliveryStore(db.pool);
     subscriptions = new SubscriptionStore(db.pool);
   });

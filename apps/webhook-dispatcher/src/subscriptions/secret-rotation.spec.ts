@@ -7,7 +7,7 @@ import { DispatcherRuntime } from '../dispatcher.runtime';
 import { eventually, isolatedDatabase, newSharedSecret, sleep, uniqueDomain } from '../testing/harness';
 import { runningDispatcher, stopDispatcher } from '../testing/running-dispatcher';
 import { scripts, WebhookReceiver, type ReceivedRequest } from '../testing/receiver';
-import { SubscriptionsMessages } from './subscriptions.messages';
+import { SubscriptionRequests } from './subscription-requests';
 
 const EVT = 'Product.RiskAssessmentExecuted';
 const GRACE = 3600;
@@ -15,13 +15,13 @@ const GRACE = 3600;
 describe('rotating the shared secret without a gap (RPC handlers, real PostgreSQL, real receivers)', () => {
   let db: Awaited<ReturnType<typeof isolatedDatabase>>;
   let runtime: DispatcherRuntime;
-  let messages: SubscriptionsMessages;
+  let messages: SubscriptionRequests;
   const receivers: WebhookReceiver[] = [];
 
   beforeAll(async () => {
     db = await isolatedDatabase('rotation');
     runtime = await runningDispatcher(db.pool, 'rot', { WEBHOOK_SECRET_GRACE_SECONDS: String(GRACE), WEBHOOK_RETRY_DELAYS_MS: '600,600' });
-    messages = new SubscriptionsMessages(runtime);
+    messages = new SubscriptionRequests(runtime);
   });
   afterAll(async () => {
     await stopDispatcher(runtime);

@@ -2,6 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { newServiceKeys } from '@tailsync/service-kit';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- an .env file written as the CLI writes one
+import { envFileValue } from '../../../../tools/stack/env-file-value';
 
 const REPO_ROOT = join(__dirname, '..', '..', '..', '..');
 
@@ -31,6 +34,7 @@ export class ComposeProject {
       ADMIN_TOKEN: randomBytes(24).toString('hex'),
       JWT_SECRET: randomBytes(32).toString('hex'),
       WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
+      ...newServiceKeys(),
       POSTGRES_PASSWORD: randomBytes(16).toString('hex'),
       GATEWAY_PORT: process.env.COMPOSE_TEST_GATEWAY_PORT ?? '23000',
       KAFKA_EXTERNAL_PORT: process.env.COMPOSE_TEST_KAFKA_PORT ?? '29094',
@@ -63,7 +67,7 @@ export class ComposeProject {
   /** Writes an env file beside the test's own and returns its path. */
   writeEnvFile(name: string, settings: Record<string, string>): string {
     const file = join(this.dir, name);
-    writeFileSync(file, Object.entries(settings).map(([k, v]) => `${k}=${v}`).join('\n') + '\n', { mode: 0o600 });
+    writeFileSync(file, Object.entries(settings).map(([k, v]) => `${k}=${envFileValue(v)}`).join('\n') + '\n', { mode: 0o600 });
     return file;
   }
 

@@ -1,4 +1,3 @@
-import { getMetadataStorage } from 'class-validator';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -69,13 +68,6 @@ export function composeEnvironment(service: string, operatorEnv: Record<string, 
   );
 }
 
-/** The settings a config class knows: every validated or defaulted property. */
-export function knownSettings(schema: new () => object): Set<string> {
-  const validated = getMetadataStorage()
-    .getTargetValidationMetadatas(schema, '', true, false)
-    .map((m) => m.propertyName);
-  return new Set([...validated, ...Object.keys(new schema())]);
-}
 
 /** The variables the README's configuration table documents (rows starting with `` | `NAME` ``). */
 export function readmeSettings(file = join(REPO_ROOT, 'README.md')): Set<string> {
