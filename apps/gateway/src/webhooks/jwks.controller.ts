@@ -1,5 +1,5 @@
 import { Controller, Get, Query, Req, Res } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { Public } from '@tailsync/service-kit';
 import { IsDefined, IsString, Matches } from 'class-validator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -32,6 +32,7 @@ export class JwksController {
     summary: "A domain's webhook signing keys as a JWK Set (public, cacheable).",
     description: 'Ed25519 keys (RFC 8037), each named by its kid (RFC 7638 thumbprint), the kid of the JWTs it signs. A new key appears at least the grace period (WEBHOOK_SECRET_GRACE_SECONDS) before it signs, and an old one stays that long after its last signature. Empty when the domain has no key.',
   })
+  @ApiProduces('application/jwk-set+json')
   @ApiOkResponse({ type: JwksView, description: 'Content-Type application/jwk-set+json; Cache-Control public, max-age ≤ 300 s.' })
   @ApiBadRequestResponse({ description: 'domain is missing or malformed.' })
   @ApiServiceUnavailableResponse({ description: 'The dispatcher did not answer in time, or is down; Retry-After: 1.' })

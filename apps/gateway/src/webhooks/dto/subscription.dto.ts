@@ -54,10 +54,10 @@ export class SubscriptionDto {
   sharedSecret?: string;
 
   @ApiPropertyOptional({
-    enum: SIGNATURE_SCHEMES, default: 'hmac-sha256',
-    description: "hmac-sha256: callbacks are signed with the shared secret. ed25519: with the domain's Ed25519 key (EdDSA JWT, Standard Webhooks v1a); receivers verify with the public keys of GET /.well-known/webhooks/jwks.json?domain=<domain>.",
+    enum: SIGNATURE_SCHEMES,
+    description: "hmac-sha256 (when absent): callbacks are signed with the shared secret. ed25519: with the domain's Ed25519 key (EdDSA JWT, Standard Webhooks v1a); receivers verify with the public keys of GET /.well-known/webhooks/jwks.json?domain=<domain>.",
   })
-  @IsOptional()
+  @ValidateIf((o: SubscriptionDto) => o.signatureScheme !== undefined) // null is refused, as any other wrong type
   @IsIn(SIGNATURE_SCHEMES as SignatureScheme[], { message: 'signatureScheme must be hmac-sha256 or ed25519.' })
   signatureScheme?: SignatureScheme;
 }
