@@ -9,7 +9,8 @@ import {
 } from '@nestjs/common';
 import { pickRawBody, refusalBody, WWW_AUTHENTICATE } from './raw-body';
 import type { WebhookPublicKeys } from './public-keys';
-import { RemoteKeySet, tokenKeyId } from './remote-key-set';
+import { RemoteKeySet } from './remote-key-set';
+import { remoteKeysFor } from './verifier-options';
 import type { TestCallPolicy } from './test-calls';
 import { verifyWebhookRequest, type VerifiedWebhook, type WebhookSecret } from './verify';
 
@@ -90,7 +91,7 @@ export class WebhookSignatureGuard implements CanActivate {
 
   private async keys(req: GuardedRequest): Promise<{ secret: WebhookSecret } | { publicKeys: WebhookPublicKeys }> {
     const source = this.secret;
-    if (source instanceof RemoteKeySet) return { publicKeys: await source.keys(tokenKeyId(req.headers.authorization)) };
+    if (source instanceof RemoteKeySet) return { publicKeys: await remoteKeysFor(source, req.headers.authorization) };
     if (typeof source === 'function') return { secret: await source(req) };
     if (typeof source === 'object' && source !== null && 'publicKeys' in source) return { publicKeys: source.publicKeys };
     return { secret: source as WebhookSecret };

@@ -94,6 +94,9 @@ describe('RemoteKeySet and the Express helper, against a real JWK Set server', (
 
   it('fetches the set once and keeps it for its max-age; a new kid (a rotation) fetches it again', async () => {
     const body = sampleBody();
+    // A probe without a token fetches nothing (and so cannot pin an empty set before the first key exists).
+    expect((await fetch(hookUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status).toBe(401);
+    expect(fetches).toBe(0);
     expect((await post(body, a)).status).toBe(200);
     expect((await post(body, a)).status).toBe(200);
     expect(fetches).toBe(1);

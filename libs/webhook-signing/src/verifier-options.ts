@@ -26,7 +26,17 @@ export function keySource<Request>(options: VerifierOptions<Request>, helper: st
   const { secret, getSecret, publicKeys } = options as { secret?: WebhookSecret; getSecret?: (req: Request) => WebhookSecret | Promise<WebhookSecret>; publicKeys?: WebhookPublicKeys | RemoteKeySet };
   if (secret !== undefined) return async () => ({ secret });
   if (typeof getSecret === 'function') return async (req) => ({ secret: await getSecret(req) });
-  if (publicKeys instanceof RemoteKeySet) return async (_req, authorization) => ({ publicKeys: await publicKeys.keys(tokenKeyId(authorization)) });
+  if (publicKeys instanceof RemoteKeySet) return async (_req, authorization) => ({ publicKeys: await remoteKeysFor(publicKeys, authorization) });
   if (publicKeys !== undefined) return async () => ({ publicKeys });
   throw new TypeError(`${helper}: pass { secret }, { getSecret } or { publicKeys }`);
+}
+
+/**
+ * @internal The keys a callback's token needs from the remote set: none (so nothing is fetched) when
+ * the request carries no token naming a key, as every callback's does: a probe or a forgery gets its
+ * 401 without a request to the service.
+ */
+export async function remoteKeysFor(keys: RemoteKeySet, authorization: string | readonly string[] | undefined): Promise<WebhookPublicKeys> {
+  const kid = tokenKeyId(authorization);
+  return kid === undefined ? [] : keys.keys(kid);
 }

@@ -166,9 +166,11 @@ PublicKeySource = Union[PublicKeys, RemoteKeySet, Callable[[], PublicKeys]]
 
 
 def public_keys_for(source: PublicKeySource, authorization: Optional[str]) -> PublicKeys:
-    """The keys to verify one request with (a RemoteKeySet is asked for the token's ``kid``)."""
+    """The keys to verify one request with (a RemoteKeySet is asked for the token's ``kid``; a request
+    whose token names no key, as every callback's does, gets none, so a probe fetches nothing)."""
     if isinstance(source, RemoteKeySet):
-        return source.keys(token_key_id(authorization))
+        kid = token_key_id(authorization)
+        return [] if kid is None else source.keys(kid)
     if callable(source):
         return source()
     return source
