@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startKafka } from '../kafka/broker';
-import { newServiceKeys, type ServiceKeys } from '@tailsync/service-kit';
+// A relative path: Jest's globalSetup (e2e) does not apply moduleNameMapper, so the alias would not resolve there.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { newServiceKeys, type ServiceKeys } from '../../libs/service-kit/src/grpc/service-keys';
 import { startEmbeddedPostgres } from '../postgres/embedded-postgres';
 
 export const REPO_ROOT = join(__dirname, '..', '..');
