@@ -3,6 +3,7 @@ import { ApiBadRequestResponse, ApiBearerAuth, ApiCreatedResponse, ApiNoContentR
 import { randomBytes } from 'node:crypto';
 import { Public } from '@tailsync/service-kit';
 import { NotFound } from '../problems/problem';
+import { NoStore } from '../http/no-store';
 import { AdminTokenGuard } from './admin-token.guard';
 import { CreateServiceAccountDto, ServiceAccountsQuery } from './dto/service-account.dto';
 import { ServiceAccountCreatedView, ServiceAccountPageView, ServiceAccountView, ServiceAccountWithSecretView } from './dto/service-account-views';
@@ -27,6 +28,7 @@ export class ServiceAccountsController {
 
   @Post()
   @HttpCode(201)
+  @NoStore()
   @ApiOperation({ summary: 'Create a service account; its clientSecret is shown this once.' })
   @ApiCreatedResponse({ type: ServiceAccountCreatedView })
   async create(@Body() dto: CreateServiceAccountDto): Promise<ServiceAccountCreatedView> {
@@ -70,6 +72,7 @@ export class ServiceAccountsController {
 
   @Post(':clientId/RotateSecret')
   @HttpCode(200)
+  @NoStore()
   @ApiOperation({ summary: 'Replace the client secret; the new one is shown this once. Tokens already issued stay valid until they expire.' })
   @ApiOkResponse({ type: ServiceAccountWithSecretView })
   @ApiNotFoundResponse({ description: 'No such service account.' })
