@@ -68,7 +68,7 @@ export class OAuthTokenController {
       await this.failures.recordFailure(keys);
       throw new Unauthorized(account && matches ? 'The service account is disabled.' : 'Unknown client or wrong secret.');
     }
-    const claims: AccessTokenClaims = { sub: account.clientId, dom: account.domain };
+    const claims: AccessTokenClaims = { sub: account.clientId, dom: account.domain, iat_ms: Date.now() };
     const access_token = await this.jwt.signAsync(claims, {
       secret: this.config.JWT_SECRET,
       algorithm: 'HS256',
