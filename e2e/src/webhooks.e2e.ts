@@ -417,7 +417,8 @@ describe('POST /WebhookSubscriptions/Test', () => {
     expect(r.headers['webhook-attempt']).toBe('1');
     expect(r.headers['webhook-id']).toMatch(/^test_[0-9a-f-]{36}$/);
     const verified = verifyWebhookRequest({ authorizationHeader: r.headers.authorization, rawBody: r.rawBody, secret: s.secret });
-    expect(verified).toMatchObject({ ok: true, payload: payloadToEcho, claims: { sub: s.account.domain, evt: EVT, iss: 'tailsync' } });
+    // Told apart from an event: `test: true` in the signed token (events carry no `test` claim, above).
+    expect(verified).toMatchObject({ ok: true, payload: payloadToEcho, claims: { sub: s.account.domain, evt: EVT, iss: 'tailsync', test: true } });
     expect(verifyWithJose([{ token: tokenOf(r.headers.authorization), secret: s.secret, body: r.rawBody }])[0].ok).toBe(true);
   });
 

@@ -23,6 +23,17 @@ describe('signCallback: the JWT and the Standard Webhooks headers, checked by th
     expect(headers['webhook-timestamp']).toBe(String(jwt.ok && jwt.claims.iat));
   });
 
+  it('marks a Test call (webhook-id test_…) with test: true in the signed token, and an event not at all', () => {
+    const secret = newSecret();
+    const claimsOf = (id: string) => {
+      const headers = lower(signCallback({ body, secrets: [secret], domain: 'acme', eventName: EVT, webhookId: id, attempt: 1 }, jwtService));
+      const verified = verifyWebhookRequest({ authorizationHeader: headers.authorization, rawBody: body, secret });
+      return verified.ok ? (verified.claims as unknown as Record<string, unknown>) : {};
+    };
+    expect(claimsOf('test_5b8f0c1e-8d0a-4f7e-9d43-2f1c2b7a9e10').test).toBe(true);
+    expect('test' in claimsOf(webhookId)).toBe(false);
+  });
+
   it('signs "id.timestamp.body" with HMAC-SHA256 keyed by the UTF-8 bytes of the secret', () => {
     const secret = 'é'.repeat(40) + newSecret();
     const now = new Date('2025-06-01T12:00:00.999Z');

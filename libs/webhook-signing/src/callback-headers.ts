@@ -1,4 +1,5 @@
 import type { JwtService } from '@nestjs/jwt';
+import { TEST_CALL_ID_PREFIX } from './claims';
 import { signWebhook, webhookHeaders } from './sign';
 import { STANDARD_WEBHOOK_SIGNATURE_HEADER, STANDARD_WEBHOOK_TIMESTAMP_HEADER, standardWebhookSignature } from './standard-webhooks';
 
@@ -25,7 +26,9 @@ export interface SignCallbackInput {
 export function signCallback(input: SignCallbackInput, jwt: JwtService): Record<string, string> {
   const now = input.now ?? new Date();
   const [current] = input.secrets;
-  const token = signWebhook({ body: input.body, secret: current, domain: input.domain, eventName: input.eventName, now }, jwt);
+  // A Test call is known by its id, and says so in the token too (a header alone is not signed there).
+  const test = input.webhookId.startsWith(TEST_CALL_ID_PREFIX) ? (true as const) : undefined;
+  const token = signWebhook({ body: input.body, secret: current, domain: input.domain, eventName: input.eventName, now, test }, jwt);
   const timestamp = Math.floor(now.getTime() / 1000);
   const signatures = input.secrets.map((secret) => standardWebhookSignature(secret, input.webhookId, timestamp, input.body));
   return {

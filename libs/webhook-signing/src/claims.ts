@@ -37,7 +37,12 @@ export interface WebhookClaims {
   sub: string;
   /** The event name, e.g. `Product.RiskAssessmentExecuted`. */
   evt: string;
+  /** Present, and `true`, only on a Test call: its body is whatever the caller chose, not a real event. */
+  test?: true;
 }
+
+/** `Webhook-Id` of a Test call starts with this; an event's is its event id. */
+export const TEST_CALL_ID_PREFIX = 'test_';
 
 /**
  * Lowercase hex SHA-256 of the exact bytes of a body. A string is hashed as its UTF-8 bytes, so

@@ -24,6 +24,8 @@ export interface SignWebhookInput {
   eventName: string;
   /** Clock for `iat`; defaults to the current time. */
   now?: Date;
+  /** `true` on a Test call only: the token then carries `test: true`, so a receiver can tell it from an event. */
+  test?: true;
 }
 
 /**
@@ -52,6 +54,7 @@ export function signWebhook(input: SignWebhookInput, jwt: JwtService): string {
     iss: WEBHOOK_ISSUER,
     sub: domain,
     evt: eventName,
+    ...(input.test ? { test: true as const } : {}),
   };
   // The key is a secret KeyObject over the UTF-8 bytes of the shared secret: given a string or a
   // Buffer, jsonwebtoken would first try to read it as a PEM private key (and then refuse HS256 for a
