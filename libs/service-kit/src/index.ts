@@ -7,6 +7,7 @@ export * from './kafka/periodic-offset-commits';
 export * from './kafka/ensure-topics';
 export * from './ops/readiness-check';
 export * from './ops/ops.module';
+export * from './ops/readiness-report';
 export * from './ops/metrics';
 export * from './logging/logging.module';
 export * from './postgres/postgres-pool';

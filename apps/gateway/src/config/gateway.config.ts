@@ -18,6 +18,12 @@ export class GatewayConfig extends CommonConfig {
   @Max(65535)
   PORT: number = 3000;
 
+  /** Operators' port: `/metrics` and the detailed readiness report (never publish it). */
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  MANAGEMENT_PORT: number = 9464;
+
   /** Base of the links the API hands out (problem `type`, `Location`). */
   @IsUrl({ require_tld: false, require_protocol: true })
   PUBLIC_BASE_URL: string = 'http://localhost:3000';
