@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startKafka } from '../kafka/broker';
-// A relative path: Jest's globalSetup (e2e) does not apply moduleNameMapper, so the alias would not resolve there.
+// A relative path: Jest's globalSetup (the e2e stack) does not apply the path aliases.
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { newServiceKeys, type ServiceKeys } from '../../libs/service-kit/src/grpc/service-keys';
 import { startEmbeddedPostgres } from '../postgres/embedded-postgres';

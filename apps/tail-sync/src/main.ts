@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { PROTO_FILES, TAIL_EVENTS_TOPIC } from '@tailsync/contracts';
-import { brokerList, exitOnStartFailure, loadConfig, startService } from '@tailsync/service-kit';
+import { kafkaConnection, exitOnStartFailure, loadConfig, startService } from '@tailsync/service-kit';
 import { appModule } from './app.module';
 import { TailSyncConfig } from './config/tail-sync.config';
 
@@ -11,7 +11,7 @@ async function main() {
   await startService({
     name: 'tail-sync',
     module: appModule(config, instanceId),
-    kafka: { brokers: brokerList(config), topics: [TAIL_EVENTS_TOPIC] },
+    kafka: { connection: kafkaConnection(config), topics: [TAIL_EVENTS_TOPIC] },
     httpPort: config.TAIL_SYNC_HTTP_PORT,
     grpc: { protoFile: PROTO_FILES.tailSync, port: config.TAIL_SYNC_GRPC_PORT },
     instanceId,

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { PROTO_FILES, RISK_ASSESSMENT_EXECUTED_DLQ_TOPIC, RISK_ASSESSMENT_EXECUTED_TOPIC, WEBHOOK_SUBSCRIPTIONS_TOPIC } from '@tailsync/contracts';
-import { brokerList, exitOnStartFailure, loadConfig, startService } from '@tailsync/service-kit';
+import { kafkaConnection, exitOnStartFailure, loadConfig, startService } from '@tailsync/service-kit';
 import { appModule } from './app.module';
 import { WebhookDispatcherConfig } from './config/webhook-dispatcher.config';
 import { DispatcherRuntime } from './dispatcher.runtime';
@@ -14,7 +14,7 @@ async function main() {
   await startService({
     name: 'webhook-dispatcher',
     module: appModule(runtime),
-    kafka: { brokers: brokerList(config), topics: [RISK_ASSESSMENT_EXECUTED_TOPIC, RISK_ASSESSMENT_EXECUTED_DLQ_TOPIC, WEBHOOK_SUBSCRIPTIONS_TOPIC] },
+    kafka: { connection: kafkaConnection(config), topics: [RISK_ASSESSMENT_EXECUTED_TOPIC, RISK_ASSESSMENT_EXECUTED_DLQ_TOPIC, WEBHOOK_SUBSCRIPTIONS_TOPIC] },
     httpPort: config.WEBHOOK_DISPATCHER_HTTP_PORT,
     grpc: { protoFile: PROTO_FILES.webhookDispatcher, port: config.WEBHOOK_DISPATCHER_GRPC_PORT },
     instanceId,

@@ -4,7 +4,7 @@ import { metricsRegistry } from '@tailsync/service-kit';
 import { Kafka, logLevel, type Consumer } from 'kafkajs';
 import { callbackBody } from '../delivery/domain/event-message';
 import { DispatcherRuntime } from '../dispatcher.runtime';
-import { ensureSubscriptionEventsTopic, eventually, infraEnv, isolatedDatabase, newSharedSecret, uniqueDomain } from '../testing/harness';
+import { ensureSubscriptionEventsTopic, eventually, infraKafka, isolatedDatabase, newSharedSecret, uniqueDomain } from '../testing/harness';
 import { runningDispatcher, stopDispatcher } from '../testing/running-dispatcher';
 import { scripts, WebhookReceiver } from '../testing/receiver';
 import { SubscriptionRequests } from './subscription-requests';
@@ -21,7 +21,7 @@ describe('endpoint health (real PostgreSQL, real Kafka, real receivers)', () => 
   beforeAll(async () => {
     db = await isolatedDatabase('health');
     await ensureSubscriptionEventsTopic();
-    const kafka = new Kafka({ clientId: 'health-spec', brokers: infraEnv().KAFKA_BROKERS.split(','), logLevel: logLevel.NOTHING });
+    const kafka = new Kafka({ ...infraKafka(), clientId: 'health-spec', logLevel: logLevel.NOTHING });
     consumer = kafka.consumer({ groupId: `health-spec-${randomUUID()}` });
     await consumer.connect();
     await consumer.subscribe({ topic: TOPICS.webhookSubscriptions, fromBeginning: true });
@@ -105,8 +105,8 @@ describe('endpoint health (real PostgreSQL, real Kafka, real receivers)', () => 
       expect(e).toMatchObject({ eventId: expect.stringMatching(/^[0-9a-f-]{36}$/), key: domain, occurredAt: expect.any(String) });
       expect(JSON.stringify(e)).not.toContain(secret);
     }
-    const metrics = await metricsRegistry.metrics();
-    expect(metrics).toMatch(/webhook_subscription_events_total\{type="SubscriptionDisabled",outcome="published"\} [1-9]/);
+    // The relay counts an event once the broker has it, which may be just after a consumer sees it.
+    await eventually(async () => /webhook_subscription_events_total\{type="SubscriptionDisabled",outcome="published"\} [1-9]/.test(await metricsRegistry.metrics()), 5_000);
   });
 
   it('disables only once the run of failures is old enough (WEBHOOK_DISABLE_AFTER_HOURS)', async () => {
@@ -143,7 +143,7 @@ describe('endpoint health (real PostgreSQL, real Kafka, real receivers)', () => 
       ['SubscriptionDisabledByOperator', { url, reason: 'operator' }],
       ['SubscriptionEnabled', { url, reason: 'enable' }],
     ]);
-    expect(await metricsRegistry.metrics()).toMatch(/webhook_subscription_events_total\{type="SubscriptionDisabledByOperator",outcome="published"\} [1-9]/);
+    await eventually(async () => /webhook_subscription_events_total\{type="SubscriptionDisabledByOperator",outcome="published"\} [1-9]/.test(await metricsRegistry.metrics()), 5_000);
   });
 
   it("an operator's Disable leaves a subscription the endpoint disabled as it was, with its reason", async () => {

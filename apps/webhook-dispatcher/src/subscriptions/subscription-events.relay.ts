@@ -1,14 +1,14 @@
 import { Logger } from '@nestjs/common';
 import { CLOUDEVENTS_HEADERS as CE, CLOUDEVENTS_SPEC_VERSION, JSON_CONTENT_TYPE, TOPICS, WEBHOOK_SUBSCRIPTION_EVENT_SCHEMA_ID,
   WEBHOOK_SUBSCRIPTION_EVENTS_SOURCE, webhookSubscriptionCloudEventType, type WebhookSubscriptionEvent } from '@tailsync/contracts';
-import { LeaderLock, metricsRegistry, Murmur2Partitioner, PollingLoop } from '@tailsync/service-kit';
+import { type KafkaConnection, LeaderLock, metricsRegistry, Murmur2Partitioner, PollingLoop } from '@tailsync/service-kit';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
 import { createHash } from 'node:crypto';
 import type { Pool } from 'pg';
 import { Counter } from 'prom-client';
 
 export interface SubscriptionEventsRelayOptions {
-  brokers: string[];
+  kafka: KafkaConnection;
   clientId: string;
   /** Default `tailsync.webhook-subscriptions`. */
   topic?: string;
@@ -41,7 +41,7 @@ export class SubscriptionEventsRelay {
 
   constructor(pool: Pool, options: SubscriptionEventsRelayOptions) {
     this.topic = options.topic ?? TOPICS.webhookSubscriptions;
-    this.kafka = new Kafka({ clientId: options.clientId, brokers: options.brokers, logLevel: logLevel.WARN, retry: { initialRetryTime: 100, retries: 8 } });
+    this.kafka = new Kafka({ ...options.kafka, clientId: options.clientId, logLevel: logLevel.WARN, retry: { initialRetryTime: 100, retries: 8 } });
     // Scoped by the pool's session options (its search_path), so copies sharing one outbox table share the lock.
     const scope = `tailsync.webhook-subscription-events:${pool.options.options ?? ''}`;
     this.lock = new LeaderLock(pool, createHash('sha256').update(scope).digest().readBigInt64BE(0).toString());
@@ -82,8 +82,8 @@ export class SubscriptionEventsRelay {
       acks: -1,
       messages: rows.map(({ domain, event }) => ({ key: domain, value: JSON.stringify(event), headers: cloudEventHeaders(event) })),
     });
-    await client.query('delete from webhook_subscription_event_outbox where seq <= $1', [rows[rows.length - 1].seq]);
     for (const { event } of rows) this.counter.inc({ type: event.type, outcome: 'published' });
+    await client.query('delete from webhook_subscription_event_outbox where seq <= $1', [rows[rows.length - 1].seq]);
     return rows.length === BATCH ? 'more' : 'caught-up';
   }
 }

@@ -5,6 +5,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { Logger } from 'nestjs-pino';
 import { ensureTopics, TopicSpec } from '../kafka/ensure-topics';
 import { GrpcEndpoint, grpcServerOptions } from '../grpc/grpc-server';
+import type { KafkaConnection } from '../kafka/kafka-connection';
 import { assertKafkajsPatched } from '../kafka/kafkajs-patches';
 import { requestIdOf } from './request-id';
 import { addAccessLog } from '../logging/logging.module';
@@ -16,7 +17,7 @@ export interface ServiceStart {
   name: string;
   module: Type<unknown>;
   /** The broker and the topics the process consumes or produces, created before any consumer starts. */
-  kafka?: { brokers: string[]; topics: TopicSpec[] };
+  kafka?: { connection: KafkaConnection; topics: TopicSpec[] };
   httpPort: number;
   /** Set for the services the gateway calls. */
   grpc?: GrpcEndpoint;
@@ -35,7 +36,7 @@ export interface ServiceStart {
 export async function startService(start: ServiceStart): Promise<NestFastifyApplication> {
   if (start.kafka) {
     assertKafkajsPatched();
-    await ensureTopics(start.kafka.brokers, start.kafka.topics);
+    await ensureTopics(start.kafka.connection, start.kafka.topics);
   }
   const app = await NestFactory.create<NestFastifyApplication>(start.module, httpAdapter(start.frameworkErrors), { bufferLogs: true, bodyParser: !start.configure });
   app.useLogger(app.get(Logger));

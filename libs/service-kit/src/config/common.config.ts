@@ -1,9 +1,15 @@
 import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import type { KafkaSettings } from '../kafka/kafka-connection';
 
-/** Settings every tailsync process reads. */
-export class CommonConfig {
-  @Matches(/^[^,\s]+:\d+(,[^,\s]+:\d+)*$/, { message: 'KAFKA_BROKERS must be a comma list of host:port' })
-  KAFKA_BROKERS: string = '127.0.0.1:9092';
+/** Settings every tailsync process reads; the Kafka ones are checked by kafkaConnection(). */
+export class CommonConfig implements KafkaSettings {
+  @IsOptional() @IsString() KAFKA_BROKERS?: string;
+  @IsOptional() @IsString() KAFKA_SSL?: string;
+  @IsOptional() @IsString() KAFKA_SSL_CA_FILE?: string;
+  @IsOptional() @IsString() KAFKA_SASL_MECHANISM?: string;
+  @IsOptional() @IsString() KAFKA_SASL_USERNAME?: string;
+  @IsOptional() @IsString() KAFKA_SASL_PASSWORD?: string;
+  @IsOptional() @IsString() KAFKA_SASL_PASSWORD_FILE?: string;
 
   @IsString()
   @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
@@ -18,4 +24,3 @@ export class CommonConfig {
   INSTANCE_ID?: string;
 }
 
-export const brokerList = (config: CommonConfig): string[] => config.KAFKA_BROKERS.split(',');
