@@ -3,6 +3,7 @@ import * as https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { guardedLookup, isPublicAddress, SSRF_ERROR_CODE } from './domain/ssrf-guard';
+import { resolverLookup } from './resolver-lookup';
 
 /** A host that does not resolve and one that resolves to a non-public address get the same words. */
 const HOST_NOT_PUBLIC_ERROR = 'refused: the url host does not resolve to a public address';
@@ -49,7 +50,7 @@ export class AttemptSender {
   private readonly httpsAgent: https.Agent;
 
   constructor(private readonly allowPrivate: boolean) {
-    this.lookup = guardedLookup(allowPrivate);
+    this.lookup = guardedLookup(allowPrivate, resolverLookup());
     const options = { keepAlive: true, keepAliveMsecs: 1000, maxFreeSockets: 256, scheduling: 'lifo' as const };
     this.httpAgent = new http.Agent(options);
     this.httpsAgent = new https.Agent(options);
