@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 
 export default [
   // Generated from libs/contracts/proto (npm run generate:grpc); a spec keeps it in step.
-  { ignores: ['node_modules', 'dist', '.data', '.nx', 'coverage', '**/*.js', '**/*.mjs', 'libs/contracts/src/grpc/generated/**'] },
+  { ignores: ['node_modules', 'dist', '.data', '.nx', 'coverage', '**/*.js', '**/*.cjs', '**/*.mjs', 'libs/contracts/src/grpc/generated/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],

@@ -52,7 +52,7 @@ describe('tail-sync crashes', () => {
     const b = startApp('tail-sync', 'tail-sync-second', { TAIL_SYNC_HTTP_PORT: '13011', TAIL_SYNC_GRPC_PORT: String(E2E_GRPC_PORTS['tail-sync'][1]) });
     try {
       await waitForHttp('http://127.0.0.1:13011/health/ready', 60_000, [b]);
-      await sleep(6000); // the gateway reconnects to the second address within its 5 s reconnect backoff
+      await sleep(3000); // the gateway reconnects to the second address within its 2 s reconnect backoff
       const accounts = await Promise.all(Array.from({ length: 16 }, () => newServiceAccount()));
       const outcomes: { account: TestAccount; mappedId: string; status: number; ms: number; startedAt: number }[] = [];
       let killedAt = Number.POSITIVE_INFINITY;

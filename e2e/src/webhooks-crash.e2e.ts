@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AppProcess } from '@tailsync/stack';
-import { verifyWebhookRequest } from '@tailsync/webhook-signing';
+import { verifyWebhookRequest } from '@tailsync/webhooks';
 import { kafkaConnection } from '@tailsync/service-kit';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { publishRiskAssessments } from '../../tools/cli/publish-risk-assessment';

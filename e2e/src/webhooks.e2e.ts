@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { DEAD_LETTER_HEADERS_SCHEMA, DLQ_HEADERS, messageValidator, RISK_ASSESSMENT_EXECUTED_SCHEMA, TOPICS } from '@tailsync/contracts';
 import { Controller, Headers, HttpCode, Module, Post, UseGuards } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import {
-  verifyWebhookRequest, WEBHOOK_SECRET, WebhookEvent, WebhookSignatureGuard, webhookVerifier, type VerifiedWebhook,
-} from '@tailsync/webhook-signing';
+import { verifyWebhookRequest, type VerifiedWebhook } from '@tailsync/webhooks';
+import { webhookVerifier } from '@tailsync/webhooks/express';
+import { WEBHOOK_SECRET, WebhookEvent, WebhookSignatureGuard } from '@tailsync/webhooks/nest';
 import express from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -416,9 +416,10 @@ describe('POST /WebhookSubscriptions/Test', () => {
     expect(r.rawBody.toString('utf8')).toBe(JSON.stringify(payloadToEcho));
     expect(r.headers['webhook-attempt']).toBe('1');
     expect(r.headers['webhook-id']).toMatch(/^test_[0-9a-f-]{36}$/);
-    const verified = verifyWebhookRequest({ authorizationHeader: r.headers.authorization, rawBody: r.rawBody, secret: s.secret });
-    // Told apart from an event: `test: true` in the signed token (events carry no `test` claim, above).
-    expect(verified).toMatchObject({ ok: true, payload: payloadToEcho, claims: { sub: s.account.domain, evt: EVT, iss: 'tailsync', test: true } });
+    // marked as a test call in the signed token: receivers refuse it unless told to accept test calls
+    const verify = (testCalls?: 'accept') => verifyWebhookRequest({ authorizationHeader: r.headers.authorization, rawBody: r.rawBody, secret: s.secret, testCalls });
+    expect(verify()).toMatchObject({ ok: false, step: 7, code: 'test-call' });
+    expect(verify('accept')).toMatchObject({ ok: true, payload: payloadToEcho, claims: { sub: s.account.domain, evt: EVT, iss: 'tailsync', test: true } });
     expect(verifyWithJose([{ token: tokenOf(r.headers.authorization), secret: s.secret, body: r.rawBody }])[0].ok).toBe(true);
   });
 

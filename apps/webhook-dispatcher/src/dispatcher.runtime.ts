@@ -1,6 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { SecretBox } from '@tailsync/webhook-signing';
-import { kafkaConnection, createPool } from '@tailsync/service-kit';
+import { SecretBox, kafkaConnection, createPool } from '@tailsync/service-kit';
 import type { Pool } from 'pg';
 import { WebhookDispatcherConfig } from './config/webhook-dispatcher.config';
 import { AttemptRecorder } from './delivery/attempt.recorder';

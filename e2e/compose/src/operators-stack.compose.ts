@@ -6,7 +6,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { TailEventMessage, TOPICS } from '@tailsync/contracts';
-import { verifyWebhookRequest } from '@tailsync/webhook-signing';
+import { verifyWebhookRequest } from '@tailsync/webhooks';
 import { Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
 import { api, newServiceAccount, TestAccount } from '../../src/support/accounts';
 import { eventually, sleep } from '../../src/support/eventually';

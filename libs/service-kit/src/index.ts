@@ -33,3 +33,4 @@ export * from './grpc/caller-token';
 export * from './grpc/served-calls';
 export * from './grpc/grpc-server';
 export * from './grpc/service-keys';
+export * from './secrets/secret-box';

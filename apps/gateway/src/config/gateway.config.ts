@@ -1,6 +1,6 @@
 import { IsInt, Matches, IsOptional, IsString, IsUrl, Max, Min, MinLength, Validate, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
 import { CommonConfig } from '@tailsync/service-kit';
-import { parseSecretBoxKey } from '@tailsync/webhook-signing';
+import { parseSecretBoxKey } from '@tailsync/service-kit';
 
 @ValidatorConstraint({ name: 'secretBoxKey' })
 class IsSecretBoxKey implements ValidatorConstraintInterface {

@@ -56,8 +56,8 @@ export class ServiceChannel<Definition> {
         'grpc.service_config': JSON.stringify(serviceConfig(address.service, protoPath)),
         // The settings above are the service config: a DNS TXT record must not replace them.
         'grpc.service_config_disable_resolution': 1,
-        // A restarted or added copy is connected within 5 s (grpc-js backs off up to 120 s by default).
-        'grpc.max_reconnect_backoff_ms': 5_000,
+        // A restarted copy is connected again within 2 s (grpc-js backs off up to 120 s by default).
+        'grpc.max_reconnect_backoff_ms': 2_000,
         // A copy that dies without closing its connections is noticed within seconds.
         'grpc.keepalive_time_ms': 10_000,
         'grpc.keepalive_timeout_ms': 5_000,
@@ -95,15 +95,25 @@ export class ServiceChannel<Definition> {
   }
 }
 
-/** Round robin over every copy; the `.proto`'s side-effect-free methods retried up to twice more. */
+/**
+ * Round robin over every copy. Every call waits for a copy that answers (within its deadline)
+ * rather than failing at once while none is connected, e.g. just after the only copy restarted;
+ * the `.proto`'s side-effect-free methods are retried up to twice more on another copy.
+ */
 function serviceConfig(service: string, protoPath: string): object {
-  const definition = loadSync(protoPath, PROTO_LOADER_OPTIONS)[`${PROTO_PACKAGE}.${service}`] as Record<string, { options?: { idempotency_level?: string } }>;
+  const fullName = `${PROTO_PACKAGE}.${service}`;
+  const definition = loadSync(protoPath, PROTO_LOADER_OPTIONS)[fullName] as Record<string, { options?: { idempotency_level?: string } }>;
   const safe = Object.entries(definition).filter(([, method]) => method.options?.idempotency_level === 'NO_SIDE_EFFECTS').map(([name]) => name);
+  // A method's own entry replaces the service's, so the retried methods say waitForReady again.
   return {
     loadBalancingConfig: [{ round_robin: {} }],
-    methodConfig: safe.length === 0 ? [] : [{
-      name: safe.map((method) => ({ service: `${PROTO_PACKAGE}.${service}`, method })),
-      retryPolicy: { maxAttempts: 3, initialBackoff: '0.05s', maxBackoff: '0.5s', backoffMultiplier: 2, retryableStatusCodes: ['UNAVAILABLE'] },
-    }],
+    methodConfig: [
+      { name: [{ service: fullName }], waitForReady: true },
+      ...(safe.length === 0 ? [] : [{
+        name: safe.map((method) => ({ service: fullName, method })),
+        waitForReady: true,
+        retryPolicy: { maxAttempts: 3, initialBackoff: '0.05s', maxBackoff: '0.5s', backoffMultiplier: 2, retryableStatusCodes: ['UNAVAILABLE'] },
+      }]),
+    ],
   };
 }

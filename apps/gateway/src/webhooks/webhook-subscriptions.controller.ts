@@ -5,7 +5,7 @@ import {
   ApiOperation, ApiTags,
 } from '@nestjs/swagger';
 import { PutSubscriptionRequest } from '@tailsync/contracts';
-import { SecretBox } from '@tailsync/webhook-signing';
+import { SecretBox } from '@tailsync/service-kit';
 import { Caller } from '../auth/caller.decorator';
 import { GatewayConfig } from '../config/gateway.config';
 import { deliveriesRequest } from './deliveries-request';

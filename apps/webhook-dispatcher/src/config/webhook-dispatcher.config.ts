@@ -1,7 +1,6 @@
 import { IsBoolean, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min, Validate, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
 import { Transform } from 'class-transformer';
-import { CalledServiceConfig } from '@tailsync/service-kit';
-import { parseSecretBoxKey } from '@tailsync/webhook-signing';
+import { CalledServiceConfig, parseSecretBoxKey } from '@tailsync/service-kit';
 import { MAX_RETRY_DELAY_MS, parseRetryDelays } from '../delivery/domain/retry-policy';
 
 @ValidatorConstraint({ name: 'secretBoxKey' })

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { SecretBox, verifyWebhookRequest } from '@tailsync/webhook-signing';
+import { SecretBox } from '@tailsync/service-kit';
+import { verifyWebhookRequest } from '@tailsync/webhooks';
 import { scripts, WebhookReceiver } from '../testing/receiver';
 import { SubscriptionState } from '../subscriptions/subscription-state';
 import { SubscriptionStore } from '../subscriptions/subscription.store';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runMigrations } from '@tailsync/service-kit';
 import { migratedSchema, schemaLayout } from '@tailsync/service-kit/testing';
-import { secretId } from '@tailsync/webhook-signing';
+import { secretId } from '@tailsync/webhooks';
 import { Pool } from 'pg';
 import { DispatcherRuntime } from '../dispatcher.runtime';
 import { infraEnv, newSharedSecret, testConfig } from '../testing/harness';

@@ -16,7 +16,8 @@ import {
   type TestSubscriptionResult,
 } from '@tailsync/contracts';
 import { handleRpc, ProblemError } from '@tailsync/service-kit';
-import { SecretBoxError, secretId } from '@tailsync/webhook-signing';
+import { SecretBoxError } from '@tailsync/service-kit';
+import { secretId } from '@tailsync/webhooks';
 import { DispatcherRuntime } from '../dispatcher.runtime';
 import type { DeliveryFilter } from '../delivery/delivery.store';
 import { validateWebhookUrl } from '../delivery/domain/ssrf-guard';

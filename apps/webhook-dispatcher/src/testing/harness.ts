@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { RISK_ASSESSMENT_EXECUTED, WEBHOOK_SUBSCRIPTIONS_TOPIC } from '@tailsync/contracts';
-import { ensureTopics, kafkaConnection, newServiceKeys, type KafkaConnection, type KafkaSettings } from '@tailsync/service-kit';
-import { SecretBox, secretId } from '@tailsync/webhook-signing';
+import { ensureTopics, kafkaConnection, newServiceKeys, SecretBox, type KafkaConnection, type KafkaSettings } from '@tailsync/service-kit';
+import { secretId } from '@tailsync/webhooks';
 import { loadConfig } from '@tailsync/service-kit';
 import { Pool } from 'pg';
 import { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';

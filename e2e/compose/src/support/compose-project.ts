@@ -16,8 +16,9 @@ export interface ComposeResult {
 
 /**
  * The operators' compose stack as the test runs it: the repository's docker-compose.yml, the
- * PostgreSQL-store override unless TAILSYNC_COMPOSE_STORE=esdb (no EventStoreDB image here), and
- * the test's receiver; settings in an .env file as an operator writes one.
+ * PostgreSQL-store override unless TAILSYNC_COMPOSE_STORE=esdb (no EventStoreDB image here; with
+ * EVENTSTORE_CERTS_DIR also the secure-store override), and the test's receiver; settings in an
+ * .env file as an operator writes one.
  */
 export class ComposeProject {
   readonly name = process.env.TAILSYNC_COMPOSE_PROJECT ?? 'tailsync-compose-test';
@@ -27,7 +28,7 @@ export class ComposeProject {
   constructor(private readonly dir = join(REPO_ROOT, '.data', 'compose')) {
     mkdirSync(dir, { recursive: true });
     const images = Object.fromEntries(
-      ['NODE_IMAGE', 'KAFKA_IMAGE', 'POSTGRES_IMAGE', 'EVENTSTORE_IMAGE'].flatMap((k) => (process.env[k] ? [[k, process.env[k] as string]] : [])),
+      ['NODE_IMAGE', 'KAFKA_IMAGE', 'POSTGRES_IMAGE', 'EVENTSTORE_IMAGE', 'EVENTSTORE_DATA_DIR', 'EVENTSTORE_CERTS_DIR', 'EVENTSTORE_USER', 'EVENTSTORE_PASSWORD'].flatMap((k) => (process.env[k] ? [[k, process.env[k] as string]] : [])),
     );
     this.settings = {
       ADMIN_TOKEN: randomBytes(24).toString('hex'),
@@ -44,6 +45,8 @@ export class ComposeProject {
     this.files = [
       'docker-compose.yml',
       ...(process.env.TAILSYNC_COMPOSE_STORE === 'esdb' ? [] : ['docker-compose.postgres-store.yml']),
+      // Certificates given: the store runs secure (the operators-stack workflow).
+      ...(process.env.TAILSYNC_COMPOSE_STORE === 'esdb' && process.env.EVENTSTORE_CERTS_DIR ? ['docker-compose.eventstore-secure.yml'] : []),
       'e2e/compose/receiver.compose.yml',
     ];
     this.writeEnvFile('.env', this.settings);

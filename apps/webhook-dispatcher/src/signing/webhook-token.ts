@@ -1,17 +1,6 @@
-import { createSecretKey, randomUUID } from 'node:crypto';
+import { createHash, createSecretKey, randomUUID } from 'node:crypto';
 import type { JwtService } from '@nestjs/jwt';
-import {
-  TOKEN_TTL_SECONDS,
-  WEBHOOK_ATTEMPT_HEADER,
-  WEBHOOK_AUTH_SCHEME,
-  WEBHOOK_ID_HEADER,
-  WEBHOOK_ISSUER,
-  WEBHOOK_JWT_ALGORITHM,
-  WEBHOOK_USER_AGENT,
-  payloadHash,
-  type WebhookClaims,
-} from './claims';
-import { secretId } from './secret-id';
+import { TOKEN_TTL_SECONDS, WEBHOOK_ISSUER, WEBHOOK_JWT_ALGORITHM, secretId, type CallbackKind, type WebhookClaims } from '@tailsync/webhooks';
 
 export interface SignWebhookInput {
   /** The exact JSON text that will be sent as the request body (sent as UTF-8). */
@@ -22,17 +11,19 @@ export interface SignWebhookInput {
   domain: string;
   /** The event name (`evt`). */
   eventName: string;
+  /** A Test call's token carries `test: true`, so receivers tell it from an event. */
+  kind: CallbackKind;
   /** Clock for `iat`; defaults to the current time. */
   now?: Date;
-  /** `true` on a Test call only: the token then carries `test: true`, so a receiver can tell it from an event. */
-  test?: true;
+  /** `jti`; a fresh UUID unless given (the shared test vectors pin it to be reproducible). */
+  jti?: string;
 }
 
 /**
  * Signs one callback attempt: an HS256 JWT whose key is the UTF-8 bytes of the shared secret, whose
- * header's `kid` is the secret's {@link secretId} and whose claims are
- * `{ payloadHash, iat, exp = iat + 300, jti (fresh UUID), iss, sub, evt }`.
- * Call it once per attempt: every call yields a fresh `jti` and `iat`.
+ * header's `kid` is the secret's `secretId` and whose claims are
+ * `{ payloadHash, iat, exp = iat + 300, jti (fresh UUID), iss, sub, evt }`, plus `test: true` on a
+ * Test call. Call it once per attempt: every call yields a fresh `jti` and `iat`.
  */
 export function signWebhook(input: SignWebhookInput, jwt: JwtService): string {
   const { body, secret, domain, eventName } = input;
@@ -47,14 +38,14 @@ export function signWebhook(input: SignWebhookInput, jwt: JwtService): string {
 
   const iat = Math.floor(nowMs / 1000);
   const claims: WebhookClaims = {
-    payloadHash: payloadHash(body),
+    payloadHash: createHash('sha256').update(body, 'utf8').digest('hex'),
     iat,
     exp: iat + TOKEN_TTL_SECONDS,
-    jti: randomUUID(),
+    jti: input.jti ?? randomUUID(),
     iss: WEBHOOK_ISSUER,
     sub: domain,
     evt: eventName,
-    ...(input.test ? { test: true as const } : {}),
+    ...(input.kind === 'test' ? { test: true as const } : {}),
   };
   // The key is a secret KeyObject over the UTF-8 bytes of the shared secret: given a string or a
   // Buffer, jsonwebtoken would first try to read it as a PEM private key (and then refuse HS256 for a
@@ -63,25 +54,4 @@ export function signWebhook(input: SignWebhookInput, jwt: JwtService): string {
   // `iat` and `exp` are in the payload, so no `expiresIn` (jsonwebtoken keeps a payload-supplied `iat`).
   const key = createSecretKey(Buffer.from(secret, 'utf8')) as unknown as Buffer;
   return jwt.sign(claims, { secret: key, algorithm: WEBHOOK_JWT_ALGORITHM, keyid: secretId(secret) });
-}
-
-export interface WebhookHeadersInput {
-  /** The token from {@link signWebhook} for this attempt. */
-  token: string;
-  /** The event id; the same on every attempt. */
-  eventId: string;
-  /** 1-based attempt number. */
-  attempt: number;
-}
-
-/** The headers of one callback request (see the contract's "Events and delivery"). */
-export function webhookHeaders({ token, eventId, attempt }: WebhookHeadersInput): Record<string, string> {
-  if (!Number.isSafeInteger(attempt) || attempt < 1) throw new RangeError('webhookHeaders: attempt must be an integer >= 1');
-  return {
-    'Content-Type': 'application/json',
-    Authorization: `${WEBHOOK_AUTH_SCHEME} ${token}`,
-    'User-Agent': WEBHOOK_USER_AGENT,
-    [WEBHOOK_ID_HEADER]: eventId,
-    [WEBHOOK_ATTEMPT_HEADER]: String(attempt),
-  };
 }
