@@ -7,6 +7,7 @@
  * broker is needed; the configuration only has to load, hence the placeholders.
  */
 import 'reflect-metadata';
+import { generateKeyPairSync } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NestFactory } from '@nestjs/core';
@@ -27,10 +28,11 @@ async function main(): Promise<void> {
     ADMIN_TOKEN: 'preview-admin-token-preview-admin-token',
     JWT_SECRET: 'preview-jwt-secret-preview-jwt-secret-00',
     WEBHOOK_SECRET_KEY: Buffer.alloc(32).toString('base64'),
+    SERVICE_SIGNING_KEY: generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
   };
   for (const [name, value] of Object.entries(placeholders)) process.env[name] ??= value;
   const config = loadConfig(GatewayConfig);
-  const app = await NestFactory.create(appModule(config, 'api-docs'), new FastifyAdapter(), { preview: true, logger: false });
+  const app = await NestFactory.create(appModule(config), new FastifyAdapter(), { preview: true, logger: false });
   writeFileSync(join(OUT, 'openapi.json'), `${JSON.stringify(openApiDocument(app as never, DOCUMENTED_BASE_URL), null, 2)}\n`);
   writeFileSync(join(OUT, 'asyncapi.json'), `${JSON.stringify(asyncApiDocument(), null, 2)}\n`);
   process.stdout.write(`wrote ${join(OUT, 'openapi.json')} and asyncapi.json\n`);
