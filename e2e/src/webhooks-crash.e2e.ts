@@ -8,13 +8,13 @@
 import { randomBytes } from 'node:crypto';
 import type { AppProcess } from '@tailsync/stack';
 import { verifyWebhookRequest } from '@tailsync/webhooks';
-import { kafkaConnection } from '@tailsync/service-kit';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { publishRiskAssessments } from '../../tools/cli/publish-risk-assessment';
 import { api, newServiceAccount, TestAccount } from './support/accounts';
 import { ReceivedRequest, ReceiverScript, scripts, WebhookReceiver } from './support/receiver';
 import { baseUrl, E2E_PORTS, killSharedApp, replaceSharedApp, startApp, waitForHttp } from './support/test-stack';
 import { eventually, sleep } from './support/eventually';
+import { principalKafka } from './support/kafka';
 
 const EVT = 'Product.RiskAssessmentExecuted';
 const DEDICATED = { WEBHOOK_RETRY_DELAYS_MS: '1000,1000', WEBHOOK_ATTEMPT_TIMEOUT_MS: '1000' };
@@ -42,7 +42,7 @@ async function subscribed(script: ReceiverScript): Promise<{ account: TestAccoun
 }
 
 const publish = (domain: string, count = 1) =>
-  publishRiskAssessments({ kafka: kafkaConnection(process.env), domain, count, data: { score: 1 } });
+  publishRiskAssessments({ kafka: principalKafka('product'), domain, count, data: { score: 1 } });
 
 async function allDeliveries(account: TestAccount): Promise<any[]> {
   const items = [];

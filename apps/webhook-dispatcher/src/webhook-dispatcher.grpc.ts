@@ -1,7 +1,7 @@
 import { Controller, Inject } from '@nestjs/common';
 import { GrpcMethod } from '@nestjs/microservices';
 import type { ServerUnaryCall } from '@grpc/grpc-js';
-import { type DeliveryStatus, mapReply, ok, type RpcRequest, type wire } from '@tailsync/contracts';
+import { type DeliveryStatus, mapReply, ok, type wire } from '@tailsync/contracts';
 import { INSTANCE_ID, pingReply, READINESS_CHECKS, ReadinessCheck, ServedCalls } from '@tailsync/service-kit';
 import { AdminRequests } from './admin/admin-requests';
 import { RecoveryRequests } from './subscriptions/recovery-requests';
@@ -40,7 +40,7 @@ export class WebhookDispatcherGrpc {
   }
 
   @GrpcMethod('WebhookDispatcher', 'DeleteSubscription')
-  async deleteSubscription(body: wire.SubscriptionRequest__Output, _: unknown, call: Call) {
+  deleteSubscription(body: wire.SubscriptionRequest__Output, _: unknown, call: Call) {
     return this.calls.reply(call, body, 'deleted', async (request) => mapReply(await this.subscriptions.delete(request), ({ deleted }) => deleted));
   }
 
@@ -73,7 +73,7 @@ export class WebhookDispatcherGrpc {
 
   @GrpcMethod('WebhookDispatcher', 'RecoverDeliveries')
   recoverDeliveries(body: wire.RecoverDeliveriesRequest__Output, _: unknown, call: Call) {
-    return this.calls.reply(call, body, 'recovery', (request: RpcRequest<wire.RecoverDeliveriesRequest__Output>) => this.recovery.recover(request));
+    return this.calls.reply(call, body, 'recovery', (request) => this.recovery.recover(request));
   }
 
   @GrpcMethod('WebhookDispatcher', 'ReadActivity')

@@ -190,7 +190,7 @@ describe('the operators’ compose stack', () => {
       // A call in flight on the killed copy may answer 503 (it may have run: never retried); every other one lands.
       expect([...new Set(outcomes.map((o) => o.status))].filter((s) => s !== 201 && s !== 503)).toEqual([]);
       const after = outcomes.filter((o) => o.at > killedAt + 2_000);
-      expect(after.length).toBeGreaterThan(20);
+      expect(after.length).toBeGreaterThan(5);
       expect(after.filter((o) => o.status === 201).length).toBe(after.length);
       for (const o of outcomes.filter((x) => x.status === 201)) {
         expect({ tailId: o.tailId, status: (await api(account, 'GET', `/Tails/${o.tailId}`)).status }).toEqual({ tailId: o.tailId, status: 200 });

@@ -58,6 +58,9 @@ export class ServiceChannel<Definition> {
         'grpc.service_config_disable_resolution': 1,
         // A restarted copy is connected again within 2 s (grpc-js backs off up to 120 s by default).
         'grpc.max_reconnect_backoff_ms': 2_000,
+        // A lost copy makes the channel resolve its target again at once (default: at most every
+        // 30 s), so a copy added behind the name since the last resolution takes over.
+        'grpc.dns_min_time_between_resolutions_ms': 1_000,
         // A copy that dies without closing its connections is noticed within seconds.
         'grpc.keepalive_time_ms': 10_000,
         'grpc.keepalive_timeout_ms': 5_000,
