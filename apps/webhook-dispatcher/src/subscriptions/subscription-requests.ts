@@ -23,6 +23,9 @@ import { DispatcherRuntime } from '../dispatcher.runtime';
 import { sealedKeyPair } from '../signing/callback-keys';
 import type { DeliveryFilter } from '../delivery/delivery.store';
 import { validateWebhookUrl } from '../delivery/domain/ssrf-guard';
+import { resolverAll } from '../delivery/resolver-lookup';
+
+const RESOLVE_ALL = resolverAll();
 import { parseInstant } from '../delivery/domain/time-window';
 import { eventNamesErrors, sharedSecretErrors } from './subscription-rules';
 import { noSubscription, validation } from './rpc-problems';
@@ -63,7 +66,7 @@ export class SubscriptionRequests {
       const names = eventNamesErrors(body?.eventNames);
       if (names.length) fieldErrors.eventNames = names;
       const url = typeof body?.url === 'string'
-        ? await validateWebhookUrl(body.url, { allowPrivate: this.runtime.config.WEBHOOK_ALLOW_PRIVATE_URLS })
+        ? await validateWebhookUrl(body.url, { allowPrivate: this.runtime.config.WEBHOOK_ALLOW_PRIVATE_URLS, resolve: RESOLVE_ALL })
         : { ok: false as const, message: 'url must be an absolute http or https URL' };
       if (!url.ok) fieldErrors.url = [url.message];
       const scheme = body?.signatureScheme ?? 'hmac-sha256';
