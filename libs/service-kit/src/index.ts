@@ -10,6 +10,7 @@ export * from './kafka/ensure-topics';
 export * from './ops/readiness-check';
 export * from './ops/ops.module';
 export * from './ops/metrics';
+export * from './ops/build-info';
 export * from './logging/logging.module';
 export * from './postgres/postgres-pool';
 export * from './postgres/preparing-client';
