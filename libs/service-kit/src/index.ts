@@ -19,6 +19,7 @@ export * from './bootstrap/start-service';
 export * from './bootstrap/response-headers';
 export * from './bootstrap/request-id';
 export * from './bootstrap/request-path';
+export * from './bootstrap/trust-proxy';
 export * from './rpc/rpc-handler';
 export * from './ops/ping';
 export * from './ops/public.decorator';

@@ -1,10 +1,14 @@
-import { composeEnvironment, knownSettings, loadConfig } from '@tailsync/service-kit';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { composeEnvironment, knownSettings, loadConfig, settingNames, withSecretFiles } from '@tailsync/service-kit';
 import { TailSyncConfig } from './tail-sync.config';
 
 describe('tail-sync in docker-compose.yml', () => {
   it('sets every setting tail-sync requires, valid, and no setting it does not know', () => {
-    const env = composeEnvironment('tail-sync', { POSTGRES_PASSWORD: 'operator-database-password' });
-    expect(Object.keys(env).filter((k) => !knownSettings(TailSyncConfig).has(k))).toEqual([]);
+    const secrets = { postgres_password: 'operator-database-password' };
+    const env = withSecretFiles(composeEnvironment('tail-sync', {}), mkdtempSync(join(tmpdir(), 'tail-sync-secrets-')), secrets);
+    expect(settingNames(env).filter((k) => !knownSettings(TailSyncConfig).has(k))).toEqual([]);
     const config = loadConfig(TailSyncConfig, env);
     expect(config.EVENT_STORE).toBe('esdb');
     expect(config.KAFKA_BROKERS).toBe('kafka:9092');

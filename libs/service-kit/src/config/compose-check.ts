@@ -1,7 +1,8 @@
-import { getMetadataStorage } from 'class-validator';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CollectionTag, parse, ScalarTag } from 'yaml';
+
+export { knownSettings } from './known-settings';
 
 export interface ComposeService {
   environment?: Record<string, string | number | boolean | null>;
@@ -12,10 +13,19 @@ export interface ComposeService {
   restart?: string;
   volumes?: string[];
   profiles?: string[];
+  secrets?: string[];
+  read_only?: boolean;
+  cap_drop?: string[];
+  cap_add?: string[];
+  security_opt?: string[];
+  mem_limit?: string;
+  stop_grace_period?: string;
+  tmpfs?: string[];
 }
 
 export interface ComposeFile {
   services: Record<string, ComposeService>;
+  secrets?: Record<string, { file: string }>;
 }
 
 const REPO_ROOT = join(__dirname, '..', '..', '..', '..');
@@ -50,13 +60,6 @@ export function composeEnvironment(service: string, operatorEnv: Record<string, 
   );
 }
 
-/** The settings a config class knows: every validated or defaulted property. */
-export function knownSettings(schema: new () => object): Set<string> {
-  const validated = getMetadataStorage()
-    .getTargetValidationMetadatas(schema, '', true, false)
-    .map((m) => m.propertyName);
-  return new Set([...validated, ...Object.keys(new schema())]);
-}
 
 /** The variables the README's configuration table documents (rows starting with `` | `NAME` ``). */
 export function readmeSettings(file = join(REPO_ROOT, 'README.md')): Set<string> {
@@ -66,4 +69,27 @@ export function readmeSettings(file = join(REPO_ROOT, 'README.md')): Set<string>
     for (const m of cell.matchAll(/`([A-Z][A-Z0-9_]+)`/g)) names.add(m[1]);
   }
   return names;
+}
+
+/** Where Compose mounts a service's secrets. */
+export const COMPOSE_SECRETS_DIR = '/run/secrets';
+
+/**
+ * A service's environment with each secret file it names (`/run/secrets/<name>`) written into
+ * `dir` from `secrets` and pointed at there: the service's settings as its container reads them.
+ */
+export function withSecretFiles(env: Record<string, string>, dir: string, secrets: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).map(([key, value]) => {
+      if (!value.startsWith(`${COMPOSE_SECRETS_DIR}/`)) return [key, value];
+      const name = value.slice(COMPOSE_SECRETS_DIR.length + 1);
+      if (secrets[name] !== undefined) writeFileSync(join(dir, name), `${secrets[name]}\n`, { mode: 0o600 });
+      return [key, join(dir, name)];
+    }),
+  );
+}
+
+/** The settings an environment gives, `<NAME>_FILE` counted as `<NAME>`. */
+export function settingNames(env: Record<string, string>): string[] {
+  return Object.keys(env).map((key) => key.replace(/_FILE$/, ''));
 }
