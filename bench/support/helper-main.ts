@@ -8,8 +8,8 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Kafka, logLevel } from 'kafkajs';
-// The kafkajs idle-timer fix the apps run with, so the raw-kafkajs baseline is measured with it too.
-import '@tailsync/service-kit';
+// Also the kafkajs idle-timer fix the apps run with, so the raw-kafkajs baseline is measured with it too.
+import { kafkaConnection, type KafkaSettings } from '@tailsync/service-kit';
 import { verifyWebhookRequest } from '@tailsync/webhook-signing';
 
 interface Message {
@@ -130,7 +130,7 @@ if (role === 'http-baseline') {
   let records: { receivedAt: number; occurredAt: number }[] = [];
   handlers = {
     start: async (msg) => {
-      const kafka = new Kafka({ clientId: 'bench-sink', brokers: msg.brokers as string[], logLevel: logLevel.WARN });
+      const kafka = new Kafka({ ...kafkaConnection(msg.kafka as KafkaSettings), clientId: 'bench-sink', logLevel: logLevel.WARN });
       // The same consumer settings as the dispatcher's event consumer.
       const consumer = kafka.consumer({
         groupId: String(msg.groupId),

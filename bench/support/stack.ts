@@ -7,13 +7,15 @@
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { kafkaConnection, type KafkaSettings } from '@tailsync/service-kit';
 import { AppName, AppProcess, localSecrets, REPO_ROOT, spawnApp, startInfrastructure, waitForHttp } from '@tailsync/stack';
 import { childPids, ProcessGroup } from './cpu';
 
 export interface BenchStack {
   mode: 'local' | 'external';
   baseUrl: string;
-  brokers: string[];
+  /** The bench's own Kafka client settings (strings, so helper processes get them too). */
+  kafka: KafkaSettings;
   databaseUrl?: string;
   adminToken: string;
   kafkaVersion: string;
@@ -119,7 +121,7 @@ export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
   return {
     mode: 'local',
     baseUrl,
-    brokers: env.KAFKA_BROKERS.split(','),
+    kafka: kafkaSettingsOf(env),
     databaseUrl: env.DATABASE_URL,
     adminToken: secrets.ADMIN_TOKEN,
     kafkaVersion: infra.kafkaVersion,
@@ -150,7 +152,7 @@ async function externalStack(opts: StackOptions, benchGroup: ProcessGroup, helpe
   return {
     mode: 'external',
     baseUrl,
-    brokers: process.env.KAFKA_BROKERS.split(','),
+    kafka: kafkaSettingsOf(process.env),
     databaseUrl: process.env.DATABASE_URL,
     adminToken: process.env.ADMIN_TOKEN,
     kafkaVersion: 'unknown (external broker)',
@@ -159,6 +161,13 @@ async function externalStack(opts: StackOptions, benchGroup: ProcessGroup, helpe
     helperPids,
     stop: async () => undefined,
   };
+}
+
+/** The KAFKA_* client settings among `env`, checked once here so a bad one stops the bench before it starts. */
+function kafkaSettingsOf(env: NodeJS.ProcessEnv | Record<string, string>): KafkaSettings {
+  const settings: KafkaSettings = Object.fromEntries(Object.entries(env).filter(([name]) => name.startsWith('KAFKA_')));
+  kafkaConnection(settings);
+  return settings;
 }
 
 function readPid(file: string): number[] {

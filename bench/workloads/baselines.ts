@@ -9,8 +9,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
-// The kafkajs idle-timer fix the apps run with, so the raw-kafkajs baseline is measured with it too.
-import '@tailsync/service-kit';
+// Also the kafkajs idle-timer fix the apps run with, so the raw-kafkajs baseline is measured with it too.
+import { kafkaConnection } from '@tailsync/service-kit';
 import { Client } from 'pg';
 import { autocannon, httpFigures } from '../support/autocannon';
 import { BenchContext, Row } from '../support/context';
@@ -116,11 +116,11 @@ export async function runPgBaseline(ctx: BenchContext, connections: number): Pro
 }
 
 export async function runKafkaBaseline(ctx: BenchContext): Promise<Row[]> {
-  const { brokers } = ctx.stack;
+  const settings = ctx.stack.kafka;
   const tag = randomBytes(3).toString('hex');
   const topic = `bench.raw-${tag}`;
   const domains = Array.from({ length: W4_DOMAINS }, (_, i) => `bench-raw-${tag}-${i}`);
-  const kafka = new Kafka({ clientId: 'bench-raw', brokers, logLevel: logLevel.WARN });
+  const kafka = new Kafka({ ...kafkaConnection(settings), clientId: 'bench-raw', logLevel: logLevel.WARN });
   const admin = kafka.admin();
   await admin.connect();
   // Partitions as product.risk-assessment-executed has them (6).
@@ -128,7 +128,7 @@ export async function runKafkaBaseline(ctx: BenchContext): Promise<Row[]> {
   const sink = await startHelper('kafka-sink', ctx.stack.helperPids);
   const producer = kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
   try {
-    await sink.request('start', { brokers, topic, groupId: `bench-raw-${tag}` });
+    await sink.request('start', { kafka: settings, topic, groupId: `bench-raw-${tag}` });
     await producer.connect();
     await produceBurst(producer, topic, domains, W4_DOMAINS); // warm-up
     await waitForReceived(sink, W4_DOMAINS, 20_000);

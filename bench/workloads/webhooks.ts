@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { RISK_ASSESSMENT_EXECUTED, TOPICS } from '@tailsync/contracts';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
+import { kafkaConnection } from '@tailsync/service-kit';
 import { call, newAccounts } from '../support/api';
 import { BenchContext, Row, target } from '../support/context';
 import { startHelper } from '../support/helpers';
@@ -19,14 +20,14 @@ export const W4_DOMAINS = 100;
 export const PACED_RATE = 200;
 
 export async function runW4(ctx: BenchContext): Promise<Row[]> {
-  const { baseUrl, adminToken, brokers } = ctx.stack;
+  const { baseUrl, adminToken } = ctx.stack;
   const tag = randomBytes(3).toString('hex');
   const domains = Array.from({ length: W4_DOMAINS }, (_, i) => `bench-w4-${tag}-${i}`);
   ctx.log(`W4: ${W4_DOMAINS} service accounts and webhook subscriptions`);
   const accounts = await newAccounts(baseUrl, adminToken, domains);
   const secrets = Object.fromEntries(domains.map((d) => [d, randomBytes(48).toString('base64url')])); // 64 characters
   const receiver = await startHelper('receiver', ctx.stack.helperPids);
-  const kafka = new Kafka({ clientId: 'bench-w4', brokers, logLevel: logLevel.WARN });
+  const kafka = new Kafka({ ...kafkaConnection(ctx.stack.kafka), clientId: 'bench-w4', logLevel: logLevel.WARN });
   const producer = kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
   try {
     const { port } = await receiver.request<{ port: number }>('start', { secrets, verifyEvery: 20 });

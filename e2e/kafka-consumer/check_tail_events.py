@@ -6,6 +6,7 @@ JSON report; exits 1 when any check failed.
 """
 import argparse
 import json
+import os
 import sys
 import time
 import uuid
@@ -28,7 +29,6 @@ def position(value):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--brokers", required=True)
     parser.add_argument("--topic", required=True)
     parser.add_argument("--key", required=True, help="<domain>:<tailId> of the tail to follow")
     parser.add_argument("--count", type=int, required=True, help="distinct events of the tail to wait for")
@@ -39,9 +39,13 @@ def main():
 
     schema, values = validator(args.schema)
     _, headers_schema = validator(args.headers_schema)
+    # How to reach the broker, as librdkafka properties (bootstrap.servers, security.protocol, sasl.*,
+    # ssl.ca.location): from the environment, so no password is on the command line.
+    connection = json.loads(os.environ["KAFKA_CLIENT_PROPERTIES"])
     consumer = Consumer({
-        "bootstrap.servers": args.brokers,
-        "group.id": f"independent-consumer-{uuid.uuid4()}",
+        **connection,
+        # `reader-*`: the groups the contract's read-only principal may use.
+        "group.id": f"reader-independent-consumer-{uuid.uuid4()}",
         "auto.offset.reset": "earliest",
         "enable.auto.commit": False,
     })

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { SCHEMAS_DIR, TAIL_EVENTS_TOPIC, tailEventKey } from '@tailsync/contracts';
+import { librdkafkaProperties } from '@tailsync/service-kit';
 import { api, newServiceAccount } from './support/accounts';
 
 const ROOT = join(__dirname, '..', '..');
@@ -13,12 +14,15 @@ interface Report {
   errors: string[];
 }
 
+/** The consumer's settings: the test's own. */
+const consumerSettings = () => process.env;
+
 /** Runs the Python consumer (confluent-kafka) to its end; its report is parsed from stdout. */
 function independentConsumer(args: string[]): Promise<{ code: number | null; report: Report | null; output: string }> {
   const python = process.env.KAFKA_CONSUMER_PYTHON;
   if (!python) throw new Error('KAFKA_CONSUMER_PYTHON is not set: run the suite with `npm test`, which installs confluent-kafka');
   return new Promise((resolve, reject) => {
-    const child = spawn(python, [SCRIPT, ...args]);
+    const child = spawn(python, [SCRIPT, ...args], { env: { ...process.env, KAFKA_CLIENT_PROPERTIES: JSON.stringify(librdkafkaProperties(consumerSettings())) } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -55,7 +59,6 @@ describe('tailsync.tail-events read by a consumer we did not write (Python, conf
 
     const { version, name } = TAIL_EVENTS_TOPIC.message;
     const { code, report, output } = await independentConsumer([
-      '--brokers', process.env.KAFKA_BROKERS as string,
       '--topic', TAIL_EVENTS_TOPIC.topic,
       '--key', tailEventKey(account.domain, tailId),
       '--count', '5',

@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AppProcess } from '@tailsync/stack';
 import { verifyWebhookRequest } from '@tailsync/webhook-signing';
+import { kafkaConnection } from '@tailsync/service-kit';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { publishRiskAssessments } from '../../tools/cli/publish-risk-assessment';
 import { api, newServiceAccount, TestAccount } from './support/accounts';
@@ -41,7 +42,7 @@ async function subscribed(script: ReceiverScript): Promise<{ account: TestAccoun
 }
 
 const publish = (domain: string, count = 1) =>
-  publishRiskAssessments({ brokers: (process.env.KAFKA_BROKERS as string).split(','), domain, count, data: { score: 1 } });
+  publishRiskAssessments({ kafka: kafkaConnection(process.env), domain, count, data: { score: 1 } });
 
 async function allDeliveries(account: TestAccount): Promise<any[]> {
   const items = [];

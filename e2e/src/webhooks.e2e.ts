@@ -19,7 +19,7 @@ import type { AddressInfo } from 'node:net';
 import { Kafka, logLevel } from 'kafkajs';
 import { api, newServiceAccount, TestAccount } from './support/accounts';
 import { scripts, tokenOf, verifyWithJose, WebhookReceiver } from './support/receiver';
-import { brokers, deliveryOf, EVT, newSecret, publish, receiver, subscribed, type Subscribed } from './support/webhooks';
+import { deliveryOf, EVT, newSecret, publish, receiver, subscribed, testKafka, type Subscribed } from './support/webhooks';
 import { E2E_PORTS, logDir } from './support/test-stack';
 import { eventually, sleep } from './support/eventually';
 
@@ -140,7 +140,7 @@ describe('the shared secret never leaves in clear', () => {
     for (const res of [sub, test, bad]) expect(JSON.stringify(res.body)).not.toContain(s.secret);
 
     // Every message ever sent to the dispatcher's subscription pattern carries ciphertext only.
-    const kafka = new Kafka({ clientId: 'e2e-secret-check', brokers: brokers(), logLevel: logLevel.NOTHING });
+    const kafka = new Kafka({ ...testKafka(), clientId: 'e2e-secret-check', logLevel: logLevel.NOTHING });
     const consumer = kafka.consumer({ groupId: `e2e-secret-check-${randomUUID()}` });
     const seen: string[] = [];
     await consumer.connect();
@@ -360,7 +360,7 @@ describe('malformed events', () => {
   it('go to the DLQ with the reason and never block the partition', async () => {
     const s = await subscribed();
     const marker = randomUUID();
-    const kafka = new Kafka({ clientId: 'e2e-dlq', brokers: brokers(), logLevel: logLevel.NOTHING });
+    const kafka = new Kafka({ ...testKafka(), clientId: 'e2e-dlq', logLevel: logLevel.NOTHING });
     const producer = kafka.producer();
     await producer.connect();
     // the same key (same partition) before a good event

@@ -8,10 +8,11 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { TOPICS, type RiskAssessmentExecutedMessage } from '@tailsync/contracts';
+import { describeKafkaConnection, kafkaAccessFailure, kafkaConnection, type KafkaConnection } from '@tailsync/service-kit';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
 
 export interface PublishOptions {
-  brokers: string[];
+  kafka: KafkaConnection;
   domain: string;
   data?: Record<string, unknown>;
   count?: number;
@@ -29,7 +30,7 @@ export async function publishRiskAssessments(options: PublishOptions): Promise<R
     occurredAt: new Date().toISOString(),
     data: options.data ?? {},
   }));
-  const kafka = new Kafka({ clientId: 'tailsync-cli', brokers: options.brokers, logLevel: logLevel.NOTHING, retry: { retries: 5 } });
+  const kafka = new Kafka({ ...options.kafka, clientId: 'tailsync-cli', logLevel: logLevel.NOTHING, retry: { retries: 5 } });
   const producer = kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
   await producer.connect();
   try {
@@ -51,7 +52,9 @@ export const PUBLISH_USAGE = `usage: npm run cli -- publish-risk-assessment --do
   --domain   the domain of the events (required)
   --data     the event's data, a JSON object (default {})
   --count    how many events (default 1, at most 100000)
-  --brokers  Kafka brokers (default $KAFKA_BROKERS or 127.0.0.1:9092)`;
+  --brokers  Kafka brokers (default $KAFKA_BROKERS or 127.0.0.1:9092)
+  Connects with the KAFKA_SSL, KAFKA_SSL_CA_FILE and KAFKA_SASL_* settings of the environment
+  (a principal that may write the topic, such as \`product\`).`;
 
 export async function publishRiskAssessmentCommand(argv: string[], out: (line: string) => void = console.log): Promise<number> {
   const { values } = parseArgs({
@@ -85,15 +88,19 @@ export async function publishRiskAssessmentCommand(argv: string[], out: (line: s
   }
   const count = values.count === undefined ? 1 : Number(values.count);
   if (!Number.isInteger(count) || count < 1 || count > 100_000) return fail('--count must be an integer from 1 to 100000');
-  const brokers = (values.brokers ?? process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
+  const kafka = kafkaConnection({ ...process.env, ...(values.brokers ? { KAFKA_BROKERS: values.brokers } : {}) });
+  const brokers = kafka.brokers;
   const started = Date.now();
   let events: RiskAssessmentExecutedMessage[];
   try {
-    events = await publishRiskAssessments({ brokers, domain: values.domain, data, count });
+    events = await publishRiskAssessments({ kafka, domain: values.domain, data, count });
   } catch (error) {
+    const denied = kafkaAccessFailure(error, kafka);
     process.stderr.write(
-      `publishing to ${brokers.join(',')} failed: ${(error as Error).message}\n` +
-        `(is the stack running? webhook-dispatcher creates ${TOPICS.riskAssessmentExecuted} when it starts)\n`,
+      denied
+        ? `${denied.message}\n`
+        : `publishing to ${describeKafkaConnection(kafka)} failed: ${(error as Error).message}\n` +
+            `(is the stack running? webhook-dispatcher creates ${TOPICS.riskAssessmentExecuted} when it starts)\n`,
     );
     return 1;
   }

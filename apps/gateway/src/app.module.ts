@@ -3,7 +3,7 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { validationPipe } from './http/validation';
 import { TAIL_PATTERNS, WEBHOOK_PATTERNS } from '@tailsync/contracts';
 import {
-  BatchingClientKafka, brokerList, createPool, KafkaReadiness, kafkaTransport, loggingModule, OpsModule, PG_POOL, PoolLifecycle, PostgresReadiness,
+  BatchingClientKafka, kafkaConnection, createPool, KafkaReadiness, kafkaTransport, loggingModule, OpsModule, PG_POOL, PoolLifecycle, PostgresReadiness,
 } from '@tailsync/service-kit';
 import { GatewayConfig } from './config/gateway.config';
 import { GatewayMigrations } from './gateway-migrations';
@@ -22,7 +22,7 @@ import { ConsoleModule } from './console/console.module';
 export function appModule(config: GatewayConfig, instanceId: string) {
   const pool = createPool(config.DATABASE_URL);
   const kafka = new BatchingClientKafka(
-    kafkaTransport({ brokers: brokerList(config), clientId: `gateway-${instanceId}`, groupId: 'gateway-replies' }).options ?? {},
+    kafkaTransport({ connection: kafkaConnection(config), clientId: `gateway-${instanceId}`, groupId: 'gateway-replies' }).options ?? {},
   );
   const services = new ServicesClient(kafka, config);
 
@@ -45,7 +45,7 @@ export function appModule(config: GatewayConfig, instanceId: string) {
       GatewayCoreModule,
       loggingModule('gateway', config.LOG_LEVEL),
       OpsModule.forRoot([
-        new KafkaReadiness(brokerList(config)),
+        new KafkaReadiness(kafkaConnection(config)),
         new PostgresReadiness(pool),
         new ServiceReadiness('tail-sync', TAIL_PATTERNS.ping, services),
         new ServiceReadiness('webhook-dispatcher', WEBHOOK_PATTERNS.ping, services),

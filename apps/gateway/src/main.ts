@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { ALL_PATTERNS } from '@tailsync/contracts';
-import { brokerList, exitOnStartFailure, loadConfig, parseTrustProxy, requestReplyTopics, startService } from '@tailsync/service-kit';
+import { kafkaConnection, exitOnStartFailure, loadConfig, parseTrustProxy, requestReplyTopics, startService } from '@tailsync/service-kit';
 import { appModule } from './app.module';
 import { GatewayConfig } from './config/gateway.config';
 import { configureHttp } from './http/configure-http';
@@ -15,7 +15,7 @@ async function main() {
   await startService({
     name: 'gateway',
     module: appModule(config, instanceId),
-    brokers: brokerList(config),
+    kafka: kafkaConnection(config),
     httpPort: config.PORT,
     trustProxy: parseTrustProxy(config.TRUST_PROXY) ?? false,
     instanceId,

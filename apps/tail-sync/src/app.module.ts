@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import {
-  brokerList, createPool, INSTANCE_ID, KafkaReadiness, loggingModule, OpsModule, PG_POOL, PoolLifecycle, PostgresReadiness,
+  kafkaConnection, createPool, INSTANCE_ID, KafkaReadiness, loggingModule, OpsModule, PG_POOL, PoolLifecycle, PostgresReadiness,
 } from '@tailsync/service-kit';
 import { TailSyncConfig } from './config/tail-sync.config';
 import { PingMessages } from './system/ping.messages';
@@ -23,8 +23,8 @@ export function appModule(config: TailSyncConfig, instanceId: string) {
     imports: [
       loggingModule('tail-sync', config.LOG_LEVEL),
       CqrsModule.forRoot(),
-      OpsModule.forRoot([new KafkaReadiness(brokerList(config)), new PostgresReadiness(pool), eventStoreReadiness(eventStore)]),
-      TailsModule.forRoot({ pool, eventStore, migrations: tailSyncMigrations(config.EVENT_STORE), brokers: brokerList(config), clientId: `tail-sync-${instanceId}` }),
+      OpsModule.forRoot([new KafkaReadiness(kafkaConnection(config)), new PostgresReadiness(pool), eventStoreReadiness(eventStore)]),
+      TailsModule.forRoot({ pool, eventStore, migrations: tailSyncMigrations(config.EVENT_STORE), kafka: kafkaConnection(config), clientId: `tail-sync-${instanceId}` }),
       AdminModule.forRoot(pool, eventStore),
     ],
     controllers: [PingMessages],

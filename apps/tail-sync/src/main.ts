@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { TAIL_EVENTS_TOPIC, TAIL_PATTERNS } from '@tailsync/contracts';
-import { brokerList, exitOnStartFailure, loadConfig, requestReplyTopics, startService } from '@tailsync/service-kit';
+import { kafkaConnection, exitOnStartFailure, loadConfig, requestReplyTopics, startService } from '@tailsync/service-kit';
 import { appModule } from './app.module';
 import { TailSyncConfig } from './config/tail-sync.config';
 
@@ -11,7 +11,7 @@ async function main() {
   await startService({
     name: 'tail-sync',
     module: appModule(config, instanceId),
-    brokers: brokerList(config),
+    kafka: kafkaConnection(config),
     httpPort: config.TAIL_SYNC_HTTP_PORT,
     kafkaGroupId: 'tail-sync',
     instanceId,

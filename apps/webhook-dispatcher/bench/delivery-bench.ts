@@ -12,13 +12,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { TOPICS } from '@tailsync/contracts';
+import { kafkaConnection } from '@tailsync/service-kit';
 import { Kafka, logLevel } from 'kafkajs';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { publishRiskAssessments } from '../../../tools/cli/publish-risk-assessment';
 import { scripts, WebhookReceiver } from '../src/testing/receiver';
 
 const base = process.env.BENCH_BASE_URL ?? 'http://localhost:3000';
-const brokers = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
+const kafka = kafkaConnection(process.env);
 const EVT = 'Product.RiskAssessmentExecuted';
 
 async function account(): Promise<{ domain: string; token: string }> {
@@ -67,7 +68,7 @@ async function main() {
   );
   const perDomain = Math.ceil(burst / domains);
   const t0 = Date.now();
-  await Promise.all(targets.map(({ a }) => publishRiskAssessments({ brokers, domain: a.domain, count: perDomain, data: { score: 1 } })));
+  await Promise.all(targets.map(({ a }) => publishRiskAssessments({ kafka, domain: a.domain, count: perDomain, data: { score: 1 } })));
   const published = Date.now();
   await Promise.all(targets.map(({ r }) => r.waitFor(perDomain, 300_000)));
   const done = Date.now();
@@ -82,7 +83,7 @@ async function main() {
   const n = rate * seconds;
   const tickMs = 50;
   const perTick = Math.max(1, Math.round((rate * tickMs) / 1000));
-  const producer = new Kafka({ clientId: 'bench', brokers, logLevel: logLevel.NOTHING }).producer();
+  const producer = new Kafka({ ...kafka, clientId: 'bench', logLevel: logLevel.NOTHING }).producer();
   await producer.connect();
   const start = Date.now();
   let sent = 0;

@@ -1,6 +1,6 @@
 import { Inject, Module, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import {
-  brokerList, INSTANCE_ID, KafkaReadiness, loggingModule, OpsModule, PG_POOL, PoolLifecycle, PostgresReadiness,
+  kafkaConnection, INSTANCE_ID, KafkaReadiness, loggingModule, OpsModule, PG_POOL, PoolLifecycle, PostgresReadiness,
 } from '@tailsync/service-kit';
 import { WebhookDispatcherConfig } from './config/webhook-dispatcher.config';
 import { DispatcherRuntime } from './dispatcher.runtime';
@@ -30,7 +30,7 @@ export function appModule(runtime: DispatcherRuntime) {
   @Module({
     imports: [
       loggingModule('webhook-dispatcher', config.LOG_LEVEL),
-      OpsModule.forRoot([new KafkaReadiness(brokerList(config)), new PostgresReadiness(pool)]),
+      OpsModule.forRoot([new KafkaReadiness(kafkaConnection(config)), new PostgresReadiness(pool)]),
     ],
     controllers: [PingMessages, SubscriptionsMessages, RecoveryMessages, AdminMessages],
     providers: [
@@ -43,7 +43,7 @@ export function appModule(runtime: DispatcherRuntime) {
       { provide: DeliveryActivityStore, useValue: new DeliveryActivityStore(pool) },
       {
         provide: ConsumerLag,
-        useFactory: () => new ConsumerLag(brokerList(config), `webhook-dispatcher-admin-${instanceId}`, config.WEBHOOK_EVENTS_GROUP_ID, TOPICS.riskAssessmentExecuted),
+        useFactory: () => new ConsumerLag(kafkaConnection(config), `webhook-dispatcher-admin-${instanceId}`, config.WEBHOOK_EVENTS_GROUP_ID, TOPICS.riskAssessmentExecuted),
       },
     ],
   })

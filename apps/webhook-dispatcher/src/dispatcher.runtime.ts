@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { SecretBox } from '@tailsync/webhook-signing';
-import { brokerList, createPool } from '@tailsync/service-kit';
+import { kafkaConnection, createPool } from '@tailsync/service-kit';
 import type { Pool } from 'pg';
 import { WebhookDispatcherConfig } from './config/webhook-dispatcher.config';
 import { AttemptRecorder } from './delivery/attempt.recorder';
@@ -78,7 +78,7 @@ export class DispatcherRuntime {
     this.box = new SecretBox(config.WEBHOOK_SECRET_KEY);
     this.sender = new AttemptSender(config.WEBHOOK_ALLOW_PRIVATE_URLS);
     this.tester = new WebhookTester(this.box, this.sender);
-    this.events = new SubscriptionEventsPublisher({ brokers: brokerList(config), clientId: `webhook-dispatcher-subscription-events-${instanceId}` });
+    this.events = new SubscriptionEventsPublisher({ kafka: kafkaConnection(config), clientId: `webhook-dispatcher-subscription-events-${instanceId}` });
     this.state = new SubscriptionState(this.subscriptions, this.events);
     const leaseWrites = new WriteBehindLeases(this.deliveries, { lingerMs: options.leaseWriteLingerMs ?? LEASE_WRITE_LINGER_MS });
     const recorder = new AttemptRecorder(this.deliveries, this.state, this.metrics, { lingerMs: RECORD_LINGER_MS }, leaseWrites);
@@ -95,7 +95,7 @@ export class DispatcherRuntime {
       pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
     }, leaseWrites);
     this.consumer = new RiskAssessmentConsumer(this.deliveries, this.subscriptionCache, this.scheduler, this.metrics, {
-      brokers: brokerList(config),
+      kafka: kafkaConnection(config),
       clientId: `webhook-dispatcher-events-${instanceId}`,
       groupId: config.WEBHOOK_EVENTS_GROUP_ID,
       topic: options.topic,

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { RISK_ASSESSMENT_EXECUTED_DLQ_TOPIC, RISK_ASSESSMENT_EXECUTED_TOPIC, WEBHOOK_PATTERNS, WEBHOOK_SUBSCRIPTIONS_TOPIC } from '@tailsync/contracts';
-import { brokerList, exitOnStartFailure, loadConfig, requestReplyTopics, startService } from '@tailsync/service-kit';
+import { kafkaConnection, exitOnStartFailure, loadConfig, requestReplyTopics, startService } from '@tailsync/service-kit';
 import { appModule } from './app.module';
 import { WebhookDispatcherConfig } from './config/webhook-dispatcher.config';
 import { DispatcherRuntime } from './dispatcher.runtime';
@@ -14,7 +14,7 @@ async function main() {
   await startService({
     name: 'webhook-dispatcher',
     module: appModule(runtime),
-    brokers: brokerList(config),
+    kafka: kafkaConnection(config),
     httpPort: config.WEBHOOK_DISPATCHER_HTTP_PORT,
     kafkaGroupId: 'webhook-dispatcher',
     instanceId,

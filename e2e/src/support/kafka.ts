@@ -1,9 +1,10 @@
 import { messageValidator, type TopicContract } from '@tailsync/contracts';
 import { randomUUID } from 'node:crypto';
+import { kafkaConnection } from '@tailsync/service-kit';
 import { Consumer, Kafka, logLevel, type EachMessagePayload } from 'kafkajs';
 
-export const kafka = () =>
-  new Kafka({ clientId: `e2e-${randomUUID().slice(0, 8)}`, brokers: (process.env.KAFKA_BROKERS as string).split(','), logLevel: logLevel.NOTHING });
+/** The test's own client: the broker `npm test` started, as the principal its environment names. */
+export const kafka = () => new Kafka({ ...kafkaConnection(process.env), clientId: `e2e-${randomUUID().slice(0, 8)}`, logLevel: logLevel.NOTHING });
 
 export interface Collected<T> {
   key: string;

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { kafkaConnection } from '@tailsync/service-kit';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { publishRiskAssessments } from '../../../tools/cli/publish-risk-assessment';
 import { api, newServiceAccount, type TestAccount } from './accounts';
@@ -7,7 +8,8 @@ import { scripts, WebhookReceiver, type ReceiverScript } from './receiver';
 
 /** Helpers of the webhook e2e files: subscribed domains with real receivers, events on the real broker. */
 export const EVT = 'Product.RiskAssessmentExecuted';
-export const brokers = () => (process.env.KAFKA_BROKERS as string).split(',');
+/** How the e2e files reach the broker `npm test` started. */
+export const testKafka = () => kafkaConnection(process.env);
 export const newSecret = () => randomBytes(48).toString('hex'); // 96 characters
 
 const receivers: WebhookReceiver[] = [];
@@ -36,7 +38,7 @@ export async function subscribed(script: ReceiverScript = scripts.status(200)): 
 }
 
 export async function publish(domain: string, count = 1, data: Record<string, unknown> = { score: 3, tail: 'N123AB' }) {
-  return publishRiskAssessments({ brokers: brokers(), domain, count, data });
+  return publishRiskAssessments({ kafka: testKafka(), domain, count, data });
 }
 
 /** The domain's delivery of an event once it reached `status`. */

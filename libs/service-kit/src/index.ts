@@ -7,6 +7,8 @@ export * from './kafka/kafka-rpc';
 export * from './kafka/batching-producer';
 export * from './kafka/periodic-offset-commits';
 export * from './kafka/ensure-topics';
+export * from './kafka/kafka-connection';
+export * from './kafka/kafka-access-failure';
 export * from './ops/readiness-check';
 export * from './ops/ops.module';
 export * from './ops/metrics';

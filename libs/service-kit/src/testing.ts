@@ -2,3 +2,4 @@
 export { schemaLayout } from './postgres/schema-layout.test-support';
 export { migratedSchema } from './postgres/migrated-schema.test-support';
 export type { MigratedSchema } from './postgres/migrated-schema.test-support';
+export { testKafka } from './kafka/test-kafka.test-support';

@@ -1,14 +1,14 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { composeEnvironment, knownSettings, loadConfig, settingNames, withSecretFiles } from '@tailsync/service-kit';
+import { composeEnvironment, loadConfig, unknownSettings, withSecretFiles } from '@tailsync/service-kit';
 import { TailSyncConfig } from './tail-sync.config';
 
 describe('tail-sync in docker-compose.yml', () => {
   it('sets every setting tail-sync requires, valid, and no setting it does not know', () => {
     const secrets = { postgres_password: 'operator-database-password' };
     const env = withSecretFiles(composeEnvironment('tail-sync', {}), mkdtempSync(join(tmpdir(), 'tail-sync-secrets-')), secrets);
-    expect(settingNames(env).filter((k) => !knownSettings(TailSyncConfig).has(k))).toEqual([]);
+    expect(unknownSettings(env, TailSyncConfig)).toEqual([]);
     const config = loadConfig(TailSyncConfig, env);
     expect(config.EVENT_STORE).toBe('esdb');
     expect(config.KAFKA_BROKERS).toBe('kafka:9092');

@@ -1,6 +1,6 @@
 import { DynamicModule, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { PostgresEventStore, type EventStore } from '@tailsync/event-store';
-import { Murmur2Partitioner, runMigrations, type MigrationSet } from '@tailsync/service-kit';
+import { Murmur2Partitioner, runMigrations, type KafkaConnection, type MigrationSet } from '@tailsync/service-kit';
 import { Kafka, logLevel, Producer } from 'kafkajs';
 import type { Pool } from 'pg';
 import { CreateOrMapTailsHandler } from './application/commands/create-or-map-tails.command';
@@ -25,7 +25,7 @@ export interface TailsModuleOptions {
   eventStore: EventStore;
   /** Run at start, before anything reads or writes the database (`tailSyncMigrations`). */
   migrations: MigrationSet[];
-  brokers: string[];
+  kafka: KafkaConnection;
   clientId: string;
 }
 
@@ -60,7 +60,7 @@ class TailsLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
 @Module({})
 export class TailsModule {
   static forRoot(options: TailsModuleOptions): DynamicModule {
-    const producer = new Kafka({ clientId: options.clientId, brokers: options.brokers, logLevel: logLevel.WARN }).producer({
+    const producer = new Kafka({ ...options.kafka, clientId: options.clientId, logLevel: logLevel.WARN }).producer({
       createPartitioner: Murmur2Partitioner,
       allowAutoTopicCreation: false,
     });

@@ -1,3 +1,4 @@
+import type { KafkaConnection } from '@tailsync/service-kit';
 import { Admin, Kafka, logLevel } from 'kafkajs';
 
 /** Messages of a topic a consumer group has not committed yet, summed over its partitions. */
@@ -5,8 +6,8 @@ export class ConsumerLag {
   private readonly admin: Admin;
   private connected?: Promise<void>;
 
-  constructor(brokers: string[], clientId: string, private readonly groupId: string, private readonly topic: string) {
-    this.admin = new Kafka({ brokers, clientId, logLevel: logLevel.NOTHING }).admin();
+  constructor(kafka: KafkaConnection, clientId: string, private readonly groupId: string, private readonly topic: string) {
+    this.admin = new Kafka({ ...kafka, clientId, logLevel: logLevel.NOTHING }).admin();
   }
 
   async messages(): Promise<number> {

@@ -3,7 +3,7 @@ import { ensureTopics } from '@tailsync/service-kit';
 import { Kafka, logLevel } from 'kafkajs';
 import { DispatcherRuntime } from '../dispatcher.runtime';
 import { SubscriptionStore } from '../subscriptions/subscription.store';
-import { ensureSubscriptionEventsTopic, eventually, infraEnv, isolatedDatabase, newSharedSecret, sleep, subscriptionInput, testConfig, uniqueDomain } from '../testing/harness';
+import { ensureSubscriptionEventsTopic, eventually, infraKafka, isolatedDatabase, newSharedSecret, sleep, subscriptionInput, testConfig, uniqueDomain } from '../testing/harness';
 import { scripts, WebhookReceiver } from '../testing/receiver';
 
 /**
@@ -12,7 +12,7 @@ import { scripts, WebhookReceiver } from '../testing/receiver';
  * not stored yet: it holds them, and the old owner's late leases take them over.
  */
 describe('dispatcher copies handing partitions over while events flow (real Kafka, PostgreSQL and receiver)', () => {
-  const brokers = infraEnv().KAFKA_BROKERS.split(',');
+  const connection = infraKafka();
   let db: Awaited<ReturnType<typeof isolatedDatabase>>;
   let receiver: WebhookReceiver;
 
@@ -28,7 +28,7 @@ describe('dispatcher copies handing partitions over while events flow (real Kafk
 
   it('attempts every event exactly once while a second copy joins and the first leaves, with leases written a second late', async () => {
     const topic = `test.handover.${randomUUID().slice(0, 8)}`;
-    await ensureTopics(brokers, [{ topic, numPartitions: 6 }, { topic: `${topic}.dlq`, numPartitions: 1 }]);
+    await ensureTopics(connection, [{ topic, numPartitions: 6 }, { topic: `${topic}.dlq`, numPartitions: 1 }]);
     const settings = { WEBHOOK_EVENTS_GROUP_ID: `handover-${topic}` };
     // A long linger widens the window in which the old owner has attempted events it has not stored.
     const copy = (name: string) => new DispatcherRuntime(testConfig(settings), name, { pool: db.pool, topic, leaseWriteLingerMs: 1_000 });
@@ -36,7 +36,7 @@ describe('dispatcher copies handing partitions over while events flow (real Kafk
     const domains = Array.from({ length: 12 }, () => uniqueDomain('handover'));
     for (const domain of domains) await subscriptions.put(domain, subscriptionInput(receiver.url, newSharedSecret(), domain), 3600);
 
-    const producer = new Kafka({ clientId: 'handover-spec', brokers, logLevel: logLevel.NOTHING }).producer();
+    const producer = new Kafka({ ...connection, clientId: 'handover-spec', logLevel: logLevel.NOTHING }).producer();
     await producer.connect();
     const sent: string[] = [];
     const first = copy('first');

@@ -3,7 +3,7 @@ import { ensureTopics } from '@tailsync/service-kit';
 import { DLQ_HEADERS, RISK_ASSESSMENT_EXECUTED_SCHEMA } from '@tailsync/contracts';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
 import { SubscriptionStore } from '../subscriptions/subscription.store';
-import { eventually, infraEnv, isolatedDatabase, sleep, uniqueDomain } from '../testing/harness';
+import { eventually, infraKafka, isolatedDatabase, sleep, uniqueDomain } from '../testing/harness';
 import { DeliveryMetrics } from './delivery.metrics';
 import { DeliveryStore, type NewDelivery } from './delivery.store';
 import { type DeliveryIntake, INHERITED_HOLD_MS, RiskAssessmentConsumer } from './risk-assessment.consumer';
@@ -14,8 +14,8 @@ describe('RiskAssessmentConsumer (real Kafka, real PostgreSQL)', () => {
   const suffix = randomUUID().slice(0, 8);
   const topic = `test.risk-assessment-executed.${suffix}`;
   const dlqTopic = `${topic}.dlq`;
-  const brokers = infraEnv().KAFKA_BROKERS.split(',');
-  const kafka = new Kafka({ clientId: 'consumer-spec', brokers, logLevel: logLevel.NOTHING });
+  const connection = infraKafka();
+  const kafka = new Kafka({ ...connection, clientId: 'consumer-spec', logLevel: logLevel.NOTHING });
   let producer: Producer;
   let db: Awaited<ReturnType<typeof isolatedDatabase>>;
   let deliveries: DeliveryStore;
@@ -25,7 +25,7 @@ describe('RiskAssessmentConsumer (real Kafka, real PostgreSQL)', () => {
   const admitted: string[] = [];
 
   beforeAll(async () => {
-    await ensureTopics(brokers, [{ topic, numPartitions: 3 }, { topic: dlqTopic, numPartitions: 1 }]);
+    await ensureTopics(connection, [{ topic, numPartitions: 3 }, { topic: dlqTopic, numPartitions: 1 }]);
     db = await isolatedDatabase('consumer');
     deliveries = new DeliveryStore(db.pool);
     subscriptions = new SubscriptionStore(db.pool);
@@ -46,7 +46,7 @@ describe('RiskAssessmentConsumer (real Kafka, real PostgreSQL)', () => {
       },
     };
     consumer = new RiskAssessmentConsumer(deliveries, subscriptions, intake, new DeliveryMetrics(), {
-      brokers, clientId: 'consumer-spec', groupId: `consumer-spec-${suffix}`, topic, dlqTopic,
+      kafka: connection, clientId: 'consumer-spec', groupId: `consumer-spec-${suffix}`, topic, dlqTopic,
     });
     await consumer.start();
   });
@@ -126,8 +126,8 @@ describe('RiskAssessmentConsumer (real Kafka, real PostgreSQL)', () => {
 });
 
 describe('RiskAssessmentConsumer: how first attempts are made, and when offsets are committed (real Kafka)', () => {
-  const brokers = infraEnv().KAFKA_BROKERS.split(',');
-  const kafka = new Kafka({ clientId: 'consumer-spec-first', brokers, logLevel: logLevel.NOTHING });
+  const connection = infraKafka();
+  const kafka = new Kafka({ ...connection, clientId: 'consumer-spec-first', logLevel: logLevel.NOTHING });
   let db: Awaited<ReturnType<typeof isolatedDatabase>>;
   let subscriptions: SubscriptionStore;
   const domain = uniqueDomain('first');
@@ -143,7 +143,7 @@ describe('RiskAssessmentConsumer: how first attempts are made, and when offsets 
 
   async function withTopic(run: (topic: string, send: (events: ReturnType<typeof event>[]) => Promise<unknown>) => Promise<void>) {
     const topic = `test.first-attempt.${randomUUID().slice(0, 8)}`;
-    await ensureTopics(brokers, [{ topic, numPartitions: 1 }, { topic: `${topic}.dlq`, numPartitions: 1 }]);
+    await ensureTopics(connection, [{ topic, numPartitions: 1 }, { topic: `${topic}.dlq`, numPartitions: 1 }]);
     const producer = kafka.producer();
     await producer.connect();
     try {
@@ -154,7 +154,7 @@ describe('RiskAssessmentConsumer: how first attempts are made, and when offsets 
   }
 
   function consumerWith(topic: string, groupId: string, intake: DeliveryIntake) {
-    return new RiskAssessmentConsumer(new DeliveryStore(db.pool), subscriptions, intake, new DeliveryMetrics(), { brokers, clientId: 'consumer-spec-first', groupId, topic, dlqTopic: `${topic}.dlq` });
+    return new RiskAssessmentConsumer(new DeliveryStore(db.pool), subscriptions, intake, new DeliveryMetrics(), { kafka: connection, clientId: 'consumer-spec-first', groupId, topic, dlqTopic: `${topic}.dlq` });
   }
 
   it('holds the events that were in the partition when it was assigned (its previous owner may be attempting them) and attempts later ones first', () =>

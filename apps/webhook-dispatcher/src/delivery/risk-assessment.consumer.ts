@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { DLQ_HEADERS, RISK_ASSESSMENT_EXECUTED, TOPICS } from '@tailsync/contracts';
-import { Murmur2Partitioner, PeriodicOffsetCommits } from '@tailsync/service-kit';
+import { Murmur2Partitioner, PeriodicOffsetCommits, type KafkaConnection } from '@tailsync/service-kit';
 import { Admin, Consumer, Kafka, KafkaMessage, logLevel, Producer } from 'kafkajs';
 import type { SubscriptionReader } from '../subscriptions/subscription-cache';
 import type { StoredSubscription } from '../subscriptions/subscription.store';
@@ -13,7 +13,7 @@ import { type FirstAttempt, firstAttemptOf } from './domain/first-attempt';
 import { InheritedOffsets } from './inherited-offsets';
 
 export interface ConsumerOptions {
-  brokers: string[];
+  kafka: KafkaConnection;
   clientId: string;
   groupId: string;
   topic?: string;
@@ -87,8 +87,8 @@ export class RiskAssessmentConsumer {
       committed: (positions) => this.offsets.committed(positions),
     });
     this.kafka = new Kafka({
+      ...options.kafka,
       clientId: options.clientId,
-      brokers: options.brokers,
       logLevel: logLevel.WARN,
       retry: { initialRetryTime: 100, retries: 10 },
     });

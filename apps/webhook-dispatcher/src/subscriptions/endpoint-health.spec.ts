@@ -4,7 +4,7 @@ import { metricsRegistry } from '@tailsync/service-kit';
 import { Kafka, logLevel, type Consumer } from 'kafkajs';
 import { callbackBody } from '../delivery/domain/event-message';
 import { DispatcherRuntime } from '../dispatcher.runtime';
-import { ensureSubscriptionEventsTopic, eventually, infraEnv, isolatedDatabase, newSharedSecret, uniqueDomain } from '../testing/harness';
+import { ensureSubscriptionEventsTopic, eventually, infraKafka, isolatedDatabase, newSharedSecret, uniqueDomain } from '../testing/harness';
 import { runningDispatcher, stopDispatcher } from '../testing/running-dispatcher';
 import { scripts, WebhookReceiver } from '../testing/receiver';
 import { SubscriptionsMessages } from './subscriptions.messages';
@@ -21,7 +21,7 @@ describe('endpoint health (real PostgreSQL, real Kafka, real receivers)', () => 
   beforeAll(async () => {
     db = await isolatedDatabase('health');
     await ensureSubscriptionEventsTopic();
-    const kafka = new Kafka({ clientId: 'health-spec', brokers: infraEnv().KAFKA_BROKERS.split(','), logLevel: logLevel.NOTHING });
+    const kafka = new Kafka({ ...infraKafka(), clientId: 'health-spec', logLevel: logLevel.NOTHING });
     consumer = kafka.consumer({ groupId: `health-spec-${randomUUID()}` });
     await consumer.connect();
     await consumer.subscribe({ topic: TOPICS.webhookSubscriptions, fromBeginning: true });

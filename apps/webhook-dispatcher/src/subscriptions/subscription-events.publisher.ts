@@ -4,13 +4,13 @@ import {
   WEBHOOK_SUBSCRIPTION_EVENTS_SOURCE, webhookSubscriptionCloudEventType,
   type WebhookSubscriptionEvent, type WebhookSubscriptionEventData, type WebhookSubscriptionEventType,
 } from '@tailsync/contracts';
-import { metricsRegistry, Murmur2Partitioner } from '@tailsync/service-kit';
+import { metricsRegistry, Murmur2Partitioner, type KafkaConnection } from '@tailsync/service-kit';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
 import { randomUUID } from 'node:crypto';
 import { Counter } from 'prom-client';
 
 export interface SubscriptionEventsOptions {
-  brokers: string[];
+  kafka: KafkaConnection;
   clientId: string;
   /** Default `tailsync.webhook-subscriptions`. */
   topic?: string;
@@ -37,7 +37,7 @@ export class SubscriptionEventsPublisher {
 
   constructor(options: SubscriptionEventsOptions) {
     this.topic = options.topic ?? TOPICS.webhookSubscriptions;
-    this.kafka = new Kafka({ clientId: options.clientId, brokers: options.brokers, logLevel: logLevel.WARN, retry: { initialRetryTime: 100, retries: 8 } });
+    this.kafka = new Kafka({ ...options.kafka, clientId: options.clientId, logLevel: logLevel.WARN, retry: { initialRetryTime: 100, retries: 8 } });
   }
 
   async start(): Promise<void> {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { RISK_ASSESSMENT_EXECUTED, WEBHOOK_SUBSCRIPTIONS_TOPIC } from '@tailsync/contracts';
-import { ensureTopics } from '@tailsync/service-kit';
+import { ensureTopics, kafkaConnection, type KafkaConnection, type KafkaSettings } from '@tailsync/service-kit';
 import { SecretBox, secretId } from '@tailsync/webhook-signing';
 import { loadConfig } from '@tailsync/service-kit';
 import { Pool } from 'pg';
@@ -9,12 +9,16 @@ import { migrateDispatcherTables } from '../store/migrate';
 import { SubscriptionEventsPublisher } from '../subscriptions/subscription-events.publisher';
 import type { SubscriptionInput } from '../subscriptions/subscription.store';
 
-/** The real PostgreSQL and Kafka `npm test` started (never mocks). */
-export function infraEnv(): { DATABASE_URL: string; KAFKA_BROKERS: string } {
+/** The real PostgreSQL and Kafka `npm test` started (never mocks), with its Kafka client settings. */
+export function infraEnv(): KafkaSettings & { DATABASE_URL: string; KAFKA_BROKERS: string } {
   const { DATABASE_URL, KAFKA_BROKERS } = process.env;
   if (!DATABASE_URL || !KAFKA_BROKERS) throw new Error('DATABASE_URL and KAFKA_BROKERS are not set: run the suite with `npm test`');
-  return { DATABASE_URL, KAFKA_BROKERS };
+  const kafkaSettings = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith('KAFKA_') && e[1] !== undefined));
+  return { ...kafkaSettings, DATABASE_URL, KAFKA_BROKERS };
 }
+
+/** The connection to the broker `npm test` started, as the principal its environment names. */
+export const infraKafka = (): KafkaConnection => kafkaConnection(infraEnv());
 
 export const testKey = randomBytes(32).toString('base64');
 
@@ -54,14 +58,13 @@ export async function isolatedDatabase(name: string): Promise<{ pool: Pool; sche
 }
 
 export function ensureSubscriptionEventsTopic(): Promise<void> {
-  return ensureTopics(infraEnv().KAFKA_BROKERS.split(','), [WEBHOOK_SUBSCRIPTIONS_TOPIC]);
+  return ensureTopics(infraKafka(), [WEBHOOK_SUBSCRIPTIONS_TOPIC]);
 }
 
 /** A started publisher of subscription events on the real broker (its topic created when missing). */
 export async function startedEventsPublisher(): Promise<SubscriptionEventsPublisher> {
-  const brokers = infraEnv().KAFKA_BROKERS.split(',');
   await ensureSubscriptionEventsTopic();
-  const publisher = new SubscriptionEventsPublisher({ brokers, clientId: `spec-subscription-events-${randomBytes(3).toString('hex')}` });
+  const publisher = new SubscriptionEventsPublisher({ kafka: infraKafka(), clientId: `spec-subscription-events-${randomBytes(3).toString('hex')}` });
   await publisher.start();
   return publisher;
 }

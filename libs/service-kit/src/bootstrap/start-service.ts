@@ -5,6 +5,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { Logger } from 'nestjs-pino';
 import { ensureTopics, TopicSpec } from '../kafka/ensure-topics';
 import { ConcurrentServerKafka } from '../kafka/kafka-rpc';
+import type { KafkaConnection } from '../kafka/kafka-connection';
 import { kafkaTransport } from '../kafka/kafka-transport';
 import { assertKafkajsPatched } from '../kafka/kafkajs-patches';
 import { requestIdOf } from './request-id';
@@ -17,7 +18,7 @@ type FrameworkErrorHandler = (error: FastifyError, req: FastifyRequest, reply: F
 export interface ServiceStart {
   name: string;
   module: Type<unknown>;
-  brokers: string[];
+  kafka: KafkaConnection;
   httpPort: number;
   /** Topics the process consumes or produces; created before any consumer starts. */
   topics: TopicSpec[];
@@ -39,7 +40,7 @@ export interface ServiceStart {
  */
 export async function startService(start: ServiceStart): Promise<NestFastifyApplication> {
   assertKafkajsPatched();
-  await ensureTopics(start.brokers, start.topics);
+  await ensureTopics(start.kafka, start.topics);
   const app = await NestFactory.create<NestFastifyApplication>(start.module, httpAdapter(start.frameworkErrors, start.trustProxy ?? false), { bufferLogs: true, bodyParser: !start.configure });
   app.useLogger(app.get(Logger));
   addResponseHeaders(app.getHttpAdapter().getInstance());
@@ -47,7 +48,7 @@ export async function startService(start: ServiceStart): Promise<NestFastifyAppl
   start.configure?.(app);
   app.enableShutdownHooks();
   if (start.kafkaGroupId) {
-    const { options } = kafkaTransport({ brokers: start.brokers, clientId: `${start.name}-${start.instanceId}`, groupId: start.kafkaGroupId });
+    const { options } = kafkaTransport({ connection: start.kafka, clientId: `${start.name}-${start.instanceId}`, groupId: start.kafkaGroupId });
     app.connectMicroservice({ strategy: new ConcurrentServerKafka(options ?? {}) }, { inheritAppConfig: true });
     await app.startAllMicroservices();
   }

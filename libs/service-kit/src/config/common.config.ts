@@ -1,9 +1,15 @@
 import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import type { KafkaSettings } from '../kafka/kafka-connection';
 
-/** Settings every tailsync process reads. */
-export class CommonConfig {
-  @Matches(/^[^,\s]+:\d+(,[^,\s]+:\d+)*$/, { message: 'KAFKA_BROKERS must be a comma list of host:port' })
-  KAFKA_BROKERS: string = '127.0.0.1:9092';
+/** Settings every tailsync process reads; the Kafka ones are checked by kafkaConnection(). */
+export class CommonConfig implements KafkaSettings {
+  @IsOptional() @IsString() KAFKA_BROKERS?: string;
+  @IsOptional() @IsString() KAFKA_SSL?: string;
+  @IsOptional() @IsString() KAFKA_SSL_CA_FILE?: string;
+  @IsOptional() @IsString() KAFKA_SASL_MECHANISM?: string;
+  @IsOptional() @IsString() KAFKA_SASL_USERNAME?: string;
+  @IsOptional() @IsString() KAFKA_SASL_PASSWORD?: string;
+  @IsOptional() @IsString() KAFKA_SASL_PASSWORD_FILE?: string;
 
   @IsString()
   @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
@@ -22,8 +28,6 @@ export class CommonConfig {
   @IsString()
   INSTANCE_ID?: string;
 }
-
-export const brokerList = (config: CommonConfig): string[] => config.KAFKA_BROKERS.split(',');
 
 /** DATABASE_URL with the password put in (encoded as a URL needs); undefined when it already has one. */
 export function databaseUrlWithPassword(databaseUrl: string, password: string): string | undefined {

@@ -2,7 +2,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CollectionTag, parse, ScalarTag } from 'yaml';
 
-export { knownSettings } from './known-settings';
+import { knownSettings } from './known-settings';
+
+export { knownSettings };
 
 export interface ComposeService {
   environment?: Record<string, string | number | boolean | null>;
@@ -89,7 +91,8 @@ export function withSecretFiles(env: Record<string, string>, dir: string, secret
   );
 }
 
-/** The settings an environment gives, `<NAME>_FILE` counted as `<NAME>`. */
-export function settingNames(env: Record<string, string>): string[] {
-  return Object.keys(env).map((key) => key.replace(/_FILE$/, ''));
+/** The variables of an environment a config class does not read (`<NAME>_FILE` is read for a known `<NAME>`). */
+export function unknownSettings(env: Record<string, string>, schema: new () => object): string[] {
+  const known = knownSettings(schema);
+  return Object.keys(env).filter((key) => !known.has(key) && !(key.endsWith('_FILE') && known.has(key.slice(0, -'_FILE'.length))));
 }

@@ -1,4 +1,6 @@
 import { Kafka, logLevel } from 'kafkajs';
+import { kafkaAccessFailure, kafkaFailureHint } from './kafka-access-failure';
+import { describeKafkaConnection, type KafkaConnection } from './kafka-connection';
 
 export interface TopicSpec {
   topic: string;
@@ -11,10 +13,12 @@ export interface TopicSpec {
  * Creates the topics a process needs before its consumers start: kafkajs consumers race a
  * fresh broker's metadata, so topics are never left to auto-creation.
  */
-export async function ensureTopics(brokers: string[], specs: TopicSpec[], clientId = 'tailsync-admin', timeoutMs = 90_000): Promise<void> {
-  const kafka = new Kafka({ clientId, brokers, logLevel: logLevel.NOTHING, retry: { retries: 5, initialRetryTime: 200 } });
+export async function ensureTopics(connection: KafkaConnection, specs: TopicSpec[], clientId = 'tailsync-admin', timeoutMs = 90_000): Promise<void> {
+  const kafka = new Kafka({ ...connection, clientId, logLevel: logLevel.NOTHING, retry: { retries: 5, initialRetryTime: 200 } });
   const admin = kafka.admin();
   const deadline = Date.now() + timeoutMs;
+  const where = describeKafkaConnection(connection);
+  let missingTopics: string[] = [];
   try {
     // Several processes start at once on a possibly fresh broker: creation races and
     // not-yet-elected leaders are retried until every partition of every topic has a leader.
@@ -23,6 +27,7 @@ export async function ensureTopics(brokers: string[], specs: TopicSpec[], client
         await admin.connect();
         const existing = new Set(await admin.listTopics());
         const missing = specs.filter((s) => !existing.has(s.topic));
+        missingTopics = missing.map((s) => s.topic);
         if (missing.length > 0) {
           await admin.createTopics({
             waitForLeaders: true,
@@ -37,9 +42,15 @@ export async function ensureTopics(brokers: string[], specs: TopicSpec[], client
         const { topics } = await admin.fetchTopicMetadata({ topics: specs.map((s) => s.topic) });
         if (topics.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0))) return;
       } catch (error) {
-        if (Date.now() > deadline) throw new Error(`Kafka topics not ready at ${brokers.join(',')}: ${(error as Error).message}`);
+        // Wrong credentials or missing rights do not heal: say so now rather than after the deadline.
+        const denied = kafkaAccessFailure(error, connection);
+        if (denied) {
+          if (missingTopics.length > 0) denied.message += ` (missing topics, which it may not create: ${missingTopics.join(', ')})`;
+          throw denied;
+        }
+        if (Date.now() > deadline) throw new Error(`Kafka topics not ready at ${where}: ${(error as Error).message}${kafkaFailureHint(connection)}`);
       }
-      if (Date.now() > deadline) throw new Error(`Kafka topics not ready at ${brokers.join(',')}`);
+      if (Date.now() > deadline) throw new Error(`Kafka topics not ready at ${where}`);
       await new Promise((r) => setTimeout(r, 250));
     }
   } finally {
@@ -48,8 +59,8 @@ export async function ensureTopics(brokers: string[], specs: TopicSpec[], client
 }
 
 /** Answers whether the broker serves metadata right now (readiness). */
-export async function pingKafka(brokers: string[]): Promise<void> {
-  const kafka = new Kafka({ clientId: 'tailsync-health', brokers, logLevel: logLevel.NOTHING, retry: { retries: 0 }, connectionTimeout: 1000 });
+export async function pingKafka(connection: KafkaConnection): Promise<void> {
+  const kafka = new Kafka({ ...connection, clientId: 'tailsync-health', logLevel: logLevel.NOTHING, retry: { retries: 0 }, connectionTimeout: 1000 });
   const admin = kafka.admin();
   await admin.connect();
   try {
@@ -61,9 +72,9 @@ export async function pingKafka(brokers: string[]): Promise<void> {
 
 export class KafkaReadiness {
   readonly name = 'kafka';
-  constructor(private readonly brokers: string[]) {}
+  constructor(private readonly connection: KafkaConnection) {}
   check(): Promise<void> {
-    return pingKafka(this.brokers);
+    return pingKafka(this.connection);
   }
 }
 

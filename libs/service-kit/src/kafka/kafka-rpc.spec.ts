@@ -1,6 +1,7 @@
 /**
  * The RPC transport against the real Kafka broker the test command starts (`KAFKA_BROKERS`).
  */
+import { testKafka } from './test-kafka.test-support';
 import { randomBytes } from 'node:crypto';
 import { Controller, INestMicroservice, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -12,9 +13,7 @@ import { ensureTopics } from './ensure-topics';
 import { BatchingClientKafka, ConcurrentServerKafka } from './kafka-rpc';
 import { kafkaTransport } from './kafka-transport';
 
-const BROKERS = process.env.KAFKA_BROKERS?.split(',');
-if (!BROKERS) throw new Error('kafka-rpc.spec.ts needs KAFKA_BROKERS (a real Kafka broker)');
-const brokers = BROKERS;
+const connection = testKafka('kafka-rpc.spec.ts');
 
 const run = randomBytes(4).toString('hex');
 const PATTERN = `test.kafka-rpc.${run}.gather`;
@@ -57,12 +56,12 @@ describe('Kafka RPC transport (real broker)', () => {
   let server: INestMicroservice;
   let strategy: ConcurrentServerKafka;
   let client: BatchingClientKafka;
-  const transport = (clientId: string, groupId: string) => kafkaTransport({ brokers, clientId, groupId }).options ?? {};
+  const transport = (clientId: string, groupId: string) => kafkaTransport({ connection, clientId, groupId }).options ?? {};
 
   beforeAll(async () => {
     // One request partition: Nest's own server would handle these requests strictly one after the
     // other. Three reply partitions, of which the client needs one.
-    await ensureTopics(brokers, [
+    await ensureTopics(connection, [
       { topic: PATTERN, numPartitions: 1 },
       { topic: `${PATTERN}.reply`, numPartitions: 3 },
       { topic: SLOW_PATTERN, numPartitions: 1 },
@@ -96,7 +95,7 @@ describe('Kafka RPC transport (real broker)', () => {
   }, 30_000);
 
   it('answers requests fetched after a slow one without waiting for it, and commits only past answered requests', async () => {
-    const admin = new Kafka({ clientId: `rpc-admin-${run}`, brokers, logLevel: logLevel.NOTHING }).admin();
+    const admin = new Kafka({ ...connection, clientId: `rpc-admin-${run}`, logLevel: logLevel.NOTHING }).admin();
     await admin.connect();
     const committed = async () => {
       const [topic] = await admin.fetchOffsets({ groupId: `rpc-server-${run}`, topics: [SLOW_PATTERN] });
@@ -150,7 +149,7 @@ describe('Kafka RPC transport (real broker)', () => {
     const groupId = `rpc-replies-${run}`;
     const replies = new BatchingClientKafka(transport(`rpc-replies-${run}`, groupId));
     replies.subscribeToResponseOf(SLOW_PATTERN);
-    const admin = new Kafka({ clientId: `rpc-admin-replies-${run}`, brokers, logLevel: logLevel.NOTHING }).admin();
+    const admin = new Kafka({ ...connection, clientId: `rpc-admin-replies-${run}`, logLevel: logLevel.NOTHING }).admin();
     await admin.connect();
     let commits = 0;
     try {
@@ -183,8 +182,8 @@ describe('Kafka RPC transport (real broker)', () => {
 describe('batchingProducer (real broker)', () => {
   it('sends concurrent records in few produce requests, every record delivered once', async () => {
     const topic = `test.batching-producer.${run}`;
-    await ensureTopics(brokers, [{ topic, numPartitions: 3 }]);
-    const kafka = new Kafka({ clientId: `batching-${run}`, brokers, logLevel: logLevel.NOTHING });
+    await ensureTopics(connection, [{ topic, numPartitions: 3 }]);
+    const kafka = new Kafka({ ...connection, clientId: `batching-${run}`, logLevel: logLevel.NOTHING });
     const producer = batchingProducer(kafka.producer({ allowAutoTopicCreation: false }));
     let produceRequests = 0;
     producer.on(producer.events.REQUEST, (e) => {

@@ -1,9 +1,10 @@
 import { KafkaOptions, Transport } from '@nestjs/microservices';
 import { logLevel } from 'kafkajs';
+import type { KafkaConnection } from './kafka-connection';
 import { Murmur2Partitioner } from './murmur2-partitioner';
 
 export interface KafkaEndpoint {
-  brokers: string[];
+  connection: KafkaConnection;
   clientId: string;
   groupId: string;
 }
@@ -14,8 +15,8 @@ export function kafkaTransport(endpoint: KafkaEndpoint): KafkaOptions {
     transport: Transport.KAFKA,
     options: {
       client: {
+        ...endpoint.connection,
         clientId: endpoint.clientId,
-        brokers: endpoint.brokers,
         logLevel: logLevel.WARN,
         retry: { initialRetryTime: 100, retries: 10 },
       },

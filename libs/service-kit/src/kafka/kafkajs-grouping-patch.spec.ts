@@ -4,15 +4,14 @@
  * lands every message on its key's partition in send order.
  */
 /* eslint-disable @typescript-eslint/no-require-imports */
+import { testKafka } from './test-kafka.test-support';
 import { randomBytes } from 'node:crypto';
 import { Kafka, logLevel, type Message, type PartitionerArgs, type PartitionMetadata } from 'kafkajs';
 import { ensureTopics } from './ensure-topics';
 import { consumeFromStart } from './fixtures/consume-from-start';
 import { murmur2, Murmur2Partitioner } from './murmur2-partitioner';
 
-const BROKERS = process.env.KAFKA_BROKERS?.split(',');
-if (!BROKERS) throw new Error('kafkajs-grouping-patch.spec.ts needs KAFKA_BROKERS (a real Kafka broker)');
-const brokers = BROKERS;
+const connection = testKafka('kafkajs-grouping-patch.spec.ts');
 
 interface GroupingInput {
   topic: string;
@@ -74,8 +73,8 @@ describe('kafkajs grouping patch', () => {
   it('sends a thousand keyed messages that the broker stores on their keys’ partitions, in send order', async () => {
     const topic = `test.kafkajs-grouping.${randomBytes(4).toString('hex')}`;
     const partitions = 6;
-    await ensureTopics(brokers, [{ topic, numPartitions: partitions }]);
-    const kafka = new Kafka({ clientId: 'grouping-spec', brokers, logLevel: logLevel.NOTHING });
+    await ensureTopics(connection, [{ topic, numPartitions: partitions }]);
+    const kafka = new Kafka({ ...connection, clientId: 'grouping-spec', logLevel: logLevel.NOTHING });
     const producer = kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Murmur2Partitioner });
     const sent = Array.from({ length: 1_000 }, (_, i) => ({ key: `acme:${i % 40}`, value: String(i) }));
     try {

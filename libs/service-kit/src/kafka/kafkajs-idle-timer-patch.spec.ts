@@ -1,13 +1,12 @@
 /**
  * The kafkajs idle-timer patch against the real Kafka broker the test command starts (`KAFKA_BROKERS`).
  */
+import { testKafka } from './test-kafka.test-support';
 import { randomBytes } from 'node:crypto';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
 import { ensureTopics } from './ensure-topics';
 
-const BROKERS = process.env.KAFKA_BROKERS?.split(',');
-if (!BROKERS) throw new Error('kafkajs-idle-timer-patch.spec.ts needs KAFKA_BROKERS (a real Kafka broker)');
-const brokers = BROKERS;
+const connection = testKafka('kafkajs-idle-timer-patch.spec.ts');
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const RequestQueue = require('kafkajs/src/network/requestQueue') as { tailsyncPatch?: string; prototype: { checkPendingRequests(): void } };
@@ -15,11 +14,11 @@ const RequestQueue = require('kafkajs/src/network/requestQueue') as { tailsyncPa
 const topic = `test.kafkajs-idle.${randomBytes(4).toString('hex')}`;
 
 describe('kafkajs idle-timer patch', () => {
-  const kafka = new Kafka({ clientId: 'idle-timer-spec', brokers, logLevel: logLevel.NOTHING });
+  const kafka = new Kafka({ ...connection, clientId: 'idle-timer-spec', logLevel: logLevel.NOTHING });
   let producer: Producer;
 
   beforeAll(async () => {
-    await ensureTopics(brokers, [{ topic, numPartitions: 1 }]);
+    await ensureTopics(connection, [{ topic, numPartitions: 1 }]);
     // One request in flight at a time per connection: concurrent sends must wait in the queue.
     producer = kafka.producer({ allowAutoTopicCreation: false, maxInFlightRequests: 1 });
     await producer.connect();

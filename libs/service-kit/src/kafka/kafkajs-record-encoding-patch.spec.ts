@@ -4,6 +4,7 @@
  * Kafka broker the test command starts (`KAFKA_BROKERS`) takes and gives back intact.
  */
 /* eslint-disable @typescript-eslint/no-require-imports */
+import { testKafka } from './test-kafka.test-support';
 import { randomBytes } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import { ensureTopics } from './ensure-topics';
@@ -11,9 +12,7 @@ import { consumeFromStart } from './fixtures/consume-from-start';
 import published from './fixtures/kafkajs-encoding.json';
 import { crcLengths, records, seededBytes, uvarints, varints, type KafkajsRecordInput } from './fixtures/kafkajs-records';
 
-const BROKERS = process.env.KAFKA_BROKERS?.split(',');
-if (!BROKERS) throw new Error('kafkajs-record-encoding-patch.spec.ts needs KAFKA_BROKERS (a real Kafka broker)');
-const brokers = BROKERS;
+const connection = testKafka('kafkajs-record-encoding-patch.spec.ts');
 
 type Encoded = { buffer: Buffer; buf: Buffer; offset: number };
 const record = require('kafkajs/src/protocol/recordBatch/record/v0') as ((input: KafkajsRecordInput) => Encoded) & { tailsyncPatch?: string };
@@ -62,8 +61,8 @@ describe('kafkajs record-encoding patch', () => {
 
   it('sends messages the broker stores and gives back intact (keys, values, headers, order)', async () => {
     const topic = `test.kafkajs-records.${randomBytes(4).toString('hex')}`;
-    await ensureTopics(brokers, [{ topic, numPartitions: 1 }]);
-    const kafka = new Kafka({ clientId: 'record-encoding-spec', brokers, logLevel: logLevel.NOTHING });
+    await ensureTopics(connection, [{ topic, numPartitions: 1 }]);
+    const kafka = new Kafka({ ...connection, clientId: 'record-encoding-spec', logLevel: logLevel.NOTHING });
     const producer = kafka.producer({ allowAutoTopicCreation: false });
     const sent = Array.from({ length: 500 }, (_, i) => ({
       key: `acme:${i}`,

@@ -7,7 +7,7 @@ import { Kafka, logLevel, Partitioners, type Consumer, type Producer } from 'kaf
 import { CLOUDEVENTS_HEADERS, TAIL_EVENT_SCHEMA_ID, TAIL_EVENTS_SOURCE, type TailEventMessage } from '@tailsync/contracts';
 import { EsdbEventStore, type StoredEvent } from '@tailsync/event-store';
 import { InMemoryEsdbServer } from '@tailsync/event-store/testing';
-import { metricsRegistry } from '@tailsync/service-kit';
+import { kafkaConnection, metricsRegistry } from '@tailsync/service-kit';
 import type { CallerContext } from '../../application/caller-context';
 import { createTestStores, tailIdOf, type TestStores } from '../read-model/read-model.test-support';
 import { TailEventsRelay, type TailEventsRelayOptions } from './tail-events.relay';
@@ -59,7 +59,7 @@ describeInfra('TailEventsRelay (PostgreSQL + Kafka)', () => {
   beforeAll(async () => {
     s = await createTestStores('rly', DATABASE_URL as string);
     topic = `tailsync.tail-events.test-${s.run}`;
-    kafka = new Kafka({ clientId: `relay-spec-${s.run}`, brokers: (KAFKA_BROKERS as string).split(','), logLevel: logLevel.NOTHING });
+    kafka = new Kafka({ ...kafkaConnection(process.env), clientId: `relay-spec-${s.run}`, logLevel: logLevel.NOTHING });
     const admin = kafka.admin();
     await admin.connect();
     await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 3, replicationFactor: 1 }] });
