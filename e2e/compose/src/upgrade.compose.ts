@@ -107,9 +107,12 @@ async function withFreshTokens(accounts: TestAccount[]): Promise<TestAccount[]> 
   );
 }
 
+// A stack takes minutes to come up on a busy 2-core machine; each step here brings one up.
+const STEP_TIMEOUT_MS = 1_200_000;
+
 async function upAndHealthy(stack: ComposeProject, label: string): Promise<void> {
   const t0 = Date.now();
-  stack.upAndWait();
+  stack.upAndWait(600);
   await eventually(async () => (await fetch(`${stack.gatewayUrl}/health/ready`).catch(() => undefined))?.ok, 60_000, 500);
   console.log(`${label}: healthy in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
@@ -157,7 +160,7 @@ describe(`an upgrade from the previous release (${ref}) to this checkout, and ba
     before = await readBack(accounts, tailIds);
     expect(Object.values(before.tails).every((t) => (t as { status: number }).status === 200)).toBe(true);
     for (const account of accounts) expect(before.deliveries[account.domain]).toHaveLength(2);
-  });
+  }, STEP_TIMEOUT_MS);
 
   it('upgrades in place to this checkout\'s images and finds every tail, mapping, subscription and delivery intact', async () => {
     previous.must(['down']); // volumes kept
@@ -167,7 +170,7 @@ describe(`an upgrade from the previous release (${ref}) to this checkout, and ba
     expect(await readBack(accounts, tailIds)).toEqual(before);
     const version = (await (await fetch(`${current.gatewayUrl}/Version`)).json()) as { build: { release: string } };
     expect(version.build.release).toBe(release);
-  });
+  }, STEP_TIMEOUT_MS);
 
   it('goes on working after the upgrade: new writes, new deliveries, no old delivery sent again', async () => {
     await connectProducer();
@@ -179,7 +182,7 @@ describe(`an upgrade from the previous release (${ref}) to this checkout, and ba
     expect(log).toHaveLength(3);
     // The deliveries made before the upgrade: the same attempts as before, none added.
     expect(log.filter((d) => d.eventId !== eventId)).toEqual(before.deliveries[first.domain]);
-  });
+  }, STEP_TIMEOUT_MS);
 
   it('rolls back to the previous release as CHANGELOG.md says, keeping what either release wrote', async () => {
     const afterUpgrade = await readBack(accounts, tailIds);
@@ -188,5 +191,5 @@ describe(`an upgrade from the previous release (${ref}) to this checkout, and ba
     accounts = await withFreshTokens(accounts);
     expect(await readBack(accounts, tailIds)).toEqual(afterUpgrade);
     previous.must(['down']);
-  });
+  }, STEP_TIMEOUT_MS);
 });
