@@ -41,9 +41,9 @@ process.env.ADMIN_TOKEN = current.secrets.admin_token;
 
 interface Filled {
   accounts: TestAccount[];
-  tails: Record<string, unknown>; // `${domain}/${mappedId}` → GET /Tails/{id}
-  subscriptions: Record<string, unknown>; // domain → GET /WebhookSubscriptions
-  deliveries: Record<string, unknown[]>; // domain → GET /WebhookSubscriptions/Deliveries items
+  tails: Record<string, unknown>; // `${clientId}/${mappedId}` → GET /Tails/{id}
+  subscriptions: Record<string, unknown>; // clientId → GET /WebhookSubscriptions (its domain's)
+  deliveries: Record<string, unknown[]>; // clientId → GET /WebhookSubscriptions/Deliveries items
 }
 
 let producer: Producer;
@@ -76,12 +76,12 @@ async function readBack(accounts: TestAccount[], tailIds: Record<string, string[
   const subscriptions: Filled['subscriptions'] = {};
   const deliveries: Filled['deliveries'] = {};
   for (const account of accounts) {
-    for (const id of tailIds[account.domain]) {
+    for (const id of tailIds[account.clientId]) {
       const res = await api(account, 'GET', `/Tails/${id}`);
-      tails[`${account.domain}/${id}`] = { status: res.status, body: res.body };
+      tails[`${account.clientId}/${id}`] = { status: res.status, body: res.body };
     }
-    subscriptions[account.domain] = (await api(account, 'GET', '/WebhookSubscriptions')).body;
-    deliveries[account.domain] = (await api(account, 'GET', '/WebhookSubscriptions/Deliveries?limit=100')).body.items;
+    subscriptions[account.clientId] = (await api(account, 'GET', '/WebhookSubscriptions')).body;
+    deliveries[account.clientId] = (await api(account, 'GET', '/WebhookSubscriptions/Deliveries?limit=100')).body.items;
   }
   return { tails, subscriptions, deliveries };
 }
@@ -117,7 +117,8 @@ async function upAndHealthy(stack: ComposeProject, label: string): Promise<void>
   console.log(`${label}: healthy in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 
-let accounts: TestAccount[] = [];
+let accounts: TestAccount[] = []; // two sources per domain
+const primaries: TestAccount[] = []; // the first of each domain: its subscription and events
 const tailIds: Record<string, string[]> = {};
 let before: Omit<Filled, 'accounts'>;
 
@@ -143,23 +144,26 @@ describe(`an upgrade from the previous release (${ref}) to this checkout, and ba
     await connectProducer();
     for (const prefix of ['up-a', 'up-b']) {
       const account = await newServiceAccount(`${prefix}-${randomBytes(4).toString('hex')}`);
-      accounts.push(account);
+      const second = await newServiceAccount(account.domain, 'second source');
+      primaries.push(account);
+      accounts.push(account, second);
       expect((await api(account, 'PUT', '/Tails', { tailId: 'efb-1', tailNumber: 'N100UP' })).status).toBe(201);
       expect((await api(account, 'PUT', '/Tails', { tailId: 'efb-2', tailNumber: 'N200UP' })).status).toBe(201);
-      // A second id of the same aircraft: a mapping onto efb-1's tail.
-      expect((await api(account, 'PUT', '/Tails', { tailId: 'efb-1-alias', tailNumber: 'N100UP' })).status).toBe(200);
+      // A second source's id for the same aircraft: a mapping onto efb-1's tail.
+      expect((await api(second, 'PUT', '/Tails', { tailId: 'other-1', tailNumber: 'N100UP' })).body).toMatchObject({ wasCreated: false, newSourceMappingAdded: true });
       expect((await api(account, 'POST', '/Tails/Deactivate', { tailId: 'efb-2' })).status).toBe(200);
-      tailIds[account.domain] = ['efb-1', 'efb-2', 'efb-1-alias'];
+      tailIds[account.clientId] = ['efb-1', 'efb-2'];
+      tailIds[second.clientId] = ['other-1'];
       const url = `http://receiver:8080/upgrade/${account.domain}`;
       expect((await api(account, 'POST', '/WebhookSubscriptions/', { eventNames: [EVT], url, sharedSecret })).status).toBe(200);
     }
-    for (const account of accounts) {
+    for (const account of primaries) {
       const eventIds = [await publish(account.domain), await publish(account.domain)];
       await deliveredLog(account, eventIds);
     }
     before = await readBack(accounts, tailIds);
     expect(Object.values(before.tails).every((t) => (t as { status: number }).status === 200)).toBe(true);
-    for (const account of accounts) expect(before.deliveries[account.domain]).toHaveLength(2);
+    for (const account of accounts) expect(before.deliveries[account.clientId]).toHaveLength(2);
   }, STEP_TIMEOUT_MS);
 
   it('upgrades in place to this checkout\'s images and finds every tail, mapping, subscription and delivery intact', async () => {
@@ -174,14 +178,14 @@ describe(`an upgrade from the previous release (${ref}) to this checkout, and ba
 
   it('goes on working after the upgrade: new writes, new deliveries, no old delivery sent again', async () => {
     await connectProducer();
-    const [first] = accounts;
+    const first = accounts.find((a) => a.clientId === primaries[0].clientId) as TestAccount; // with its fresh token
     expect((await api(first, 'PUT', '/Tails', { tailId: 'efb-3', tailNumber: 'N300UP' })).status).toBe(201);
-    tailIds[first.domain].push('efb-3');
+    tailIds[first.clientId].push('efb-3');
     const eventId = await publish(first.domain);
     const log = (await deliveredLog(first, [eventId])) as { eventId: string; attempts: unknown[] }[];
     expect(log).toHaveLength(3);
     // The deliveries made before the upgrade: the same attempts as before, none added.
-    expect(log.filter((d) => d.eventId !== eventId)).toEqual(before.deliveries[first.domain]);
+    expect(log.filter((d) => d.eventId !== eventId)).toEqual(before.deliveries[first.clientId]);
   }, STEP_TIMEOUT_MS);
 
   it('rolls back to the previous release as CHANGELOG.md says, keeping what either release wrote', async () => {
