@@ -51,7 +51,7 @@ describe("tail-sync's migrations (real PostgreSQL)", () => {
     expect(await schemaLayout(pool, schema)).toEqual(fresh);
     expect(fresh.sequences).toContain('tail_ids bigint 1..9223372036854775807 by 1');
     expect(fresh.columns.map((c) => c.split('.')[0])).toEqual(
-      expect.arrayContaining(['es_events', 'es_streams', 'rm_checkpoints', 'rm_tail_mappings', 'rm_tails', 'tail_reservations']),
+      expect.arrayContaining(['es_events', 'es_streams', 'rm_checkpoints', 'rm_event_log', 'rm_tail_mappings', 'rm_tails', 'tail_reservations']),
     );
   });
 
@@ -68,7 +68,7 @@ describe("tail-sync's migrations (real PostgreSQL)", () => {
     const runs = await migrate(schema, tailSyncMigrations('postgres'));
     expect(runs.map((r) => [r.set, r.applied.length])).toEqual([
       ['event-store', 1],
-      ['tail-sync', 3],
+      ['tail-sync', 4],
     ]);
     expect(await schemaLayout(pool, schema)).toEqual(fresh);
     // The rows are kept; reservations are not filled again (the table was there).
@@ -83,7 +83,7 @@ describe("tail-sync's migrations (real PostgreSQL)", () => {
   it('leave the event store\'s tables out when tail-sync keeps its events in EventStoreDB', async () => {
     const schema = await migrated(tailSyncMigrations('esdb'));
     const tables = new Set((await schemaLayout(pool, schema)).columns.map((c) => c.split('.')[0]));
-    expect([...tables].sort()).toEqual(['rm_checkpoints', 'rm_tail_mappings', 'rm_tails', 'tail_reservations', 'tail_sync_migrations']);
+    expect([...tables].sort()).toEqual(['rm_checkpoints', 'rm_event_log', 'rm_tail_mappings', 'rm_tails', 'tail_reservations', 'tail_sync_migrations']);
   });
 
   it('fill the reservations, once, from the reservation streams of a database older still', async () => {

@@ -251,6 +251,17 @@ export function describeEventStoreContract(name: string, factory: () => Promise<
       }
     });
 
+    it('stores one stream write of 2 MiB (past EventStoreDB\'s default append size) whole, in order', async () => {
+      const streamId = uniqueId('big');
+      const pad = 'x'.repeat(55_000);
+      const events = Array.from({ length: 40 }, (_, i) => newEvent('Big', { i, pad }));
+      const result = await store.append([{ streamId, expectedVersion: 0, events }]);
+      expect(result.streams).toEqual({ [streamId]: 40 });
+      const stored = await store.readStream(streamId);
+      expect(stored.map((e) => e.eventId)).toEqual(events.map((e) => e.eventId));
+      expect(stored.map((e) => e.data.i)).toEqual(events.map((_, i) => i));
+    });
+
     it('treats re-appending the same event ids at the same place as a no-op success', async () => {
       const a = uniqueId('idem');
       const b = uniqueId('idem');

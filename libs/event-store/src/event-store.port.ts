@@ -137,6 +137,20 @@ export class EventStoreAccessDeniedError extends Error {
   }
 }
 
+/**
+ * The store rejected the call itself (a read from a position that is no event's, a write over its
+ * size limits, a request it cannot parse): permanent, the same call fails the same way again.
+ */
+export class EventStoreRejectedError extends Error {
+  constructor(
+    message: string,
+    readonly cause?: unknown,
+  ) {
+    super(message);
+    this.name = 'EventStoreRejectedError';
+  }
+}
+
 /** The stream was deleted (tombstoned) by an operator: it can be neither read nor written. */
 export class StreamDeletedError extends Error {
   constructor(readonly streamId: string) {

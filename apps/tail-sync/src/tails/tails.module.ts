@@ -11,6 +11,8 @@ import { CreateOrMapUseCase } from './application/create-or-map.use-case';
 import { TailStateChanges } from './application/tail-state-changes';
 import { TailStreams } from './application/tail-streams';
 import { checkCheckpointsWithinLog } from './infrastructure/checkpoints-within-log';
+import { PostgresEventLogBinding } from './infrastructure/event-log-binding';
+import { readModelTables } from './infrastructure/read-model/read-model.tables';
 import { PostgresTailIdAllocator } from './infrastructure/ids/postgres-tail-id-allocator';
 import { TailsProjection } from './infrastructure/read-model/tails.projection';
 import { RecentTailEvents } from './infrastructure/recent-tail-events';
@@ -36,14 +38,18 @@ class TailsLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     private readonly projection: TailsProjection,
     private readonly relay: TailEventsRelay,
     private readonly producer: Producer,
+    private readonly reservations: PostgresReservations | StreamReservations,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await runMigrations(this.options.pool, this.options.migrations, { logger: new Logger('Migrations') });
-    await checkCheckpointsWithinLog(this.options.eventStore, [
+    const kind = this.options.eventStore instanceof PostgresEventStore ? 'postgres' : 'esdb';
+    const binding = new PostgresEventLogBinding(this.options.pool, readModelTables());
+    await checkCheckpointsWithinLog(this.options.eventStore, binding, kind, [
       { reader: 'projection', checkpoint: await this.projection.storedCheckpoint() },
       { reader: 'relay', checkpoint: await this.relay.storedCheckpoint() },
     ]);
+    if (this.reservations instanceof StreamReservations) await this.reservations.alignClock();
     await this.producer.connect();
     this.projection.start();
     this.relay.start();
@@ -88,7 +94,7 @@ export class TailsModule {
         { provide: TailsReadModel, useValue: new TailsReadModel(options.pool) },
         { provide: TAIL_VIEWS, useExisting: TailsReadModel },
         { provide: TailEventsRelay, useValue: relay },
-        { provide: TailsLifecycle, useValue: new TailsLifecycle(options, projection, relay, producer) },
+        { provide: TailsLifecycle, useValue: new TailsLifecycle(options, projection, relay, producer, reservations) },
         CreateOrMapTailsHandler,
         DeactivateTailHandler,
         ReactivateTailHandler,

@@ -47,8 +47,9 @@ export interface ComposeProjectOptions {
 
 /**
  * The operators' compose stack as the test runs it: a checkout's docker-compose.yml, the
- * PostgreSQL-store override unless TAILSYNC_COMPOSE_STORE=esdb (no EventStoreDB image here), and
- * the test's receiver; settings in an .env file as an operator writes one.
+ * PostgreSQL-store override unless TAILSYNC_COMPOSE_STORE=esdb (no EventStoreDB image here; with
+ * EVENTSTORE_CERTS_DIR also the secure-store override), and the test's receiver; settings in an
+ * .env file as an operator writes one.
  */
 export class ComposeProject {
   readonly name: string;
@@ -64,7 +65,7 @@ export class ComposeProject {
     this.dir = join(REPO_ROOT, '.data', 'compose', options.settingsDir ?? this.name);
     mkdirSync(this.dir, { recursive: true });
     const images = Object.fromEntries(
-      ['NODE_IMAGE', 'KAFKA_IMAGE', 'POSTGRES_IMAGE', 'EVENTSTORE_IMAGE'].flatMap((k) => (process.env[k] ? [[k, process.env[k] as string]] : [])),
+      ['NODE_IMAGE', 'KAFKA_IMAGE', 'POSTGRES_IMAGE', 'EVENTSTORE_IMAGE', 'EVENTSTORE_DATA_DIR', 'EVENTSTORE_CERTS_DIR', 'EVENTSTORE_USER', 'EVENTSTORE_PASSWORD'].flatMap((k) => (process.env[k] ? [[k, process.env[k] as string]] : [])),
     );
     this.secrets = options.secrets ?? {
       admin_token: randomBytes(24).toString('hex'),
@@ -84,6 +85,8 @@ export class ComposeProject {
     this.files = [
       'docker-compose.yml',
       ...(process.env.TAILSYNC_COMPOSE_STORE === 'esdb' ? [] : ['docker-compose.postgres-store.yml']),
+      // Certificates given: the store runs secure (the operators-stack workflow).
+      ...(process.env.TAILSYNC_COMPOSE_STORE === 'esdb' && process.env.EVENTSTORE_CERTS_DIR ? ['docker-compose.eventstore-secure.yml'] : []),
       'e2e/compose/receiver.compose.yml',
     ];
     this.writeEnvFile('.env', this.settings);

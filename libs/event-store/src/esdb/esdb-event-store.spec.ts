@@ -1,15 +1,18 @@
+import { ErrorType, eventTypeFilter, jsonEvent, STREAM_EXISTS } from '@eventstore/db-client';
+import { StreamsService } from '@eventstore/db-client/generated/streams_grpc_pb';
 import * as grpc from '@grpc/grpc-js';
 import { describeEventStoreContract, describeReadAllContract, newEvent, uniqueId } from '../event-store.contract';
 import {
   DuplicateEventIdError,
   EventStoreAccessDeniedError,
+  EventStoreRejectedError,
   EventStoreUnavailableError,
   StreamDeletedError,
   type EventStore,
 } from '../event-store.port';
 import { createEventStore } from '../index';
 import { EsdbEventStore, type EsdbEventStoreOptions } from './esdb-event-store';
-import { InMemoryEsdbServer } from './in-memory-esdb-server.test-support';
+import { InMemoryEsdbServer, type InMemoryEsdbServerOptions } from './in-memory-esdb-server.test-support';
 
 const CONNECTION_STRING = process.env.EVENTSTORE_CONNECTION_STRING;
 
@@ -28,8 +31,8 @@ const storeOn =
   };
 
 /** The adapter and the real client against a fresh in-memory server per block. */
-const onInMemoryServer = (options: EsdbEventStoreOptions = {}) => async () => {
-  const server = await InMemoryEsdbServer.start();
+const onInMemoryServer = (options: EsdbEventStoreOptions = {}, serverOptions: InMemoryEsdbServerOptions = {}) => async () => {
+  const server = await InMemoryEsdbServer.start(serverOptions);
   return storeOn(() => server.connectionString, options, () => server.stop())();
 };
 
@@ -66,14 +69,27 @@ if (CONNECTION_STRING) {
   describeReadAllContract('esdb, $all read 2 events per page', storeOn(() => CONNECTION_STRING, { readAllPageSize: 2 }));
   describe('EsdbEventStore on EventStoreDB', () => {
     describePartialReads('EventStoreDB', async () => ({ connectionString: CONNECTION_STRING, stop: async () => undefined }));
+
+    it('meets a server that lists BatchAppend: the client appends through it, as the suites above did', async () => {
+      const store = new EsdbEventStore(CONNECTION_STRING);
+      try {
+        // The client's own check before every append (Client.supports, appendToStream/index.js).
+        const supports = (store.client as unknown as { supports(method: unknown): Promise<boolean> }).supports;
+        expect(await supports(StreamsService.batchAppend)).toBe(true);
+      } finally {
+        await store.close();
+      }
+    });
   });
 }
 
-// The adapter with the real client (grpc-js, HTTP/2) against an in-memory stand-in for the server.
+// The adapter with the real client (grpc-js, HTTP/2) against an in-memory stand-in for the server:
+// appending through BatchAppend as against every server since 21.10, and once through unary Append.
 describeEventStoreContract('esdb adapter, in-memory server', onInMemoryServer());
+describeEventStoreContract('esdb adapter, in-memory server without BatchAppend', onInMemoryServer({}, { appends: 'unary' }));
 describeReadAllContract('esdb adapter, in-memory server, $all read 2 events per page', onInMemoryServer({ readAllPageSize: 2 }));
 
-describe('EsdbEventStore (real client, in-memory server)', () => {
+describe('EsdbEventStore reading (real client, in-memory server)', () => {
   let server: InMemoryEsdbServer;
   let store: EsdbEventStore;
   const TIMEOUT_MS = 300;
@@ -125,23 +141,6 @@ describe('EsdbEventStore (real client, in-memory server)', () => {
     expect(await readsClosed()).toBe(0);
   });
 
-  it.each([
-    ['unavailable', () => ({ code: grpc.status.UNAVAILABLE })],
-    ['deadline exceeded', () => ({ code: grpc.status.DEADLINE_EXCEEDED })],
-    // The client then reconnects to the leader it names: here, the same server.
-    ['not leader', (port: number) => ({ code: grpc.status.NOT_FOUND, exception: 'not-leader', metadata: { 'leader-endpoint-host': '127.0.0.1', 'leader-endpoint-port': String(port) } })],
-  ])('maps %s to the port\'s retryable unavailable error, on reads and writes', async (_name, faultOn) => {
-    const fault = faultOn(server.port);
-    server.inject({ method: 'read', ...fault });
-    await expect(store.readStream('tail-1')).rejects.toBeInstanceOf(EventStoreUnavailableError);
-    // A write is resent (same ids) before it gives up: three failures in a row reach the caller.
-    for (let i = 0; i < 3; i++) server.inject({ method: 'append', ...fault });
-    await expect(store.append([{ streamId: 'tail-1', expectedVersion: 0, events: [newEvent()] }])).rejects.toBeInstanceOf(
-      EventStoreUnavailableError,
-    );
-    expect(await store.readStream('tail-1')).toEqual([]);
-  });
-
   it('maps access denied to an error naming the missing credential', async () => {
     server.inject({ method: 'read', code: grpc.status.PERMISSION_DENIED, exception: 'access-denied' });
     const denied = await store.headCheckpoint().catch((e: unknown) => e);
@@ -160,6 +159,172 @@ describe('EsdbEventStore (real client, in-memory server)', () => {
   it('maps a deleted stream to StreamDeletedError', async () => {
     server.inject({ method: 'read', code: grpc.status.FAILED_PRECONDITION, exception: 'stream-deleted', metadata: { 'stream-name': 'tail-9' } });
     await expect(store.readStream('tail-9')).rejects.toEqual(new StreamDeletedError('tail-9'));
+  });
+
+  it('reads 2,000 streams with at most its call slots open on the server', async () => {
+    const bounded = new EsdbEventStore(server.connectionString, { maxConcurrentCalls: 20 });
+    try {
+      for (let i = 0; i < 2_000; i++) server.seed(`tailnumber-d-${i}`, 1);
+      const read = await bounded.readStreams(Array.from({ length: 2_000 }, (_, i) => `tailnumber-d-${i}`));
+      expect([...read.values()].every((events) => events.length === 1)).toBe(true);
+      expect(server.maxOpenReads).toBeLessThanOrEqual(20);
+    } finally {
+      await bounded.close();
+    }
+  });
+
+  it("skips the server's own events: a fresh log already holds some, and setting stream metadata writes one", async () => {
+    const fresh = server.all.map((e) => e.streamId);
+    expect(fresh.length).toBeGreaterThan(0);
+    expect(fresh.every((id) => id.startsWith('$'))).toBe(true);
+    await store.client.setStreamMetadata('tail-m', { maxCount: 5 });
+    expect(server.all.at(-1)).toMatchObject({ streamId: '$$tail-m', type: '$metadata' });
+    await store.append([{ streamId: 'tail-m', expectedVersion: 0, events: [newEvent('Mine')] }]);
+    const page = await store.readAll(null, 100);
+    expect(page.events.map((e) => `${e.streamId}:${e.type}`)).toEqual(['tail-m:Mine']);
+    expect(page.checkpoint).toEqual({ value: page.events[0].position });
+  });
+
+  it('reports the head of the log, so a checkpoint beyond it (a reset store) can be told at start', async () => {
+    const freshHead = await store.headCheckpoint();
+    expect(freshHead).not.toBeNull();
+    const written = await store.append([{ streamId: 'tail-6', expectedVersion: 0, events: [newEvent(), newEvent()] }]);
+    expect(await store.headCheckpoint()).toEqual(written.checkpoint);
+    expect(store.isAtOrAfter(written.checkpoint, freshHead!)).toBe(true);
+    server.reset();
+    server.seed('tail-7', 1);
+    expect(store.isAtOrAfter(await store.headCheckpoint(), written.checkpoint)).toBe(false);
+  });
+
+  it('rejects, for good, a read of $all from a position that is no event\'s (a checkpoint of another log)', async () => {
+    const written = await store.append([{ streamId: 'tail-8', expectedVersion: 0, events: [newEvent(), newEvent('E', { pad: 'x'.repeat(500) })] }]);
+    const [commit] = written.checkpoint.value.split(':').map(BigInt);
+    const between = `${commit - 7n}:${commit - 7n}`;
+    const err = await store.readAll({ value: between }, 10).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(EventStoreRejectedError);
+    expect((err as Error).message).toMatch(/invalid position/);
+  });
+
+  it("records when an event was written, on the server's clock, not when it is read", async () => {
+    const behind = await InMemoryEsdbServer.start({ clockOffsetMs: -60_000 });
+    const on = new EsdbEventStore(behind.connectionString);
+    try {
+      const before = Date.now();
+      await on.append([{ streamId: 'tail-t', expectedVersion: 0, events: [newEvent()] }]);
+      const after = Date.now();
+      await new Promise((r) => setTimeout(r, 300));
+      const [stored] = await on.readStream('tail-t');
+      expect(stored.recordedAt.getTime()).toBeGreaterThanOrEqual(before - 60_000);
+      expect(stored.recordedAt.getTime()).toBeLessThanOrEqual(after - 60_000);
+    } finally {
+      await on.close();
+      await behind.stop();
+    }
+  });
+
+  it("times every write out on a server whose clock is ahead by more than the call time-out (the client's deadline is a time of day)", async () => {
+    const ahead = await InMemoryEsdbServer.start({ clockOffsetMs: 10_000 });
+    const on = new EsdbEventStore(ahead.connectionString, { callTimeoutMs: 1_000, writeAttempts: 2 });
+    try {
+      await expect(on.append([{ streamId: 'tail-a', expectedVersion: 0, events: [newEvent()] }])).rejects.toThrow(/deadline-exceeded/);
+      expect(await on.readStream('tail-a')).toEqual([]);
+    } finally {
+      await on.close();
+      await ahead.stop();
+    }
+  });
+
+  it('answers a filter, resolveLinkTos or a subscription it does not implement with an error, never by ignoring it', async () => {
+    const failure = (stream: AsyncIterable<unknown> & { on(event: 'error', listener: (e: Error) => void): unknown }) =>
+      new Promise<Error>((resolve) => {
+        stream.on('error', resolve);
+        void (async () => {
+          for await (const _ of stream) break;
+        })().catch(resolve);
+      });
+    server.seed('tail-l', 1);
+    expect((await failure(store.client.readStream('tail-l', { resolveLinkTos: true }))).message).toMatch(/resolveLinkTos is not implemented/);
+    const subscription = store.client.subscribeToAll({ filter: eventTypeFilter({ prefixes: ['Tail'] }) });
+    expect((await failure(subscription)).message).toMatch(/filters are not implemented/);
+    await subscription.unsubscribe();
+  });
+});
+
+/** Appends, and their failures, on each path the client may take. */
+describe.each(['batch', 'unary'] as const)('EsdbEventStore appending (real client, in-memory server, %s appends)', (appends) => {
+  let server: InMemoryEsdbServer;
+  let store: EsdbEventStore;
+  const TIMEOUT_MS = 300;
+
+  beforeEach(async () => {
+    server = await InMemoryEsdbServer.start({ appends });
+    store = new EsdbEventStore(server.connectionString, { callTimeoutMs: TIMEOUT_MS });
+  });
+  afterEach(async () => {
+    await store.close();
+    await server.stop();
+  });
+
+  it(appends === 'batch' ? 'sends every append on one BatchAppend call' : 'sends one Append call per stream write', async () => {
+    await store.append(Array.from({ length: 5 }, (_, i) => ({ streamId: `tail-p${i}`, expectedVersion: 0, events: [newEvent()] })));
+    await store.append([{ streamId: 'tail-p0', expectedVersion: 1, events: [newEvent()] }]);
+    expect([server.batchAppendCalls, server.appendCalls]).toEqual(appends === 'batch' ? [1, 0] : [0, 6]);
+    const supports = (store.client as unknown as { supports(method: unknown): Promise<boolean> }).supports;
+    expect(await supports(StreamsService.batchAppend)).toBe(appends === 'batch');
+  });
+
+  it.each([
+    ['unavailable', () => ({ code: grpc.status.UNAVAILABLE })],
+    ['deadline exceeded', () => ({ code: grpc.status.DEADLINE_EXCEEDED })],
+    // The client then reconnects to the leader it names: here, the same server.
+    ['not leader', (port: number) => ({ code: grpc.status.NOT_FOUND, exception: 'not-leader', metadata: { 'leader-endpoint-host': '127.0.0.1', 'leader-endpoint-port': String(port) } })],
+  ])("maps %s to the port's retryable unavailable error, on reads and writes", async (_name, faultOn) => {
+    const fault = faultOn(server.port);
+    server.inject({ method: 'read', ...fault });
+    await expect(store.readStream('tail-1')).rejects.toBeInstanceOf(EventStoreUnavailableError);
+    // A write is resent (same ids) before it gives up: three failures in a row reach the caller.
+    for (let i = 0; i < 3; i++) server.inject({ method: 'append', ...fault });
+    await expect(store.append([{ streamId: 'tail-1', expectedVersion: 0, events: [newEvent()] }])).rejects.toBeInstanceOf(
+      EventStoreUnavailableError,
+    );
+    expect(await store.readStream('tail-1')).toEqual([]);
+  });
+
+  it.each([
+    ["the server's write timeout", 'timeout'],
+    ['a node not ready', 'not-ready'],
+  ] as const)('resends a write that met %s, and stores it once', async (_name, status) => {
+    server.inject({ method: 'append', status });
+    const write = { streamId: 'tail-r', expectedVersion: 0, events: [newEvent()] };
+    expect((await store.append([write])).streams).toEqual({ 'tail-r': 1 });
+    expect((await store.readStream('tail-r')).map((e) => e.eventId)).toEqual([write.events[0].eventId]);
+  });
+
+  it.each([
+    ['a request the server calls bad', 'bad-request'],
+    ['an event over the server\'s event size limit', 'event-too-big'],
+  ] as const)('fails at once, for good, on %s', async (_name, status) => {
+    server.inject({ method: 'append', status });
+    const err = await store.append([{ streamId: 'tail-b', expectedVersion: 0, events: [newEvent()] }]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(EventStoreRejectedError);
+    expect(await store.readStream('tail-b')).toEqual([]);
+  });
+
+  it('is refused past MaxAppendSize in one append, which the adapter never sends', async () => {
+    const big = jsonEvent({ type: 'Big', data: { pad: 'x'.repeat(1_048_600) } });
+    await expect(store.client.appendToStream('tail-big', [big])).rejects.toMatchObject({ type: ErrorType.MAXIMUM_APPEND_SIZE_EXCEEDED });
+    const events = Array.from({ length: 3 }, () => newEvent('Big', { pad: 'x'.repeat(400_000) }));
+    await expect(store.append([{ streamId: 'tail-big', expectedVersion: 0, events }])).resolves.toMatchObject({ streams: { 'tail-big': 3 } });
+  });
+
+  it('honours StreamExists', async () => {
+    await expect(store.client.appendToStream('tail-x', [jsonEvent({ type: 'E', data: {} })], { expectedRevision: STREAM_EXISTS })).rejects.toMatchObject({
+      type: ErrorType.WRONG_EXPECTED_VERSION,
+    });
+    server.seed('tail-x', 1);
+    await expect(store.client.appendToStream('tail-x', [jsonEvent({ type: 'E', data: {} })], { expectedRevision: STREAM_EXISTS })).resolves.toMatchObject({
+      nextExpectedRevision: 1n,
+    });
   });
 
   it('resends a write that timed out after it was stored: stored once, and answered', async () => {
@@ -191,26 +356,30 @@ describe('EsdbEventStore (real client, in-memory server)', () => {
     for (const p of positions) expect(store.isAtOrAfter(result.checkpoint, p)).toBe(true);
     expect(positions.some((p) => p.value === result.checkpoint.value)).toBe(true);
   });
+});
 
-  it('reads 2,000 streams with at most its call slots open on the server', async () => {
-    const bounded = new EsdbEventStore(server.connectionString, { maxConcurrentCalls: 20 });
+describe('EsdbEventStore on BatchAppend (real client, in-memory server)', () => {
+  it('fails every write in flight on the shared call when one meets not-leader, then resends them all on a new call', async () => {
+    const server = await InMemoryEsdbServer.start();
+    const store = new EsdbEventStore(server.connectionString, { callTimeoutMs: 2_000 });
     try {
-      for (let i = 0; i < 2_000; i++) server.seed(`tailnumber-d-${i}`, 1);
-      const read = await bounded.readStreams(Array.from({ length: 2_000 }, (_, i) => `tailnumber-d-${i}`));
-      expect([...read.values()].every((events) => events.length === 1)).toBe(true);
-      expect(server.maxOpenReads).toBeLessThanOrEqual(20);
+      await store.append([{ streamId: 'tail-warm', expectedVersion: 0, events: [newEvent()] }]);
+      // The first write hangs on the call; the second ends the call with not-leader, failing the first too.
+      server.inject({ method: 'append', hang: true });
+      server.inject({ method: 'append', code: grpc.status.NOT_FOUND, exception: 'not-leader', metadata: { 'leader-endpoint-host': '127.0.0.1', 'leader-endpoint-port': String(server.port) } });
+      const started = Date.now();
+      const result = await store.append([
+        { streamId: 'tail-n1', expectedVersion: 0, events: [newEvent()] },
+        { streamId: 'tail-n2', expectedVersion: 0, events: [newEvent()] },
+      ]);
+      expect(result.streams).toEqual({ 'tail-n1': 1, 'tail-n2': 1 });
+      // Both resent well before the hanging one's time-out: the not-leader answer failed it.
+      expect(Date.now() - started).toBeLessThan(1_500);
+      expect(server.batchAppendCalls).toBe(2);
     } finally {
-      await bounded.close();
+      await store.close();
+      await server.stop();
     }
-  });
-
-  it('reports the head of the log, so a checkpoint beyond it (a reset store) can be told at start', async () => {
-    expect(await store.headCheckpoint()).toBeNull();
-    const written = await store.append([{ streamId: 'tail-6', expectedVersion: 0, events: [newEvent(), newEvent()] }]);
-    expect(await store.headCheckpoint()).toEqual(written.checkpoint);
-    server.reset();
-    server.seed('tail-7', 1);
-    expect(store.isAtOrAfter(await store.headCheckpoint(), written.checkpoint)).toBe(false);
   });
 });
 

@@ -30,6 +30,7 @@ import {
 } from '../event-store.port';
 import { appendStreamByStream, STREAM_WRITE_CONCURRENCY, StreamWriteResult } from '../stream-by-stream-append';
 import { CancellableRead, readWithin, settleWithin } from './bounded-read';
+import { ESDB_MAX_APPEND_SIZE, withinAppendSize } from './append-size';
 import { CallSlots } from './call-slots';
 import { credentialsOf, toPortError } from './esdb-errors';
 
@@ -47,6 +48,11 @@ export interface EsdbEventStoreOptions {
   appendConcurrency?: number;
   /** Attempts of a stream write that failed transiently, resent with the same event ids. Default 3. */
   writeAttempts?: number;
+  /**
+   * The server's `MaxAppendSize`: a stream write whose events pass it is sent as several appends,
+   * each within it. Default {@link ESDB_MAX_APPEND_SIZE} (the server's default).
+   */
+  maxAppendSize?: number;
 }
 
 function positionValue(p: Position): string {
@@ -107,6 +113,7 @@ export class EsdbEventStore implements EventStore {
   private readonly callTimeoutMs: number;
   private readonly appendConcurrency: number;
   private readonly writeAttempts: number;
+  private readonly maxAppendSize: number;
   private readonly slots: CallSlots;
   private readonly user: string | null;
 
@@ -126,6 +133,7 @@ export class EsdbEventStore implements EventStore {
     this.callTimeoutMs = Math.max(1, options.callTimeoutMs ?? 5_000);
     this.appendConcurrency = Math.max(1, options.appendConcurrency ?? STREAM_WRITE_CONCURRENCY);
     this.writeAttempts = Math.max(1, options.writeAttempts ?? 3);
+    this.maxAppendSize = Math.max(1, options.maxAppendSize ?? ESDB_MAX_APPEND_SIZE);
     this.slots = new CallSlots(options.maxConcurrentCalls ?? 64);
   }
 
@@ -256,6 +264,19 @@ export class EsdbEventStore implements EventStore {
       const stored = await this.storedAtSamePlace(w);
       if (stored) return stored;
     }
+    // Over the server's append-size limit, the write goes as consecutive appends, each expecting
+    // the version the one before left: a resend then finds the stored ones at their place.
+    let expected = w.expectedVersion;
+    let result: StreamWriteResult | null = null;
+    for (const events of withinAppendSize(w.events, this.maxAppendSize)) {
+      result = await this.appendWithin({ streamId: w.streamId, expectedVersion: expected, events });
+      expected = expected === 'any' ? 'any' : expected + events.length;
+    }
+    return result!;
+  }
+
+  /** One append call. */
+  private async appendWithin(w: StreamWrite): Promise<StreamWriteResult> {
     const events = w.events.map((e) =>
       jsonEvent({ id: e.eventId.toLowerCase(), type: e.type, data: e.data, metadata: e.metadata ?? {} }),
     );

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CollectionTag, parse, ScalarTag } from 'yaml';
@@ -41,6 +42,24 @@ const composeTags: (ScalarTag | CollectionTag)[] = [
 /** A compose file as Compose reads it (YAML merge keys resolved, `!reset` understood). */
 export function readCompose(file = join(REPO_ROOT, 'docker-compose.yml')): ComposeFile {
   return parse(readFileSync(file, 'utf8'), { merge: true, customTags: composeTags }) as ComposeFile;
+}
+
+/**
+ * The configuration Compose itself makes of `files` (merged in order, `!reset`/`!override` applied,
+ * interpolated with `env`; each required `${X:?…}` not given gets a placeholder), from
+ * `docker compose config`: the Docker CLI only, no engine.
+ */
+export function composeConfig(files: string[], env: Record<string, string> = {}): ComposeFile {
+  const placeholders: Record<string, string> = {};
+  for (const file of files) {
+    for (const m of readFileSync(join(REPO_ROOT, file), 'utf8').matchAll(/\$\{(\w+):\?/g)) placeholders[m[1]] = `placeholder-${m[1].toLowerCase()}`;
+  }
+  const out = execFileSync('docker', ['compose', ...files.flatMap((f) => ['-f', f]), 'config', '--format', 'json'], {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...placeholders, ...env },
+    encoding: 'utf8',
+  });
+  return JSON.parse(out) as ComposeFile;
 }
 
 /**

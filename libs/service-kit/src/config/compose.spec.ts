@@ -5,6 +5,8 @@ import { readCompose } from './compose-check';
 
 const REPO_ROOT = join(__dirname, '..', '..', '..', '..');
 
+// The override files, as Compose merges them, are checked with `docker compose config` in
+// e2e/compose/src/compose-config.compose.ts (`npm run test:compose`: Docker, which `npm test` does not need).
 describe('docker-compose.yml', () => {
   const compose = readCompose();
   // The release compose pins by default: the one package.json and CHANGELOG.md are at.
@@ -36,7 +38,7 @@ describe('docker-compose.yml', () => {
     expect(compose.services.kafka.volumes).toEqual(['kafka-data:/var/lib/kafka/data']);
     expect(compose.services.kafka.environment?.KAFKA_LOG_DIRS).toBe('/var/lib/kafka/data');
     expect(compose.services.postgres.volumes).toEqual(['postgres-data:/var/lib/postgresql']);
-    expect(compose.services.eventstore.volumes).toEqual(['eventstore-data:/var/lib/eventstore']);
+    expect(compose.services.eventstore.volumes).toEqual(['eventstore-data:${EVENTSTORE_DATA_DIR:-/var/lib/eventstore}']);
   });
 
   it('gives every service a health check and makes every dependency wait for health', () => {
@@ -122,12 +124,3 @@ describe('.env.example', () => {
   });
 });
 
-describe('docker-compose.postgres-store.yml', () => {
-  const override = readCompose(join(REPO_ROOT, 'docker-compose.postgres-store.yml'));
-
-  it('runs tail-sync on the PostgreSQL store, without waiting for EventStoreDB, which does not start', () => {
-    expect(override.services['tail-sync'].environment).toEqual({ EVENT_STORE: 'postgres', EVENTSTORE_CONNECTION_STRING: null });
-    expect(Object.keys(override.services['tail-sync'].depends_on ?? {}).sort()).toEqual(['kafka', 'postgres']);
-    expect(override.services.eventstore.profiles).toEqual(['eventstore']);
-  });
-});

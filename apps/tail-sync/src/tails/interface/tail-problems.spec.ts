@@ -1,4 +1,10 @@
-import { EventStoreAccessDeniedError, EventStoreUnavailableError, StreamDeletedError, WrongExpectedVersionError } from '@tailsync/event-store';
+import {
+  EventStoreAccessDeniedError,
+  EventStoreRejectedError,
+  EventStoreUnavailableError,
+  StreamDeletedError,
+  WrongExpectedVersionError,
+} from '@tailsync/event-store';
 import { ProblemError } from '@tailsync/service-kit';
 import { asProblem } from './tail-problems';
 
@@ -16,6 +22,7 @@ describe('asProblem (event store errors)', () => {
     expect(problemOf(new WrongExpectedVersionError('tail-1', 1, 2))).toBe('unavailable');
     expect(problemOf(new EventStoreAccessDeniedError('denied'))).toBe('unavailable');
     expect(problemOf(new StreamDeletedError('tail-1'))).toBe('unavailable');
+    expect(problemOf(new EventStoreRejectedError('MaximumAppendEventSizeExceeded'))).toBe('unavailable');
   });
 
   it('lets an unknown error through (a bug: logged and answered 500 by the transport)', () => {

@@ -1,4 +1,10 @@
-import { EventStoreAccessDeniedError, EventStoreUnavailableError, StreamDeletedError, WrongExpectedVersionError } from '@tailsync/event-store';
+import {
+  EventStoreAccessDeniedError,
+  EventStoreRejectedError,
+  EventStoreUnavailableError,
+  StreamDeletedError,
+  WrongExpectedVersionError,
+} from '@tailsync/event-store';
 import { ProblemError } from '@tailsync/service-kit';
 import { isTailDomainError } from '../domain/tail.errors';
 import { ProjectionTimeoutError } from '../infrastructure/read-model/tails.projection';
@@ -25,9 +31,9 @@ export function asProblem(error: unknown): never {
   if (error instanceof EventStoreUnavailableError) {
     throw new ProblemError({ kind: 'unavailable', detail: 'The event store is not answering; try again shortly.' });
   }
-  // Operator errors (credentials revoked, a stream deleted by hand): not the caller's fault, and
-  // not a bug of ours either; logged by the store's health check and the projection.
-  if (error instanceof EventStoreAccessDeniedError || error instanceof StreamDeletedError) {
+  // Operator errors (credentials revoked, a stream deleted by hand, a server's limits set below
+  // ours): not the caller's fault; logged by the store's health check and the projection.
+  if (error instanceof EventStoreAccessDeniedError || error instanceof StreamDeletedError || error instanceof EventStoreRejectedError) {
     throw new ProblemError({ kind: 'unavailable', detail: 'The event store refused this change; an operator has been told.' });
   }
   throw error;

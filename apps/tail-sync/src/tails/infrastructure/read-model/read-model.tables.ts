@@ -12,6 +12,8 @@ export interface ReadModelTables {
   tails: string;
   mappings: string;
   checkpoints: string;
+  /** The one-row table naming the event store log the checkpoints belong to. */
+  eventLog: string;
 }
 
 /** The tables in `schema`, or unqualified (the connection's `search_path`) when it is undefined. */
@@ -21,6 +23,7 @@ export function readModelTables(schema?: string): ReadModelTables {
     tails: inSchema(schema, 'rm_tails'),
     mappings: inSchema(schema, 'rm_tail_mappings'),
     checkpoints: inSchema(schema, 'rm_checkpoints'),
+    eventLog: inSchema(schema, 'rm_event_log'),
   };
 }
 

@@ -7,6 +7,7 @@ import {
 } from '@tailsync/event-store';
 import { claimWithdrawn, foldReservation, freeReservation, type Reservation } from '../../domain/reservation.events';
 import { CLAIM_LEASE_MS, claimMayBeInFlight } from './claim-lease';
+import { MAX_CLOCK_SKEW_MS, measureStoreClock, StoreClockSkewed } from './store-clock';
 import type { ReservationChange, ReservationStore } from '../../application/reservation-store';
 
 /**
@@ -30,9 +31,13 @@ class ClaimsOutlivedTheirLease extends WrongExpectedVersionError {
  * leaves at worst a claim its tail does not hold, never a number released while its tail still
  * holds it. Such a claim is taken as still being written for `CLAIM_LEASE_MS` after it was
  * recorded (other writers wait and decide again), then as left behind (free); so the tail events
- * are written only while less than half of that has passed since the claims were sent.
+ * are written only while less than half of that has passed since the claims were sent. A claim's
+ * time is the store's clock: it is judged on that clock too, as measured at start ({@link alignClock}).
  */
 export class StreamReservations implements ReservationStore {
+  /** The store's clock minus this process's, as measured at start. */
+  private clockOffsetMs = 0;
+
   constructor(
     private readonly eventStore: EventStore,
     private readonly now: () => number = Date.now,
@@ -57,9 +62,21 @@ export class StreamReservations implements ReservationStore {
     return out;
   }
 
-  /** A claim its tail does not hold is taken as still being written until its lease runs out. */
+  /**
+   * Measures the store's clock against this process's, so that claims (timed by the store) are
+   * judged on the store's clock; refuses to go on when they differ by more than {@link MAX_CLOCK_SKEW_MS}.
+   */
+  async alignClock(): Promise<void> {
+    const { offsetMs, uncertaintyMs } = await measureStoreClock(this.eventStore, this.now);
+    if (Math.abs(offsetMs) - uncertaintyMs > MAX_CLOCK_SKEW_MS) {
+      throw new StoreClockSkewed(`is ${(Math.abs(offsetMs) / 1000).toFixed(1)} s ${offsetMs < 0 ? 'behind' : 'ahead of'} this machine's`);
+    }
+    this.clockOffsetMs = offsetMs;
+  }
+
+  /** A claim its tail does not hold is taken as still being written until its lease runs out, on the store's clock. */
   mayBeInFlight(reservation: Reservation, now: Date): boolean {
-    return claimMayBeInFlight(reservation, now, this.leaseMs);
+    return claimMayBeInFlight(reservation, new Date(now.getTime() + this.clockOffsetMs), this.leaseMs);
   }
 
   async write(tailWrites: StreamWrite[], changes: ReservationChange[]): Promise<AppendResult> {

@@ -1,0 +1,62 @@
+/**
+ * The compose files as Compose itself makes of them (`docker compose config`: the Docker CLI, no
+ * engine), merged in the order an operator gives them: a YAML reading of an override alone took
+ * `depends_on: !reset` followed by a mapping for the mapping, where Compose drops it.
+ */
+import { composeConfig } from '@tailsync/service-kit';
+
+describe('docker-compose.postgres-store.yml', () => {
+  const merged = composeConfig(['docker-compose.yml', 'docker-compose.postgres-store.yml']);
+
+  it('runs tail-sync on the PostgreSQL store, waiting for Kafka and PostgreSQL, and EventStoreDB does not start', () => {
+    const tailSync = merged.services['tail-sync'];
+    const env = Array.isArray(tailSync.environment) ? Object.fromEntries((tailSync.environment as string[]).map((kv) => kv.split(/=(.*)/s).slice(0, 2))) : tailSync.environment ?? {};
+    expect(env.EVENT_STORE).toBe('postgres');
+    expect(env).not.toHaveProperty('EVENTSTORE_CONNECTION_STRING');
+    expect(tailSync.depends_on).toEqual({
+      kafka: expect.objectContaining({ condition: 'service_healthy' }),
+      postgres: expect.objectContaining({ condition: 'service_healthy' }),
+    });
+    // Behind a profile no one enables: not among the services Compose starts.
+    expect(Object.keys(merged.services).sort()).toEqual(['gateway', 'kafka', 'postgres', 'tail-sync', 'webhook-dispatcher']);
+  });
+});
+
+describe('the EventStoreDB service, as Compose makes it', () => {
+  const volumeTarget = (env: Record<string, string>) =>
+    (composeConfig(['docker-compose.yml'], env).services.eventstore.volumes as unknown as { source: string; target: string }[]).map((v) => `${v.source}:${v.target}`);
+
+  it("keeps the data in the named volume at the image's data directory: EventStoreDB's by default, KurrentDB's when told", () => {
+    expect(volumeTarget({})).toEqual(['eventstore-data:/var/lib/eventstore']);
+    expect(volumeTarget({ EVENTSTORE_IMAGE: 'docker.kurrent.io/kurrent-lts/kurrentdb:26.0', EVENTSTORE_DATA_DIR: '/var/lib/kurrentdb' })).toEqual([
+      'eventstore-data:/var/lib/kurrentdb',
+    ]);
+  });
+
+  it('runs with AtomPub off (nothing uses it)', () => {
+    expect(composeConfig(['docker-compose.yml']).services.eventstore.environment?.EVENTSTORE_ENABLE_ATOM_PUB_OVER_HTTP).toBe('false');
+  });
+});
+
+describe('docker-compose.eventstore-secure.yml', () => {
+  const merged = composeConfig(['docker-compose.yml', 'docker-compose.eventstore-secure.yml'], {
+    EVENTSTORE_CERTS_DIR: '/srv/eventstore-certs',
+    EVENTSTORE_USER: 'tailsync',
+    EVENTSTORE_PASSWORD: 'operator-password',
+  });
+
+  it("runs EventStoreDB secure with the operator's certificates, and tail-sync on TLS, trusting their CA, as their user", () => {
+    const eventstore = merged.services.eventstore;
+    expect(eventstore.environment).toMatchObject({
+      EVENTSTORE_INSECURE: 'false',
+      EVENTSTORE_CERTIFICATE_FILE: '/etc/eventstore/certs/node.crt',
+      EVENTSTORE_TRUSTED_ROOT_CERTIFICATES_PATH: '/etc/eventstore/certs/ca',
+    });
+    const mounts = (service: string) => (merged.services[service].volumes as unknown as { source: string; target: string }[]).map((v) => `${v.source}:${v.target}`);
+    expect(mounts('eventstore')).toContain('/srv/eventstore-certs:/etc/eventstore/certs');
+    expect(mounts('tail-sync')).toContain('/srv/eventstore-certs/ca:/etc/tailsync/eventstore-ca');
+    expect(merged.services['tail-sync'].environment?.EVENTSTORE_CONNECTION_STRING).toBe(
+      'esdb://tailsync:operator-password@eventstore:2113?tls=true&tlsCAFile=/etc/tailsync/eventstore-ca/ca.crt',
+    );
+  });
+});
