@@ -4,6 +4,7 @@
  * receiver's port), crashed under load, and taken down and up again. The tests run in order and
  * share the stack; the last one removes everything the run started.
  */
+import './support/retry-closed-connections';
 import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
@@ -47,9 +48,7 @@ interface Received {
 }
 
 async function received(): Promise<(Received & { body: Buffer })[]> {
-  // Once more on a connection the receiver closed while a synchronous `docker compose` call held
-  // this process's event loop (undici had not seen the close yet).
-  const res = await fetch(`${stack.receiverUrl}/received`).catch(() => fetch(`${stack.receiverUrl}/received`));
+  const res = await fetch(`${stack.receiverUrl}/received`);
   return ((await res.json()) as Received[]).map((r) => ({ ...r, body: Buffer.from(r.bodyBase64, 'base64') }));
 }
 

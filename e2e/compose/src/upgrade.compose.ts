@@ -5,6 +5,7 @@
  * still there and the stack goes on working; then rolled back the way CHANGELOG.md says, and the
  * data, including what the new release wrote, is still there.
  */
+import './support/retry-closed-connections';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
