@@ -2,7 +2,8 @@ import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
 export default [
-  { ignores: ['node_modules', 'dist', '.data', '.nx', 'coverage', '**/*.js', '**/*.mjs'] },
+  // Generated from libs/contracts/proto (npm run generate:grpc); a spec keeps it in step.
+  { ignores: ['node_modules', 'dist', '.data', '.nx', 'coverage', '**/*.js', '**/*.cjs', '**/*.mjs', 'libs/contracts/src/grpc/generated/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],

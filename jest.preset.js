@@ -27,7 +27,11 @@ module.exports = {
         sourceMaps: 'inline',
       },
     ],
+    // `jose` (devDependency, the tests' independent JWT checker) ships ES modules only: SWC turns
+    // it into CommonJS for Jest.
+    '^.+/node_modules/jose/.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
   },
+  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
   moduleNameMapper,
   testTimeout: 60_000,
 };

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { Kafka, logLevel } from 'kafkajs';
 // Also the kafkajs idle-timer fix the apps run with, so the raw-kafkajs baseline is measured with it too.
 import { kafkaConnection, type KafkaSettings } from '@tailsync/service-kit';
-import { verifyWebhookRequest } from '@tailsync/webhook-signing';
+import { verifyWebhookRequest } from '@tailsync/webhooks';
 
 interface Message {
   id: number;

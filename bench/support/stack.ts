@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { kafkaConnection, type KafkaSettings } from '@tailsync/service-kit';
-import { AppName, AppProcess, localSecrets, REPO_ROOT, spawnApp, startInfrastructure, waitForHttp } from '@tailsync/stack';
+import { AppName, AppProcess, grpcEnv, localSecrets, REPO_ROOT, spawnApp, startInfrastructure, waitForHttp } from '@tailsync/stack';
 import { childPids, ProcessGroup } from './cpu';
 
 export interface BenchStack {
@@ -76,6 +76,7 @@ export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
     PORT: String(BENCH_PORTS.gateway),
     TAIL_SYNC_HTTP_PORT: String(BENCH_PORTS['tail-sync']),
     WEBHOOK_DISPATCHER_HTTP_PORT: String(BENCH_PORTS['webhook-dispatcher']),
+    ...grpcEnv({ 'tail-sync': [BENCH_PORTS.gateway + 51], 'webhook-dispatcher': [BENCH_PORTS.gateway + 52] }),
     PUBLIC_BASE_URL: baseUrl,
     // The bench's webhook receiver listens on 127.0.0.1.
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',

@@ -2,6 +2,9 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { SCHEMAS_DIR, TAIL_EVENTS_TOPIC, tailEventKey } from '@tailsync/contracts';
 import { librdkafkaProperties } from '@tailsync/service-kit';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { principalSettings } from '../../tools/kafka/kafka-clients-file';
+import { testKafkaClients } from './support/kafka';
 import { api, newServiceAccount } from './support/accounts';
 
 const ROOT = join(__dirname, '..', '..');
@@ -14,8 +17,8 @@ interface Report {
   errors: string[];
 }
 
-/** The consumer's settings: the test's own. */
-const consumerSettings = () => process.env;
+/** The consumer connects as `reader`, the principal the docs give internal services, with the run's TLS settings. */
+const consumerSettings = () => ({ ...process.env, ...principalSettings(testKafkaClients(), 'reader') });
 
 /** Runs the Python consumer (confluent-kafka) to its end; its report is parsed from stdout. */
 function independentConsumer(args: string[]): Promise<{ code: number | null; report: Report | null; output: string }> {

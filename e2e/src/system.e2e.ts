@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { baseUrl } from './support/test-stack';
 
 describe('proof of life', () => {
-  it('answers /health/ready with every dependency up, after a round trip over Kafka to both services', async () => {
+  it('answers /health/ready with every dependency up, after a gRPC round trip to both services', async () => {
     const res = await fetch(`${baseUrl()}/health/ready`);
     expect(res.status).toBe(200);
     const body = (await res.json()) as any;
     expect(body.status).toBe('ok');
-    expect(Object.keys(body.info).sort()).toEqual(['database', 'kafka', 'tail-sync', 'webhook-dispatcher']);
+    expect(Object.keys(body.info).sort()).toEqual(['database', 'tail-sync', 'webhook-dispatcher']);
   });
 
   it('answers /health/live', async () => {

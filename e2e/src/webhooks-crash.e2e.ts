@@ -7,14 +7,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AppProcess } from '@tailsync/stack';
-import { verifyWebhookRequest } from '@tailsync/webhook-signing';
-import { kafkaConnection } from '@tailsync/service-kit';
+import { verifyWebhookRequest } from '@tailsync/webhooks';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { publishRiskAssessments } from '../../tools/cli/publish-risk-assessment';
 import { api, newServiceAccount, TestAccount } from './support/accounts';
 import { ReceivedRequest, ReceiverScript, scripts, WebhookReceiver } from './support/receiver';
 import { baseUrl, E2E_PORTS, killSharedApp, replaceSharedApp, startApp, waitForHttp } from './support/test-stack';
 import { eventually, sleep } from './support/eventually';
+import { principalKafka } from './support/kafka';
 
 const EVT = 'Product.RiskAssessmentExecuted';
 const DEDICATED = { WEBHOOK_RETRY_DELAYS_MS: '1000,1000', WEBHOOK_ATTEMPT_TIMEOUT_MS: '1000' };
@@ -25,7 +25,7 @@ const newSecret = () => randomBytes(48).toString('hex');
 let current: AppProcess | undefined;
 const receivers: WebhookReceiver[] = [];
 
-/** Starts a dispatcher copy in the shared one's place and waits until the gateway reaches it over Kafka. */
+/** Starts a dispatcher copy in the shared one's place and waits until the gateway reaches it over gRPC. */
 async function startDispatcher(instance: string, env: Record<string, string>): Promise<AppProcess> {
   const app = startApp('webhook-dispatcher', instance, { WEBHOOK_DISPATCHER_HTTP_PORT: dispatcherPort(), ...env });
   await waitForHttp(`${dispatcherUrl()}/health/ready`, 60_000, [app]);
@@ -42,7 +42,7 @@ async function subscribed(script: ReceiverScript): Promise<{ account: TestAccoun
 }
 
 const publish = (domain: string, count = 1) =>
-  publishRiskAssessments({ kafka: kafkaConnection(process.env), domain, count, data: { score: 1 } });
+  publishRiskAssessments({ kafka: principalKafka('product'), domain, count, data: { score: 1 } });
 
 async function allDeliveries(account: TestAccount): Promise<any[]> {
   const items = [];

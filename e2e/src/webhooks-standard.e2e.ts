@@ -2,7 +2,7 @@
  * Standard Webhooks headers on real callbacks (events with a retry, and a Test call), checked by the
  * official `standardwebhooks` packages of npm and PyPI: independent implementations, not ours.
  */
-import { standardWebhooksSecret } from '@tailsync/webhook-signing';
+import { standardWebhooksSecret } from '@tailsync/webhooks';
 import { Webhook } from 'standardwebhooks';
 import { api } from './support/accounts';
 import { runPython } from './support/python';

@@ -7,12 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEAD_LETTER_HEADERS_SCHEMA, DLQ_HEADERS, messageValidator, RISK_ASSESSMENT_EXECUTED_SCHEMA, TOPICS, WEBHOOK_PATTERNS } from '@tailsync/contracts';
+import { DEAD_LETTER_HEADERS_SCHEMA, DLQ_HEADERS, messageValidator, RISK_ASSESSMENT_EXECUTED_SCHEMA, TOPICS } from '@tailsync/contracts';
 import { Controller, Headers, HttpCode, Module, Post, UseGuards } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import {
-  verifyWebhookRequest, WEBHOOK_SECRET, WebhookEvent, WebhookSignatureGuard, webhookVerifier, type VerifiedWebhook,
-} from '@tailsync/webhook-signing';
+import { verifyWebhookRequest, type VerifiedWebhook } from '@tailsync/webhooks';
+import { webhookVerifier } from '@tailsync/webhooks/express';
+import { WEBHOOK_SECRET, WebhookEvent, WebhookSignatureGuard } from '@tailsync/webhooks/nest';
 import express from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -139,15 +139,15 @@ describe('the shared secret never leaves in clear', () => {
     const bad = await api(s.account, 'POST', '/WebhookSubscriptions/', { eventNames: ['nope'], url: s.receiver.url, sharedSecret: s.secret });
     for (const res of [sub, test, bad]) expect(JSON.stringify(res.body)).not.toContain(s.secret);
 
-    // Every message ever sent to the dispatcher's subscription pattern carries ciphertext only.
+    // The subscription's operational events (the only Kafka messages about it) name its URL, never the secret.
     const kafka = new Kafka({ ...testKafka(), clientId: 'e2e-secret-check', logLevel: logLevel.NOTHING });
     const consumer = kafka.consumer({ groupId: `e2e-secret-check-${randomUUID()}` });
     const seen: string[] = [];
     await consumer.connect();
-    await consumer.subscribe({ topic: WEBHOOK_PATTERNS.putSubscription, fromBeginning: true });
+    await consumer.subscribe({ topic: TOPICS.webhookSubscriptions, fromBeginning: true });
     await consumer.run({ eachMessage: async ({ message }) => void seen.push(message.value?.toString('utf8') ?? '') });
     try {
-      await eventually(async () => seen.some((m) => m.includes(s.account.domain) && m.includes('sealedSecret')), 20_000);
+      await eventually(async () => seen.some((m) => m.includes(s.account.domain) && m.includes('SubscriptionSaved')), 20_000);
     } finally {
       await consumer.disconnect();
     }
@@ -416,8 +416,10 @@ describe('POST /WebhookSubscriptions/Test', () => {
     expect(r.rawBody.toString('utf8')).toBe(JSON.stringify(payloadToEcho));
     expect(r.headers['webhook-attempt']).toBe('1');
     expect(r.headers['webhook-id']).toMatch(/^test_[0-9a-f-]{36}$/);
-    const verified = verifyWebhookRequest({ authorizationHeader: r.headers.authorization, rawBody: r.rawBody, secret: s.secret });
-    expect(verified).toMatchObject({ ok: true, payload: payloadToEcho, claims: { sub: s.account.domain, evt: EVT, iss: 'tailsync' } });
+    // marked as a test call in the signed token: receivers refuse it unless told to accept test calls
+    const verify = (testCalls?: 'accept') => verifyWebhookRequest({ authorizationHeader: r.headers.authorization, rawBody: r.rawBody, secret: s.secret, testCalls });
+    expect(verify()).toMatchObject({ ok: false, step: 7, code: 'test-call' });
+    expect(verify('accept')).toMatchObject({ ok: true, payload: payloadToEcho, claims: { sub: s.account.domain, evt: EVT, iss: 'tailsync', test: true } });
     expect(verifyWithJose([{ token: tokenOf(r.headers.authorization), secret: s.secret, body: r.rawBody }])[0].ok).toBe(true);
   });
 

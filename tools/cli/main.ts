@@ -3,9 +3,11 @@
  * Each command is a module exporting `(argv) => Promise<exit code>`; add new ones to COMMANDS.
  */
 import { createServiceAccountCommand } from './create-service-account';
+import { kafkaPrincipalsCommand } from './kafka-principals';
 import { migrateServicesCommand } from './migrate';
 import { publishRiskAssessmentCommand } from './publish-risk-assessment';
 import { rebuildProjectionsCommand } from './rebuild-projections';
+import { serviceKeysCommand } from './service-keys';
 
 type Command = { run: (argv: string[]) => Promise<number>; summary: string };
 
@@ -21,6 +23,14 @@ export const COMMANDS: Record<string, Command> = {
   'rebuild-projections': {
     run: (argv) => rebuildProjectionsCommand(argv),
     summary: "rebuild tail-sync's read model from the event store",
+  },
+  'kafka-principals': {
+    run: (argv) => kafkaPrincipalsCommand(argv),
+    summary: "create or update the Kafka principals and exactly the contract's ACLs (and tailsync's topics)",
+  },
+  'service-keys': {
+    run: (argv) => serviceKeysCommand(argv),
+    summary: 'print a new key pair for the signed caller of service calls, as .env lines (compose)',
   },
   'publish-risk-assessment': {
     run: (argv) => publishRiskAssessmentCommand(argv),

@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { TOPICS, type RiskAssessmentExecutedMessage } from '@tailsync/contracts';
 import { describeKafkaConnection, kafkaAccessFailure, kafkaConnection, type KafkaConnection } from '@tailsync/service-kit';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
+import { cliKafkaSettings } from './stack-env';
 
 export interface PublishOptions {
   kafka: KafkaConnection;
@@ -54,7 +55,7 @@ export const PUBLISH_USAGE = `usage: npm run cli -- publish-risk-assessment --do
   --count    how many events (default 1, at most 100000)
   --brokers  Kafka brokers (default $KAFKA_BROKERS or 127.0.0.1:9092)
   Connects with the KAFKA_SSL, KAFKA_SSL_CA_FILE and KAFKA_SASL_* settings of the environment
-  (a principal that may write the topic, such as \`product\`).`;
+  (a principal that may write the topic, such as \`product\`); beside \`npm start\`, as its \`product\`.`;
 
 export async function publishRiskAssessmentCommand(argv: string[], out: (line: string) => void = console.log): Promise<number> {
   const { values } = parseArgs({
@@ -88,7 +89,7 @@ export async function publishRiskAssessmentCommand(argv: string[], out: (line: s
   }
   const count = values.count === undefined ? 1 : Number(values.count);
   if (!Number.isInteger(count) || count < 1 || count > 100_000) return fail('--count must be an integer from 1 to 100000');
-  const kafka = kafkaConnection({ ...process.env, ...(values.brokers ? { KAFKA_BROKERS: values.brokers } : {}) });
+  const kafka = kafkaConnection({ ...cliKafkaSettings('product'), ...(values.brokers ? { KAFKA_BROKERS: values.brokers } : {}) });
   const brokers = kafka.brokers;
   const started = Date.now();
   let events: RiskAssessmentExecutedMessage[];

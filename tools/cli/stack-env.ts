@@ -1,5 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { kafkaClientsPath, principalSettings, readKafkaClients } from '../kafka/kafka-clients-file';
+import type { Principal } from '../kafka/principals';
 import { REPO_ROOT } from '../stack/infrastructure';
 
 /**
@@ -16,4 +18,14 @@ export function stackEnv(): Record<string, string> {
     BASE_URL: `http://localhost:${process.env.PORT ?? '3000'}`,
     ...(Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== undefined)) as Record<string, string>),
   };
+}
+
+/**
+ * Kafka client settings for a command: the environment's when it names a broker, otherwise, beside
+ * `npm start`, those of one principal of its broker (`.data/stack/kafka-clients.json`).
+ */
+export function cliKafkaSettings(principal: Principal): NodeJS.ProcessEnv {
+  const file = kafkaClientsPath(join(REPO_ROOT, '.data', 'stack'));
+  if (process.env.KAFKA_BROKERS || process.env.KAFKA_SASL_MECHANISM || !existsSync(file)) return process.env;
+  return { ...process.env, ...principalSettings(readKafkaClients(file), principal) };
 }

@@ -1,3 +1,4 @@
+import type { KafkaConnection } from '@tailsync/service-kit';
 import { Kafka, logLevel } from 'kafkajs';
 
 /**
@@ -5,10 +6,10 @@ import { Kafka, logLevel } from 'kafkajs';
  * coordinator. The last step makes the broker create __consumer_offsets now, so the first real
  * consumer does not hit "The group coordinator is not available".
  */
-export function brokerReadinessProbe(brokers: string): () => Promise<void> {
+export function brokerReadinessProbe(admin: KafkaConnection): () => Promise<void> {
   const kafka = new Kafka({
+    ...admin,
     clientId: 'tailsync-kafka-readiness',
-    brokers: [brokers],
     logLevel: logLevel.NOTHING,
     connectionTimeout: 1_000,
     requestTimeout: 5_000,

@@ -10,6 +10,23 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { javaArgs } from './kafka-jars';
 
+/**
+ * How the broker lets clients in. `sasl`: SASL/SCRAM (SHA-512 and SHA-256) on the client listener
+ * (over TLS with `tls`), PLAIN on the controller listener (KRaft cannot use SCRAM there: its
+ * credentials live in the metadata the controller serves), ACLs enforced with
+ * `allow.everyone.if.no.acl.found=false` and `admin` the only super user.
+ */
+export type BrokerSecurity =
+  | { kind: 'plaintext' }
+  | { kind: 'sasl'; adminPassword: string; tls?: BrokerTls };
+
+export interface BrokerTls {
+  /** PEM: the broker's private key (unencrypted PKCS#8) followed by its certificate chain. */
+  keystoreFile: string;
+  /** PEM: the CA that signed it, which clients trust. */
+  caFile: string;
+}
+
 export interface KraftConfig {
   /** config/server.properties: what `kafka.Kafka` is started with. */
   propsFile: string;
@@ -27,20 +44,28 @@ export function kraftConfigPaths(dataDir: string): KraftConfig {
 }
 
 /** Writes server.properties and formats the storage if it is not yet formatted for this cluster id. */
-export async function writeKraftConfig(p: { dataDir: string; libs: string; port: number; controllerPort: number }): Promise<KraftConfig> {
+export async function writeKraftConfig(p: { dataDir: string; libs: string; port: number; controllerPort: number; security: BrokerSecurity }): Promise<KraftConfig> {
   const config = kraftConfigPaths(p.dataDir);
-  fs.mkdirSync(path.dirname(config.propsFile), { recursive: true });
+  fs.mkdirSync(path.dirname(config.propsFile), { recursive: true, mode: 0o700 });
   fs.mkdirSync(config.logDir, { recursive: true });
-  fs.writeFileSync(config.propsFile, serverProperties({ port: p.port, controllerPort: p.controllerPort, logDir: config.logDir }));
+  // Mode 0600: with SASL it holds the admin password (the broker's own login).
+  fs.writeFileSync(config.propsFile, serverProperties({ port: p.port, controllerPort: p.controllerPort, logDir: config.logDir, security: p.security }), { mode: 0o600 });
+  fs.chmodSync(config.propsFile, 0o600);
   const clusterId = clusterIdFor(p.dataDir, config.logDir);
   // `--ignore-formatted` would make this a no-op anyway, but skipping the extra JVM saves ~1.5 s
   // on every warm start.
-  if (!isFormatted(config.logDir, clusterId)) await formatStorage(p.dataDir, p.libs, clusterId, config);
+  if (!isFormatted(config.logDir, clusterId)) await formatStorage(p.dataDir, p.libs, clusterId, config, p.security);
   return config;
 }
 
-async function formatStorage(dataDir: string, libs: string, clusterId: string, { propsFile, logDir }: KraftConfig): Promise<void> {
-  const args = javaArgs(libs, TOOL_JVM_FLAGS, 'kafka.tools.StorageTool', ['format', '-t', clusterId, '-c', propsFile, '--ignore-formatted']);
+async function formatStorage(dataDir: string, libs: string, clusterId: string, { propsFile, logDir }: KraftConfig, security: BrokerSecurity): Promise<void> {
+  // The admin's SCRAM credentials go into the first metadata (`kafka-storage.sh format --add-scram`):
+  // the broker logs in with them on its own listener before any user could be created.
+  const scram =
+    security.kind === 'sasl'
+      ? ['SCRAM-SHA-512', 'SCRAM-SHA-256'].flatMap((m) => ['--add-scram', `${m}=[name=${LOCAL_ADMIN},password=${security.adminPassword}]`])
+      : [];
+  const args = javaArgs(libs, TOOL_JVM_FLAGS, 'kafka.tools.StorageTool', ['format', '-t', clusterId, '-c', propsFile, '--ignore-formatted', ...scram]);
   try {
     await promisify(execFile)('java', args, { cwd: dataDir, encoding: 'utf8', timeout: FORMAT_TIMEOUT_MS });
   } catch (err) {
@@ -65,16 +90,58 @@ function isFormatted(logDir: string, clusterId: string): boolean {
   }
 }
 
-function serverProperties(p: { port: number; controllerPort: number; logDir: string }): string {
+/** The super user of a local broker with SASL: the stack's `admin` principal. */
+export const LOCAL_ADMIN = 'admin';
+
+/** Listener settings: PLAINTEXT as before, or SASL (and TLS) with ACLs. */
+function listenerProperties(p: { port: number; controllerPort: number; security: BrokerSecurity }): Record<string, string | number | boolean> {
+  if (p.security.kind === 'plaintext') {
+    return {
+      listeners: `PLAINTEXT://127.0.0.1:${p.port},CONTROLLER://127.0.0.1:${p.controllerPort}`,
+      'advertised.listeners': `PLAINTEXT://127.0.0.1:${p.port}`,
+      'listener.security.protocol.map': 'CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT',
+      'inter.broker.listener.name': 'PLAINTEXT',
+    };
+  }
+  const jaas = (module: string, extra = '') => `${module} required username="${LOCAL_ADMIN}" password="${p.security.kind === 'sasl' ? p.security.adminPassword : ''}"${extra};`;
+  const { tls } = p.security;
+  return {
+    listeners: `CLIENT://127.0.0.1:${p.port},CONTROLLER://127.0.0.1:${p.controllerPort}`,
+    'advertised.listeners': `CLIENT://127.0.0.1:${p.port}`,
+    'listener.security.protocol.map': `CONTROLLER:SASL_PLAINTEXT,CLIENT:${tls ? 'SASL_SSL' : 'SASL_PLAINTEXT'}`,
+    'inter.broker.listener.name': 'CLIENT',
+    'sasl.mechanism.inter.broker.protocol': 'SCRAM-SHA-512',
+    'listener.name.client.sasl.enabled.mechanisms': 'SCRAM-SHA-512,SCRAM-SHA-256',
+    'listener.name.client.scram-sha-512.sasl.jaas.config': jaas('org.apache.kafka.common.security.scram.ScramLoginModule'),
+    'listener.name.client.scram-sha-256.sasl.jaas.config': jaas('org.apache.kafka.common.security.scram.ScramLoginModule'),
+    'sasl.mechanism.controller.protocol': 'PLAIN',
+    'listener.name.controller.sasl.enabled.mechanisms': 'PLAIN',
+    'listener.name.controller.plain.sasl.jaas.config': jaas(
+      'org.apache.kafka.common.security.plain.PlainLoginModule',
+      ` user_${LOCAL_ADMIN}="${p.security.adminPassword}"`,
+    ),
+    'authorizer.class.name': 'org.apache.kafka.metadata.authorizer.StandardAuthorizer',
+    'allow.everyone.if.no.acl.found': false,
+    'super.users': `User:${LOCAL_ADMIN}`,
+    // The broker is its own client on this listener (inter-broker): it trusts the same CA.
+    ...(tls
+      ? {
+          'listener.name.client.ssl.keystore.type': 'PEM',
+          'listener.name.client.ssl.keystore.location': tls.keystoreFile,
+          'listener.name.client.ssl.truststore.type': 'PEM',
+          'listener.name.client.ssl.truststore.location': tls.caFile,
+        }
+      : {}),
+  };
+}
+
+function serverProperties(p: { port: number; controllerPort: number; logDir: string; security: BrokerSecurity }): string {
   const props: Record<string, string | number | boolean> = {
     'process.roles': 'broker,controller',
     'node.id': 1,
     'controller.quorum.voters': `1@127.0.0.1:${p.controllerPort}`,
-    listeners: `PLAINTEXT://127.0.0.1:${p.port},CONTROLLER://127.0.0.1:${p.controllerPort}`,
-    'advertised.listeners': `PLAINTEXT://127.0.0.1:${p.port}`,
     'controller.listener.names': 'CONTROLLER',
-    'listener.security.protocol.map': 'CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT',
-    'inter.broker.listener.name': 'PLAINTEXT',
+    ...listenerProperties(p),
     'log.dirs': p.logDir,
     // One node: every replication factor and min ISR is 1.
     'default.replication.factor': 1,

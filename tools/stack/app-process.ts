@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { stopChild } from '../process/stop-child';
+import { withAppKafkaEnv } from './app-kafka-env';
 import { REPO_ROOT } from './infrastructure';
 
 export type AppName = 'gateway' | 'tail-sync' | 'webhook-dispatcher';
@@ -40,7 +41,7 @@ export function spawnApp(
   try {
     child = spawn(process.execPath, [...APP_NODE_FLAGS, ...nodeArgs, join(REPO_ROOT, 'tools', 'run.js'), join(REPO_ROOT, 'apps', name, 'src', 'main.ts')], {
       cwd: REPO_ROOT,
-      env: { ...process.env, ...env, INSTANCE_ID: instance },
+      env: { ...withAppKafkaEnv(name, { ...process.env, ...env }), INSTANCE_ID: instance },
       stdio: ['ignore', log, log],
     });
   } finally {

@@ -4,6 +4,7 @@
  */
 import { join } from 'node:path';
 import { AppProcess, spawnApp, waitForHttp } from './app-process';
+import { grpcEnv } from './grpc-env';
 import { localSecrets, REPO_ROOT, startInfrastructure } from './infrastructure';
 
 const dataDir = join(REPO_ROOT, '.data', 'stack');
@@ -24,6 +25,7 @@ async function main() {
     ...infra.env,
     ...secrets,
     PORT: port,
+    ...grpcEnv({ 'tail-sync': [3051], 'webhook-dispatcher': [3052] }),
     PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://localhost:${port}`,
   };
   const apps: AppProcess[] = (['tail-sync', 'webhook-dispatcher', 'gateway'] as const).map((name) =>

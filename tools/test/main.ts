@@ -48,6 +48,7 @@ async function main() {
   const kafkaConsumerPython = ensureKafkaConsumerPython(log);
   const chromium = ensureChromium(log);
   const pythonReceivers = ensurePythonVenv('python-receivers', join(REPO_ROOT, 'e2e', 'python', 'requirements.txt'), log);
+  const apiClients = ensurePythonVenv('api-clients', join(REPO_ROOT, 'e2e', 'api-clients', 'requirements.txt'), log);
   // Every run starts from empty stores, so no test depends on an earlier run (a server left
   // running by a killed earlier run is stopped first, by the launchers, from its pid file).
   await stopLeftovers();
@@ -81,6 +82,7 @@ async function main() {
           SCHEMATHESIS_BIN: schemathesis,
           KAFKA_CONSUMER_PYTHON: kafkaConsumerPython,
           TAILSYNC_TEST_PYTHON: join(pythonReceivers, 'bin', 'python'),
+          TAILSYNC_API_CLIENTS_PYTHON: join(apiClients, 'bin', 'python'),
           CHROMIUM_PATH: chromium,
         },
       },

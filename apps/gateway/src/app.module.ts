@@ -1,15 +1,17 @@
-import { Global, Module } from '@nestjs/common';
+import { Global, Module, OnApplicationShutdown } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { validationPipe } from './http/validation';
-import { TAIL_PATTERNS, WEBHOOK_PATTERNS } from '@tailsync/contracts';
+import type { wire } from '@tailsync/contracts';
 import {
-  BatchingClientKafka, kafkaConnection, createPool, KafkaReadiness, kafkaTransport, loggingModule, OpsModule, PG_POOL, PoolLifecycle, PostgresReadiness,
+  CallerTokenSigner, createPool, loggingModule, OpsModule, PG_POOL, PoolLifecycle, PostgresReadiness,
 } from '@tailsync/service-kit';
 import { GatewayConfig } from './config/gateway.config';
 import { GatewayMigrations } from './gateway-migrations';
 import { ErrorsPageController } from './problems/errors-page.controller';
 import { ProblemFilter } from './problems/problem.filter';
-import { ServicesClient } from './rpc/services.client';
+import { DISPATCHER_SERVICE, DispatcherClient } from './services/dispatcher.client';
+import { ServiceChannel } from './services/service-channel';
+import { TAIL_SYNC_SERVICE, TailSyncClient } from './services/tail-sync.client';
 import { ServiceReadiness } from './system/service-readiness';
 import { VersionController } from './system/version.controller';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -18,25 +20,36 @@ import { TailsModule } from './tails/tails.module';
 import { AdminModule } from './admin/admin.module';
 import { ConsoleModule } from './console/console.module';
 
-/** The gateway process, wired for one configuration. */
-export function appModule(config: GatewayConfig, instanceId: string) {
-  const pool = createPool(config.DATABASE_URL);
-  const kafka = new BatchingClientKafka(
-    kafkaTransport({ connection: kafkaConnection(config), clientId: `gateway-${instanceId}`, groupId: 'gateway-replies' }).options ?? {},
-  );
-  const services = new ServicesClient(kafka, config);
+/** Closes the services' channels when the gateway stops. */
+class ServiceChannels implements OnApplicationShutdown {
+  constructor(private readonly clients: { close(): void }[]) {}
+  onApplicationShutdown(): void {
+    for (const client of this.clients) client.close();
+  }
+}
 
-  /** What every feature module of the gateway uses: settings, its database, the services over Kafka. */
+/** The gateway process, wired for one configuration. */
+export function appModule(config: GatewayConfig) {
+  const pool = createPool(config.DATABASE_URL);
+  const signer = new CallerTokenSigner(config.SERVICE_SIGNING_KEY);
+  const tailSync = new TailSyncClient(new ServiceChannel<wire.TailSyncDefinition>({ ...TAIL_SYNC_SERVICE, target: config.TAIL_SYNC_GRPC_TARGET }, signer));
+  const dispatcher = new DispatcherClient(
+    new ServiceChannel<wire.WebhookDispatcherDefinition>({ ...DISPATCHER_SERVICE, target: config.WEBHOOK_DISPATCHER_GRPC_TARGET }, signer),
+  );
+
+  /** What every feature module of the gateway uses: settings, its database, the services over gRPC. */
   @Global()
   @Module({
     providers: [
       { provide: GatewayConfig, useValue: config },
       { provide: PG_POOL, useValue: pool },
       { provide: PoolLifecycle, useValue: new PoolLifecycle(pool) },
-      { provide: ServicesClient, useValue: services },
+      { provide: TailSyncClient, useValue: tailSync },
+      { provide: DispatcherClient, useValue: dispatcher },
+      { provide: ServiceChannels, useValue: new ServiceChannels([tailSync, dispatcher]) },
       GatewayMigrations,
     ],
-    exports: [GatewayConfig, PG_POOL, ServicesClient],
+    exports: [GatewayConfig, PG_POOL, TailSyncClient, DispatcherClient],
   })
   class GatewayCoreModule {}
 
@@ -45,10 +58,9 @@ export function appModule(config: GatewayConfig, instanceId: string) {
       GatewayCoreModule,
       loggingModule('gateway', config.LOG_LEVEL),
       OpsModule.forRoot([
-        new KafkaReadiness(kafkaConnection(config)),
         new PostgresReadiness(pool),
-        new ServiceReadiness('tail-sync', TAIL_PATTERNS.ping, services),
-        new ServiceReadiness('webhook-dispatcher', WEBHOOK_PATTERNS.ping, services),
+        new ServiceReadiness(TAIL_SYNC_SERVICE.name, tailSync),
+        new ServiceReadiness(DISPATCHER_SERVICE.name, dispatcher),
       ]),
       AuthModule,
       TailsModule,

@@ -1,8 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { ALL_PATTERNS } from '@tailsync/contracts';
-import { kafkaConnection, exitOnStartFailure, loadConfig, parseTrustProxy, requestReplyTopics, startService } from '@tailsync/service-kit';
+import { exitOnStartFailure, loadConfig, parseTrustProxy, startService } from '@tailsync/service-kit';
 import { appModule } from './app.module';
 import { GatewayConfig } from './config/gateway.config';
 import { configureHttp } from './http/configure-http';
@@ -14,12 +13,10 @@ async function main() {
   const httpLogger = new Logger('http');
   await startService({
     name: 'gateway',
-    module: appModule(config, instanceId),
-    kafka: kafkaConnection(config),
+    module: appModule(config),
     httpPort: config.PORT,
     trustProxy: parseTrustProxy(config.TRUST_PROXY) ?? false,
     instanceId,
-    topics: requestReplyTopics(ALL_PATTERNS),
     configure: (app) => configureHttp(app, config),
     frameworkErrors: (error, req, reply) => sendProblem(req, reply, toProblem(error), config.PUBLIC_BASE_URL, httpLogger, error),
   });

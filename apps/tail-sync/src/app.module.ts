@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import {
-  kafkaConnection, createPool, INSTANCE_ID, KafkaReadiness, loggingModule, OpsModule, PG_POOL, PoolLifecycle, PostgresReadiness,
+  kafkaConnection, CallerTokenVerifier, createPool, INSTANCE_ID, KafkaReadiness, loggingModule, OpsModule, PG_POOL, PoolLifecycle, PostgresReadiness, ServedCalls,
 } from '@tailsync/service-kit';
 import { TailSyncConfig } from './config/tail-sync.config';
-import { PingMessages } from './system/ping.messages';
+import { TailSyncGrpc } from './tail-sync.grpc';
 import { TailsModule } from './tails/tails.module';
 import { AdminModule } from './admin/admin.module';
 import { tailSyncMigrations } from './tail-sync-migrations';
@@ -27,8 +27,9 @@ export function appModule(config: TailSyncConfig, instanceId: string) {
       TailsModule.forRoot({ pool, eventStore, migrations: tailSyncMigrations(config.EVENT_STORE), kafka: kafkaConnection(config), clientId: `tail-sync-${instanceId}` }),
       AdminModule.forRoot(pool, eventStore),
     ],
-    controllers: [PingMessages],
+    controllers: [TailSyncGrpc],
     providers: [
+      { provide: ServedCalls, useValue: new ServedCalls(new CallerTokenVerifier(config.SERVICE_VERIFY_KEY, 'tail-sync')) },
       { provide: TailSyncConfig, useValue: config },
       { provide: INSTANCE_ID, useValue: instanceId },
       { provide: PG_POOL, useValue: pool },

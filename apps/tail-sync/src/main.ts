@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { TAIL_EVENTS_TOPIC, TAIL_PATTERNS } from '@tailsync/contracts';
-import { kafkaConnection, exitOnStartFailure, loadConfig, requestReplyTopics, startService } from '@tailsync/service-kit';
+import { PROTO_FILES, TAIL_EVENTS_TOPIC } from '@tailsync/contracts';
+import { kafkaConnection, exitOnStartFailure, loadConfig, startService } from '@tailsync/service-kit';
 import { appModule } from './app.module';
 import { TailSyncConfig } from './config/tail-sync.config';
 
@@ -11,14 +11,10 @@ async function main() {
   await startService({
     name: 'tail-sync',
     module: appModule(config, instanceId),
-    kafka: kafkaConnection(config),
+    kafka: { connection: kafkaConnection(config), topics: [TAIL_EVENTS_TOPIC] },
     httpPort: config.TAIL_SYNC_HTTP_PORT,
-    kafkaGroupId: 'tail-sync',
+    grpc: { protoFile: PROTO_FILES.tailSync, port: config.TAIL_SYNC_GRPC_PORT },
     instanceId,
-    topics: [
-      ...requestReplyTopics(Object.values(TAIL_PATTERNS)),
-      TAIL_EVENTS_TOPIC,
-    ],
   });
 }
 

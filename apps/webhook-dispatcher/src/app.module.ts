@@ -1,13 +1,13 @@
 import { Inject, Module, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import {
-  kafkaConnection, INSTANCE_ID, KafkaReadiness, loggingModule, OpsModule, PG_POOL, PoolLifecycle, PostgresReadiness,
+  kafkaConnection, CallerTokenVerifier, INSTANCE_ID, KafkaReadiness, loggingModule, OpsModule, PG_POOL, PoolLifecycle, PostgresReadiness, ServedCalls,
 } from '@tailsync/service-kit';
 import { WebhookDispatcherConfig } from './config/webhook-dispatcher.config';
 import { DispatcherRuntime } from './dispatcher.runtime';
-import { RecoveryMessages } from './subscriptions/recovery.messages';
-import { SubscriptionsMessages } from './subscriptions/subscriptions.messages';
-import { PingMessages } from './system/ping.messages';
-import { AdminMessages } from './admin/admin.messages';
+import { RecoveryRequests } from './subscriptions/recovery-requests';
+import { SubscriptionRequests } from './subscriptions/subscription-requests';
+import { WebhookDispatcherGrpc } from './webhook-dispatcher.grpc';
+import { AdminRequests } from './admin/admin-requests';
 import { ConsumerLag } from './admin/consumer-lag';
 import { DeliveryActivityStore } from './admin/delivery-activity.store';
 import { TOPICS } from '@tailsync/contracts';
@@ -32,8 +32,12 @@ export function appModule(runtime: DispatcherRuntime) {
       loggingModule('webhook-dispatcher', config.LOG_LEVEL),
       OpsModule.forRoot([new KafkaReadiness(kafkaConnection(config)), new PostgresReadiness(pool)]),
     ],
-    controllers: [PingMessages, SubscriptionsMessages, RecoveryMessages, AdminMessages],
+    controllers: [WebhookDispatcherGrpc],
     providers: [
+      SubscriptionRequests,
+      RecoveryRequests,
+      AdminRequests,
+      { provide: ServedCalls, useValue: new ServedCalls(new CallerTokenVerifier(config.SERVICE_VERIFY_KEY, 'webhook-dispatcher')) },
       { provide: WebhookDispatcherConfig, useValue: config },
       { provide: INSTANCE_ID, useValue: instanceId },
       { provide: PG_POOL, useValue: pool },

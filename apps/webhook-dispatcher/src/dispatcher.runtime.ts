@@ -1,6 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { SecretBox } from '@tailsync/webhook-signing';
-import { kafkaConnection, createPool } from '@tailsync/service-kit';
+import { SecretBox, kafkaConnection, createPool } from '@tailsync/service-kit';
 import type { Pool } from 'pg';
 import { WebhookDispatcherConfig } from './config/webhook-dispatcher.config';
 import { AttemptRecorder } from './delivery/attempt.recorder';
@@ -78,7 +77,7 @@ export class DispatcherRuntime {
     this.box = new SecretBox(config.WEBHOOK_SECRET_KEY);
     this.sender = new AttemptSender(config.WEBHOOK_ALLOW_PRIVATE_URLS);
     this.tester = new WebhookTester(this.box, this.sender);
-    this.events = new SubscriptionEventsPublisher({ kafka: kafkaConnection(config), clientId: `webhook-dispatcher-subscription-events-${instanceId}` });
+    this.events = new SubscriptionEventsPublisher(this.pool, { kafka: kafkaConnection(config), clientId: `webhook-dispatcher-subscription-events-${instanceId}` });
     this.state = new SubscriptionState(this.subscriptions, this.events);
     const leaseWrites = new WriteBehindLeases(this.deliveries, { lingerMs: options.leaseWriteLingerMs ?? LEASE_WRITE_LINGER_MS });
     const recorder = new AttemptRecorder(this.deliveries, this.state, this.metrics, { lingerMs: RECORD_LINGER_MS }, leaseWrites);

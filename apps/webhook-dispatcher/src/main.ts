@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { RISK_ASSESSMENT_EXECUTED_DLQ_TOPIC, RISK_ASSESSMENT_EXECUTED_TOPIC, WEBHOOK_PATTERNS, WEBHOOK_SUBSCRIPTIONS_TOPIC } from '@tailsync/contracts';
-import { kafkaConnection, exitOnStartFailure, loadConfig, requestReplyTopics, startService } from '@tailsync/service-kit';
+import { PROTO_FILES, RISK_ASSESSMENT_EXECUTED_DLQ_TOPIC, RISK_ASSESSMENT_EXECUTED_TOPIC, WEBHOOK_SUBSCRIPTIONS_TOPIC } from '@tailsync/contracts';
+import { kafkaConnection, exitOnStartFailure, loadConfig, startService } from '@tailsync/service-kit';
 import { appModule } from './app.module';
 import { WebhookDispatcherConfig } from './config/webhook-dispatcher.config';
 import { DispatcherRuntime } from './dispatcher.runtime';
@@ -14,16 +14,10 @@ async function main() {
   await startService({
     name: 'webhook-dispatcher',
     module: appModule(runtime),
-    kafka: kafkaConnection(config),
+    kafka: { connection: kafkaConnection(config), topics: [RISK_ASSESSMENT_EXECUTED_TOPIC, RISK_ASSESSMENT_EXECUTED_DLQ_TOPIC, WEBHOOK_SUBSCRIPTIONS_TOPIC] },
     httpPort: config.WEBHOOK_DISPATCHER_HTTP_PORT,
-    kafkaGroupId: 'webhook-dispatcher',
+    grpc: { protoFile: PROTO_FILES.webhookDispatcher, port: config.WEBHOOK_DISPATCHER_GRPC_PORT },
     instanceId,
-    topics: [
-      ...requestReplyTopics(Object.values(WEBHOOK_PATTERNS)),
-      RISK_ASSESSMENT_EXECUTED_TOPIC,
-      RISK_ASSESSMENT_EXECUTED_DLQ_TOPIC,
-      WEBHOOK_SUBSCRIPTIONS_TOPIC,
-    ],
   });
 }
 

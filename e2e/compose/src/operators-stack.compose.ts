@@ -10,7 +10,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { TailEventMessage, TOPICS } from '@tailsync/contracts';
-import { verifyWebhookRequest } from '@tailsync/webhook-signing';
+import { verifyWebhookRequest } from '@tailsync/webhooks';
 import { Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
 import { api, newServiceAccount, TestAccount } from '../../src/support/accounts';
 import { eventually, sleep } from '../../src/support/eventually';
@@ -280,6 +280,40 @@ describe('the operators’ compose stack', () => {
     expect(deliveries[0].attempts).toHaveLength(1);
     await sleep(5_000); // a lost record would show up as a second attempt after the restart
     expect((await callsOf()).filter((c) => JSON.parse(c.body.toString()).eventId === eventId)).toHaveLength(1);
+  });
+
+  it('scales tail-sync (--scale) behind one gRPC name, and the gateway moves to the survivor when a copy is killed', async () => {
+    stack.must(['up', '-d', '--wait', '--wait-timeout', '300', '--scale', 'tail-sync=2']);
+    const copies = stack.must(['ps', '-q', 'tail-sync']).trim().split('\n');
+    expect(copies).toHaveLength(2);
+    const outcomes: { tailId: string; status: number; at: number }[] = [];
+    let killedAt = Number.POSITIVE_INFINITY;
+    const started = Date.now();
+    const writes = (async () => {
+      for (let i = 0; Date.now() - started < 15_000; i++) {
+        const tailId = `scaled-${i}`;
+        const res = await api(account, 'PUT', '/Tails', { tailId, tailNumber: `S${20_000 + i}` }).catch(() => undefined);
+        outcomes.push({ tailId, status: res?.status ?? 0, at: Date.now() });
+        await sleep(20);
+      }
+    })();
+    await sleep(4_000);
+    for (const id of copies.slice(0, 1)) docker(['kill', '--signal', 'KILL', id]);
+    killedAt = Date.now();
+    await writes;
+    try {
+      // A call in flight on the killed copy may answer 503 (it may have run: never retried); every other one lands.
+      expect([...new Set(outcomes.map((o) => o.status))].filter((s) => s !== 201 && s !== 503)).toEqual([]);
+      const after = outcomes.filter((o) => o.at > killedAt + 2_000);
+      expect(after.length).toBeGreaterThan(5);
+      expect(after.filter((o) => o.status === 201).length).toBe(after.length);
+      for (const o of outcomes.filter((x) => x.status === 201)) {
+        expect({ tailId: o.tailId, status: (await api(account, 'GET', `/Tails/${o.tailId}`)).status }).toEqual({ tailId: o.tailId, status: 200 });
+      }
+      console.log(`--scale tail-sync=2: ${outcomes.length} PUTs, ${outcomes.filter((o) => o.status === 503).length} answered 503 around the kill`);
+    } finally {
+      stack.must(['up', '-d', '--wait', '--wait-timeout', '300', '--scale', 'tail-sync=1']);
+    }
   });
 
   it('keeps its data across `down` and `up` (volumes)', async () => {

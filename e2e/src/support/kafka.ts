@@ -1,9 +1,24 @@
 import { messageValidator, type TopicContract } from '@tailsync/contracts';
 import { randomUUID } from 'node:crypto';
-import { kafkaConnection } from '@tailsync/service-kit';
+import { kafkaConnection, type KafkaConnection } from '@tailsync/service-kit';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import type { Principal } from '../../../tools/kafka/principals';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { principalSettings, readKafkaClients, type KafkaClients } from '../../../tools/kafka/kafka-clients-file';
 import { Consumer, Kafka, logLevel, type EachMessagePayload } from 'kafkajs';
 
-/** The test's own client: the broker `npm test` started, as the principal its environment names. */
+/** The principals of the broker `npm test` started (SASL/SCRAM with the contract's ACLs). */
+export function testKafkaClients(): KafkaClients {
+  const file = process.env.TAILSYNC_KAFKA_CLIENTS_FILE;
+  if (!file) throw new Error('TAILSYNC_KAFKA_CLIENTS_FILE is not set: run the suite with `npm test` (its broker runs with SASL and ACLs)');
+  return readKafkaClients(file);
+}
+
+/** The connection of one of those principals, with the run's TLS settings. */
+export const principalKafka = (principal: Principal): KafkaConnection =>
+  kafkaConnection({ KAFKA_SSL: process.env.KAFKA_SSL, KAFKA_SSL_CA_FILE: process.env.KAFKA_SSL_CA_FILE, ...principalSettings(testKafkaClients(), principal) });
+
+/** The test's own client: the broker `npm test` started, as the principal its environment names (admin). */
 export const kafka = () => new Kafka({ ...kafkaConnection(process.env), clientId: `e2e-${randomUUID().slice(0, 8)}`, logLevel: logLevel.NOTHING });
 
 export interface Collected<T> {

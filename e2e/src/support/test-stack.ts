@@ -2,17 +2,23 @@ import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 // A relative path: Jest's globalSetup does not apply moduleNameMapper, so the alias would not resolve here.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { AppName, AppProcess, spawnApp, waitForHttp } from '../../../tools/stack';
+import { AppName, AppProcess, grpcEnv, spawnApp, waitForHttp } from '../../../tools/stack';
 
 /** Ports of the three apps under test (the test infrastructure uses its own, too). */
 export const E2E_PORTS = { gateway: 13000, 'tail-sync': 13001, 'webhook-dispatcher': 13002 } as const;
+
+/**
+ * gRPC ports of the services' copies: the shared copy's, then a second copy's a test may start.
+ * The gateway's targets list both, as an operator lists every copy; a copy not running is skipped.
+ */
+export const E2E_GRPC_PORTS = { 'tail-sync': [13051, 13061], 'webhook-dispatcher': [13052, 13062] } as const;
 
 export const baseUrl = () => process.env.E2E_BASE_URL ?? `http://127.0.0.1:${E2E_PORTS.gateway}`;
 
 /** The environment every app under test gets: the test infrastructure plus fast, local settings. */
 export function appEnv(overrides: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const key of ['DATABASE_URL', 'KAFKA_BROKERS', 'ADMIN_TOKEN', 'JWT_SECRET', 'WEBHOOK_SECRET_KEY']) {
+  for (const key of ['DATABASE_URL', 'KAFKA_BROKERS', 'ADMIN_TOKEN', 'JWT_SECRET', 'WEBHOOK_SECRET_KEY', 'SERVICE_SIGNING_KEY', 'SERVICE_VERIFY_KEY']) {
     const value = process.env[key];
     if (!value) throw new Error(`${key} is not set: run the suite with \`npm test\``);
     env[key] = value;
@@ -22,6 +28,7 @@ export function appEnv(overrides: Record<string, string> = {}): Record<string, s
     PORT: String(E2E_PORTS.gateway),
     TAIL_SYNC_HTTP_PORT: String(E2E_PORTS['tail-sync']),
     WEBHOOK_DISPATCHER_HTTP_PORT: String(E2E_PORTS['webhook-dispatcher']),
+    ...grpcEnv(E2E_GRPC_PORTS),
     PUBLIC_BASE_URL: `http://127.0.0.1:${E2E_PORTS.gateway}`,
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     WEBHOOK_RETRY_DELAYS_MS: '200,400',
@@ -42,7 +49,7 @@ export function startApp(name: AppName, instance: string = name, overrides: Reco
 
 export const pidFile = () => join(process.env.TAILSYNC_TEST_DATA ?? '/tmp', 'e2e-app-pids');
 
-/** The whole stack under test, ready when the gateway's readiness probe (which crosses Kafka) answers 200. */
+/** The whole stack under test, ready when the gateway's readiness probe (which calls both services) answers 200. */
 export async function startStack(): Promise<AppProcess[]> {
   const apps = (['tail-sync', 'webhook-dispatcher', 'gateway'] as const).map((name) => startApp(name));
   await waitForHttp(`${baseUrl()}/health/ready`, 120_000, apps);

@@ -3,6 +3,7 @@ import { kafkaConnection } from '@tailsync/service-kit';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { publishRiskAssessments } from '../../../tools/cli/publish-risk-assessment';
 import { api, newServiceAccount, type TestAccount } from './accounts';
+import { principalKafka } from './kafka';
 import { eventually } from './eventually';
 import { scripts, WebhookReceiver, type ReceiverScript } from './receiver';
 
@@ -38,7 +39,7 @@ export async function subscribed(script: ReceiverScript = scripts.status(200)): 
 }
 
 export async function publish(domain: string, count = 1, data: Record<string, unknown> = { score: 3, tail: 'N123AB' }) {
-  return publishRiskAssessments({ kafka: testKafka(), domain, count, data });
+  return publishRiskAssessments({ kafka: principalKafka('product'), domain, count, data });
 }
 
 /** The domain's delivery of an event once it reached `status`. */

@@ -1,6 +1,5 @@
 export * from './version';
 export * from './topics';
-export * from './message-patterns';
 export * from './rpc';
 export * from './ping';
 export * from './tail-commands';
@@ -10,3 +9,4 @@ export * from './tails';
 export * from './cloudevents';
 export * from './kafka';
 export * from './admin-activity';
+export * from './grpc';

@@ -1,4 +1,4 @@
-/** Request and reply bodies of tail-sync's command patterns (gateway → tail-sync over Kafka). */
+/** Request and reply bodies of tail-sync's commands as its handlers see them (gateway → tail-sync over gRPC, libs/contracts/proto). */
 
 /** A tail as submitted (interface.md, Tail input properties), after the gateway's validation. */
 export interface TailSubmission {

@@ -1,9 +1,9 @@
-/** Shapes of the webhook request-response patterns (gateway ⇄ webhook-dispatcher over Kafka). */
+/** Shapes of the webhook requests as the dispatcher's handlers see them (gateway → webhook-dispatcher over gRPC, libs/contracts/proto). */
 
 /**
  * Create or update the caller domain's subscription. The gateway seals the shared secret
  * (AES-256-GCM, `@tailsync/webhook-signing`'s SecretBox, bound to the domain) before it goes on the
- * wire, so no Kafka message carries it in clear; the dispatcher stores the sealed text as it is.
+ * wire, so no call carries it in clear; the dispatcher stores the sealed text as it is.
  */
 export interface PutSubscriptionRequest {
   eventNames: string[];

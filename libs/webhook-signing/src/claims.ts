@@ -21,6 +21,12 @@ export const WEBHOOK_ID_HEADER = 'Webhook-Id';
 /** Header carrying the 1-based attempt number. */
 export const WEBHOOK_ATTEMPT_HEADER = 'Webhook-Attempt';
 
+/** A Test call's `Webhook-Id` starts with this (its JWT carries `test: true`). */
+export const TEST_WEBHOOK_ID_PREFIX = 'test_';
+
+/** What a callback carries: an event, or a Test call sent with `POST /WebhookSubscriptions/Test`. */
+export type CallbackKind = 'event' | 'test';
+
 /** Claims of the JWT carried by every callback request. */
 export interface WebhookClaims {
   /** Lowercase hex SHA-256 of the exact body bytes sent (64 characters). */
@@ -37,6 +43,8 @@ export interface WebhookClaims {
   sub: string;
   /** The event name, e.g. `Product.RiskAssessmentExecuted`. */
   evt: string;
+  /** `true` on a Test call only (absent on events). */
+  test?: true;
 }
 
 /**

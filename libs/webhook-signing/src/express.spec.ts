@@ -2,8 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import type { Express, Request } from 'express';
 import { webhookVerifier } from './express';
-import { signWebhook, webhookHeaders } from './sign';
-import { jwtService, newSecret, sampleBody } from './testing/fixtures';
+import { newSecret, sampleBody, signWebhook, webhookHeaders } from './testing/fixtures';
 
 // express is installed as a dependency of @nestjs/platform-express.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -17,6 +16,7 @@ function buildApp(): Express {
   app.post('/hook', express.raw({ type: 'application/json' }), webhookVerifier({ secret }), echo);
   app.post('/hook-async', express.raw({ type: 'application/json' }), webhookVerifier({ getSecret: async () => [newSecret(), secret] }), echo);
   app.post('/hook-failing-secret', express.raw({ type: 'application/json' }), webhookVerifier({ getSecret: async () => { throw new Error('vault down'); } }), echo);
+  app.post('/hook-taking-tests', express.raw({ type: 'application/json' }), webhookVerifier({ secret, testCalls: 'accept' }), echo);
   app.post('/misconfigured', express.json(), webhookVerifier({ secret }), echo);
   return app;
 }
@@ -35,7 +35,7 @@ describe('webhookVerifier (Express) over a real HTTP server', () => {
   });
 
   const signedRequest = (body: string, sentBody = body) => {
-    const token = signWebhook({ body, secret, domain: 'acme', eventName: 'Product.RiskAssessmentExecuted' }, jwtService);
+    const token = signWebhook({ body, secret, domain: 'acme', eventName: 'Product.RiskAssessmentExecuted' });
     return { method: 'POST', headers: webhookHeaders({ token, eventId: 'evt-1', attempt: 1 }), body: sentBody };
   };
 
@@ -51,7 +51,19 @@ describe('webhookVerifier (Express) over a real HTTP server', () => {
     const res = await fetch(`${base}/hook`, signedRequest(body, body.replace('42', '43')));
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toMatch(/^Token/);
-    expect(await res.json()).toEqual({ error: 'payloadHash does not match the request body', step: 6 });
+    expect(await res.json()).toEqual({ error: 'payloadHash does not match the request body', step: 6, code: 'payload-mismatch' });
+  });
+
+  it('refuses a Test call (401, code test-call) unless the route accepts test calls', async () => {
+    const body = '{"hello":"test"}';
+    const token = signWebhook({ body, secret, domain: 'acme', eventName: 'Product.RiskAssessmentExecuted', test: true });
+    const init = { method: 'POST', headers: webhookHeaders({ token, eventId: 'test_1', attempt: 1 }), body };
+    const refused = await fetch(`${base}/hook`, init);
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ step: 7, code: 'test-call' });
+    const taken = await fetch(`${base}/hook-taking-tests`, init);
+    expect(taken.status).toBe(200);
+    expect(await taken.json()).toEqual({ received: { hello: 'test' }, sub: 'acme' });
   });
 
   it('answers 401 step 1 without an Authorization header', async () => {
@@ -62,7 +74,7 @@ describe('webhookVerifier (Express) over a real HTTP server', () => {
 
   it('answers 401 step 2 to a token signed with another secret', async () => {
     const body = '{"a":1}';
-    const token = signWebhook({ body, secret: newSecret(), domain: 'acme', eventName: 'E' }, jwtService);
+    const token = signWebhook({ body, secret: newSecret(), domain: 'acme', eventName: 'E' });
     const res = await fetch(`${base}/hook`, { method: 'POST', headers: webhookHeaders({ token, eventId: 'e', attempt: 1 }), body });
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ step: 2 });

@@ -1,24 +1,19 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { pickRawBody, WWW_AUTHENTICATE } from './raw-body';
-import { verifyWebhookRequest, type VerifiedWebhook, type WebhookSecret } from './verify';
+import { pickRawBody, refusalBody, WWW_AUTHENTICATE } from './raw-body';
+import { secretSource, type VerifierOptions } from './verifier-options';
+import { verifyWebhookRequest, type VerifiedWebhook } from './verify';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
     interface Request {
-      /** Set by `webhookVerifier` / `WebhookSignatureGuard` once the request is verified. */
+      /** Set by `webhookVerifier` once the request is verified. */
       webhook?: VerifiedWebhook;
     }
   }
 }
 
-export type WebhookVerifierOptions = {
-  /** Seconds of clock skew tolerated on `exp`; default 0. */
-  clockToleranceSeconds?: number;
-} & (
-  | { secret: WebhookSecret; getSecret?: never }
-  | { getSecret: (req: Request) => WebhookSecret | Promise<WebhookSecret>; secret?: never }
-);
+export type WebhookVerifierOptions = VerifierOptions<Request>;
 
 /**
  * Express middleware that verifies tailsync webhook callbacks. It needs the raw body bytes, so
@@ -31,14 +26,11 @@ export type WebhookVerifierOptions = {
  *   (req, res) => { handle(req.webhook!.payload); res.sendStatus(204); });
  * ```
  *
- * On failure it answers `401 { "error": <reason>, "step": <1..7> }`; on success it sets
+ * On failure it answers `401 { "error": <reason>, "step": <1..7>, "code" }`; on success it sets
  * `req.webhook = { claims, payload }` and calls `next()`.
  */
 export function webhookVerifier(options: WebhookVerifierOptions): RequestHandler {
-  const { secret, getSecret } = options as { secret?: WebhookSecret; getSecret?: (req: Request) => WebhookSecret | Promise<WebhookSecret> };
-  if (secret === undefined && typeof getSecret !== 'function') {
-    throw new TypeError('webhookVerifier: pass { secret } or { getSecret }');
-  }
+  const getSecret = secretSource(options, 'webhookVerifier');
   return function tailsyncWebhookVerifier(req: Request, res: Response, next: NextFunction): void {
     const rawBody = pickRawBody(req as Request & { rawBody?: unknown });
     if (rawBody === undefined) {
@@ -46,16 +38,17 @@ export function webhookVerifier(options: WebhookVerifierOptions): RequestHandler
       return;
     }
     Promise.resolve()
-      .then(() => (secret !== undefined ? secret : getSecret!(req)))
-      .then((resolvedSecret) => {
+      .then(() => getSecret(req))
+      .then((secret) => {
         const result = verifyWebhookRequest({
           authorizationHeader: req.headers.authorization,
           rawBody,
-          secret: resolvedSecret,
+          secret,
           clockToleranceSeconds: options.clockToleranceSeconds,
+          testCalls: options.testCalls,
         });
         if (!result.ok) {
-          res.status(401).set('WWW-Authenticate', WWW_AUTHENTICATE).json({ error: result.reason, step: result.step });
+          res.status(401).set('WWW-Authenticate', WWW_AUTHENTICATE).json(refusalBody(result));
           return;
         }
         req.webhook = { claims: result.claims, payload: result.payload };

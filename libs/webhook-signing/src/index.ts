@@ -1,9 +1,8 @@
+// The receiver's side of tailsync webhooks: verify a callback (the JWT of the interface, or the
+// Standard Webhooks signature). Framework helpers: `@tailsync/webhooks/express`, `/fastify`, `/nest`.
 export * from './claims';
-export * from './sign';
 export * from './verify';
-export * from './express';
-export * from './nest';
-export * from './secret-box';
 export * from './standard-webhooks';
-export * from './callback-headers';
 export * from './secret-id';
+export * from './test-calls';
+export type { HeaderSource } from './headers';

@@ -3,8 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Body, Controller, HttpCode, Module, Post, UseGuards, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { WEBHOOK_SECRET, WEBHOOK_VERIFY_OPTIONS, WebhookEvent, WebhookSignatureGuard } from './nest';
-import { signWebhook, webhookHeaders } from './sign';
-import { jwtService, newSecret, sampleBody } from './testing/fixtures';
+import { newSecret, sampleBody, signWebhook, webhookHeaders } from './testing/fixtures';
 import type { VerifiedWebhook } from './verify';
 
 const secret = newSecret();
@@ -44,7 +43,7 @@ async function start(rawBody: boolean): Promise<{ app: INestApplication; base: s
 }
 
 const signed = (body: string, key = secret, sentBody = body) => {
-  const token = signWebhook({ body, secret: key, domain: 'acme', eventName: 'Product.RiskAssessmentExecuted' }, jwtService);
+  const token = signWebhook({ body, secret: key, domain: 'acme', eventName: 'Product.RiskAssessmentExecuted' });
   return { method: 'POST', headers: webhookHeaders({ token, eventId: 'evt-1', attempt: 2 }), body: sentBody };
 };
 
@@ -66,7 +65,15 @@ describe('WebhookSignatureGuard (NestJS, rawBody: true) over a real HTTP server'
     const res = await fetch(`${base}/hooks/provided`, signed(body, secret, body.replace('acme', 'evil')));
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toMatch(/^Token/);
-    expect(await res.json()).toEqual({ statusCode: 401, error: 'payloadHash does not match the request body', step: 6 });
+    expect(await res.json()).toEqual({ statusCode: 401, error: 'payloadHash does not match the request body', step: 6, code: 'payload-mismatch' });
+  });
+
+  it('refuses a Test call (401, code test-call): the module did not accept test calls', async () => {
+    const body = '{"hello":"test"}';
+    const token = signWebhook({ body, secret, domain: 'acme', eventName: 'Product.RiskAssessmentExecuted', test: true });
+    const res = await fetch(`${base}/hooks/provided`, { method: 'POST', headers: webhookHeaders({ token, eventId: 'test_1', attempt: 1 }), body });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ statusCode: 401, step: 7, code: 'test-call' });
   });
 
   it('answers 401 step 1 without a token and step 2 with the wrong secret', async () => {

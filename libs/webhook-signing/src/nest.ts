@@ -7,7 +7,8 @@ import {
   type CanActivate,
   type ExecutionContext,
 } from '@nestjs/common';
-import { pickRawBody, WWW_AUTHENTICATE } from './raw-body';
+import { pickRawBody, refusalBody, WWW_AUTHENTICATE } from './raw-body';
+import type { TestCallPolicy } from './test-calls';
 import { verifyWebhookRequest, type VerifiedWebhook, type WebhookSecret } from './verify';
 
 /** Provider token for the shared secret used by {@link WebhookSignatureGuard}. */
@@ -25,6 +26,8 @@ export type WebhookSecretSource = WebhookSecret | ((request: unknown) => Webhook
 export interface WebhookGuardOptions {
   /** Seconds of clock skew tolerated on `exp`; default 0. */
   clockToleranceSeconds?: number;
+  /** Test calls are refused (401, `code: "test-call"`) unless this is `'accept'`. */
+  testCalls?: TestCallPolicy;
 }
 
 interface GuardedRequest {
@@ -38,7 +41,7 @@ interface GuardedRequest {
  * Verifies tailsync webhook callbacks in a NestJS app. Create the app with
  * `NestFactory.create(AppModule, { rawBody: true })` so that `req.rawBody` holds the exact bytes.
  * On success the request gets `webhook = { claims, payload }` (read it with `@WebhookEvent()`);
- * on failure the guard throws `401 { statusCode: 401, error: <reason>, step: <1..7> }`.
+ * on failure the guard throws `401 { statusCode: 401, error: <reason>, step: <1..7>, code }`.
  *
  * Configure it with a `{ provide: WEBHOOK_SECRET, useValue | useFactory }` provider and
  * `@UseGuards(WebhookSignatureGuard)`, or construct it: `@UseGuards(new WebhookSignatureGuard(secret))`.
@@ -67,12 +70,13 @@ export class WebhookSignatureGuard implements CanActivate {
       rawBody,
       secret,
       clockToleranceSeconds: this.options?.clockToleranceSeconds,
+      testCalls: this.options?.testCalls,
     });
     if (!result.ok) {
       const res = http.getResponse<{ header?: (n: string, v: string) => unknown; setHeader?: (n: string, v: string) => unknown }>();
       if (typeof res?.header === 'function') res.header('WWW-Authenticate', WWW_AUTHENTICATE);
       else if (typeof res?.setHeader === 'function') res.setHeader('WWW-Authenticate', WWW_AUTHENTICATE);
-      throw new UnauthorizedException({ statusCode: 401, error: result.reason, step: result.step });
+      throw new UnauthorizedException({ statusCode: 401, ...refusalBody(result) });
     }
     req.webhook = { claims: result.claims, payload: result.payload };
     return true;

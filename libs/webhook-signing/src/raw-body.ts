@@ -17,3 +17,6 @@ export function pickRawBody(req: { rawBody?: unknown; body?: unknown }): Buffer 
 }
 
 export const WWW_AUTHENTICATE = 'Token error="invalid_token"';
+
+/** @internal The body of the 401 every helper answers: the reason, the step and the code. */
+export const refusalBody = (refusal: { reason: string; step: number; code: string }) => ({ error: refusal.reason, step: refusal.step, code: refusal.code });

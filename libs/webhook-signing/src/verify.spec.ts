@@ -2,8 +2,7 @@ import { createHash, generateKeyPairSync } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { sign as jwtSign } from 'jsonwebtoken';
 import { secretId } from './secret-id';
-import { signWebhook } from './sign';
-import { jwtService, newSecret, sampleBody } from './testing/fixtures';
+import { newSecret, sampleBody, signWebhook } from './testing/fixtures';
 import { verifyWebhookRequest, type WebhookVerificationResult } from './verify';
 
 const now = new Date('2025-06-01T12:00:00.000Z');
@@ -13,7 +12,7 @@ const sha256Hex = (bytes: Buffer | string) => createHash('sha256').update(bytes)
 
 function setup(body = sampleBody()) {
   const secret = newSecret();
-  const token = signWebhook({ body, secret, domain: 'acme', eventName: 'Product.RiskAssessmentExecuted', now }, jwtService);
+  const token = signWebhook({ body, secret, domain: 'acme', eventName: 'Product.RiskAssessmentExecuted', now });
   return { secret, body, token, header: `Token ${token}` };
 }
 
@@ -75,7 +74,7 @@ describe('verifyWebhookRequest', () => {
   it('round-trips with a secret that happens to be PEM text (always used as raw UTF-8 bytes)', () => {
     const pem = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
     const body = sampleBody();
-    const token = signWebhook({ body, secret: pem, domain: 'acme', eventName: 'E', now }, jwtService);
+    const token = signWebhook({ body, secret: pem, domain: 'acme', eventName: 'E', now });
     expect(verifyWebhookRequest({ authorizationHeader: `Token ${token}`, rawBody: body, secret: pem, now }).ok).toBe(true);
   });
 

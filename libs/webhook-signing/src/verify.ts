@@ -1,17 +1,31 @@
-import { createHash, createSecretKey, timingSafeEqual } from 'node:crypto';
-import { JsonWebTokenError, NotBeforeError, TokenExpiredError, verify as verifyJwt } from 'jsonwebtoken';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { WEBHOOK_AUTH_SCHEME, WEBHOOK_JWT_ALGORITHM, type WebhookClaims } from './claims';
+import { decodeJsonSegment, hs256Matches, splitJws } from './jws';
 import { secretId } from './secret-id';
+import { refusedTestCall, type TestCallPolicy } from './test-calls';
 
 /**
  * The receiver's seven steps (interface.md, "Callback requests sent by the service"):
  * 1 take the JWT from `Authorization: Token <JWT>`; 2 verify the signature with the shared secret;
  * 3 check the token has not expired; 4 read `payloadHash`; 5 hash the raw body;
- * 6 compare the two; 7 parse the JSON payload.
+ * 6 compare the two; 7 parse the JSON payload (and refuse a Test call unless accepted).
  */
 export type WebhookVerificationStep = 1 | 2 | 3 | 4 | 5 | 6 | 7;
 
-/** What a successful verification yields (and what the Express/Nest adapters put on `req.webhook`). */
+/**
+ * Why a callback was refused, the same in the Python package and in the shared test vectors:
+ * one code per step, and `test-call` for a genuine Test call the receiver did not accept.
+ */
+export type WebhookRefusalCode =
+  | 'missing-token'
+  | 'invalid-signature'
+  | 'expired'
+  | 'missing-payload-hash'
+  | 'payload-mismatch'
+  | 'invalid-json'
+  | 'test-call';
+
+/** What a successful verification yields (and what the Express/Fastify/Nest helpers put on `req.webhook`). */
 export interface VerifiedWebhook {
   claims: WebhookClaims;
   payload: unknown;
@@ -19,11 +33,11 @@ export interface VerifiedWebhook {
 
 export type WebhookVerificationResult =
   | ({ ok: true } & VerifiedWebhook)
-  | { ok: false; step: WebhookVerificationStep; reason: string };
+  | { ok: false; step: WebhookVerificationStep; code: WebhookRefusalCode; reason: string };
 
 /**
- * One shared secret, or several while a secret is being rotated: the one whose {@link secretId} is
- * the token's `kid` is tried alone; without a match (or a `kid`) each is tried in turn.
+ * One shared secret, or several while a secret is being rotated: the one whose `secretId` is the
+ * token's `kid` is tried alone; without a match (or a `kid`) each is tried in turn.
  */
 export type WebhookSecret = string | readonly string[];
 
@@ -38,20 +52,26 @@ export interface VerifyWebhookRequestInput {
   now?: Date;
   /** Seconds of clock skew tolerated on `exp`; default 0. */
   clockToleranceSeconds?: number;
+  /** A Test call (`test: true` in the token) is refused unless this is `'accept'`; default `'refuse'`. */
+  testCalls?: TestCallPolicy;
 }
 
-const JWS_COMPACT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 const SHA256_HEX = /^[0-9a-f]{64}$/i;
-const fail = (step: WebhookVerificationStep, reason: string): WebhookVerificationResult => ({ ok: false, step, reason });
+const STEP_CODES: Record<Exclude<WebhookVerificationStep, 5>, WebhookRefusalCode> = {
+  1: 'missing-token',
+  2: 'invalid-signature',
+  3: 'expired',
+  4: 'missing-payload-hash',
+  6: 'payload-mismatch',
+  7: 'invalid-json',
+};
+const fail = (step: Exclude<WebhookVerificationStep, 5>, reason: string): WebhookVerificationResult => ({ ok: false, step, code: STEP_CODES[step], reason });
 
 /**
  * Verifies one callback request, performing exactly the seven steps in order and stopping at the
- * first that fails. Framework-free: pass the header value and the raw body bytes.
- *
- * Steps 2–3 use `jsonwebtoken` (the library `@nestjs/jwt` signs with) restricted to HS256 with a
- * secret `KeyObject`: it rejects `alg: none` and every other algorithm, checks the signature before
- * the expiry (so its error class tells step 2 from step 3), and is widely reviewed. The body hash is
- * compared with `crypto.timingSafeEqual`.
+ * first that fails. Framework-free: pass the header value and the raw body bytes. HS256 only
+ * (`alg: none` and every other algorithm are refused); the signature and the body hash are
+ * compared in constant time.
  *
  * Throws (a programming error, not a bad request) only when `secret` or `rawBody` is unusable.
  */
@@ -64,6 +84,7 @@ export function verifyWebhookRequest(input: VerifyWebhookRequestInput): WebhookV
   if (!Number.isFinite(tolerance) || tolerance < 0) {
     throw new TypeError('verifyWebhookRequest: clockToleranceSeconds must be a non-negative number');
   }
+  const clock = nowMs / 1000;
 
   // (1) Take the JWT from the Authorization header.
   let header = input.authorizationHeader;
@@ -76,35 +97,23 @@ export function verifyWebhookRequest(input: VerifyWebhookRequestInput): WebhookV
   if (!match || match[1].toLowerCase() !== WEBHOOK_AUTH_SCHEME.toLowerCase()) {
     return fail(1, `Authorization header must be "${WEBHOOK_AUTH_SCHEME} <JWT>"`);
   }
-  const token = match[2];
-  if (!JWS_COMPACT.test(token)) return fail(1, 'Authorization header does not carry a JWT');
+  const jws = splitJws(match[2]);
+  if (jws === undefined) return fail(1, 'Authorization header does not carry a JWT');
 
-  // (2) Verify the signature with the shared secret, and (3) check the token has not expired.
-  let verified: unknown;
-  let lastReason = 'invalid signature';
-  for (const secret of secretsFor(token, secrets)) {
-    try {
-      verified = verifyJwt(token, createSecretKey(Buffer.from(secret, 'utf8')), {
-        algorithms: [WEBHOOK_JWT_ALGORITHM],
-        clockTimestamp: Math.floor(nowMs / 1000),
-        clockTolerance: tolerance,
-      });
-      break;
-    } catch (err) {
-      // jsonwebtoken checks the signature first: these two mean it was valid.
-      if (err instanceof TokenExpiredError) return fail(3, 'token expired');
-      if (err instanceof NotBeforeError) return fail(3, 'token not yet valid');
-      if (err instanceof JsonWebTokenError && err.message === 'invalid exp value') return fail(3, 'token exp claim is not a number');
-      lastReason = err instanceof JsonWebTokenError ? err.message : 'token could not be verified';
-      if (lastReason !== 'invalid signature') break; // malformed token or wrong algorithm: no other secret helps
-    }
-  }
-  if (verified === undefined) return fail(2, lastReason);
-  if (typeof verified !== 'object' || verified === null || Array.isArray(verified)) {
-    return fail(2, 'token claims are not a JSON object');
-  }
-  const claims = verified as Partial<WebhookClaims>;
-  if (typeof claims.exp !== 'number') return fail(3, 'token has no exp claim');
+  // (2) Verify the signature with the shared secret: HS256 only, the secret the `kid` names first.
+  const jwsHeader = jws.header as { alg?: unknown; kid?: unknown } | undefined;
+  if (typeof jwsHeader !== 'object' || jwsHeader === null || Array.isArray(jwsHeader)) return fail(2, "the token's header is not base64url JSON");
+  if (jwsHeader.alg !== WEBHOOK_JWT_ALGORITHM) return fail(2, `only ${WEBHOOK_JWT_ALGORITHM} tokens are accepted, not the algorithm ${JSON.stringify(jwsHeader.alg)}`);
+  const named = typeof jwsHeader.kid === 'string' ? secrets.filter((s) => secretId(s) === jwsHeader.kid) : [];
+  if (!(named.length > 0 ? named : secrets).some((secret) => hs256Matches(jws, secret))) return fail(2, 'invalid signature');
+  const verified = decodeJsonSegment(jws.payloadSegment);
+  if (typeof verified !== 'object' || verified === null || Array.isArray(verified)) return fail(2, "the token's claims are not a JSON object");
+  const claims = verified as Partial<WebhookClaims> & { nbf?: unknown };
+
+  // (3) Check the token has not expired.
+  if (typeof claims.exp !== 'number') return fail(3, 'token has no numeric exp claim');
+  if (clock >= claims.exp + tolerance) return fail(3, 'token expired');
+  if (typeof claims.nbf === 'number' && clock + tolerance < claims.nbf) return fail(3, 'token not yet valid');
 
   // (4) Read the payloadHash claim.
   if (typeof claims.payloadHash !== 'string' || !SHA256_HEX.test(claims.payloadHash)) {
@@ -112,34 +121,21 @@ export function verifyWebhookRequest(input: VerifyWebhookRequestInput): WebhookV
   }
   const expected = Buffer.from(claims.payloadHash, 'hex');
 
-  // (5) Compute the SHA-256 of the raw body.
+  // (5) Compute the SHA-256 of the raw body, and (6) compare in constant time (both are 32 bytes).
   const actual = createHash('sha256').update(raw).digest();
+  if (!timingSafeEqual(expected, actual)) return fail(6, 'payloadHash does not match the request body');
 
-  // (6) Compare in constant time (both are 32 bytes).
-  if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) {
-    return fail(6, 'payloadHash does not match the request body');
-  }
-
-  // (7) Parse the JSON payload (strict UTF-8).
+  // (7) Parse the JSON payload (strict UTF-8), and process it only if it is not a refused Test call.
   let payload: unknown;
   try {
     payload = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(raw));
   } catch {
     return fail(7, 'request body is not valid JSON');
   }
-  return { ok: true, claims: claims as WebhookClaims, payload };
-}
-
-/** The secret the token's `kid` names, when one does; else every secret (tokens without a `kid`). */
-function secretsFor(token: string, secrets: string[]): string[] {
-  let kid: unknown;
-  try {
-    kid = (JSON.parse(Buffer.from(token.slice(0, token.indexOf('.')), 'base64url').toString('utf8')) as { kid?: unknown }).kid;
-  } catch {
-    return secrets; // an unreadable header: jsonwebtoken reports it as step 2
+  if (claims.test === true && refusedTestCall(input.testCalls)) {
+    return { ok: false, step: 7, code: 'test-call', reason: "a Test call, refused: pass testCalls: 'accept' to take it" };
   }
-  const named = typeof kid === 'string' ? secrets.find((s) => secretId(s) === kid) : undefined;
-  return named === undefined ? secrets : [named];
+  return { ok: true, claims: claims as WebhookClaims, payload };
 }
 
 function normaliseSecrets(secret: WebhookSecret): string[] {
@@ -150,8 +146,9 @@ function normaliseSecrets(secret: WebhookSecret): string[] {
   return list;
 }
 
-function normaliseBody(body: Buffer | Uint8Array | string): Buffer {
+/** @internal The body's bytes; a string is taken as its UTF-8 bytes. */
+export function normaliseBody(body: Buffer | Uint8Array | string): Buffer {
   if (typeof body === 'string') return Buffer.from(body, 'utf8');
   if (body instanceof Uint8Array) return Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-  throw new TypeError('verifyWebhookRequest: rawBody must be the raw request body (Buffer or string)');
+  throw new TypeError('rawBody must be the raw request body (Buffer or string)');
 }

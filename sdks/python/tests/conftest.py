@@ -1,40 +1,63 @@
-"""Real callbacks of a running stack, recorded by the e2e suite (e2e/src/webhooks-python.e2e.ts).
+"""The shared test vectors (``libs/webhook-signing/vectors/*.json`` in the tailsync repository).
 
-The suite captures what a real receiver got from the stack (events, a Test call, callbacks during a
-secret rotation) and runs pytest with ``TAILSYNC_CALLBACKS`` naming the JSON file. Without it the
-tests fail: they are about real callbacks, not about ones we make up.
+Callbacks as tailsync's dispatcher signs them, with the verdict each must get; ``recorded.json``
+holds real callbacks of a running stack (refreshed by the e2e suite, see the vectors' README).
+Everything here runs offline: ``now`` is the receiver's clock of each vector.
 """
 from __future__ import annotations
 
-import base64
 import json
 import os
 from dataclasses import dataclass
-from typing import Dict, List
+from pathlib import Path
+from typing import Any, Dict, List
 
 import pytest
 
+VECTORS_DIR = Path(os.environ.get("TAILSYNC_VECTORS_DIR", Path(__file__).resolve().parents[3] / "libs" / "webhook-signing" / "vectors"))
+
 
 @dataclass(frozen=True)
-class Callback:
-    kind: str  # "event", "test" or "rotated"
+class Vector:
+    file: str
+    name: str
+    #: The secrets the receiver holds, the current one first.
+    secrets: List[str]
+    #: The receiver's clock, Unix seconds.
+    now: float
+    test_calls: str
     headers: Dict[str, str]
     body: bytes
-    #: The secrets valid when it was sent: the current one first.
-    secrets: List[str]
+    expect: Dict[str, Any]
+    #: Recorded callbacks only: "event", "test" or "rotated".
+    kind: str = ""
+
+
+def load(file: str) -> List[Vector]:
+    with open(VECTORS_DIR / file, encoding="utf-8") as f:
+        data = json.load(f)
+    return [
+        Vector(file, v["name"], v["secrets"], v["now"], v["options"]["testCalls"], v["headers"], v["body"].encode("utf-8"), v["expect"], v.get("kind", ""))
+        for v in data["vectors"]
+    ]
+
+
+def all_vectors() -> List[Vector]:
+    files = sorted(p.name for p in VECTORS_DIR.glob("*.json"))
+    assert {"events.json", "expiry.json", "rotation.json", "tampering.json", "test-calls.json", "recorded.json"} <= set(files), files
+    return [v for f in files for v in load(f)]
 
 
 @pytest.fixture(scope="session")
-def callbacks() -> List[Callback]:
-    path = os.environ.get("TAILSYNC_CALLBACKS")
-    if not path:
-        pytest.fail("TAILSYNC_CALLBACKS is not set: run these tests through the e2e suite (npm test), which records real callbacks")
-    with open(path, encoding="utf-8") as f:
-        recorded = json.load(f)
-    return [Callback(c["kind"], c["headers"], base64.b64decode(c["body"]), c["secrets"]) for c in recorded]
+def recorded() -> List[Vector]:
+    return load("recorded.json")
 
 
-def of_kind(callbacks: List[Callback], kind: str) -> List[Callback]:
-    found = [c for c in callbacks if c.kind == kind]
+def of_kind(vectors: List[Vector], kind: str) -> List[Vector]:
+    found = [v for v in vectors if v.kind == kind]
     assert found, f"no {kind} callback was recorded"
     return found
+
+
+def lower(headers: Dict[str, str]) -> Dict[str, str]:
+    return {k.lower(): v for k, v in headers.items()}

@@ -3,12 +3,10 @@ import {
   ApiAcceptedResponse, ApiBadRequestResponse, ApiBearerAuth, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags,
 } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { DeliveryPage, RecoverDeliveriesResult, RedeliverResult, WEBHOOK_PATTERNS } from '@tailsync/contracts';
 import { Public } from '@tailsync/service-kit';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
-import { unwrap } from '../rpc/reply';
 import { deliveriesRequest } from '../webhooks/deliveries-request';
-import { ServicesClient } from '../rpc/services.client';
+import { DispatcherClient } from '../services/dispatcher.client';
 import { DeliveriesQuery, RecoverDeliveriesDto } from '../webhooks/dto/subscription.dto';
 import { DeliveryPageView, RecoveryView, RedeliverView } from '../webhooks/dto/subscription-views';
 import { adminCaller } from './admin-caller';
@@ -23,15 +21,13 @@ import { DeliveryParams, DomainParams } from './domain-params';
 @UseGuards(AdminTokenGuard)
 @Controller('admin/Domains/:domain/Deliveries')
 export class DomainDeliveriesController {
-  constructor(private readonly services: ServicesClient) {}
+  constructor(private readonly dispatcher: DispatcherClient) {}
 
   @Get()
   @ApiOperation({ summary: "A domain's delivery log, as GET /WebhookSubscriptions/Deliveries shows it to the domain." })
   @ApiOkResponse({ type: DeliveryPageView })
   async list(@Param() params: DomainParams, @Query() query: DeliveriesQuery, @Req() req: FastifyRequest): Promise<DeliveryPageView> {
-    return unwrap(
-      await this.services.call<DeliveryPage>(WEBHOOK_PATTERNS.listDeliveries, adminCaller(params.domain, req), deliveriesRequest(query)),
-    );
+    return this.dispatcher.listDeliveries(adminCaller(params.domain, req), deliveriesRequest(query));
   }
 
   @Post('Recover')
@@ -41,7 +37,7 @@ export class DomainDeliveriesController {
   @ApiNotFoundResponse({ description: 'The domain has no subscription.' })
   @ApiConflictResponse({ description: 'The subscription is disabled: enable it first.' })
   async recover(@Param() params: DomainParams, @Body() body: RecoverDeliveriesDto, @Req() req: FastifyRequest): Promise<RecoveryView> {
-    return unwrap(await this.services.call<RecoverDeliveriesResult>(WEBHOOK_PATTERNS.recover, adminCaller(params.domain, req), { since: body.since, until: body.until }));
+    return this.dispatcher.recover(adminCaller(params.domain, req), { since: body.since, until: body.until });
   }
 
   @Post(':id/Redeliver')
@@ -51,6 +47,6 @@ export class DomainDeliveriesController {
   @ApiNotFoundResponse({ description: 'No such delivery in the domain.' })
   @ApiConflictResponse({ description: 'The delivery is not failed.' })
   async redeliver(@Param() params: DeliveryParams, @Req() req: FastifyRequest): Promise<RedeliverView> {
-    return unwrap(await this.services.call<RedeliverResult>(WEBHOOK_PATTERNS.redeliver, adminCaller(params.domain, req), { id: params.id }));
+    return this.dispatcher.redeliver(adminCaller(params.domain, req), params.id);
   }
 }

@@ -3,12 +3,10 @@ import {
   ApiBadRequestResponse, ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags,
 } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { SubscriptionView as SubscriptionReply, TestSubscriptionResult, WEBHOOK_PATTERNS } from '@tailsync/contracts';
 import { Public } from '@tailsync/service-kit';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
-import { GatewayConfig } from '../config/gateway.config';
-import { unwrap } from '../rpc/reply';
-import { ServicesClient } from '../rpc/services.client';
+import { DispatcherClient } from '../services/dispatcher.client';
+import { atLeast } from '../services/request-budget';
 import { TestSubscriptionDto } from '../webhooks/dto/subscription.dto';
 import { SubscriptionView, TestResultView } from '../webhooks/dto/subscription-views';
 import { TEST_CALL_MIN_WAIT_MS } from '../webhooks/webhook-subscriptions.controller';
@@ -26,15 +24,14 @@ import { DomainParams } from './domain-params';
 @Controller('admin/Domains/:domain/Subscription')
 export class DomainSubscriptionController {
   constructor(
-    private readonly services: ServicesClient,
-    private readonly config: GatewayConfig,
+    private readonly dispatcher: DispatcherClient,
   ) {}
 
   @Get()
   @ApiOperation({ summary: "A domain's subscription with its health, as GET /WebhookSubscriptions shows it to the domain." })
   @ApiOkResponse({ type: SubscriptionView })
   async get(@Param() params: DomainParams, @Req() req: FastifyRequest): Promise<SubscriptionView> {
-    return unwrap(await this.services.call<SubscriptionReply>(WEBHOOK_PATTERNS.getSubscription, adminCaller(params.domain, req), {}));
+    return this.dispatcher.getSubscription(adminCaller(params.domain, req));
   }
 
   @Post('Enable')
@@ -42,7 +39,7 @@ export class DomainSubscriptionController {
   @ApiOperation({ summary: "Enable a domain's disabled subscription and reset its run of failures." })
   @ApiOkResponse({ type: SubscriptionView })
   async enable(@Param() params: DomainParams, @Req() req: FastifyRequest): Promise<SubscriptionView> {
-    return unwrap(await this.services.call<SubscriptionReply>(WEBHOOK_PATTERNS.enableSubscription, adminCaller(params.domain, req), {}));
+    return this.dispatcher.enableSubscription(adminCaller(params.domain, req));
   }
 
   @Post('Disable')
@@ -53,7 +50,7 @@ export class DomainSubscriptionController {
   })
   @ApiOkResponse({ type: SubscriptionView })
   async disable(@Param() params: DomainParams, @Req() req: FastifyRequest): Promise<SubscriptionView> {
-    return unwrap(await this.services.call<SubscriptionReply>(WEBHOOK_PATTERNS.disableSubscription, adminCaller(params.domain, req), {}));
+    return this.dispatcher.disableSubscription(adminCaller(params.domain, req));
   }
 
   @Post('Test')
@@ -61,7 +58,6 @@ export class DomainSubscriptionController {
   @ApiOperation({ summary: "One signed test call to the domain's URL, no retries; 200 whatever the URL answered: read success and diagnostics." })
   @ApiOkResponse({ type: TestResultView })
   async test(@Param() params: DomainParams, @Body() body: TestSubscriptionDto, @Req() req: FastifyRequest): Promise<TestResultView> {
-    const wait = Math.max(this.config.RPC_TIMEOUT_MS, TEST_CALL_MIN_WAIT_MS);
-    return unwrap(await this.services.call<TestSubscriptionResult>(WEBHOOK_PATTERNS.test, adminCaller(params.domain, req), { payloadToEcho: body.payloadToEcho }, wait));
+    return this.dispatcher.test(atLeast(adminCaller(params.domain, req), TEST_CALL_MIN_WAIT_MS), body.payloadToEcho);
   }
 }

@@ -1,13 +1,14 @@
 import { Controller, Get, Param, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { CallerContext, TAIL_PATTERNS, TailHistory, TailListPage, TailView as TailReply } from '@tailsync/contracts';
+import type { TailView as TailReply } from '@tailsync/contracts';
 import { Public } from '@tailsync/service-kit';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
 import { ServiceAccountsStore } from '../auth/service-accounts.store';
 import { ValidationProblem } from '../problems/problem';
-import { unwrap } from '../rpc/reply';
-import { ServicesClient } from '../rpc/services.client';
+import { unlessNotFound } from '../services/reply';
+import type { BudgetedCaller } from '../services/service-channel';
+import { TailSyncClient } from '../services/tail-sync.client';
 import { TailHistoryView } from '../tails/dto/tail-views';
 import { adminCaller } from './admin-caller';
 import { DomainParams } from './domain-params';
@@ -24,7 +25,7 @@ import { AdminTailsView } from './dto/admin-tail-views';
 @Controller('admin/Domains/:domain/Tails')
 export class DomainTailsController {
   constructor(
-    private readonly services: ServicesClient,
+    private readonly tailSync: TailSyncClient,
     private readonly accounts: ServiceAccountsStore,
   ) {}
 
@@ -34,7 +35,7 @@ export class DomainTailsController {
   async find(@Param() params: DomainParams, @Query() query: AdminTailsQuery, @Req() req: FastifyRequest): Promise<AdminTailsView> {
     const caller = adminCaller(params.domain, req);
     if (query.tailNumber !== undefined) {
-      const page = unwrap(await this.services.call<TailListPage>(TAIL_PATTERNS.list, caller, { tailNumber: query.tailNumber, limit: 500 }));
+      const page = await this.tailSync.list(caller, { tailNumber: query.tailNumber, limit: 500 });
       return { items: page.items.filter((tail) => query.mappedId === undefined || tail.mappings.some((m) => m.mappedId === query.mappedId)) };
     }
     if (query.mappedId !== undefined) return { items: await this.byMappedId(caller, query.mappedId) };
@@ -47,18 +48,15 @@ export class DomainTailsController {
   @ApiNotFoundResponse({ description: 'No tail with that mapping in the domain.' })
   async history(@Param() params: DomainParams, @Query() query: AdminTailHistoryQuery, @Req() req: FastifyRequest): Promise<TailHistoryView> {
     const caller = { ...adminCaller(params.domain, req), source: query.source };
-    return unwrap(await this.services.call<TailHistory>(TAIL_PATTERNS.history, caller, { tailId: query.mappedId }));
+    return this.tailSync.history(caller, query.mappedId);
   }
 
   /** A Mapped ID belongs to one source: ask as each of the domain's sources, keep what exists, once per tail. */
-  private async byMappedId(caller: CallerContext, mappedId: string): Promise<TailReply[]> {
+  private async byMappedId(caller: BudgetedCaller, mappedId: string): Promise<TailReply[]> {
     const sources = await this.accounts.sourcesOf(caller.domain);
-    const replies = await Promise.all(sources.map((source) => this.services.call<TailReply>(TAIL_PATTERNS.get, { ...caller, source }, { tailId: mappedId })));
+    const tails = await Promise.all(sources.map((source) => unlessNotFound(this.tailSync.get({ ...caller, source }, mappedId))));
     const found = new Map<number, TailReply>();
-    for (const reply of replies) {
-      if (reply.ok) found.set(reply.result.tailId, { ...reply.result, mappedId: null });
-      else if (reply.problem.kind !== 'not-found') unwrap(reply);
-    }
+    for (const tail of tails) if (tail) found.set(tail.tailId, { ...tail, mappedId: null });
     return [...found.values()];
   }
 }

@@ -1,11 +1,10 @@
 import { Controller, Get, Req, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { DeliveryActivityReply, TAIL_PATTERNS, TailActivityReply, WEBHOOK_PATTERNS } from '@tailsync/contracts';
 import { Public } from '@tailsync/service-kit';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
-import { unwrap } from '../rpc/reply';
-import { ServicesClient } from '../rpc/services.client';
+import { DispatcherClient } from '../services/dispatcher.client';
+import { TailSyncClient } from '../services/tail-sync.client';
 import { adminCaller } from './admin-caller';
 import { OverviewView } from './dto/overview-views';
 import { lastMinutes, minuteSeries } from './overview-series';
@@ -23,7 +22,10 @@ const CACHE_MS = 5_000;
 export class OverviewController {
   private cached?: { atMs: number; view: Promise<OverviewView> };
 
-  constructor(private readonly services: ServicesClient) {}
+  constructor(
+    private readonly tailSync: TailSyncClient,
+    private readonly dispatcher: DispatcherClient,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: 'The last hour per minute (whole system and per domain), lags now, and subscriptions disabled or failing.' })
@@ -41,12 +43,7 @@ export class OverviewController {
   private async build(nowMs: number, req: FastifyRequest): Promise<OverviewView> {
     const minutes = lastMinutes(nowMs, 60);
     const caller = adminCaller('*', req);
-    const [tails, deliveries] = await Promise.all([
-      this.services.call<TailActivityReply>(TAIL_PATTERNS.activity, caller, { since: minutes[0] }),
-      this.services.call<DeliveryActivityReply>(WEBHOOK_PATTERNS.activity, caller, { since: minutes[0] }),
-    ]);
-    const t = unwrap(tails);
-    const d = unwrap(deliveries);
+    const [t, d] = await Promise.all([this.tailSync.activity(caller, minutes[0]), this.dispatcher.activity(caller, minutes[0])]);
     const { total, domains } = minuteSeries(minutes, { tailsWritten: t.tailsWritten, eventsConsumed: d.eventsConsumed, delivered: d.delivered, failed: d.failed, skipped: d.skipped });
     return { generatedAt: new Date(nowMs).toISOString(), minutes, total, domains, lags: t.lags, consumerLag: d.consumerLag, subscriptions: d.attention };
   }

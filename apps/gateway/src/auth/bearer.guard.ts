@@ -8,6 +8,7 @@ import { VerifiedTokens, type VerifiedClaims } from './verified-tokens';
 import { AuthenticatedRequest } from './caller.decorator';
 import { RevokedAccounts } from './revoked-accounts';
 import { PUBLIC_ROUTE } from '@tailsync/service-kit';
+import { budgetedCaller } from '../services/request-budget';
 
 /** Every endpoint not marked @Public() needs `Authorization: Bearer <access token>`. */
 @Injectable()
@@ -27,7 +28,7 @@ export class BearerGuard implements CanActivate {
     if (!match) throw new Unauthorized();
     const claims = this.verified.get(match[1], Date.now()) ?? (await this.verify(match[1]));
     if (this.revoked.has(claims.sub)) throw new Unauthorized('The access token is invalid or expired.');
-    req.caller = { domain: claims.dom, source: claims.sub, requestId: req.id };
+    req.caller = budgetedCaller(req, { domain: claims.dom, source: claims.sub, requestId: req.id });
     return true;
   }
 

@@ -1,12 +1,12 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import { CallerContext } from '@tailsync/contracts';
+import type { BudgetedCaller } from '../services/service-channel';
 
 export interface AuthenticatedRequest {
-  caller?: CallerContext;
+  caller?: BudgetedCaller;
 }
 
-/** The authenticated service account behind the request: its domain and mapping source. */
-export const Caller = createParamDecorator((_: unknown, ctx: ExecutionContext): CallerContext => {
+/** The authenticated service account behind the request: its domain and mapping source, and the request's deadline. */
+export const Caller = createParamDecorator((_: unknown, ctx: ExecutionContext): BudgetedCaller => {
   const caller = ctx.switchToHttp().getRequest<AuthenticatedRequest>().caller;
   if (!caller) throw new Error('@Caller() used on a public route');
   return caller;

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { composeEnvironment, loadConfig, unknownSettings, withSecretFiles } from '@tailsync/service-kit';
+import { composeEnvironment, loadConfig, newServiceKeys, unknownSettings, withSecretFiles } from '@tailsync/service-kit';
 import { GatewayConfig } from './gateway.config';
 
 const secrets = {
@@ -9,6 +9,7 @@ const secrets = {
   jwt_secret: 'x'.repeat(48),
   webhook_secret_key: Buffer.alloc(32, 7).toString('base64'),
   postgres_password: 'operator database/password',
+  service_signing_key: newServiceKeys().SERVICE_SIGNING_KEY,
 };
 
 describe('gateway in docker-compose.yml', () => {
@@ -19,6 +20,7 @@ describe('gateway in docker-compose.yml', () => {
     const config = loadConfig(GatewayConfig, env);
     expect(config).toMatchObject({ PORT: 3000, ADMIN_TOKEN: secrets.admin_token, JWT_SECRET: secrets.jwt_secret, WEBHOOK_SECRET_KEY: secrets.webhook_secret_key });
     expect(config.DATABASE_URL).toBe('postgres://tailsync:operator%20database%2Fpassword@postgres:5432/tailsync');
+    expect([config.TAIL_SYNC_GRPC_TARGET, config.WEBHOOK_DISPATCHER_GRPC_TARGET]).toEqual(['dns:///tail-sync:50051', 'dns:///webhook-dispatcher:50051']);
   });
 
   it('refuses to start without the operator\'s secret files, naming the setting', () => {

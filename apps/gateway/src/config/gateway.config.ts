@@ -1,6 +1,5 @@
-import { IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength, Validate, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
-import { CommonConfig, parseTrustProxy } from '@tailsync/service-kit';
-import { parseSecretBoxKey } from '@tailsync/webhook-signing';
+import { IsInt, Matches, IsOptional, IsString, IsUrl, Max, Min, MinLength, Validate, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
+import { CommonConfig, parseSecretBoxKey, parseTrustProxy } from '@tailsync/service-kit';
 
 @ValidatorConstraint({ name: 'secretBoxKey' })
 class IsSecretBoxKey implements ValidatorConstraintInterface {
@@ -55,7 +54,7 @@ export class GatewayConfig extends CommonConfig {
   @Min(60)
   ACCESS_TOKEN_TTL_SECONDS: number = 3600;
 
-  /** How long a request waits for a service over Kafka before answering 503. */
+  /** A request's budget: how long its calls to the services may take before it answers 503 (each call's gRPC deadline). */
   @IsInt()
   @Min(100)
   RPC_TIMEOUT_MS: number = 10_000;
@@ -71,9 +70,22 @@ export class GatewayConfig extends CommonConfig {
 
   /**
    * AES-256-GCM key (base64 of 32 bytes) shared with webhook-dispatcher: the gateway seals a
-   * subscription's shared secret with it before the secret goes over Kafka.
+   * subscription's shared secret with it before the secret goes to the dispatcher.
    */
   @IsString()
   @Validate(IsSecretBoxKey)
   WEBHOOK_SECRET_KEY: string;
+
+  /** Ed25519 private key (PKCS#8 PEM) that signs the caller of every service call; the services hold its public key. */
+  @IsString({ message: 'SERVICE_SIGNING_KEY (or SERVICE_SIGNING_KEY_FILE) is required: an Ed25519 private key, PKCS#8 PEM' })
+  @Matches(/-----BEGIN PRIVATE KEY-----/, { message: 'SERVICE_SIGNING_KEY must be a PKCS#8 PEM private key (-----BEGIN PRIVATE KEY-----)' })
+  SERVICE_SIGNING_KEY: string;
+
+  /** tail-sync's copies, in gRPC name syntax (`dns:///tail-sync:50051`, `ipv4:127.0.0.1:50051,127.0.0.1:50061`), balanced round robin. */
+  @IsString()
+  TAIL_SYNC_GRPC_TARGET: string = 'dns:///127.0.0.1:50051';
+
+  /** webhook-dispatcher's copies, in gRPC name syntax, balanced round robin. */
+  @IsString()
+  WEBHOOK_DISPATCHER_GRPC_TARGET: string = 'dns:///127.0.0.1:50052';
 }

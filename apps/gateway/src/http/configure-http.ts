@@ -1,3 +1,4 @@
+import { startBudget } from '../services/request-budget';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import bytes from 'bytes';
@@ -21,7 +22,10 @@ const FORM_LIMIT = 16 * 1024;
  */
 export function configureHttp(app: NestFastifyApplication, config: GatewayConfig): void {
   const http = app.getHttpAdapter().getInstance();
-  http.addHook('onRequest', (req, _reply, done) => done(nulInUrl(req.url) ?? undefined));
+  http.addHook('onRequest', (req, _reply, done) => {
+    startBudget(req, config.RPC_TIMEOUT_MS);
+    done(nulInUrl(req.url) ?? undefined);
+  });
   acceptBodies(http, config);
 
   const document = openApiDocument(app, config.PUBLIC_BASE_URL);

@@ -3,6 +3,10 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 import type { OperationObject, ReferenceObject, ResponsesObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { API_VERSION } from '@tailsync/contracts';
 import { ProblemView } from '../problems/problem.view';
+import { toOpenApi31 } from './openapi-3-1';
+import { SCHEMA_EXAMPLES } from './openapi-examples';
+import { OPERATIONS } from './openapi-operations';
+import { CALLBACK_SCHEMAS, WEBHOOKS } from './openapi-webhooks';
 
 const PROBLEM_REF = { $ref: `#/components/schemas/${ProblemView.name}` };
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
@@ -20,7 +24,11 @@ const PIPELINE_ANSWERS: { status: string; description: string; applies: (path: s
   { status: '429', description: 'Rate limit reached; Retry-After gives the seconds to wait.', applies: (path) => !path.startsWith('/health/') && path !== '/metrics' },
 ];
 
-/** The OpenAPI document served at /openapi.json, generated from the controllers and DTOs. */
+/**
+ * The OpenAPI 3.1 document served at /openapi.json, generated from the controllers and DTOs, with
+ * a stable id and a summary per operation, OAuth2 client credentials as the service accounts'
+ * security scheme, and the callback integrators receive under `webhooks`.
+ */
 export function openApiDocument(app: INestApplication, publicBaseUrl: string): OpenAPIObject {
   const document = SwaggerModule.createDocument(
     app,
@@ -28,14 +36,66 @@ export function openApiDocument(app: INestApplication, publicBaseUrl: string): O
       .setTitle('tailsync')
       .setDescription('Keeps integrated applications\' aircraft tails in step and notifies them by signed webhook.')
       .setVersion(API_VERSION)
-      .addBearerAuth()
+      .setLicense('Apache-2.0', 'https://www.apache.org/licenses/LICENSE-2.0')
       .addServer(publicBaseUrl)
       .build(),
     { extraModels: [ProblemView] },
   );
   completeOperations(document);
-  return document;
+  nameOperations(document);
+  secureOperations(document, publicBaseUrl);
+  const schemas = Object.assign((document.components ??= {}).schemas ??= {}, CALLBACK_SCHEMAS);
+  for (const [name, example] of Object.entries(SCHEMA_EXAMPLES)) {
+    const schema = schemas[name];
+    if (!schema || '$ref' in schema) throw new Error(`openapi-examples.ts has an example of ${name}, which is no schema of the document`);
+    (schema as { examples?: unknown[] }).examples = [example];
+  }
+  return { ...toOpenApi31(document), webhooks: WEBHOOKS } as OpenAPIObject;
 }
+
+/** Every operation's id and summary from OPERATIONS; a sentence the controller gave moves to its description. */
+function nameOperations(document: OpenAPIObject): void {
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op) continue;
+      const named = OPERATIONS[`${method.toUpperCase()} ${path}`];
+      if (!named) throw new Error(`openapi-operations.ts names no operation ${method.toUpperCase()} ${path}`);
+      if (op.summary && !op.description) op.description = op.summary;
+      Object.assign(op, named);
+    }
+  }
+}
+
+/**
+ * Service accounts authenticate with OAuth2 client credentials (a bearer access token from
+ * /oauth/token); the admin API with the operators' ADMIN_TOKEN as a bearer token.
+ */
+function secureOperations(document: OpenAPIObject, publicBaseUrl: string): void {
+  (document.components ??= {}).securitySchemes = {
+    oauth2: {
+      type: 'oauth2',
+      description: 'A service account\'s access token: POST /oauth/token with its client id and secret, then `Authorization: Bearer <access_token>`.',
+      flows: { clientCredentials: { tokenUrl: `${publicBaseUrl}/oauth/token`, scopes: {} } },
+    },
+    adminToken: { type: 'http', scheme: 'bearer', description: 'The operators\' ADMIN_TOKEN (admin API only).' },
+  };
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op) continue;
+      if (op.security?.length) op.security = [path.startsWith('/admin/') ? { adminToken: [] } : { oauth2: [] }];
+      // OpenAPI ignores an Authorization header parameter; /oauth/token's (HTTP Basic client
+      // credentials, RFC 6749 §2.3.1) is said in words, as a security scheme would make clients require it
+      const isAuthorization = (p: (typeof op.parameters & object)[number]) => 'name' in p && p.in === 'header' && p.name.toLowerCase() === 'authorization';
+      if (op.parameters?.some(isAuthorization)) {
+        op.parameters = op.parameters.filter((p) => !isAuthorization(p));
+        op.description = [op.description, 'The client id and secret may instead come in HTTP Basic (`Authorization: Basic …`).'].filter(Boolean).join(' ');
+      }
+    }
+  }
+}
+
 
 /**
  * Adds the pipeline's answers, gives every error response the problem body's schema and media

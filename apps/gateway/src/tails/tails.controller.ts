@@ -3,16 +3,14 @@ import {
   ApiBadRequestResponse, ApiBearerAuth, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags,
   ApiServiceUnavailableResponse,
 } from '@nestjs/swagger';
-import {
-  CallerContext, CreateOrMapOutcome, CreateOrMapReply, CreateOrMapRequest, TAIL_PATTERNS, TailSubmission,
-} from '@tailsync/contracts';
+import { CreateOrMapOutcome, TailSubmission } from '@tailsync/contracts';
 import type { FastifyReply } from 'fastify';
 import { Caller } from '../auth/caller.decorator';
 import { GatewayConfig } from '../config/gateway.config';
 import { ValidationProblem } from '../problems/problem';
 import { problemBody } from '../problems/problem-body';
-import { unwrap } from '../rpc/reply';
-import { ServicesClient } from '../rpc/services.client';
+import type { BudgetedCaller } from '../services/service-channel';
+import { TailSyncClient } from '../services/tail-sync.client';
 import { checkTail, operationIdOf } from './bulk-validation';
 import { BulkTailsDto } from './dto/bulk-tails.dto';
 import { ChangeTailNumberDto, TailReferenceDto } from './dto/tail-commands.dto';
@@ -27,7 +25,7 @@ import { BulkResultView, OperationResultView, TailHistoryView, TailPageView, Tai
 @Controller('Tails')
 export class TailsController {
   constructor(
-    private readonly services: ServicesClient,
+    private readonly tailSync: TailSyncClient,
     private readonly config: GatewayConfig,
   ) {}
 
@@ -35,7 +33,7 @@ export class TailsController {
   @ApiOperation({ summary: 'Create a tail, or add your mapping to the tail of your domain that holds this tail number.' })
   @ApiCreatedResponse({ type: OperationResultView, description: 'Created; Location: /Tails/{mappedId}.' })
   @ApiOkResponse({ type: OperationResultView, description: 'New mapping applied, or no action taken.' })
-  async createOrMap(@Caller() caller: CallerContext, @Body() tail: TailDto, @Res({ passthrough: true }) res: FastifyReply): Promise<OperationResultView> {
+  async createOrMap(@Caller() caller: BudgetedCaller, @Body() tail: TailDto, @Res({ passthrough: true }) res: FastifyReply): Promise<OperationResultView> {
     const [outcome] = await this.createOrMapMany(caller, [tail]);
     if (outcome.outcome === 'invalid') throw new ValidationProblem(outcome.fieldErrors);
     if (outcome.outcome === 'created') {
@@ -48,7 +46,7 @@ export class TailsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Create or map up to 1,000 tails, applied in order and independently; 200 always.' })
   @ApiOkResponse({ type: BulkResultView })
-  async bulk(@Caller() caller: CallerContext, @Body() body: BulkTailsDto): Promise<BulkResultView> {
+  async bulk(@Caller() caller: BudgetedCaller, @Body() body: BulkTailsDto): Promise<BulkResultView> {
     const checked = body.tails.map(checkTail);
     const valid = checked.flatMap((c) => (c.ok ? [c.tail] : []));
     const outcomes = valid.length > 0 ? await this.createOrMapMany(caller, valid) : [];
@@ -68,8 +66,8 @@ export class TailsController {
   @ApiOkResponse({ type: TailView })
   @ApiNotFoundResponse()
   @ApiConflictResponse({ description: 'The tail is already inactive.' })
-  async deactivate(@Caller() caller: CallerContext, @Body() body: TailReferenceDto): Promise<TailView> {
-    return unwrap(await this.services.call<TailView>(TAIL_PATTERNS.deactivate, caller, body));
+  async deactivate(@Caller() caller: BudgetedCaller, @Body() body: TailReferenceDto): Promise<TailView> {
+    return this.tailSync.deactivate(caller, body.tailId);
   }
 
   @Post('Reactivate')
@@ -77,8 +75,8 @@ export class TailsController {
   @ApiOkResponse({ type: TailView })
   @ApiNotFoundResponse()
   @ApiConflictResponse({ description: 'The tail is already active.' })
-  async reactivate(@Caller() caller: CallerContext, @Body() body: TailReferenceDto): Promise<TailView> {
-    return unwrap(await this.services.call<TailView>(TAIL_PATTERNS.reactivate, caller, body));
+  async reactivate(@Caller() caller: BudgetedCaller, @Body() body: TailReferenceDto): Promise<TailView> {
+    return this.tailSync.reactivate(caller, body.tailId);
   }
 
   @Post('ChangeTailNumber')
@@ -86,33 +84,32 @@ export class TailsController {
   @ApiOkResponse({ type: TailView })
   @ApiNotFoundResponse()
   @ApiConflictResponse({ description: 'Another tail of your domain holds that number.' })
-  async changeTailNumber(@Caller() caller: CallerContext, @Body() body: ChangeTailNumberDto): Promise<TailView> {
-    return unwrap(await this.services.call<TailView>(TAIL_PATTERNS.changeTailNumber, caller, body));
+  async changeTailNumber(@Caller() caller: BudgetedCaller, @Body() body: ChangeTailNumberDto): Promise<TailView> {
+    return this.tailSync.changeTailNumber(caller, body.tailId, body.newTailNumber);
   }
 
   @Get()
   @ApiOkResponse({ type: TailPageView })
-  async list(@Caller() caller: CallerContext, @Query() query: TailListQuery): Promise<TailPageView> {
-    return unwrap(await this.services.call<TailPageView>(TAIL_PATTERNS.list, caller, query));
+  async list(@Caller() caller: BudgetedCaller, @Query() query: TailListQuery): Promise<TailPageView> {
+    return this.tailSync.list(caller, query);
   }
 
   @Get(':mappedId')
   @ApiOkResponse({ type: TailView })
   @ApiNotFoundResponse()
-  async get(@Caller() caller: CallerContext, @Param('mappedId') mappedId: string): Promise<TailView> {
-    return unwrap(await this.services.call<TailView>(TAIL_PATTERNS.get, caller, { tailId: mappedId }));
+  async get(@Caller() caller: BudgetedCaller, @Param('mappedId') mappedId: string): Promise<TailView> {
+    return this.tailSync.get(caller, mappedId);
   }
 
   @Get(':mappedId/History')
   @ApiOkResponse({ type: TailHistoryView })
   @ApiNotFoundResponse()
-  async history(@Caller() caller: CallerContext, @Param('mappedId') mappedId: string): Promise<TailHistoryView> {
-    return unwrap(await this.services.call<TailHistoryView>(TAIL_PATTERNS.history, caller, { tailId: mappedId }));
+  async history(@Caller() caller: BudgetedCaller, @Param('mappedId') mappedId: string): Promise<TailHistoryView> {
+    return this.tailSync.history(caller, mappedId);
   }
 
-  private async createOrMapMany(caller: CallerContext, tails: TailSubmission[]): Promise<CreateOrMapOutcome[]> {
-    const request: CreateOrMapRequest = { tails };
-    return unwrap(await this.services.call<CreateOrMapReply>(TAIL_PATTERNS.createOrMap, caller, request)).outcomes;
+  private createOrMapMany(caller: BudgetedCaller, tails: TailSubmission[]): Promise<CreateOrMapOutcome[]> {
+    return this.tailSync.createOrMap(caller, tails);
   }
 
   private invalid(operationId: string, fieldErrors: Record<string, string[]>, generalErrors: string[]): OperationResultView {

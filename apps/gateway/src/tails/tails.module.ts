@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TailsController } from './tails.controller';
 
-/** The tail endpoints; tail-sync decides and stores, over Kafka. */
+/** The tail endpoints; tail-sync decides and stores, called over gRPC. */
 @Module({ controllers: [TailsController] })
 export class TailsModule {}

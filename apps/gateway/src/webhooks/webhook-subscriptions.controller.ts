@@ -4,16 +4,14 @@ import {
   ApiServiceUnavailableResponse,
   ApiOperation, ApiTags,
 } from '@nestjs/swagger';
-import {
-  CallerContext, DeliveryPage, PutSubscriptionRequest, RecoverDeliveriesResult, RedeliverResult, SubscriptionView as SubscriptionReply, TestSubscriptionResult,
-  WEBHOOK_PATTERNS,
-} from '@tailsync/contracts';
-import { SecretBox } from '@tailsync/webhook-signing';
+import { PutSubscriptionRequest } from '@tailsync/contracts';
+import { SecretBox } from '@tailsync/service-kit';
 import { Caller } from '../auth/caller.decorator';
 import { GatewayConfig } from '../config/gateway.config';
-import { unwrap } from '../rpc/reply';
 import { deliveriesRequest } from './deliveries-request';
-import { ServicesClient } from '../rpc/services.client';
+import { DispatcherClient } from '../services/dispatcher.client';
+import { atLeast } from '../services/request-budget';
+import type { BudgetedCaller } from '../services/service-channel';
 import { DeliveriesQuery, RecoverDeliveriesDto, SubscriptionDto, TestSubscriptionDto } from './dto/subscription.dto';
 import { DeliveryPageView, RecoveryView, RedeliverView, SubscriptionView, TestResultView } from './dto/subscription-views';
 
@@ -29,7 +27,7 @@ export class WebhookSubscriptionsController {
   private readonly box: SecretBox;
 
   constructor(
-    private readonly services: ServicesClient,
+    private readonly dispatcher: DispatcherClient,
     private readonly config: GatewayConfig,
   ) {
     this.box = new SecretBox(config.WEBHOOK_SECRET_KEY);
@@ -39,18 +37,18 @@ export class WebhookSubscriptionsController {
   @HttpCode(200)
   @ApiOperation({ summary: "Create or update your domain's subscription (one per domain). The shared secret is never returned." })
   @ApiOkResponse({ type: SubscriptionView })
-  async put(@Caller() caller: CallerContext, @Body() body: SubscriptionDto): Promise<SubscriptionView> {
-    // Sealed here, so the secret never travels over Kafka in clear; the dispatcher stores the sealed text.
+  async put(@Caller() caller: BudgetedCaller, @Body() body: SubscriptionDto): Promise<SubscriptionView> {
+    // Sealed here, so the secret never travels between services in clear; the dispatcher stores the sealed text.
     const request: PutSubscriptionRequest = { eventNames: body.eventNames, url: body.url, sealedSecret: this.box.encrypt(body.sharedSecret, caller.domain) };
-    return unwrap(await this.services.call<SubscriptionReply>(WEBHOOK_PATTERNS.putSubscription, caller, request));
+    return this.dispatcher.putSubscription(caller, request);
   }
 
   @Get()
   @ApiOperation({ summary: "Your domain's subscription." })
   @ApiOkResponse({ type: SubscriptionView })
   @ApiNotFoundResponse({ description: 'No subscription.' })
-  async get(@Caller() caller: CallerContext): Promise<SubscriptionView> {
-    return unwrap(await this.services.call<SubscriptionReply>(WEBHOOK_PATTERNS.getSubscription, caller, {}));
+  async get(@Caller() caller: BudgetedCaller): Promise<SubscriptionView> {
+    return this.dispatcher.getSubscription(caller);
   }
 
   @Delete()
@@ -58,8 +56,8 @@ export class WebhookSubscriptionsController {
   @ApiOperation({ summary: "Delete your domain's subscription (every event type). Pending deliveries then end failed." })
   @ApiNoContentResponse()
   @ApiNotFoundResponse({ description: 'No subscription.' })
-  async delete(@Caller() caller: CallerContext): Promise<void> {
-    unwrap(await this.services.call(WEBHOOK_PATTERNS.deleteSubscription, caller, {}));
+  async delete(@Caller() caller: BudgetedCaller): Promise<void> {
+    await this.dispatcher.deleteSubscription(caller);
   }
 
   @Post('Enable')
@@ -67,8 +65,8 @@ export class WebhookSubscriptionsController {
   @ApiOperation({ summary: "Enable your domain's subscription after it was disabled (gone or failing), and reset its run of failures." })
   @ApiOkResponse({ type: SubscriptionView })
   @ApiNotFoundResponse({ description: 'No subscription.' })
-  async enable(@Caller() caller: CallerContext): Promise<SubscriptionView> {
-    return unwrap(await this.services.call<SubscriptionReply>(WEBHOOK_PATTERNS.enableSubscription, caller, {}));
+  async enable(@Caller() caller: BudgetedCaller): Promise<SubscriptionView> {
+    return this.dispatcher.enableSubscription(caller);
   }
 
   @Post('Test')
@@ -79,18 +77,15 @@ export class WebhookSubscriptionsController {
   })
   @ApiOkResponse({ type: TestResultView })
   @ApiNotFoundResponse({ description: 'No subscription.' })
-  async test(@Caller() caller: CallerContext, @Body() body: TestSubscriptionDto): Promise<TestResultView> {
-    const wait = Math.max(this.config.RPC_TIMEOUT_MS, TEST_CALL_MIN_WAIT_MS);
-    return unwrap(await this.services.call<TestSubscriptionResult>(WEBHOOK_PATTERNS.test, caller, { payloadToEcho: body.payloadToEcho }, wait));
+  async test(@Caller() caller: BudgetedCaller, @Body() body: TestSubscriptionDto): Promise<TestResultView> {
+    return this.dispatcher.test(atLeast(caller, TEST_CALL_MIN_WAIT_MS), body.payloadToEcho);
   }
 
   @Get('Deliveries')
   @ApiOperation({ summary: 'Delivery log of your domain: newest delivery first, attempts oldest first.' })
   @ApiOkResponse({ type: DeliveryPageView })
-  async deliveries(@Caller() caller: CallerContext, @Query() query: DeliveriesQuery): Promise<DeliveryPageView> {
-    return unwrap(
-      await this.services.call<DeliveryPage>(WEBHOOK_PATTERNS.listDeliveries, caller, deliveriesRequest(query)),
-    );
+  async deliveries(@Caller() caller: BudgetedCaller, @Query() query: DeliveriesQuery): Promise<DeliveryPageView> {
+    return this.dispatcher.listDeliveries(caller, deliveriesRequest(query));
   }
 
   @Post('Deliveries/Recover')
@@ -102,8 +97,8 @@ export class WebhookSubscriptionsController {
   @ApiAcceptedResponse({ type: RecoveryView })
   @ApiNotFoundResponse({ description: 'No subscription.' })
   @ApiConflictResponse({ description: 'The subscription is disabled: enable it first.' })
-  async recover(@Caller() caller: CallerContext, @Body() body: RecoverDeliveriesDto): Promise<RecoveryView> {
-    return unwrap(await this.services.call<RecoverDeliveriesResult>(WEBHOOK_PATTERNS.recover, caller, { since: body.since, until: body.until }));
+  async recover(@Caller() caller: BudgetedCaller, @Body() body: RecoverDeliveriesDto): Promise<RecoveryView> {
+    return this.dispatcher.recover(caller, { since: body.since, until: body.until });
   }
 
   @Post('Deliveries/:id/Redeliver')
@@ -112,7 +107,7 @@ export class WebhookSubscriptionsController {
   @ApiAcceptedResponse({ type: RedeliverView })
   @ApiNotFoundResponse({ description: 'No such delivery in your domain.' })
   @ApiConflictResponse({ description: 'The delivery is not failed.' })
-  async redeliver(@Caller() caller: CallerContext, @Param('id') id: string): Promise<RedeliverView> {
-    return unwrap(await this.services.call<RedeliverResult>(WEBHOOK_PATTERNS.redeliver, caller, { id }));
+  async redeliver(@Caller() caller: BudgetedCaller, @Param('id') id: string): Promise<RedeliverView> {
+    return this.dispatcher.redeliver(caller, id);
   }
 }

@@ -8,7 +8,7 @@ import { ReadActivityHandler } from './application/read-activity.query';
 import { TAIL_ACTIVITY } from './application/tail-activity.port';
 import { PostgresTailActivity } from './infrastructure/postgres-tail-activity';
 import { PostgresTailCounts } from './infrastructure/postgres-tail-counts';
-import { AdminMessages } from './interface/admin.messages';
+import { AdminRequests } from './interface/admin-requests';
 
 /** What operators ask of tail-sync across domains (the console's Domains and Overview pages). */
 @Module({})
@@ -16,8 +16,9 @@ export class AdminModule {
   static forRoot(pool: Pool, eventStore: EventStore): DynamicModule {
     return {
       module: AdminModule,
-      controllers: [AdminMessages],
+      exports: [AdminRequests],
       providers: [
+        AdminRequests,
         CountTailsHandler,
         ReadActivityHandler,
         { provide: TAIL_COUNTS, useValue: new PostgresTailCounts(pool) },

@@ -1,12 +1,18 @@
 import { IsIn, IsInt, IsString, Max, Min, ValidateIf } from 'class-validator';
-import { CommonConfig } from '@tailsync/service-kit';
+import { CalledServiceConfig } from '@tailsync/service-kit';
 
-export class TailSyncConfig extends CommonConfig {
+export class TailSyncConfig extends CalledServiceConfig {
   /** Port of this process's health and metrics endpoints. */
   @IsInt()
   @Min(1)
   @Max(65535)
   TAIL_SYNC_HTTP_PORT: number = 3001;
+
+  /** Port of this process's gRPC server, where the gateway's requests arrive. */
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  TAIL_SYNC_GRPC_PORT: number = 50051;
 
   @IsIn(['postgres', 'esdb'])
   EVENT_STORE: string = 'postgres';

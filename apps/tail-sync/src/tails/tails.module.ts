@@ -20,7 +20,7 @@ import { TailsReadModel } from './infrastructure/read-model/tails.read-model';
 import { PostgresReservations } from './infrastructure/reservations/postgres-reservations';
 import { StreamReservations } from './infrastructure/reservations/stream-reservations';
 import { TailEventsRelay } from './infrastructure/relay/tail-events.relay';
-import { TailsMessages } from './interface/tails.messages';
+import { TailRequests } from './interface/tail-requests';
 
 export interface TailsModuleOptions {
   pool: Pool;
@@ -83,8 +83,9 @@ export class TailsModule {
     const relay = new TailEventsRelay(options.pool, options.eventStore, producer, { recentEvents });
     return {
       module: TailsModule,
-      controllers: [TailsMessages],
+      exports: [TailRequests],
       providers: [
+        TailRequests,
         { provide: EVENT_STORE, useValue: options.eventStore },
         { provide: PostgresTailIdAllocator, useValue: ids },
         { provide: CreateOrMapUseCase, useValue: new CreateOrMapUseCase(streams, ids) },

@@ -1,7 +1,6 @@
 import { IsBoolean, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min, Validate, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
 import { Transform } from 'class-transformer';
-import { CommonConfig } from '@tailsync/service-kit';
-import { parseSecretBoxKey } from '@tailsync/webhook-signing';
+import { CalledServiceConfig, parseSecretBoxKey } from '@tailsync/service-kit';
 import { MAX_RETRY_DELAY_MS, parseRetryDelays } from '../delivery/domain/retry-policy';
 
 @ValidatorConstraint({ name: 'secretBoxKey' })
@@ -40,12 +39,18 @@ const toBoolean = ({ obj, key, value }: { obj: Record<string, unknown>; key: str
   return raw;
 };
 
-export class WebhookDispatcherConfig extends CommonConfig {
+export class WebhookDispatcherConfig extends CalledServiceConfig {
   /** Port of this process's health and metrics endpoints. */
   @IsInt()
   @Min(1)
   @Max(65535)
   WEBHOOK_DISPATCHER_HTTP_PORT: number = 3002;
+
+  /** Port of this process's gRPC server, where the gateway's requests arrive. */
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  WEBHOOK_DISPATCHER_GRPC_PORT: number = 50052;
 
   /** AES-256-GCM key (base64 of 32 bytes) that seals the subscriptions' shared secrets. */
   @IsString()

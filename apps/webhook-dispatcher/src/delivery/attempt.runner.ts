@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
-import { type SecretBox, signCallback } from '@tailsync/webhook-signing';
+import { type SecretBox } from '@tailsync/service-kit';
+import { signCallback } from '../signing/callback-signer';
 import { signingSecrets } from '../subscriptions/subscription-secrets';
 import type { SubscriptionState } from '../subscriptions/subscription-state';
 import type { StoredSubscription } from '../subscriptions/subscription.store';
@@ -57,7 +58,7 @@ export class AttemptRunner {
       return end('the stored shared secret cannot be decrypted (was WEBHOOK_SECRET_KEY changed?); nothing was sent');
     }
     const headers = signCallback(
-      { body: delivery.body, secrets, domain: delivery.domain, eventName: delivery.eventName, webhookId: delivery.eventId, attempt },
+      { body: delivery.body, secrets, domain: delivery.domain, eventName: delivery.eventName, kind: 'event', webhookId: delivery.eventId, attempt },
       this.jwt,
     );
     const result = await this.sender.send({

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { SecretBox, verifyWebhookRequest } from '@tailsync/webhook-signing';
+import { SecretBox } from '@tailsync/service-kit';
+import { verifyWebhookRequest } from '@tailsync/webhooks';
 import { scripts, WebhookReceiver } from '../testing/receiver';
 import { SubscriptionState } from '../subscriptions/subscription-state';
 import { SubscriptionStore } from '../subscriptions/subscription.store';
@@ -27,8 +28,8 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
   let events: SubscriptionEventsPublisher;
 
   beforeAll(async () => {
-    events = await startedEventsPublisher();
     db = await isolatedDatabase('scheduler');
+    events = await startedEventsPublisher(db.pool);
     deliveries = new DeliveryStore(db.pool);
     subscriptions = new SubscriptionStore(db.pool);
   });

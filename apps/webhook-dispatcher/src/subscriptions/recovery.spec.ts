@@ -5,23 +5,23 @@ import { DispatcherRuntime } from '../dispatcher.runtime';
 import { eventually, isolatedDatabase, newSharedSecret, sleep, uniqueDomain } from '../testing/harness';
 import { runningDispatcher, stopDispatcher } from '../testing/running-dispatcher';
 import { scripts, WebhookReceiver } from '../testing/receiver';
-import { RecoveryMessages } from './recovery.messages';
-import { SubscriptionsMessages } from './subscriptions.messages';
+import { RecoveryRequests } from './recovery-requests';
+import { SubscriptionRequests } from './subscription-requests';
 
 const EVT = 'Product.RiskAssessmentExecuted';
 
 describe('recovery after an outage and the delivery log filters (real PostgreSQL, real receivers)', () => {
   let db: Awaited<ReturnType<typeof isolatedDatabase>>;
   let runtime: DispatcherRuntime;
-  let messages: SubscriptionsMessages;
-  let recovery: RecoveryMessages;
+  let messages: SubscriptionRequests;
+  let recovery: RecoveryRequests;
   const receivers: WebhookReceiver[] = [];
 
   beforeAll(async () => {
     db = await isolatedDatabase('recovery');
     runtime = await runningDispatcher(db.pool, 'recovery', { WEBHOOK_RETRY_DELAYS_MS: '20', WEBHOOK_RECOVERY_PER_SECOND: '5' });
-    messages = new SubscriptionsMessages(runtime);
-    recovery = new RecoveryMessages(runtime);
+    messages = new SubscriptionRequests(runtime);
+    recovery = new RecoveryRequests(runtime);
   });
   afterAll(async () => {
     await stopDispatcher(runtime);

@@ -1,4 +1,5 @@
-import { secretId, type SecretBox } from '@tailsync/webhook-signing';
+import { secretId } from '@tailsync/webhooks';
+import { type SecretBox } from '@tailsync/service-kit';
 import type { StoredSubscription, SubscriptionStore } from './subscription.store';
 
 /**

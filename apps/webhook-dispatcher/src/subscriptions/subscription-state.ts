@@ -1,12 +1,13 @@
 import { Logger } from '@nestjs/common';
 import type { EndpointDisabledReason } from '@tailsync/contracts';
 import type { SubscriptionEventsPublisher } from './subscription-events.publisher';
-import type { SavedSubscription, StoredSubscription, SubscriptionStore } from './subscription.store';
+import type { SavedSubscription, StoredSubscription, SubscriptionInput, SubscriptionStore } from './subscription.store';
+import { previousSecretValidUntil } from './subscription-secrets';
 
 /**
- * A subscription's changes of state, each made in the database and then announced on
- * `tailsync.webhook-subscriptions` (and counted): saved, deleted, disabled (gone, failing, by an
- * operator), enabled.
+ * A subscription's changes of state, each made in the database with its announcement on
+ * `tailsync.webhook-subscriptions` (one transaction; the outbox's relay publishes it): saved,
+ * deleted, disabled (gone, failing, by an operator), enabled.
  */
 export class SubscriptionState {
   private readonly logger = new Logger('SubscriptionState');
@@ -18,12 +19,20 @@ export class SubscriptionState {
 
   /** Disables an active subscription; the subscription when it changed, null when it already was disabled (or is gone). */
   async disable(domain: string, reason: EndpointDisabledReason): Promise<StoredSubscription | null> {
-    const changed = await this.store.disable(domain, reason);
-    if (changed) await this.announceDisabled(changed.domain, changed.url, reason);
+    const changed = await this.events.inTransaction(async (db) => {
+      const result = await this.store.disable(domain, reason, db);
+      if (result) await this.events.record(db, 'SubscriptionDisabled', domain, { url: result.url, reason });
+      return result;
+    });
+    if (changed) this.logger.warn({ msg: 'webhook subscription disabled', domain, reason });
     return changed;
   }
 
-  /** Announces a subscription the delivery store disabled while recording attempts (its deliveries kept failing). */
+  /**
+   * Announces a subscription the delivery store disabled while recording attempts (its deliveries
+   * kept failing). That change is committed with the attempts, so this event follows it: a copy
+   * killed in between leaves the subscription disabled without its announcement.
+   */
   async announceDisabled(domain: string, url: string, reason: EndpointDisabledReason): Promise<void> {
     this.logger.warn({ msg: 'webhook subscription disabled', domain, reason });
     await this.events.publish('SubscriptionDisabled', domain, { url, reason });
@@ -34,32 +43,46 @@ export class SubscriptionState {
    * as it is, with its own reason. The subscription as it is now; null when there is none.
    */
   async disableByOperator(domain: string): Promise<StoredSubscription | null> {
-    const changed = await this.store.disable(domain, 'operator');
+    const changed = await this.events.inTransaction(async (db) => {
+      const result = await this.store.disable(domain, 'operator', db);
+      if (result) await this.events.record(db, 'SubscriptionDisabledByOperator', domain, { url: result.url, reason: 'operator' });
+      return result;
+    });
     if (!changed) return this.store.get(domain);
     this.logger.warn({ msg: 'webhook subscription disabled', domain, reason: 'operator' });
-    await this.events.publish('SubscriptionDisabledByOperator', domain, { url: changed.url, reason: 'operator' });
     return changed;
   }
 
-  /** Announces what a save changed. */
-  async saved({ subscription, rotated, enabled }: SavedSubscription, previousSecretValidUntil: Date | null): Promise<void> {
-    const { domain, url } = subscription;
-    await this.events.publish('SubscriptionSaved', domain, { url });
-    if (rotated) await this.events.publish('SecretRotated', domain, { url, previousSecretValidUntil: previousSecretValidUntil?.toISOString() ?? null });
-    if (enabled) await this.events.publish('SubscriptionEnabled', domain, { url, reason: 'saved' });
+  /** Creates or updates the domain's subscription (SubscriptionStore.put), announcing what the save changed. */
+  save(domain: string, input: SubscriptionInput, graceSeconds: number): Promise<SavedSubscription> {
+    return this.events.inTransaction(async (db) => {
+      const saved = await this.store.put(domain, input, graceSeconds, db);
+      const { url } = saved.subscription;
+      await this.events.record(db, 'SubscriptionSaved', domain, { url });
+      if (saved.rotated) {
+        await this.events.record(db, 'SecretRotated', domain, { url, previousSecretValidUntil: previousSecretValidUntil(saved.subscription)?.toISOString() ?? null });
+      }
+      if (saved.enabled) await this.events.record(db, 'SubscriptionEnabled', domain, { url, reason: 'saved' });
+      return saved;
+    });
   }
 
   /** Enables the domain's subscription (and resets its run of failures); null when there is none. */
   async enable(domain: string): Promise<StoredSubscription | null> {
-    const result = await this.store.enable(domain);
-    if (result?.enabled) await this.events.publish('SubscriptionEnabled', domain, { url: result.subscription.url, reason: 'enable' });
+    const result = await this.events.inTransaction(async (db) => {
+      const enabled = await this.store.enable(domain, db);
+      if (enabled?.enabled) await this.events.record(db, 'SubscriptionEnabled', domain, { url: enabled.subscription.url, reason: 'enable' });
+      return enabled;
+    });
     return result?.subscription ?? null;
   }
 
   /** Deletes the domain's subscription; false when there was none. */
-  async delete(domain: string): Promise<boolean> {
-    const deleted = await this.store.delete(domain);
-    if (deleted) await this.events.publish('SubscriptionDeleted', domain, {});
-    return deleted;
+  delete(domain: string): Promise<boolean> {
+    return this.events.inTransaction(async (db) => {
+      const deleted = await this.store.delete(domain, db);
+      if (deleted) await this.events.record(db, 'SubscriptionDeleted', domain, {});
+      return deleted;
+    });
   }
 }

@@ -1,6 +1,9 @@
 import type { DisabledReason, SubscriptionStatus } from '@tailsync/contracts';
 import type { Pool } from 'pg';
 
+/** Where a statement runs: the pool, or a transaction's client (a change and its event committed together). */
+export type Db = Pick<Pool, 'query'>;
+
 export interface StoredSubscription {
   domain: string;
   eventNames: string[];
@@ -91,11 +94,11 @@ export class SubscriptionStore {
    * Saving enables a disabled subscription and starts its run of failures afresh (the integrator
    * has looked at the endpoint).
    */
-  async put(domain: string, input: SubscriptionInput, graceSeconds: number): Promise<SavedSubscription> {
+  async put(domain: string, input: SubscriptionInput, graceSeconds: number, db: Db = this.pool): Promise<SavedSubscription> {
     const rotated = 'webhook_subscriptions.secret_id is distinct from excluded.secret_id';
     // `before` locks the row first (joined into the insert's select, so it runs before the upsert),
     // so concurrent saves of a domain are told apart correctly.
-    const { rows } = await this.pool.query<Row & { before_status: string | null; before_secret_id: string | null }>(
+    const { rows } = await db.query<Row & { before_status: string | null; before_secret_id: string | null }>(
       `with before as materialized (select status, secret_id from webhook_subscriptions where domain = $1 for update)
        insert into webhook_subscriptions (domain, event_names, url, secret_sealed, secret_id, secret_updated_at)
        select $1, $2, $3, $4, $5, now() from (select 1) one left join before on true
@@ -124,8 +127,8 @@ export class SubscriptionStore {
    * Enables the domain's subscription and starts its run of failures afresh. Null when there is
    * none; `enabled` says whether it was disabled.
    */
-  async enable(domain: string): Promise<{ subscription: StoredSubscription; enabled: boolean } | null> {
-    const { rows } = await this.pool.query<Row & { before_status: string }>(
+  async enable(domain: string, db: Db = this.pool): Promise<{ subscription: StoredSubscription; enabled: boolean } | null> {
+    const { rows } = await db.query<Row & { before_status: string }>(
       `with before as materialized (select domain, status from webhook_subscriptions where domain = $1 for update)
        update webhook_subscriptions s
           set status = 'active', disabled_reason = null, disabled_at = null, failed_in_a_row = 0, failing_since = null
@@ -149,8 +152,8 @@ export class SubscriptionStore {
   }
 
   /** Disables an active subscription; the subscription as it is now when it changed, else null. */
-  async disable(domain: string, reason: DisabledReason): Promise<StoredSubscription | null> {
-    const { rows } = await this.pool.query<Row>(
+  async disable(domain: string, reason: DisabledReason, db: Db = this.pool): Promise<StoredSubscription | null> {
+    const { rows } = await db.query<Row>(
       `update webhook_subscriptions set status = 'disabled', disabled_reason = $2, disabled_at = now()
         where domain = $1 and status = 'active'
        returning ${COLUMNS}`,
@@ -160,8 +163,8 @@ export class SubscriptionStore {
   }
 
   /** True when a subscription was there to delete. */
-  async delete(domain: string): Promise<boolean> {
-    const { rowCount } = await this.pool.query('delete from webhook_subscriptions where domain = $1', [domain]);
+  async delete(domain: string, db: Db = this.pool): Promise<boolean> {
+    const { rowCount } = await db.query('delete from webhook_subscriptions where domain = $1', [domain]);
     return (rowCount ?? 0) > 0;
   }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { SecretBox, SecretBoxError } from '@tailsync/webhook-signing';
+import { SecretBox, SecretBoxError } from '@tailsync/service-kit';
 import { UnsealedSecrets } from './unsealed-secrets';
 
 describe('UnsealedSecrets: each sealed secret unsealed once', () => {

@@ -1,6 +1,8 @@
 import { JwtService } from '@nestjs/jwt';
 import { RISK_ASSESSMENT_EXECUTED, type TestSubscriptionResult } from '@tailsync/contracts';
-import { SecretBox, signCallback } from '@tailsync/webhook-signing';
+import { SecretBox } from '@tailsync/service-kit';
+import { signCallback } from '../signing/callback-signer';
+import { TEST_WEBHOOK_ID_PREFIX } from '@tailsync/webhooks';
 import { randomUUID } from 'node:crypto';
 import type { AttemptSender } from '../delivery/attempt.sender';
 import { signingSecrets } from './subscription-secrets';
@@ -11,8 +13,9 @@ export const SNIPPET_BYTES = 1024;
 /**
  * The Test call: one signed request to the subscription url with the caller's payload as the exact
  * body, no retries. Token claims as for events, with `sub` = the domain and `evt` =
- * `Product.RiskAssessmentExecuted` (the only event there is); `Webhook-Id` is `test_<uuid>` (fresh,
- * so it never collides with an event id a receiver dedupes on) and `Webhook-Attempt` is 1.
+ * `Product.RiskAssessmentExecuted` (the only event there is) and `test: true`; `Webhook-Id` is
+ * `test_<uuid>` (fresh, so it never collides with an event id a receiver dedupes on) and
+ * `Webhook-Attempt` is 1. Receivers refuse it unless told to accept test calls.
  */
 export class WebhookTester {
   private readonly jwt = new JwtService();
@@ -26,7 +29,7 @@ export class WebhookTester {
     const body = JSON.stringify(payloadToEcho);
     const secrets = signingSecrets(subscription, this.box);
     const headers = signCallback(
-      { body, secrets, domain: subscription.domain, eventName: RISK_ASSESSMENT_EXECUTED, webhookId: `test_${randomUUID()}`, attempt: 1 },
+      { body, secrets, domain: subscription.domain, eventName: RISK_ASSESSMENT_EXECUTED, kind: 'test', webhookId: `${TEST_WEBHOOK_ID_PREFIX}${randomUUID()}`, attempt: 1 },
       this.jwt,
     );
     const result = await this.sender.send({

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { RISK_ASSESSMENT_EXECUTED, WEBHOOK_SUBSCRIPTIONS_TOPIC } from '@tailsync/contracts';
-import { ensureTopics, kafkaConnection, type KafkaConnection, type KafkaSettings } from '@tailsync/service-kit';
-import { SecretBox, secretId } from '@tailsync/webhook-signing';
+import { ensureTopics, kafkaConnection, newServiceKeys, SecretBox, type KafkaConnection, type KafkaSettings } from '@tailsync/service-kit';
+import { secretId } from '@tailsync/webhooks';
 import { loadConfig } from '@tailsync/service-kit';
 import { Pool } from 'pg';
 import { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
@@ -22,10 +22,14 @@ export const infraKafka = (): KafkaConnection => kafkaConnection(infraEnv());
 
 export const testKey = randomBytes(32).toString('base64');
 
+/** The services' half of a key pair made for the specs (they call the handlers directly, not over gRPC). */
+const testVerifyKey = newServiceKeys().SERVICE_VERIFY_KEY;
+
 export function testConfig(overrides: Record<string, string> = {}): WebhookDispatcherConfig {
   return loadConfig(WebhookDispatcherConfig, {
     ...infraEnv(),
     WEBHOOK_SECRET_KEY: testKey,
+    SERVICE_VERIFY_KEY: testVerifyKey,
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     WEBHOOK_RETRY_DELAYS_MS: '100,200',
     WEBHOOK_ATTEMPT_TIMEOUT_MS: '2000',
@@ -61,10 +65,10 @@ export function ensureSubscriptionEventsTopic(): Promise<void> {
   return ensureTopics(infraKafka(), [WEBHOOK_SUBSCRIPTIONS_TOPIC]);
 }
 
-/** A started publisher of subscription events on the real broker (its topic created when missing). */
-export async function startedEventsPublisher(): Promise<SubscriptionEventsPublisher> {
+/** A started publisher of subscription events on the real broker (its topic created when missing), its outbox in `pool`'s database. */
+export async function startedEventsPublisher(pool: Pool): Promise<SubscriptionEventsPublisher> {
   await ensureSubscriptionEventsTopic();
-  const publisher = new SubscriptionEventsPublisher({ kafka: infraKafka(), clientId: `spec-subscription-events-${randomBytes(3).toString('hex')}` });
+  const publisher = new SubscriptionEventsPublisher(pool, { kafka: infraKafka(), clientId: `spec-subscription-events-${randomBytes(3).toString('hex')}` });
   await publisher.start();
   return publisher;
 }

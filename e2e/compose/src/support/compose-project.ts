@@ -2,6 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { newServiceKeys } from '@tailsync/service-kit';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- an .env file written as the CLI writes one
+import { envFileValue } from '../../../../tools/stack/env-file-value';
 
 export const REPO_ROOT = join(__dirname, '..', '..', '..', '..');
 
@@ -11,12 +14,16 @@ export interface ComposeResult {
   stderr: string;
 }
 
-/** The operators' four secrets, by the names of the compose file's secret files. */
+/** The operators' secrets, by the names of the compose file's secret files. */
 export interface StackSecrets {
   admin_token: string;
   jwt_secret: string;
   webhook_secret_key: string;
   postgres_password: string;
+  /** The gateway's half of the key pair that signs its calls to the services (`npm run cli -- service-keys`). */
+  service_signing_key: string;
+  /** The services' half. */
+  service_verify_key: string;
 }
 
 /** How a checkout's compose files take the secrets: the settings that give them, files written as needed. */
@@ -31,6 +38,11 @@ export const secretFiles: SecretSettings = (secrets, dir) => {
   for (const [name, value] of Object.entries(secrets)) writeFileSync(join(secretsDir, name), `${value}\n`, { mode: 0o644 });
   return { TAILSYNC_SECRETS_DIR: secretsDir };
 };
+
+function serviceKeySecrets(): Pick<StackSecrets, 'service_signing_key' | 'service_verify_key'> {
+  const keys = newServiceKeys();
+  return { service_signing_key: keys.SERVICE_SIGNING_KEY, service_verify_key: keys.SERVICE_VERIFY_KEY };
+}
 
 export interface ComposeProjectOptions {
   /** The checkout whose compose files run (default: this one). */
@@ -72,6 +84,7 @@ export class ComposeProject {
       jwt_secret: randomBytes(32).toString('hex'),
       webhook_secret_key: randomBytes(32).toString('base64'),
       postgres_password: randomBytes(16).toString('hex'),
+      ...serviceKeySecrets(),
     };
     this.settings = {
       GATEWAY_PORT: process.env.COMPOSE_TEST_GATEWAY_PORT ?? '23000',
@@ -107,7 +120,7 @@ export class ComposeProject {
   /** Writes an env file beside the test's own and returns its path. */
   writeEnvFile(name: string, settings: Record<string, string>): string {
     const file = join(this.dir, name);
-    writeFileSync(file, Object.entries(settings).map(([k, v]) => `${k}=${v}`).join('\n') + '\n', { mode: 0o600 });
+    writeFileSync(file, Object.entries(settings).map(([k, v]) => `${k}=${envFileValue(v)}`).join('\n') + '\n', { mode: 0o600 });
     return file;
   }
 

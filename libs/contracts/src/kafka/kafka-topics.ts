@@ -151,5 +151,5 @@ export const WEBHOOK_SUBSCRIPTIONS_TOPIC: TopicContract = {
   },
 };
 
-/** Every topic tailsync produces to or consumes from, besides its internal request-response topics. */
+/** Every topic tailsync produces to or consumes from. */
 export const KAFKA_TOPICS: readonly TopicContract[] = [TAIL_EVENTS_TOPIC, RISK_ASSESSMENT_EXECUTED_TOPIC, RISK_ASSESSMENT_EXECUTED_DLQ_TOPIC, WEBHOOK_SUBSCRIPTIONS_TOPIC];

@@ -4,9 +4,8 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { ensureTopics, TopicSpec } from '../kafka/ensure-topics';
-import { ConcurrentServerKafka } from '../kafka/kafka-rpc';
+import { GrpcEndpoint, grpcServerOptions } from '../grpc/grpc-server';
 import type { KafkaConnection } from '../kafka/kafka-connection';
-import { kafkaTransport } from '../kafka/kafka-transport';
 import { assertKafkajsPatched } from '../kafka/kafkajs-patches';
 import { requestIdOf } from './request-id';
 import { addAccessLog } from '../logging/logging.module';
@@ -18,12 +17,11 @@ type FrameworkErrorHandler = (error: FastifyError, req: FastifyRequest, reply: F
 export interface ServiceStart {
   name: string;
   module: Type<unknown>;
-  kafka: KafkaConnection;
+  /** The broker and the topics the process consumes or produces, created before any consumer starts. */
+  kafka?: { connection: KafkaConnection; topics: TopicSpec[] };
   httpPort: number;
-  /** Topics the process consumes or produces; created before any consumer starts. */
-  topics: TopicSpec[];
-  /** Set for processes that serve request-response patterns over Kafka. */
-  kafkaGroupId?: string;
+  /** Set for the services the gateway calls. */
+  grpc?: GrpcEndpoint;
   instanceId: string;
   /** Adds process-specific HTTP set-up (body parsing, OpenAPI) before the server listens. */
   configure?: (app: NestFastifyApplication) => void;
@@ -35,25 +33,27 @@ export interface ServiceStart {
 
 /**
  * Starts one tailsync process: its topics, its HTTP side (health, metrics and, for the
- * gateway, the REST API) and, for services, its Kafka request-response server. It refuses a
- * kafkajs without our patches.
+ * gateway, the REST API) and, for services, its gRPC server. It refuses a kafkajs without our
+ * patches.
  */
 export async function startService(start: ServiceStart): Promise<NestFastifyApplication> {
-  assertKafkajsPatched();
-  await ensureTopics(start.kafka, start.topics);
+  if (start.kafka) {
+    assertKafkajsPatched();
+    await ensureTopics(start.kafka.connection, start.kafka.topics);
+  }
   const app = await NestFactory.create<NestFastifyApplication>(start.module, httpAdapter(start.frameworkErrors, start.trustProxy ?? false), { bufferLogs: true, bodyParser: !start.configure });
   app.useLogger(app.get(Logger));
   addResponseHeaders(app.getHttpAdapter().getInstance());
   addAccessLog(app.getHttpAdapter().getInstance());
   start.configure?.(app);
   app.enableShutdownHooks();
-  if (start.kafkaGroupId) {
-    const { options } = kafkaTransport({ connection: start.kafka, clientId: `${start.name}-${start.instanceId}`, groupId: start.kafkaGroupId });
-    app.connectMicroservice({ strategy: new ConcurrentServerKafka(options ?? {}) }, { inheritAppConfig: true });
+  const host = process.env.HOST ?? '0.0.0.0';
+  if (start.grpc) {
+    app.connectMicroservice(grpcServerOptions(start.grpc, host), { inheritAppConfig: true });
     await app.startAllMicroservices();
   }
-  await app.listen(start.httpPort, process.env.HOST ?? '0.0.0.0');
-  app.get(Logger).log({ msg: `${start.name} listening`, port: start.httpPort, instance: start.instanceId });
+  await app.listen(start.httpPort, host);
+  app.get(Logger).log({ msg: `${start.name} listening`, port: start.httpPort, grpcPort: start.grpc?.port, instance: start.instanceId });
   return app;
 }
 

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CommonConfig } from './common.config';
-import { loadConfig } from './load-config';
+import { ConfigError, loadConfig } from './load-config';
 
 const dir = mkdtempSync(join(tmpdir(), 'load-config-'));
 const file = (name: string, content: string) => {
@@ -31,5 +31,14 @@ describe('loadConfig: settings from files and the database password', () => {
     expect(config.DATABASE_URL).toBe('postgres://tailsync:p%40ss%20w%2Frd%3A%25@db:5432/x');
     expect(decodeURIComponent(new URL(config.DATABASE_URL).password)).toBe('p@ss w/rd:%');
     expect(() => loadConfig(CommonConfig, { DATABASE_URL: 'postgres://u:one@db/x', DATABASE_PASSWORD: 'two' })).toThrow(/has a password already/);
+  });
+
+  it('ignores _FILE variables of settings it does not declare', () => {
+    const config = loadConfig(CommonConfig, { DATABASE_URL: 'postgres://db/x', TF_CLI_CONFIG_FILE: join(dir, 'missing') });
+    expect(config.DATABASE_URL).toBe('postgres://db/x');
+  });
+
+  it('refuses an unreadable file with a configuration error', () => {
+    expect(() => loadConfig(CommonConfig, { DATABASE_URL_FILE: join(dir, 'absent') })).toThrow(ConfigError);
   });
 });

@@ -1,6 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
-import { readFileSync } from 'node:fs';
 import { CommonConfig, databaseUrlWithPassword } from './common.config';
 import { knownSettings } from './known-settings';
 

@@ -77,11 +77,3 @@ export class KafkaReadiness {
     return pingKafka(this.connection);
   }
 }
-
-/** The topics of request-response patterns: each pattern's request topic and its reply topic. */
-export function requestReplyTopics(patterns: readonly string[], numPartitions = 6): TopicSpec[] {
-  return patterns.flatMap((topic) => [
-    { topic, numPartitions },
-    { topic: `${topic}.reply`, numPartitions },
-  ]);
-}

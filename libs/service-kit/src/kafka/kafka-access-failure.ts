@@ -58,9 +58,14 @@ export function kafkaAccessFailure(error: unknown, connection: KafkaConnection):
   return undefined;
 }
 
-/** What a failure that may be transient says, with a hint when the cause is likely the settings. */
+/**
+ * A hint for a failure that may be transient: a broker closes the connection of a client that
+ * speaks neither its TLS nor its SASL, which looks the same as a broker going away.
+ */
 export function kafkaFailureHint(connection: KafkaConnection): string {
-  return connection.sasl
-    ? ''
-    : ' (if the broker requires SASL, it closes unauthenticated connections: set KAFKA_SASL_MECHANISM, KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD)';
+  const hints = [
+    ...(connection.ssl ? [] : ['if the listener is TLS, set KAFKA_SSL=true']),
+    ...(connection.sasl ? [] : ['if it requires SASL, set KAFKA_SASL_MECHANISM, KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD']),
+  ];
+  return hints.length > 0 ? ` (${hints.join('; ')})` : '';
 }

@@ -8,7 +8,7 @@ export class ProblemError extends Error {
 }
 
 /**
- * Runs a request-response handler: drops requests whose caller already gave up (the gateway
+ * Runs a request handler: drops requests whose caller already gave up (the gateway
  * answered 503, so acting late would surprise it) and turns ProblemErrors into problem replies.
  */
 export async function handleRpc<T, R>(

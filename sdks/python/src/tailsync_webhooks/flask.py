@@ -8,19 +8,23 @@ from flask import g, jsonify, request
 
 from .errors import WebhookVerificationError
 from .secrets import Secrets
+from .call_kinds import TestCalls
 from .verify import VerifiedWebhook, verify_webhook
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def tailsync_webhook(secrets: Union[Secrets, Callable[[], Secrets]], *, clock_tolerance_seconds: float = 0) -> Callable[[F], F]:
+def tailsync_webhook(
+    secrets: Union[Secrets, Callable[[], Secrets]], *, clock_tolerance_seconds: float = 0, test_calls: TestCalls = "refuse"
+) -> Callable[[F], F]:
     """Decorates a Flask view that receives tailsync callbacks.
 
     The request body is read raw (``request.get_data()``, before any JSON parsing) and checked with
-    :func:`verify_webhook`. A callback that fails gets ``401 {"error", "step"}`` with
+    :func:`verify_webhook`. A callback that fails gets ``401 {"error", "step", "code"}`` with
     ``WWW-Authenticate: Token`` (not retried by tailsync); one that passes reaches the view with
     ``flask.g.tailsync_webhook`` set to the VerifiedWebhook. ``secrets`` may be a function, called per
-    request (e.g. to read them from a vault).
+    request (e.g. to read them from a vault). Test calls are refused (``code: "test-call"``)
+    unless ``test_calls="accept"``.
     """
 
     def decorate(view: F) -> F:
@@ -30,10 +34,10 @@ def tailsync_webhook(secrets: Union[Secrets, Callable[[], Secrets]], *, clock_to
             try:
                 g.tailsync_webhook = verify_webhook(
                     request.headers.get("Authorization"), request.get_data(cache=True), current,
-                    clock_tolerance_seconds=clock_tolerance_seconds,
+                    clock_tolerance_seconds=clock_tolerance_seconds, test_calls=test_calls,
                 )
             except WebhookVerificationError as error:
-                response = jsonify(error=error.reason, step=error.step)
+                response = jsonify(error=error.reason, step=error.step, code=error.code)
                 response.status_code = 401
                 response.headers["WWW-Authenticate"] = "Token"
                 return response

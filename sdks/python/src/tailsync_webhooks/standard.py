@@ -5,14 +5,28 @@ import base64
 import binascii
 import hashlib
 import hmac
+import json
+import re
 import time
-from typing import Mapping, Optional, Union
+from dataclasses import dataclass
+from typing import Any, Mapping, Optional, Union
 
 from .errors import StandardWebhookError
 from .secrets import Secrets, secret_list
+from .call_kinds import TEST_WEBHOOK_ID_PREFIX, TestCalls, refuses_test_calls
 
 #: Standard Webhooks' tolerance between the sender's and the receiver's clocks.
 DEFAULT_TOLERANCE_SECONDS = 300
+_TIMESTAMP = re.compile(r"^[0-9]{1,15}$")
+
+
+@dataclass(frozen=True)
+class StandardWebhook:
+    """A callback whose Standard Webhooks signature matched."""
+
+    webhook_id: str
+    timestamp: int
+    payload: Any
 
 
 def verify_standard_webhook(
@@ -22,33 +36,47 @@ def verify_standard_webhook(
     *,
     tolerance_seconds: float = DEFAULT_TOLERANCE_SECONDS,
     now: Optional[float] = None,
-) -> None:
+    test_calls: TestCalls = "refuse",
+) -> StandardWebhook:
     """Checks ``webhook-id``, ``webhook-timestamp`` and ``webhook-signature`` with our shared secret(s).
 
     Passes when any ``v1`` signature listed matches any secret (several are listed while a secret is
     rotated): HMAC-SHA256 of ``"<id>.<timestamp>.<body>"`` keyed by the secret's UTF-8 bytes. Raises
-    StandardWebhookError otherwise, or when the timestamp is more than ``tolerance_seconds`` away.
+    StandardWebhookError (``code``: ``missing-headers``, ``invalid-timestamp``, ``invalid-signature``,
+    ``invalid-json``, ``test-call``) otherwise; a Test call (id ``test_…``) is refused unless
+    ``test_calls="accept"``.
     """
     keys = [s.encode("utf-8") for s in secret_list(secrets)]
+    refuse_tests = refuses_test_calls(test_calls)
     lower = {k.lower(): v for k, v in headers.items()}
     msg_id, timestamp, signatures = lower.get("webhook-id"), lower.get("webhook-timestamp"), lower.get("webhook-signature")
     if not (msg_id and timestamp and signatures):
-        raise StandardWebhookError("missing webhook-id, webhook-timestamp or webhook-signature")
-    if not timestamp.isdigit():
-        raise StandardWebhookError("webhook-timestamp is not an integer")
+        raise StandardWebhookError("missing-headers", "missing webhook-id, webhook-timestamp or webhook-signature")
+    if not _TIMESTAMP.match(timestamp):
+        raise StandardWebhookError("invalid-timestamp", "webhook-timestamp is not an integer")
     clock = time.time() if now is None else now
     if abs(clock - int(timestamp)) > tolerance_seconds:
-        raise StandardWebhookError("webhook-timestamp is too far from now")
-    signed = f"{msg_id}.{timestamp}.".encode("utf-8") + bytes(raw_body)
+        raise StandardWebhookError("invalid-timestamp", "webhook-timestamp is too far from now")
+    body = bytes(raw_body)
+    signed = f"{msg_id}.{timestamp}.".encode("utf-8") + body
     expected = [hmac.new(key, signed, hashlib.sha256).digest() for key in keys]
-    for item in signatures.split(" "):
-        version, _, value = item.partition(",")
-        if version != "v1":
-            continue
-        try:
-            given = base64.b64decode(value, validate=True)
-        except (ValueError, binascii.Error):
-            continue
-        if any(hmac.compare_digest(e, given) for e in expected):
-            return
-    raise StandardWebhookError("no matching signature")
+    if not any(_matches(item, expected) for item in signatures.split(" ")):
+        raise StandardWebhookError("invalid-signature", "no matching signature")
+    try:
+        payload = json.loads(body.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        raise StandardWebhookError("invalid-json", "request body is not valid JSON") from None
+    if msg_id.startswith(TEST_WEBHOOK_ID_PREFIX) and refuse_tests:
+        raise StandardWebhookError("test-call", 'a Test call, refused: pass test_calls="accept" to take it')
+    return StandardWebhook(webhook_id=msg_id, timestamp=int(timestamp), payload=payload)
+
+
+def _matches(item: str, expected: list[bytes]) -> bool:
+    version, _, value = item.partition(",")
+    if version != "v1":
+        return False
+    try:
+        given = base64.b64decode(value, validate=True)
+    except (ValueError, binascii.Error):
+        return False
+    return any(hmac.compare_digest(e, given) for e in expected)

@@ -13,9 +13,16 @@ from typing import Any, Mapping, Optional, Union
 
 from .errors import WebhookVerificationError
 from .secrets import Secrets, secret_id, secret_list
+from .call_kinds import TestCalls, refuses_test_calls
 
 _JWS_COMPACT = re.compile(r"^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$")
 _SHA256_HEX = re.compile(r"^[0-9a-fA-F]{64}$")
+#: The refusal code of each step (the npm package and the shared test vectors use the same).
+_CODES = {1: "missing-token", 2: "invalid-signature", 3: "expired", 4: "missing-payload-hash", 6: "payload-mismatch", 7: "invalid-json"}
+
+
+def _refuse(step: int, reason: str) -> WebhookVerificationError:
+    return WebhookVerificationError(step, _CODES[step], reason)
 
 
 @dataclass(frozen=True)
@@ -36,9 +43,9 @@ def _json_object(segment: str, step: int, what: str) -> dict[str, Any]:
     try:
         value = json.loads(_b64url(segment).decode("utf-8"))
     except (ValueError, binascii.Error, UnicodeDecodeError):
-        raise WebhookVerificationError(step, f"the token's {what} is not base64url JSON") from None
+        raise _refuse(step, f"the token's {what} is not base64url JSON") from None
     if not isinstance(value, dict):
-        raise WebhookVerificationError(step, f"the token's {what} is not a JSON object")
+        raise _refuse(step, f"the token's {what} is not a JSON object")
     return value
 
 
@@ -49,14 +56,17 @@ def verify_webhook(
     *,
     clock_tolerance_seconds: float = 0,
     now: Optional[float] = None,
+    test_calls: TestCalls = "refuse",
 ) -> VerifiedWebhook:
     """Verifies one callback: the seven steps in order, stopping at the first that fails.
 
     ``authorization`` is the ``Authorization`` header, ``raw_body`` the body bytes exactly as
     received (never a re-serialised JSON). With several secrets, the one whose id is the token's
-    ``kid`` is used (a token without a matching ``kid`` is tried with each). Raises
-    WebhookVerificationError with the step; returns the parsed payload and the claims.
+    ``kid`` is used (a token without a matching ``kid`` is tried with each). A Test call (``test:
+    true`` in the token) is refused at step 7 with code ``test-call`` unless ``test_calls="accept"``.
+    Raises WebhookVerificationError with the step and code; returns the parsed payload and claims.
     """
+    refuse_tests = refuses_test_calls(test_calls)
     candidates = secret_list(secrets)
     if not isinstance(raw_body, (bytes, bytearray, memoryview)):
         raise TypeError("raw_body must be the raw request body bytes")
@@ -65,57 +75,59 @@ def verify_webhook(
 
     # (1) Take the JWT from "Authorization: Token <JWT>".
     if not isinstance(authorization, str) or authorization.strip() == "":
-        raise WebhookVerificationError(1, "missing Authorization header")
+        raise _refuse(1, "missing Authorization header")
     parts = authorization.strip().split()
     if len(parts) != 2 or parts[0].lower() != "token":
-        raise WebhookVerificationError(1, 'Authorization header must be "Token <JWT>"')
+        raise _refuse(1, 'Authorization header must be "Token <JWT>"')
     token = parts[1]
     if not _JWS_COMPACT.match(token):
-        raise WebhookVerificationError(1, "Authorization header does not carry a JWT")
+        raise _refuse(1, "Authorization header does not carry a JWT")
     header_b64, claims_b64, signature_b64 = token.split(".")
 
     # (2) Verify the signature: HS256 only, keyed by the UTF-8 bytes of the shared secret.
     header = _json_object(header_b64, 2, "header")
     if header.get("alg") != "HS256":
-        raise WebhookVerificationError(2, "only HS256 tokens are accepted")
+        raise _refuse(2, f"only HS256 tokens are accepted, not the algorithm {json.dumps(header.get('alg'))}")
     kid = header.get("kid")
     named = [s for s in candidates if isinstance(kid, str) and secret_id(s) == kid]
     try:
         signature = _b64url(signature_b64)
     except (ValueError, binascii.Error):
-        raise WebhookVerificationError(2, "invalid signature") from None
+        raise _refuse(2, "invalid signature") from None
     signed = f"{header_b64}.{claims_b64}".encode("ascii")
     verified_with = next(
         (s for s in (named or candidates) if hmac.compare_digest(hmac.new(s.encode("utf-8"), signed, hashlib.sha256).digest(), signature)),
         None,
     )
     if verified_with is None:
-        raise WebhookVerificationError(2, "invalid signature")
+        raise _refuse(2, "invalid signature")
     claims = _json_object(claims_b64, 2, "claims")
 
     # (3) Check the token has not expired.
     exp = claims.get("exp")
     if not isinstance(exp, (int, float)) or isinstance(exp, bool):
-        raise WebhookVerificationError(3, "token has no numeric exp claim")
+        raise _refuse(3, "token has no numeric exp claim")
     if clock >= exp + clock_tolerance_seconds:
-        raise WebhookVerificationError(3, "token expired")
+        raise _refuse(3, "token expired")
     nbf = claims.get("nbf")
     if isinstance(nbf, (int, float)) and clock + clock_tolerance_seconds < nbf:
-        raise WebhookVerificationError(3, "token not yet valid")
+        raise _refuse(3, "token not yet valid")
 
     # (4) Read the payloadHash claim.
     expected = claims.get("payloadHash")
     if not isinstance(expected, str) or not _SHA256_HEX.match(expected):
-        raise WebhookVerificationError(4, "payloadHash claim missing or not a hex SHA-256 digest")
+        raise _refuse(4, "payloadHash claim missing or not a hex SHA-256 digest")
 
     # (5) Hash the raw body, and (6) compare in constant time.
     actual = hashlib.sha256(body).digest()
     if not hmac.compare_digest(bytes.fromhex(expected), actual):
-        raise WebhookVerificationError(6, "payloadHash does not match the request body")
+        raise _refuse(6, "payloadHash does not match the request body")
 
     # (7) Only now parse the JSON payload (strict UTF-8).
     try:
         payload = json.loads(body.decode("utf-8"))
     except (ValueError, UnicodeDecodeError):
-        raise WebhookVerificationError(7, "request body is not valid JSON") from None
+        raise _refuse(7, "request body is not valid JSON") from None
+    if claims.get("test") is True and refuse_tests:
+        raise WebhookVerificationError(7, "test-call", 'a Test call, refused: pass test_calls="accept" to take it')
     return VerifiedWebhook(payload=payload, claims=claims, secret_id=secret_id(verified_with))

@@ -1,0 +1,33 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
+
+type Json = Record<string, unknown>;
+
+/**
+ * Turns the OpenAPI 3.0 document @nestjs/swagger generates into OpenAPI 3.1: schemas are JSON
+ * Schema 2020-12 there, so `nullable: true` becomes a `null` type (or a `null` branch beside a
+ * `$ref`). Nothing else the generator emits differs between the two versions.
+ */
+export function toOpenApi31(document: OpenAPIObject): OpenAPIObject {
+  const converted = rewrite(document) as OpenAPIObject;
+  converted.openapi = '3.1.0';
+  return converted;
+}
+
+function rewrite(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(rewrite);
+  if (typeof value !== 'object' || value === null) return value;
+  const object: Json = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rewrite(v)]));
+  if (object.nullable !== true) {
+    if (object.nullable === false) delete object.nullable;
+    return object;
+  }
+  delete object.nullable;
+  if (typeof object.type === 'string' && !Array.isArray(object.enum)) {
+    object.type = [object.type, 'null'];
+    return object;
+  }
+  // an enum, a `$ref` (or allOf/oneOf) with nullable: the value is that schema or null, which
+  // generated clients read as an optional enum or model
+  const { description, ...schema } = object;
+  return { ...(description === undefined ? {} : { description }), anyOf: [schema, { type: 'null' }] };
+}

@@ -1,0 +1,76 @@
+import { RISK_ASSESSMENT_EXECUTED } from '@tailsync/contracts';
+import { TEST_WEBHOOK_ID_PREFIX, TOKEN_TTL_SECONDS, WEBHOOK_ISSUER, WEBHOOK_USER_AGENT } from '@tailsync/webhooks';
+
+const EXAMPLE_EVENT_ID = '0b6f1a52-6c1e-4b7e-9a59-3f1d2c8e7a40';
+
+/** The callback body of `Product.RiskAssessmentExecuted` (contract, "Events and delivery"). */
+export const CALLBACK_SCHEMAS = {
+  RiskAssessmentExecutedCallback: {
+    type: 'object',
+    description: 'The body of an event callback; `data` is the event\'s data, passed through unchanged. A Test call\'s body is the `payloadToEcho` it was sent with instead.',
+    required: ['eventId', 'eventName', 'occurredAt', 'domain', 'data'],
+    properties: {
+      eventId: { type: 'string', format: 'uuid', description: 'The event id; also the Webhook-Id header, the same on every attempt.' },
+      eventName: { type: 'string', const: RISK_ASSESSMENT_EXECUTED },
+      occurredAt: { type: 'string', format: 'date-time' },
+      domain: { type: 'string', description: 'Your domain.' },
+      data: { type: 'object', additionalProperties: true },
+    },
+    examples: [{ eventId: EXAMPLE_EVENT_ID, eventName: RISK_ASSESSMENT_EXECUTED, occurredAt: '2026-01-01T00:00:00.000Z', domain: 'acme', data: { score: 42, tail: 'N123AB' } }],
+  },
+  WebhookTokenClaims: {
+    type: 'object',
+    description: `Claims of the JWT in \`Authorization: Token <JWT>\` (HS256, keyed by the UTF-8 bytes of the shared secret; its header's \`kid\` names the secret).`,
+    required: ['payloadHash', 'iat', 'exp', 'jti', 'iss', 'sub', 'evt'],
+    properties: {
+      payloadHash: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'Lowercase hex SHA-256 of the exact body bytes.' },
+      iat: { type: 'integer', description: 'Issued at (Unix seconds); equals Webhook-Timestamp.' },
+      exp: { type: 'integer', description: `iat + ${TOKEN_TTL_SECONDS}.` },
+      jti: { type: 'string', format: 'uuid', description: 'Unique per attempt.' },
+      iss: { type: 'string', const: WEBHOOK_ISSUER },
+      sub: { type: 'string', description: 'Your domain.' },
+      evt: { type: 'string', const: RISK_ASSESSMENT_EXECUTED },
+      test: { type: 'boolean', const: true, description: 'Present on a Test call only.' },
+    },
+  },
+} as const;
+
+const header = (name: string, description: string, schema: Record<string, unknown>, example: string) => ({ name, in: 'header', required: true, description, schema, example });
+
+/**
+ * The callback an integrator's subscription URL receives, as an OpenAPI 3.1 webhook: its headers
+ * (the JWT and the Standard Webhooks signature), its body and what each answer makes us do.
+ */
+export const WEBHOOKS = {
+  [RISK_ASSESSMENT_EXECUTED]: {
+    post: {
+      operationId: 'receiveRiskAssessmentExecuted',
+      summary: 'A risk assessment was executed: one signed POST to your subscription URL per attempt',
+      description: [
+        'Verify before use (the receiver packages npm `@tailsync/webhooks` and PyPI `tailsync-webhooks` do): the JWT of the `Authorization` header with the SHA-256 of the raw body (`payloadHash`), or the Standard Webhooks signature (`whsec_` + base64 of the secret). While a rotated secret\'s grace period lasts, `webhook-signature` lists one signature per secret, the current one first.',
+        `A Test call (\`POST /WebhookSubscriptions/Test\`) has a \`webhook-id\` starting \`${TEST_WEBHOOK_ID_PREFIX}\`, \`test: true\` in its JWT and the \`payloadToEcho\` as its body; the receiver packages refuse it unless told to accept test calls.`,
+        'Delivery is at least once: dedupe on `webhook-id`.',
+      ].join('\n\n'),
+      tags: ['Webhook callbacks'],
+      parameters: [
+        header('Authorization', '`Token <JWT>`; see WebhookTokenClaims.', { type: 'string', pattern: '^Token [A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$' }, 'Token eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCIsImtpZCI6IjM3NGQ3NmNlNjExN2JiZWMifQ.eyJwYXlsb2FkSGFzaCI6Ii4uLiJ9.c2lnbmF0dXJl'),
+        header('User-Agent', 'Always this value.', { type: 'string', const: WEBHOOK_USER_AGENT }, WEBHOOK_USER_AGENT),
+        header('Webhook-Id', `The event id, the same on every attempt (\`${TEST_WEBHOOK_ID_PREFIX}<uuid>\` on a Test call).`, { type: 'string' }, EXAMPLE_EVENT_ID),
+        header('Webhook-Attempt', '1, 2, … (continuing across a redelivery).', { type: 'string', pattern: '^[1-9][0-9]*$' }, '1'),
+        header('Webhook-Timestamp', 'Unix seconds of the attempt; the JWT\'s iat.', { type: 'string', pattern: '^[0-9]+$' }, '1767225600'),
+        header('Webhook-Signature', 'Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, the current secret\'s first.', { type: 'string', pattern: '^v1,[A-Za-z0-9+/]+=*( v1,[A-Za-z0-9+/]+=*)*$' }, 'v1,xUuu5aO8Q6Y/Oi+q3W6ZkSgw0uaQ2m0hZ4uE2GJtWxk='),
+      ],
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/RiskAssessmentExecutedCallback' } } },
+      },
+      responses: {
+        '2XX': { description: 'Accepted: the delivery is done.' },
+        '410': { description: 'Gone: the delivery fails and the subscription is disabled until it is saved again or enabled (a Test call changes nothing).' },
+        '429': { description: 'Retried; a `Retry-After` (seconds or HTTP-date) delays the next attempt (at most 256 s by default).' },
+        '503': { description: 'Retried, like every 5xx, 408 and a time-out (10 s); `Retry-After` is honoured as for 429.' },
+        default: { description: 'Any other status (a 4xx such as 401 from a failed verification, a 3xx) ends the delivery `failed` without retrying.' },
+      },
+    },
+  },
+};

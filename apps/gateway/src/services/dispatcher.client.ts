@@ -1,0 +1,64 @@
+import {
+  type DeliveryActivityReply, type DeliveryPage, type ListDeliveriesRequest, PROTO_FILES, type PutSubscriptionRequest, type RecoverDeliveriesRequest,
+  type RecoverDeliveriesResult, type RedeliverResult, type SubscriptionView, type TestSubscriptionResult, type wire,
+} from '@tailsync/contracts';
+import { resultOf } from './reply';
+import type { BudgetedCaller, ServiceChannel } from './service-channel';
+import { deliveryActivity, deliveryPage, pingReply, subscriptionView, testResult } from './wire-views';
+
+export const DISPATCHER_SERVICE = { name: 'webhook-dispatcher', service: 'WebhookDispatcher', protoFile: PROTO_FILES.webhookDispatcher } as const;
+
+/** webhook-dispatcher's requests as the gateway makes them: views in, problems thrown as HTTP problems. */
+export class DispatcherClient {
+  constructor(private readonly channel: ServiceChannel<wire.WebhookDispatcherDefinition>) {}
+
+  async putSubscription(caller: BudgetedCaller, request: PutSubscriptionRequest): Promise<SubscriptionView> {
+    return subscriptionView(resultOf(await this.channel.call('PutSubscription', caller, request), 'subscription'));
+  }
+
+  async getSubscription(caller: BudgetedCaller): Promise<SubscriptionView> {
+    return subscriptionView(resultOf(await this.channel.call('GetSubscription', caller, {}), 'subscription'));
+  }
+
+  async deleteSubscription(caller: BudgetedCaller): Promise<void> {
+    resultOf(await this.channel.call('DeleteSubscription', caller, {}), 'deleted');
+  }
+
+  async enableSubscription(caller: BudgetedCaller): Promise<SubscriptionView> {
+    return subscriptionView(resultOf(await this.channel.call('EnableSubscription', caller, {}), 'subscription'));
+  }
+
+  async disableSubscription(caller: BudgetedCaller): Promise<SubscriptionView> {
+    return subscriptionView(resultOf(await this.channel.call('DisableSubscription', caller, {}), 'subscription'));
+  }
+
+  async test(caller: BudgetedCaller, payloadToEcho: unknown): Promise<TestSubscriptionResult> {
+    return testResult(resultOf(await this.channel.call('TestSubscription', caller, { payloadJson: JSON.stringify(payloadToEcho) }), 'test'));
+  }
+
+  async listDeliveries(caller: BudgetedCaller, request: ListDeliveriesRequest): Promise<DeliveryPage> {
+    return deliveryPage(resultOf(await this.channel.call('ListDeliveries', caller, request), 'page'));
+  }
+
+  async redeliver(caller: BudgetedCaller, id: string): Promise<RedeliverResult> {
+    const { status, ...redelivery } = resultOf(await this.channel.call('Redeliver', caller, { id }), 'redelivery');
+    return { ...redelivery, status: status as RedeliverResult['status'] };
+  }
+
+  async recover(caller: BudgetedCaller, request: RecoverDeliveriesRequest): Promise<RecoverDeliveriesResult> {
+    const { recoveryId, deliveries } = resultOf(await this.channel.call('RecoverDeliveries', caller, request), 'recovery');
+    return { recoveryId, deliveries };
+  }
+
+  async activity(caller: BudgetedCaller, since: string): Promise<DeliveryActivityReply> {
+    return deliveryActivity(await this.channel.call('ReadActivity', caller, { since }));
+  }
+
+  async ping(caller: BudgetedCaller) {
+    return pingReply(await this.channel.call('Ping', caller, {}));
+  }
+
+  close(): void {
+    this.channel.close();
+  }
+}

@@ -1,0 +1,126 @@
+import type { CallerContext, RpcReply } from '@tailsync/contracts';
+import { DispatcherRuntime } from '../dispatcher.runtime';
+import { ensureSubscriptionEventsTopic, isolatedDatabase, newSharedSecret, testConfig, uniqueDomain } from '../testing/harness';
+import { scripts, WebhookReceiver } from '../testing/receiver';
+import { decodeCursor, encodeCursor, SubscriptionRequests } from './subscription-requests';
+
+const EVT = 'Product.RiskAssessmentExecuted';
+
+describe('SubscriptionRequests (the RPC handlers, real PostgreSQL)', () => {
+  let db: Awaited<ReturnType<typeof isolatedDatabase>>;
+  let open: SubscriptionRequests;
+  let guarded: SubscriptionRequests;
+  let runtime: DispatcherRuntime;
+
+  beforeAll(async () => {
+    db = await isolatedDatabase('messages');
+    runtime = new DispatcherRuntime(testConfig(), 'spec', { pool: db.pool });
+    open = new SubscriptionRequests(runtime);
+    await ensureSubscriptionEventsTopic();
+    await runtime.events.start();
+    guarded = new SubscriptionRequests(new DispatcherRuntime(testConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: 'false' }), 'spec-guarded', { pool: db.pool }));
+  });
+  afterAll(async () => {
+    await runtime.events.stop();
+    runtime.sender.close();
+    await db.drop();
+  });
+
+  const caller = (domain: string): CallerContext => ({ domain, source: 'client', requestId: 'r' });
+  const req = <T>(domain: string, body: T) => ({ caller: caller(domain), body, deadline: Date.now() + 10_000 });
+  const problem = (reply: RpcReply<unknown>) => (reply.ok ? undefined : reply.problem);
+
+  it('stores the sealed secret as it came and shows the view without it', async () => {
+    const domain = uniqueDomain();
+    const secret = newSharedSecret();
+    const sealed = runtime.box.encrypt(secret, domain);
+    const reply = await open.put(req(domain, { eventNames: [EVT], url: 'http://127.0.0.1:9/hook', sealedSecret: sealed }));
+    expect(reply).toEqual({
+      ok: true,
+      result: {
+        eventNames: [EVT], url: 'http://127.0.0.1:9/hook', createdAt: expect.any(String), updatedAt: expect.any(String),
+        secretUpdatedAt: expect.any(String), previousSecretValidUntil: null, status: 'active', disabledReason: null, disabledAt: null,
+        health: { lastSuccessAt: null, lastFailureAt: null, failedDeliveriesInARow: 0 },
+      },
+    });
+    const { rows } = await db.pool.query('select secret_sealed from webhook_subscriptions where domain = $1', [domain]);
+    expect(rows[0].secret_sealed).toBe(sealed);
+    expect(JSON.stringify(rows)).not.toContain(secret);
+  });
+
+  it.each(['http://127.0.0.1/hook', 'http://localhost:8080/', 'http://169.254.169.254/', 'http://[::ffff:10.0.0.1]/', 'http://0x7f000001/'])(
+    'refuses the private url %s under url when private URLs are not allowed',
+    async (url) => {
+      const domain = uniqueDomain();
+      const reply = await guarded.put(req(domain, { eventNames: [EVT], url, sealedSecret: runtime.box.encrypt(newSharedSecret(), domain) }));
+      expect(problem(reply)).toMatchObject({ kind: 'validation', fieldErrors: { url: [expect.stringMatching(/non-public address/)] } });
+    },
+  );
+
+  it('refuses a secret sealed for another domain, a short secret, and bad event names', async () => {
+    const domain = uniqueDomain();
+    const reply = await open.put(req(domain, { eventNames: ['Nope'], url: 'ftp://x', sealedSecret: runtime.box.encrypt(newSharedSecret(), 'other') }));
+    expect(problem(reply)).toMatchObject({ kind: 'validation', fieldErrors: { eventNames: expect.any(Array), url: expect.any(Array), sharedSecret: ['sharedSecret could not be read.'] } });
+    const short = await open.put(req(domain, { eventNames: [EVT], url: 'http://127.0.0.1/', sealedSecret: runtime.box.encrypt('x'.repeat(63), domain) }));
+    expect(problem(short)).toMatchObject({ fieldErrors: { sharedSecret: [expect.stringMatching(/64 and 1024/)] } });
+  });
+
+  it('answers not-found for get, delete, test and redeliver without a subscription or delivery', async () => {
+    const domain = uniqueDomain();
+    expect(problem(await open.get(req(domain, {})))).toMatchObject({ kind: 'not-found' });
+    expect(problem(await open.delete(req(domain, {})))).toMatchObject({ kind: 'not-found' });
+    expect(problem(await open.test(req(domain, { payloadToEcho: {} })))).toMatchObject({ kind: 'not-found' });
+    expect(problem(await open.redeliver(req(domain, { id: 'x' })))).toMatchObject({ kind: 'not-found' });
+  });
+
+  it('cuts the Test call to the request deadline so the gateway still gets an answer', async () => {
+    const receiver = await WebhookReceiver.start(scripts.hang());
+    try {
+      const domain = uniqueDomain();
+      await open.put(req(domain, { eventNames: [EVT], url: receiver.url, sealedSecret: runtime.box.encrypt(newSharedSecret(), domain) }));
+      const started = Date.now();
+      const reply = await open.test({ caller: caller(domain), body: { payloadToEcho: { a: 1 } }, deadline: Date.now() + 1500 });
+      expect(Date.now() - started).toBeLessThan(1500);
+      expect(reply).toMatchObject({ ok: true, result: { success: false, diagnostics: { statusCode: null, error: expect.stringMatching(/no response within/) } } });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('a Test call answered 410 reports it and leaves the subscription active', async () => {
+    const receiver = await WebhookReceiver.start(scripts.status(410, 'gone'));
+    try {
+      const domain = uniqueDomain();
+      await open.put(req(domain, { eventNames: [EVT], url: receiver.url, sealedSecret: runtime.box.encrypt(newSharedSecret(), domain) }));
+      const reply = await open.test(req(domain, { payloadToEcho: { a: 1 } }));
+      expect(reply).toMatchObject({ ok: true, result: { success: false, diagnostics: { statusCode: 410, error: 'HTTP 410' } } });
+      expect(await open.get(req(domain, {}))).toMatchObject({ ok: true, result: { status: 'active', disabledReason: null, disabledAt: null } });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('saving a disabled subscription again enables it', async () => {
+    const domain = uniqueDomain();
+    const put = () => open.put(req(domain, { eventNames: [EVT], url: 'http://127.0.0.1:9/hook', sealedSecret: runtime.box.encrypt(newSharedSecret(), domain) }));
+    await put();
+    await runtime.state.disable(domain, 'gone');
+    expect(await open.get(req(domain, {}))).toMatchObject({ ok: true, result: { status: 'disabled', disabledReason: 'gone', disabledAt: expect.any(String) } });
+    expect(await put()).toMatchObject({ ok: true, result: { status: 'active', disabledReason: null, disabledAt: null } });
+  });
+
+  it('validates the delivery log query', async () => {
+    const domain = uniqueDomain();
+    expect(problem(await open.list(req(domain, { status: 'gone' as never })))).toMatchObject({ fieldErrors: { status: expect.any(Array) } });
+    expect(problem(await open.list(req(domain, { limit: 0 })))).toMatchObject({ fieldErrors: { limit: expect.any(Array) } });
+    expect(problem(await open.list(req(domain, { cursor: 'bogus' })))).toMatchObject({ fieldErrors: { cursor: expect.any(Array) } });
+    expect(await open.list(req(domain, {}))).toEqual({ ok: true, result: { items: [], nextCursor: null } });
+  });
+
+  it('round-trips cursors and refuses forged ones', () => {
+    expect(decodeCursor(encodeCursor('12345'))).toBe('12345');
+    expect(decodeCursor(Buffer.from('d:-1').toString('base64url'))).toBeUndefined();
+    expect(decodeCursor(Buffer.from("d:1; drop table").toString('base64url'))).toBeUndefined();
+    expect(decodeCursor(42)).toBeUndefined();
+  });
+});

@@ -1,0 +1,92 @@
+import { Controller, Inject } from '@nestjs/common';
+import { GrpcMethod } from '@nestjs/microservices';
+import type { ServerUnaryCall } from '@grpc/grpc-js';
+import { type DeliveryStatus, mapReply, ok, type wire } from '@tailsync/contracts';
+import { INSTANCE_ID, pingReply, READINESS_CHECKS, ReadinessCheck, ServedCalls } from '@tailsync/service-kit';
+import { AdminRequests } from './admin/admin-requests';
+import { RecoveryRequests } from './subscriptions/recovery-requests';
+import { SubscriptionRequests } from './subscriptions/subscription-requests';
+
+type Call = ServerUnaryCall<unknown, unknown>;
+
+/**
+ * Where the gateway's requests enter the dispatcher: the `WebhookDispatcher` service of
+ * libs/contracts/proto/tailsync/v1/webhook_dispatcher.proto, each method handed to its handler.
+ */
+@Controller()
+export class WebhookDispatcherGrpc {
+  constructor(
+    private readonly calls: ServedCalls,
+    private readonly subscriptions: SubscriptionRequests,
+    private readonly recovery: RecoveryRequests,
+    private readonly admin: AdminRequests,
+    @Inject(READINESS_CHECKS) private readonly checks: ReadinessCheck[],
+    @Inject(INSTANCE_ID) private readonly instance: string,
+  ) {}
+
+  @GrpcMethod('WebhookDispatcher', 'Ping')
+  ping(body: wire.PingRequest__Output, _: unknown, call: Call) {
+    return this.calls.answer(call, body, async () => ok(await pingReply('webhook-dispatcher', this.instance, this.checks)));
+  }
+
+  @GrpcMethod('WebhookDispatcher', 'PutSubscription')
+  putSubscription(body: wire.PutSubscriptionRequest__Output, _: unknown, call: Call) {
+    return this.calls.reply(call, body, 'subscription', (request) => this.subscriptions.put(request));
+  }
+
+  @GrpcMethod('WebhookDispatcher', 'GetSubscription')
+  getSubscription(body: wire.SubscriptionRequest__Output, _: unknown, call: Call) {
+    return this.calls.reply(call, body, 'subscription', (request) => this.subscriptions.get(request));
+  }
+
+  @GrpcMethod('WebhookDispatcher', 'DeleteSubscription')
+  deleteSubscription(body: wire.SubscriptionRequest__Output, _: unknown, call: Call) {
+    return this.calls.reply(call, body, 'deleted', async (request) => mapReply(await this.subscriptions.delete(request), ({ deleted }) => deleted));
+  }
+
+  @GrpcMethod('WebhookDispatcher', 'EnableSubscription')
+  enableSubscription(body: wire.SubscriptionRequest__Output, _: unknown, call: Call) {
+    return this.calls.reply(call, body, 'subscription', (request) => this.subscriptions.enable(request));
+  }
+
+  @GrpcMethod('WebhookDispatcher', 'DisableSubscription')
+  disableSubscription(body: wire.SubscriptionRequest__Output, _: unknown, call: Call) {
+    return this.calls.reply(call, body, 'subscription', (request) => this.subscriptions.disable(request));
+  }
+
+  @GrpcMethod('WebhookDispatcher', 'TestSubscription')
+  testSubscription(body: wire.TestSubscriptionRequest__Output, _: unknown, call: Call) {
+    return this.calls.reply(call, { payloadToEcho: parsedPayload(body.payloadJson) }, 'test', (request) => this.subscriptions.test(request));
+  }
+
+  @GrpcMethod('WebhookDispatcher', 'ListDeliveries')
+  listDeliveries(body: wire.ListDeliveriesRequest__Output, _: unknown, call: Call) {
+    // `status` is a string on the wire; the handler refuses one it does not know.
+    const request = body as Omit<wire.ListDeliveriesRequest__Output, 'status'> & { status?: DeliveryStatus };
+    return this.calls.reply(call, request, 'page', (r) => this.subscriptions.list(r));
+  }
+
+  @GrpcMethod('WebhookDispatcher', 'Redeliver')
+  redeliver(body: wire.RedeliverRequest__Output, _: unknown, call: Call) {
+    return this.calls.reply(call, body, 'redelivery', (request) => this.subscriptions.redeliver(request));
+  }
+
+  @GrpcMethod('WebhookDispatcher', 'RecoverDeliveries')
+  recoverDeliveries(body: wire.RecoverDeliveriesRequest__Output, _: unknown, call: Call) {
+    return this.calls.reply(call, body, 'recovery', (request) => this.recovery.recover(request));
+  }
+
+  @GrpcMethod('WebhookDispatcher', 'ReadActivity')
+  readActivity(body: wire.ActivityRequest__Output, _: unknown, call: Call) {
+    return this.calls.answer(call, body, (request) => this.admin.activity(request));
+  }
+}
+
+/** The test call's body as the gateway sent it; what is not JSON reaches the handler's own check as `undefined`. */
+function parsedPayload(json: string): unknown {
+  try {
+    return JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+}

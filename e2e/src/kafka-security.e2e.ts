@@ -1,0 +1,164 @@
+/**
+ * The broker as an attacker sees it: `npm test` runs Kafka with SASL/SCRAM on every listener and
+ * the contract's ACLs (allow.everyone.if.no.acl.found=false). Each principal can do its part only.
+ */
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { TOPICS } from '@tailsync/contracts';
+import { kafkaAccessFailure, kafkaConnection, type KafkaConnection } from '@tailsync/service-kit';
+import { AclOperationTypes, AclPermissionTypes, AclResourceTypes, Kafka, logLevel, ResourcePatternTypes } from 'kafkajs';
+import { principalKafka, testKafkaClients } from './support/kafka';
+import { api, newServiceAccount } from './support/accounts';
+import { appEnv } from './support/test-stack';
+
+const ROOT = join(__dirname, '..', '..');
+const client = (connection: KafkaConnection) => new Kafka({ ...connection, clientId: `attacker-${randomUUID().slice(0, 8)}`, logLevel: logLevel.NOTHING, retry: { retries: 2 }, connectionTimeout: 10_000 });
+
+/** What a failure of `run` says, as the apps would report it; fails the test when `run` succeeds. */
+async function refusal(connection: KafkaConnection, run: (kafka: Kafka) => Promise<unknown>): Promise<string> {
+  try {
+    await run(client(connection));
+  } catch (error) {
+    return kafkaAccessFailure(error, connection)?.message ?? `not an access failure: ${(error as Error).message}`;
+  }
+  throw new Error('the broker allowed it');
+}
+
+/** Sends a well-formed risk assessment of a domain nobody subscribed (so whatever gets through harms nothing). */
+const produce = (topic: string) => async (kafka: Kafka) => {
+  const producer = kafka.producer({ allowAutoTopicCreation: false, retry: { retries: 0 } });
+  await producer.connect();
+  try {
+    const event = { eventId: randomUUID(), domain: 'attacker', occurredAt: new Date().toISOString(), data: {} };
+    await producer.send({ topic, acks: -1, messages: [{ key: event.domain, value: JSON.stringify(event) }] });
+  } finally {
+    await producer.disconnect();
+  }
+};
+
+/** Joins `groupId` on `topic` and resolves with the first message, or rejects with the group's error. */
+const consumeOne = (topic: string, groupId: string) => async (kafka: Kafka) => {
+  const consumer = kafka.consumer({ groupId, maxWaitTimeInMs: 100, retry: { retries: 0 } });
+  try {
+    await consumer.connect();
+    await consumer.subscribe({ topic, fromBeginning: true });
+    return await new Promise((resolve, reject) => {
+      consumer.on(consumer.events.CRASH, (e) => reject(e.payload.error));
+      void consumer.run({ eachMessage: async ({ message }) => resolve(message) }).catch(reject);
+    });
+  } finally {
+    await consumer.disconnect();
+  }
+};
+
+describe('Kafka as an attacker sees it (SASL/SCRAM, least-privilege ACLs)', () => {
+  const clients = testKafkaClients();
+
+  it('refuses a client without credentials', async () => {
+    const anonymous = kafkaConnection({ KAFKA_BROKERS: clients.brokers, KAFKA_SSL: process.env.KAFKA_SSL, KAFKA_SSL_CA_FILE: process.env.KAFKA_SSL_CA_FILE });
+    const admin = client(anonymous).admin();
+    await expect(admin.connect().then(() => admin.listTopics())).rejects.toThrow();
+    await admin.disconnect();
+  });
+
+  it('refuses a wrong password, saying which settings to check and never the password', async () => {
+    const wrong = { ...principalKafka('reader'), sasl: { ...principalKafka('reader').sasl!, password: 'not-the-password-at-all' } };
+    const message = await refusal(wrong, (kafka) => kafka.admin().connect());
+    expect(message).toContain('refused the credentials');
+    expect(message).toContain('KAFKA_SASL_PASSWORD');
+    expect(message).not.toContain('not-the-password-at-all');
+  });
+
+  it('lets reader read tailsync.* in a reader-* group, and nothing else', async () => {
+    const account = await newServiceAccount();
+    expect((await api(account, 'PUT', '/Tails', { tailId: 'read-me', tailNumber: 'NREAD1' })).status).toBe(201);
+    await expect(consumeOne(TOPICS.tailEvents, `reader-e2e-${randomUUID()}`)(client(principalKafka('reader')))).resolves.toBeDefined();
+    expect(await refusal(principalKafka('reader'), produce(TOPICS.riskAssessmentExecuted))).toContain('TOPIC_AUTHORIZATION_FAILED');
+    expect(await refusal(principalKafka('reader'), produce(TOPICS.tailEvents))).toContain('TOPIC_AUTHORIZATION_FAILED');
+    // kafkajs reports a group it may not use as "Failed to find group coordinator"; the broker's
+    // own answer is checked below, in kafkajs's debug log.
+    expect(await refusal(principalKafka('reader'), consumeOne(TOPICS.tailEvents, 'webhook-dispatcher-events'))).toMatch(/GROUP_AUTHORIZATION_FAILED|Failed to find group coordinator/);
+    expect(await refusal(principalKafka('reader'), consumeOne(TOPICS.riskAssessmentExecuted, `reader-e2e-${randomUUID()}`))).toContain('TOPIC_AUTHORIZATION_FAILED');
+    const admin = client(principalKafka('reader')).admin();
+    await admin.connect();
+    try {
+      await expect(admin.fetchOffsets({ groupId: `reader-e2e-${randomUUID()}`, topics: [TOPICS.tailEvents] })).resolves.toBeDefined();
+    } finally {
+      await admin.disconnect();
+    }
+    // kafkajs turns the broker's GROUP_AUTHORIZATION_FAILED into "Failed to find group coordinator"
+    // and logs the broker's answer at debug level: read it there.
+    const answers: string[] = [];
+    const watched = new Kafka({
+      ...principalKafka('reader'), clientId: 'attacker-groups', logLevel: logLevel.DEBUG, retry: { retries: 1 },
+      logCreator: () => ({ log }) => void answers.push(String((log.error as { type?: string } | undefined)?.type ?? '')),
+    }).admin();
+    await watched.connect();
+    try {
+      await expect(watched.fetchOffsets({ groupId: 'webhook-dispatcher-events', topics: [TOPICS.tailEvents] })).rejects.toThrow('Failed to find group coordinator');
+      expect(answers).toContain('GROUP_AUTHORIZATION_FAILED');
+    } finally {
+      await watched.disconnect();
+    }
+    await admin.connect();
+    try {
+      await expect(admin.createTopics({ topics: [{ topic: `tailsync.planted-${randomUUID()}`, numPartitions: 1, replicationFactor: 1 }] })).rejects.toThrow();
+    } finally {
+      await admin.disconnect();
+    }
+  });
+
+  it('lets product write risk assessments and read nothing of tailsync', async () => {
+    await produce(TOPICS.riskAssessmentExecuted)(client(principalKafka('product')));
+    expect(await refusal(principalKafka('product'), consumeOne(TOPICS.tailEvents, `reader-e2e-${randomUUID()}`))).toMatch(/(TOPIC|GROUP)_AUTHORIZATION_FAILED/);
+    expect(await refusal(principalKafka('product'), consumeOne(TOPICS.tailEvents, `product-${randomUUID()}`))).toMatch(/(TOPIC|GROUP)_AUTHORIZATION_FAILED/);
+    expect(await refusal(principalKafka('product'), produce(TOPICS.riskAssessmentExecutedDlq))).toContain('TOPIC_AUTHORIZATION_FAILED');
+  });
+
+  it('keeps each service to its own topics', async () => {
+    expect(await refusal(principalKafka('tail-sync'), produce(TOPICS.riskAssessmentExecuted))).toContain('TOPIC_AUTHORIZATION_FAILED');
+    expect(await refusal(principalKafka('webhook-dispatcher'), produce(TOPICS.riskAssessmentExecuted))).toContain('TOPIC_AUTHORIZATION_FAILED');
+    expect(await refusal(principalKafka('webhook-dispatcher'), produce(TOPICS.tailEvents))).toContain('TOPIC_AUTHORIZATION_FAILED');
+  });
+
+  it('stops an app started with a wrong password at once, naming the setting, never the password', () => {
+    const run = spawnSync(process.execPath, [join(ROOT, 'tools', 'run.js'), join(ROOT, 'apps', 'tail-sync', 'src', 'main.ts')], {
+      cwd: ROOT,
+      env: { ...process.env, ...appEnv(), KAFKA_SASL_MECHANISM: 'scram-sha-512', KAFKA_SASL_USERNAME: 'tail-sync', KAFKA_SASL_PASSWORD: 'wrong-password-1234', TAIL_SYNC_HTTP_PORT: '13091', INSTANCE_ID: 'wrong-password' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('tail-sync failed to start: Kafka at');
+    expect(run.stderr).toContain('refused the credentials');
+    expect(run.stderr).toContain('KAFKA_SASL_PASSWORD');
+    expect(`${run.stdout}${run.stderr}`).not.toContain('wrong-password-1234');
+  });
+
+  it('kafka-principals brings a principal back to the contract: an ACL added by hand is removed', async () => {
+    const admin = client(principalKafka('admin')).admin();
+    await admin.connect();
+    const planted = {
+      resourceType: AclResourceTypes.TOPIC, resourceName: TOPICS.riskAssessmentExecuted, resourcePatternType: ResourcePatternTypes.LITERAL,
+      principal: `User:${clients.reader.username}`, host: '*', operation: AclOperationTypes.WRITE, permissionType: AclPermissionTypes.ALLOW,
+    };
+    try {
+      await admin.createAcls({ acl: [planted] });
+      await produce(TOPICS.riskAssessmentExecuted)(client(principalKafka('reader')));
+      const run = spawnSync(process.execPath, [join(ROOT, 'tools', 'run.js'), join(ROOT, 'tools', 'cli', 'main.ts'), 'kafka-principals', '--clients', join(process.env.TAILSYNC_TEST_DATA as string, 'kafka-clients.json')], {
+        cwd: ROOT,
+        env: Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('KAFKA_SASL_'))),
+        encoding: 'utf8',
+      });
+      expect(run.stderr).toBe('');
+      expect(run.status).toBe(0);
+      expect(run.stdout).toContain('1 removed');
+      for (const c of Object.values(clients)) if (typeof c === 'object') expect(run.stdout).not.toContain(c.password);
+      expect(await refusal(principalKafka('reader'), produce(TOPICS.riskAssessmentExecuted))).toContain('TOPIC_AUTHORIZATION_FAILED');
+    } finally {
+      await admin.deleteAcls({ filters: [planted] });
+      await admin.disconnect();
+    }
+  });
+});

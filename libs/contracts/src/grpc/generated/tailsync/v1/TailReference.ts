@@ -1,0 +1,16 @@
+// Original file: libs/contracts/proto/tailsync/v1/tail_sync.proto
+
+
+/**
+ * A tail by the caller's Mapped ID.
+ */
+export interface TailReference {
+  'tailId'?: (string);
+}
+
+/**
+ * A tail by the caller's Mapped ID.
+ */
+export interface TailReference__Output {
+  'tailId': (string);
+}

@@ -1,0 +1,185 @@
+// Original file: libs/contracts/proto/tailsync/v1/webhook_dispatcher.proto
+
+import type * as grpc from '@grpc/grpc-js'
+import type { MethodDefinition } from '@grpc/proto-loader'
+import type { ActivityRequest as _tailsync_v1_ActivityRequest, ActivityRequest__Output as _tailsync_v1_ActivityRequest__Output } from '../../tailsync/v1/ActivityRequest';
+import type { DeleteSubscriptionReply as _tailsync_v1_DeleteSubscriptionReply, DeleteSubscriptionReply__Output as _tailsync_v1_DeleteSubscriptionReply__Output } from '../../tailsync/v1/DeleteSubscriptionReply';
+import type { DeliveryActivityReply as _tailsync_v1_DeliveryActivityReply, DeliveryActivityReply__Output as _tailsync_v1_DeliveryActivityReply__Output } from '../../tailsync/v1/DeliveryActivityReply';
+import type { DeliveryPageReply as _tailsync_v1_DeliveryPageReply, DeliveryPageReply__Output as _tailsync_v1_DeliveryPageReply__Output } from '../../tailsync/v1/DeliveryPageReply';
+import type { ListDeliveriesRequest as _tailsync_v1_ListDeliveriesRequest, ListDeliveriesRequest__Output as _tailsync_v1_ListDeliveriesRequest__Output } from '../../tailsync/v1/ListDeliveriesRequest';
+import type { PingReply as _tailsync_v1_PingReply, PingReply__Output as _tailsync_v1_PingReply__Output } from '../../tailsync/v1/PingReply';
+import type { PingRequest as _tailsync_v1_PingRequest, PingRequest__Output as _tailsync_v1_PingRequest__Output } from '../../tailsync/v1/PingRequest';
+import type { PutSubscriptionRequest as _tailsync_v1_PutSubscriptionRequest, PutSubscriptionRequest__Output as _tailsync_v1_PutSubscriptionRequest__Output } from '../../tailsync/v1/PutSubscriptionRequest';
+import type { RecoverDeliveriesReply as _tailsync_v1_RecoverDeliveriesReply, RecoverDeliveriesReply__Output as _tailsync_v1_RecoverDeliveriesReply__Output } from '../../tailsync/v1/RecoverDeliveriesReply';
+import type { RecoverDeliveriesRequest as _tailsync_v1_RecoverDeliveriesRequest, RecoverDeliveriesRequest__Output as _tailsync_v1_RecoverDeliveriesRequest__Output } from '../../tailsync/v1/RecoverDeliveriesRequest';
+import type { RedeliverReply as _tailsync_v1_RedeliverReply, RedeliverReply__Output as _tailsync_v1_RedeliverReply__Output } from '../../tailsync/v1/RedeliverReply';
+import type { RedeliverRequest as _tailsync_v1_RedeliverRequest, RedeliverRequest__Output as _tailsync_v1_RedeliverRequest__Output } from '../../tailsync/v1/RedeliverRequest';
+import type { SubscriptionReply as _tailsync_v1_SubscriptionReply, SubscriptionReply__Output as _tailsync_v1_SubscriptionReply__Output } from '../../tailsync/v1/SubscriptionReply';
+import type { SubscriptionRequest as _tailsync_v1_SubscriptionRequest, SubscriptionRequest__Output as _tailsync_v1_SubscriptionRequest__Output } from '../../tailsync/v1/SubscriptionRequest';
+import type { TestSubscriptionReply as _tailsync_v1_TestSubscriptionReply, TestSubscriptionReply__Output as _tailsync_v1_TestSubscriptionReply__Output } from '../../tailsync/v1/TestSubscriptionReply';
+import type { TestSubscriptionRequest as _tailsync_v1_TestSubscriptionRequest, TestSubscriptionRequest__Output as _tailsync_v1_TestSubscriptionRequest__Output } from '../../tailsync/v1/TestSubscriptionRequest';
+
+/**
+ * Methods marked NO_SIDE_EFFECTS are the only ones the gateway retries on another copy.
+ */
+export interface WebhookDispatcherClient extends grpc.Client {
+  DeleteSubscription(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_DeleteSubscriptionReply__Output>): grpc.ClientUnaryCall;
+  DeleteSubscription(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_DeleteSubscriptionReply__Output>): grpc.ClientUnaryCall;
+  DeleteSubscription(argument: _tailsync_v1_SubscriptionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_DeleteSubscriptionReply__Output>): grpc.ClientUnaryCall;
+  DeleteSubscription(argument: _tailsync_v1_SubscriptionRequest, callback: grpc.requestCallback<_tailsync_v1_DeleteSubscriptionReply__Output>): grpc.ClientUnaryCall;
+  deleteSubscription(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_DeleteSubscriptionReply__Output>): grpc.ClientUnaryCall;
+  deleteSubscription(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_DeleteSubscriptionReply__Output>): grpc.ClientUnaryCall;
+  deleteSubscription(argument: _tailsync_v1_SubscriptionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_DeleteSubscriptionReply__Output>): grpc.ClientUnaryCall;
+  deleteSubscription(argument: _tailsync_v1_SubscriptionRequest, callback: grpc.requestCallback<_tailsync_v1_DeleteSubscriptionReply__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * The admin API's Disable: idempotent, a subscription already disabled keeps its reason.
+   */
+  DisableSubscription(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  DisableSubscription(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  DisableSubscription(argument: _tailsync_v1_SubscriptionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  DisableSubscription(argument: _tailsync_v1_SubscriptionRequest, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  /**
+   * The admin API's Disable: idempotent, a subscription already disabled keeps its reason.
+   */
+  disableSubscription(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  disableSubscription(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  disableSubscription(argument: _tailsync_v1_SubscriptionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  disableSubscription(argument: _tailsync_v1_SubscriptionRequest, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  
+  EnableSubscription(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  EnableSubscription(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  EnableSubscription(argument: _tailsync_v1_SubscriptionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  EnableSubscription(argument: _tailsync_v1_SubscriptionRequest, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  enableSubscription(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  enableSubscription(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  enableSubscription(argument: _tailsync_v1_SubscriptionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  enableSubscription(argument: _tailsync_v1_SubscriptionRequest, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  
+  GetSubscription(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  GetSubscription(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  GetSubscription(argument: _tailsync_v1_SubscriptionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  GetSubscription(argument: _tailsync_v1_SubscriptionRequest, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  getSubscription(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  getSubscription(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  getSubscription(argument: _tailsync_v1_SubscriptionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  getSubscription(argument: _tailsync_v1_SubscriptionRequest, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  
+  ListDeliveries(argument: _tailsync_v1_ListDeliveriesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_DeliveryPageReply__Output>): grpc.ClientUnaryCall;
+  ListDeliveries(argument: _tailsync_v1_ListDeliveriesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_DeliveryPageReply__Output>): grpc.ClientUnaryCall;
+  ListDeliveries(argument: _tailsync_v1_ListDeliveriesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_DeliveryPageReply__Output>): grpc.ClientUnaryCall;
+  ListDeliveries(argument: _tailsync_v1_ListDeliveriesRequest, callback: grpc.requestCallback<_tailsync_v1_DeliveryPageReply__Output>): grpc.ClientUnaryCall;
+  listDeliveries(argument: _tailsync_v1_ListDeliveriesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_DeliveryPageReply__Output>): grpc.ClientUnaryCall;
+  listDeliveries(argument: _tailsync_v1_ListDeliveriesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_DeliveryPageReply__Output>): grpc.ClientUnaryCall;
+  listDeliveries(argument: _tailsync_v1_ListDeliveriesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_DeliveryPageReply__Output>): grpc.ClientUnaryCall;
+  listDeliveries(argument: _tailsync_v1_ListDeliveriesRequest, callback: grpc.requestCallback<_tailsync_v1_DeliveryPageReply__Output>): grpc.ClientUnaryCall;
+  
+  Ping(argument: _tailsync_v1_PingRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_PingReply__Output>): grpc.ClientUnaryCall;
+  Ping(argument: _tailsync_v1_PingRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_PingReply__Output>): grpc.ClientUnaryCall;
+  Ping(argument: _tailsync_v1_PingRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_PingReply__Output>): grpc.ClientUnaryCall;
+  Ping(argument: _tailsync_v1_PingRequest, callback: grpc.requestCallback<_tailsync_v1_PingReply__Output>): grpc.ClientUnaryCall;
+  ping(argument: _tailsync_v1_PingRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_PingReply__Output>): grpc.ClientUnaryCall;
+  ping(argument: _tailsync_v1_PingRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_PingReply__Output>): grpc.ClientUnaryCall;
+  ping(argument: _tailsync_v1_PingRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_PingReply__Output>): grpc.ClientUnaryCall;
+  ping(argument: _tailsync_v1_PingRequest, callback: grpc.requestCallback<_tailsync_v1_PingReply__Output>): grpc.ClientUnaryCall;
+  
+  PutSubscription(argument: _tailsync_v1_PutSubscriptionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  PutSubscription(argument: _tailsync_v1_PutSubscriptionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  PutSubscription(argument: _tailsync_v1_PutSubscriptionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  PutSubscription(argument: _tailsync_v1_PutSubscriptionRequest, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  putSubscription(argument: _tailsync_v1_PutSubscriptionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  putSubscription(argument: _tailsync_v1_PutSubscriptionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  putSubscription(argument: _tailsync_v1_PutSubscriptionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  putSubscription(argument: _tailsync_v1_PutSubscriptionRequest, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * Operators only: deliveries per minute, consumer lag, subscriptions that need attention.
+   */
+  ReadActivity(argument: _tailsync_v1_ActivityRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_DeliveryActivityReply__Output>): grpc.ClientUnaryCall;
+  ReadActivity(argument: _tailsync_v1_ActivityRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_DeliveryActivityReply__Output>): grpc.ClientUnaryCall;
+  ReadActivity(argument: _tailsync_v1_ActivityRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_DeliveryActivityReply__Output>): grpc.ClientUnaryCall;
+  ReadActivity(argument: _tailsync_v1_ActivityRequest, callback: grpc.requestCallback<_tailsync_v1_DeliveryActivityReply__Output>): grpc.ClientUnaryCall;
+  /**
+   * Operators only: deliveries per minute, consumer lag, subscriptions that need attention.
+   */
+  readActivity(argument: _tailsync_v1_ActivityRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_DeliveryActivityReply__Output>): grpc.ClientUnaryCall;
+  readActivity(argument: _tailsync_v1_ActivityRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_DeliveryActivityReply__Output>): grpc.ClientUnaryCall;
+  readActivity(argument: _tailsync_v1_ActivityRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_DeliveryActivityReply__Output>): grpc.ClientUnaryCall;
+  readActivity(argument: _tailsync_v1_ActivityRequest, callback: grpc.requestCallback<_tailsync_v1_DeliveryActivityReply__Output>): grpc.ClientUnaryCall;
+  
+  RecoverDeliveries(argument: _tailsync_v1_RecoverDeliveriesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_RecoverDeliveriesReply__Output>): grpc.ClientUnaryCall;
+  RecoverDeliveries(argument: _tailsync_v1_RecoverDeliveriesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_RecoverDeliveriesReply__Output>): grpc.ClientUnaryCall;
+  RecoverDeliveries(argument: _tailsync_v1_RecoverDeliveriesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_RecoverDeliveriesReply__Output>): grpc.ClientUnaryCall;
+  RecoverDeliveries(argument: _tailsync_v1_RecoverDeliveriesRequest, callback: grpc.requestCallback<_tailsync_v1_RecoverDeliveriesReply__Output>): grpc.ClientUnaryCall;
+  recoverDeliveries(argument: _tailsync_v1_RecoverDeliveriesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_RecoverDeliveriesReply__Output>): grpc.ClientUnaryCall;
+  recoverDeliveries(argument: _tailsync_v1_RecoverDeliveriesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_RecoverDeliveriesReply__Output>): grpc.ClientUnaryCall;
+  recoverDeliveries(argument: _tailsync_v1_RecoverDeliveriesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_RecoverDeliveriesReply__Output>): grpc.ClientUnaryCall;
+  recoverDeliveries(argument: _tailsync_v1_RecoverDeliveriesRequest, callback: grpc.requestCallback<_tailsync_v1_RecoverDeliveriesReply__Output>): grpc.ClientUnaryCall;
+  
+  Redeliver(argument: _tailsync_v1_RedeliverRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_RedeliverReply__Output>): grpc.ClientUnaryCall;
+  Redeliver(argument: _tailsync_v1_RedeliverRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_RedeliverReply__Output>): grpc.ClientUnaryCall;
+  Redeliver(argument: _tailsync_v1_RedeliverRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_RedeliverReply__Output>): grpc.ClientUnaryCall;
+  Redeliver(argument: _tailsync_v1_RedeliverRequest, callback: grpc.requestCallback<_tailsync_v1_RedeliverReply__Output>): grpc.ClientUnaryCall;
+  redeliver(argument: _tailsync_v1_RedeliverRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_RedeliverReply__Output>): grpc.ClientUnaryCall;
+  redeliver(argument: _tailsync_v1_RedeliverRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_RedeliverReply__Output>): grpc.ClientUnaryCall;
+  redeliver(argument: _tailsync_v1_RedeliverRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_RedeliverReply__Output>): grpc.ClientUnaryCall;
+  redeliver(argument: _tailsync_v1_RedeliverRequest, callback: grpc.requestCallback<_tailsync_v1_RedeliverReply__Output>): grpc.ClientUnaryCall;
+  
+  TestSubscription(argument: _tailsync_v1_TestSubscriptionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_TestSubscriptionReply__Output>): grpc.ClientUnaryCall;
+  TestSubscription(argument: _tailsync_v1_TestSubscriptionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_TestSubscriptionReply__Output>): grpc.ClientUnaryCall;
+  TestSubscription(argument: _tailsync_v1_TestSubscriptionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_TestSubscriptionReply__Output>): grpc.ClientUnaryCall;
+  TestSubscription(argument: _tailsync_v1_TestSubscriptionRequest, callback: grpc.requestCallback<_tailsync_v1_TestSubscriptionReply__Output>): grpc.ClientUnaryCall;
+  testSubscription(argument: _tailsync_v1_TestSubscriptionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_TestSubscriptionReply__Output>): grpc.ClientUnaryCall;
+  testSubscription(argument: _tailsync_v1_TestSubscriptionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_TestSubscriptionReply__Output>): grpc.ClientUnaryCall;
+  testSubscription(argument: _tailsync_v1_TestSubscriptionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_TestSubscriptionReply__Output>): grpc.ClientUnaryCall;
+  testSubscription(argument: _tailsync_v1_TestSubscriptionRequest, callback: grpc.requestCallback<_tailsync_v1_TestSubscriptionReply__Output>): grpc.ClientUnaryCall;
+  
+}
+
+/**
+ * Methods marked NO_SIDE_EFFECTS are the only ones the gateway retries on another copy.
+ */
+export interface WebhookDispatcherHandlers extends grpc.UntypedServiceImplementation {
+  DeleteSubscription: grpc.handleUnaryCall<_tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_DeleteSubscriptionReply>;
+  
+  /**
+   * The admin API's Disable: idempotent, a subscription already disabled keeps its reason.
+   */
+  DisableSubscription: grpc.handleUnaryCall<_tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SubscriptionReply>;
+  
+  EnableSubscription: grpc.handleUnaryCall<_tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SubscriptionReply>;
+  
+  GetSubscription: grpc.handleUnaryCall<_tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SubscriptionReply>;
+  
+  ListDeliveries: grpc.handleUnaryCall<_tailsync_v1_ListDeliveriesRequest__Output, _tailsync_v1_DeliveryPageReply>;
+  
+  Ping: grpc.handleUnaryCall<_tailsync_v1_PingRequest__Output, _tailsync_v1_PingReply>;
+  
+  PutSubscription: grpc.handleUnaryCall<_tailsync_v1_PutSubscriptionRequest__Output, _tailsync_v1_SubscriptionReply>;
+  
+  /**
+   * Operators only: deliveries per minute, consumer lag, subscriptions that need attention.
+   */
+  ReadActivity: grpc.handleUnaryCall<_tailsync_v1_ActivityRequest__Output, _tailsync_v1_DeliveryActivityReply>;
+  
+  RecoverDeliveries: grpc.handleUnaryCall<_tailsync_v1_RecoverDeliveriesRequest__Output, _tailsync_v1_RecoverDeliveriesReply>;
+  
+  Redeliver: grpc.handleUnaryCall<_tailsync_v1_RedeliverRequest__Output, _tailsync_v1_RedeliverReply>;
+  
+  TestSubscription: grpc.handleUnaryCall<_tailsync_v1_TestSubscriptionRequest__Output, _tailsync_v1_TestSubscriptionReply>;
+  
+}
+
+export interface WebhookDispatcherDefinition extends grpc.ServiceDefinition {
+  DeleteSubscription: MethodDefinition<_tailsync_v1_SubscriptionRequest, _tailsync_v1_DeleteSubscriptionReply, _tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_DeleteSubscriptionReply__Output>
+  DisableSubscription: MethodDefinition<_tailsync_v1_SubscriptionRequest, _tailsync_v1_SubscriptionReply, _tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SubscriptionReply__Output>
+  EnableSubscription: MethodDefinition<_tailsync_v1_SubscriptionRequest, _tailsync_v1_SubscriptionReply, _tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SubscriptionReply__Output>
+  GetSubscription: MethodDefinition<_tailsync_v1_SubscriptionRequest, _tailsync_v1_SubscriptionReply, _tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SubscriptionReply__Output>
+  ListDeliveries: MethodDefinition<_tailsync_v1_ListDeliveriesRequest, _tailsync_v1_DeliveryPageReply, _tailsync_v1_ListDeliveriesRequest__Output, _tailsync_v1_DeliveryPageReply__Output>
+  Ping: MethodDefinition<_tailsync_v1_PingRequest, _tailsync_v1_PingReply, _tailsync_v1_PingRequest__Output, _tailsync_v1_PingReply__Output>
+  PutSubscription: MethodDefinition<_tailsync_v1_PutSubscriptionRequest, _tailsync_v1_SubscriptionReply, _tailsync_v1_PutSubscriptionRequest__Output, _tailsync_v1_SubscriptionReply__Output>
+  ReadActivity: MethodDefinition<_tailsync_v1_ActivityRequest, _tailsync_v1_DeliveryActivityReply, _tailsync_v1_ActivityRequest__Output, _tailsync_v1_DeliveryActivityReply__Output>
+  RecoverDeliveries: MethodDefinition<_tailsync_v1_RecoverDeliveriesRequest, _tailsync_v1_RecoverDeliveriesReply, _tailsync_v1_RecoverDeliveriesRequest__Output, _tailsync_v1_RecoverDeliveriesReply__Output>
+  Redeliver: MethodDefinition<_tailsync_v1_RedeliverRequest, _tailsync_v1_RedeliverReply, _tailsync_v1_RedeliverRequest__Output, _tailsync_v1_RedeliverReply__Output>
+  TestSubscription: MethodDefinition<_tailsync_v1_TestSubscriptionRequest, _tailsync_v1_TestSubscriptionReply, _tailsync_v1_TestSubscriptionRequest__Output, _tailsync_v1_TestSubscriptionReply__Output>
+}

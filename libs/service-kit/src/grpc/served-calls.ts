@@ -1,0 +1,67 @@
+import { Logger } from '@nestjs/common';
+import { RpcException } from '@nestjs/microservices';
+import { type ServerUnaryCall, status } from '@grpc/grpc-js';
+import { type CallerContext, type ProblemKind, problemToWire, type RpcReply, type RpcRequest, type wire } from '@tailsync/contracts';
+import { CALLER_METADATA_KEY, CallerRefused, CallerTokenVerifier } from './caller-token';
+
+type Handler<T, R> = (request: RpcRequest<T>) => Promise<RpcReply<R>>;
+
+/** A reply message of the contract: the result under its field of the `result` oneof, or the problem. */
+export type OneofReply<F extends string, R> = { [K in F]: R } | { problem: wire.Problem };
+
+const STATUS_OF: Record<ProblemKind, status> = {
+  validation: status.INVALID_ARGUMENT,
+  'not-found': status.NOT_FOUND,
+  conflict: status.FAILED_PRECONDITION,
+  unavailable: status.UNAVAILABLE,
+};
+
+/**
+ * Where a gRPC call becomes a service request: the caller the gateway signed (refused and logged
+ * without one), the call's deadline, and the handler's answer turned into the reply message.
+ * A dependency that is down answers UNAVAILABLE, so the gateway may try an idempotent call on
+ * another copy.
+ */
+export class ServedCalls {
+  private readonly logger = new Logger('grpc');
+
+  constructor(private readonly callers: CallerTokenVerifier) {}
+
+  /** For replies with a `result` oneof: the problem travels in the reply. */
+  async reply<F extends string, T, R>(call: ServerUnaryCall<unknown, unknown>, body: T, field: F, handle: Handler<T, R>): Promise<OneofReply<F, R>> {
+    const reply = await this.run(call, body, handle);
+    if (reply.ok) return { [field]: reply.result } as OneofReply<F, R>;
+    if (reply.problem.kind === 'unavailable') throw unavailable(reply.problem.detail);
+    return { problem: problemToWire(reply.problem) };
+  }
+
+  /** For replies without a problem: any problem is the call's status. */
+  async answer<T, R>(call: ServerUnaryCall<unknown, unknown>, body: T, handle: Handler<T, R>): Promise<R> {
+    const reply = await this.run(call, body, handle);
+    if (reply.ok) return reply.result;
+    throw new RpcException({ code: STATUS_OF[reply.problem.kind], message: reply.problem.detail ?? reply.problem.kind });
+  }
+
+  /** The handlers answer through handleRpc (a late request dropped, problems and dependencies down as replies). */
+  private run<T, R>(call: ServerUnaryCall<unknown, unknown>, body: T, handle: Handler<T, R>): Promise<RpcReply<R>> {
+    return handle({ caller: this.callerOf(call), body, deadline: deadlineOf(call) });
+  }
+
+  private callerOf(call: ServerUnaryCall<unknown, unknown>): CallerContext {
+    try {
+      return this.callers.caller(call.metadata.get(CALLER_METADATA_KEY)[0]);
+    } catch (error) {
+      if (!(error instanceof CallerRefused)) throw error;
+      this.logger.warn({ msg: 'call refused', reason: error.message, method: call.getPath(), peer: call.getPeer() });
+      throw new RpcException({ code: status.UNAUTHENTICATED, message: error.message });
+    }
+  }
+}
+
+const unavailable = (detail?: string) => new RpcException({ code: status.UNAVAILABLE, message: detail ?? 'A dependency of the service is unavailable.' });
+
+function deadlineOf(call: ServerUnaryCall<unknown, unknown>): number | undefined {
+  const deadline = call.getDeadline();
+  const ms = deadline instanceof Date ? deadline.getTime() : deadline;
+  return Number.isFinite(ms) ? ms : undefined;
+}

@@ -1,0 +1,51 @@
+/**
+ * The principals of the contract ("Kafka security") and the only rights each has, as data: the
+ * kafka-principals command applies them with kafkajs, and prints them as `kafka-acls.sh` lines.
+ */
+import { TOPICS } from '@tailsync/contracts';
+import type { ServicePrincipal } from './principals';
+
+export type AclOperation = 'READ' | 'WRITE' | 'DESCRIBE';
+export interface AclRule {
+  principal: ServicePrincipal;
+  resourceType: 'TOPIC' | 'GROUP';
+  /** The resource's name, or its prefix when `prefixed`. */
+  name: string;
+  prefixed: boolean;
+  operation: AclOperation;
+}
+
+export const DEFAULT_DISPATCHER_GROUP = 'webhook-dispatcher-events';
+/** The groups the `reader` principal may use: any whose name starts with this. */
+export const READER_GROUP_PREFIX = 'reader-';
+/** Every topic tailsync publishes starts with this; `reader` may read them all. */
+export const TAILSYNC_TOPIC_PREFIX = 'tailsync.';
+
+/**
+ * The rights of each service principal. READ and WRITE imply DESCRIBE in Kafka's authorizer, so
+ * metadata, offsets and lag need nothing more; nobody but `admin` may create or delete anything.
+ */
+export function contractAcls(options: { dispatcherGroup?: string } = {}): AclRule[] {
+  const topic = (principal: ServicePrincipal, name: string, operation: AclOperation, prefixed = false): AclRule => ({ principal, resourceType: 'TOPIC', name, prefixed, operation });
+  const group = (principal: ServicePrincipal, name: string, prefixed = false): AclRule => ({ principal, resourceType: 'GROUP', name, prefixed, operation: 'READ' });
+  return [
+    topic('tail-sync', TOPICS.tailEvents, 'WRITE'),
+    topic('webhook-dispatcher', TOPICS.riskAssessmentExecuted, 'READ'),
+    group('webhook-dispatcher', options.dispatcherGroup ?? DEFAULT_DISPATCHER_GROUP),
+    topic('webhook-dispatcher', TOPICS.riskAssessmentExecutedDlq, 'WRITE'),
+    topic('webhook-dispatcher', TOPICS.webhookSubscriptions, 'WRITE'),
+    topic('product', TOPICS.riskAssessmentExecuted, 'WRITE'),
+    topic('reader', TAILSYNC_TOPIC_PREFIX, 'READ', true),
+    group('reader', READER_GROUP_PREFIX, true),
+  ];
+}
+
+/** `kafka-acls.sh` lines that grant the same rights, for operators who manage ACLs themselves. */
+export function kafkaAclsCommands(rules: AclRule[], usernames: Record<ServicePrincipal, string>, commandConfig = 'admin.properties', bootstrap = '<bootstrap>'): string[] {
+  return rules.map(
+    (r) =>
+      `kafka-acls.sh --bootstrap-server ${bootstrap} --command-config ${commandConfig} --add --allow-principal User:${usernames[r.principal]} ` +
+      `--operation ${r.operation === 'READ' ? 'Read' : r.operation === 'WRITE' ? 'Write' : 'Describe'} ` +
+      `--${r.resourceType === 'TOPIC' ? 'topic' : 'group'} ${r.name}${r.prefixed ? ' --resource-pattern-type prefixed' : ''}`,
+  );
+}

@@ -1,0 +1,104 @@
+/**
+ * Brings a cluster to the contract's principals, as its `admin` principal: tailsync's topics
+ * (created when missing), the service principals' SCRAM users (unless the provider manages users)
+ * and exactly the ACLs contract-acls.ts lists for them; rights they hold beyond those are removed.
+ */
+import { KAFKA_TOPICS } from '@tailsync/contracts';
+import type { KafkaConnection } from '@tailsync/service-kit';
+import {
+  AclOperationTypes, AclPermissionTypes, AclResourceTypes, Kafka, logLevel, ResourcePatternTypes,
+  type AclEntry, type Admin,
+} from 'kafkajs';
+import { type AclRule, contractAcls } from './contract-acls';
+import { SERVICE_PRINCIPALS, type ServicePrincipal } from './principals';
+import type { Credentials } from './kafka-clients-file';
+import { upsertScramUsers } from './scram-credentials';
+
+export interface PrincipalsPlan {
+  /** The service principals' usernames, with their passwords when the users are to be set. */
+  principals: Record<ServicePrincipal, Credentials | { username: string; password?: undefined }>;
+  dispatcherGroup?: string;
+  /** Replication factor of the topics created here; default: 3, or the broker count when smaller. */
+  replicationFactor?: number;
+}
+
+export interface PrincipalsReport {
+  topicsCreated: string[];
+  usersSet: string[];
+  aclsAdded: number;
+  aclsRemoved: number;
+}
+
+export async function applyKafkaPrincipals(admin: KafkaConnection, plan: PrincipalsPlan): Promise<PrincipalsReport> {
+  const kafka = new Kafka({ ...admin, clientId: 'tailsync-kafka-principals', logLevel: logLevel.NOTHING, retry: { retries: 5, initialRetryTime: 200 } });
+  const client = kafka.admin();
+  await client.connect();
+  try {
+    const topicsCreated = await createMissingTopics(client, plan.replicationFactor);
+    const users = SERVICE_PRINCIPALS.map((p) => plan.principals[p]).filter((c): c is Credentials => c.password !== undefined);
+    if (users.length > 0) await upsertScramUsers(admin, users.map((u) => ({ name: u.username, password: u.password })));
+    const { added, removed } = await reconcileAcls(client, contractAcls({ dispatcherGroup: plan.dispatcherGroup }), plan);
+    return { topicsCreated, usersSet: users.map((u) => u.username), aclsAdded: added, aclsRemoved: removed };
+  } finally {
+    await client.disconnect();
+  }
+}
+
+async function createMissingTopics(client: Admin, replicationFactor?: number): Promise<string[]> {
+  const existing = new Set(await client.listTopics());
+  const missing = KAFKA_TOPICS.filter((t) => !existing.has(t.topic));
+  if (missing.length === 0) return [];
+  const brokers = (await client.describeCluster()).brokers.length;
+  await client.createTopics({
+    waitForLeaders: true,
+    topics: missing.map((t) => ({
+      topic: t.topic,
+      numPartitions: t.numPartitions,
+      replicationFactor: replicationFactor ?? Math.min(3, brokers),
+      configEntries: Object.entries(t.config).map(([name, value]) => ({ name, value })),
+    })),
+  });
+  return missing.map((t) => t.topic);
+}
+
+type Binding = Pick<AclEntry, 'resourceType' | 'resourceName' | 'resourcePatternType' | 'principal' | 'host' | 'operation' | 'permissionType'>;
+
+function binding(rule: AclRule, username: string): Binding {
+  return {
+    resourceType: rule.resourceType === 'TOPIC' ? AclResourceTypes.TOPIC : AclResourceTypes.GROUP,
+    resourceName: rule.name,
+    resourcePatternType: rule.prefixed ? ResourcePatternTypes.PREFIXED : ResourcePatternTypes.LITERAL,
+    principal: `User:${username}`,
+    host: '*',
+    operation: AclOperationTypes[rule.operation],
+    permissionType: AclPermissionTypes.ALLOW,
+  };
+}
+
+const key = (b: Binding) => [b.resourceType, b.resourceName, b.resourcePatternType, b.principal, b.host, b.operation, b.permissionType].join('|');
+
+/** Adds the wanted bindings and removes every other one of the service principals. */
+async function reconcileAcls(client: Admin, rules: AclRule[], plan: PrincipalsPlan): Promise<{ added: number; removed: number }> {
+  const wanted = new Map(rules.map((r) => binding(r, plan.principals[r.principal].username)).map((b) => [key(b), b]));
+  const present = new Map<string, Binding>();
+  for (const principal of SERVICE_PRINCIPALS) {
+    const { resources } = await client.describeAcls({
+      resourceType: AclResourceTypes.ANY,
+      resourcePatternType: ResourcePatternTypes.ANY,
+      principal: `User:${plan.principals[principal].username}`,
+      operation: AclOperationTypes.ANY,
+      permissionType: AclPermissionTypes.ANY,
+    } as Parameters<Admin['describeAcls']>[0]);
+    for (const resource of resources) {
+      for (const acl of resource.acls) {
+        const b: Binding = { resourceType: resource.resourceType, resourceName: resource.resourceName, resourcePatternType: resource.resourcePatternType, ...acl };
+        present.set(key(b), b);
+      }
+    }
+  }
+  const toAdd = [...wanted].filter(([k]) => !present.has(k)).map(([, b]) => b);
+  const toRemove = [...present].filter(([k]) => !wanted.has(k)).map(([, b]) => b);
+  if (toAdd.length > 0) await client.createAcls({ acl: toAdd });
+  if (toRemove.length > 0) await client.deleteAcls({ filters: toRemove });
+  return { added: toAdd.length, removed: toRemove.length };
+}
