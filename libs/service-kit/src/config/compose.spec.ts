@@ -80,7 +80,7 @@ describe('docker-compose.yml hardening', () => {
 
   it('gives secrets only as files (*_FILE), never in an environment, each from the secrets directory', () => {
     const secretNames = Object.keys(compose.secrets ?? {}).sort();
-    expect(secretNames).toEqual(['admin_token', 'jwt_secret', 'postgres_password', 'webhook_secret_key']);
+    expect(secretNames).toEqual(['admin_token', 'jwt_secret', 'postgres_password', 'service_signing_key', 'service_verify_key', 'webhook_secret_key']);
     for (const name of secretNames) expect(compose.secrets?.[name].file).toBe(`\${TAILSYNC_SECRETS_DIR:-./secrets}/${name}`);
     for (const [name, service] of Object.entries(compose.services)) {
       const env = Object.entries(service.environment ?? {});
