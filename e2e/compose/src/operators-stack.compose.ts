@@ -151,7 +151,8 @@ describe('the operators’ compose stack', () => {
       version: '15.4.9707.25929',
       build: { release, revision, created: stack.settings.TAILSYNC_CREATED, node: expect.stringMatching(/^v24\./) },
     });
-    const metrics = await (await fetch(`${stack.gatewayUrl}/metrics`)).text();
+    // /metrics is on the management port, which compose does not publish: read it inside the container.
+    const metrics = stack.must(['exec', '-T', 'gateway', 'node', '-e', "fetch('http://localhost:9464/metrics').then((r) => r.text()).then((t) => process.stdout.write(t))"]);
     expect(metrics).toContain(`tailsync_build_info{release="${release}",revision="${revision}",node="`);
   });
 

@@ -5,7 +5,7 @@ import { composeEnvironment, loadConfig, newServiceKeys, unknownSettings, withSe
 import { GatewayConfig } from './gateway.config';
 
 const secrets = {
-  admin_token: 'operator-admin-token',
+  admin_token: 'operator-admin-token-of-at-least-32-characters',
   jwt_secret: 'x'.repeat(48),
   webhook_secret_key: Buffer.alloc(32, 7).toString('base64'),
   postgres_password: 'operator database/password',
