@@ -19,6 +19,15 @@ export interface AttemptRunnerOptions {
   attemptTimeoutMs: number;
 }
 
+/** What the receiver answered an attempt (null: no answer, or nothing was sent), for the scheduler's flow control. */
+export interface AttemptAnswer {
+  statusCode: number | null;
+  /** A valid Retry-After came with a 429 or 503. */
+  retryAfterGiven: boolean;
+}
+
+const NOTHING_SENT: AttemptAnswer = { statusCode: null, retryAfterGiven: false };
+
 /**
  * One attempt of a leased delivery against its subscription as it is now: signed, sent, classified
  * (delivered, retry on the schedule honouring Retry-After, or failed), and handed to the recorder.
@@ -37,14 +46,16 @@ export class AttemptRunner {
     private readonly options: AttemptRunnerOptions,
   ) {}
 
-  async run(delivery: ClaimedDelivery, subscription: StoredSubscription | undefined): Promise<void> {
+  async run(delivery: ClaimedDelivery, subscription: StoredSubscription | undefined): Promise<AttemptAnswer> {
     const attempt = delivery.attempts + 1;
     const at = new Date();
-    const end = (error: string) =>
+    const end = (error: string): AttemptAnswer => {
       this.recorder.record(
         { id: delivery.id, leaseToken: delivery.leaseToken, attempt, at, statusCode: null, durationMs: 0, error, retryAfterMs: null, next: { status: 'failed' } },
         'failed',
       );
+      return NOTHING_SENT;
+    };
 
     if (!subscription) return end('no subscription: it was deleted before this attempt; nothing was sent');
     if (subscription.status === 'disabled') return end(`the subscription is disabled (${subscription.disabledReason}); nothing was sent`);
@@ -95,5 +106,6 @@ export class AttemptRunner {
     if (result.statusCode === GONE_STATUS) {
       this.state.disable(delivery.domain, 'gone').catch((e) => this.logger.warn({ msg: 'disabling a gone subscription failed', error: (e as Error).message }));
     }
+    return { statusCode: result.statusCode ?? null, retryAfterGiven: asked !== null };
   }
 }
