@@ -235,10 +235,10 @@ describe('the operators’ compose stack', () => {
         await p.disconnect();
       }
     };
-    const { KAFKA_SASL_MECHANISM, KAFKA_SASL_USERNAME, KAFKA_SASL_PASSWORD, ...anonymous } = stack.externalKafka('reader', ca.caFile);
+    const { KAFKA_SASL_MECHANISM: _mechanism, KAFKA_SASL_USERNAME: _username, KAFKA_SASL_PASSWORD: _password, ...anonymous } = stack.externalKafka('reader', ca.caFile);
     expect(await attempt(anonymous, listTopics)).toMatch(/^refused/);
     // TLS is required: the same credentials without it get nowhere.
-    const { KAFKA_SSL, KAFKA_SSL_CA_FILE, ...plaintext } = stack.externalKafka('reader', ca.caFile);
+    const { KAFKA_SSL: _ssl, KAFKA_SSL_CA_FILE: _caFile, ...plaintext } = stack.externalKafka('reader', ca.caFile);
     expect(await attempt(plaintext, listTopics)).toMatch(/^refused/);
     const wrong = { ...stack.externalKafka('reader', ca.caFile), KAFKA_SASL_PASSWORD: 'not-the-reader-password' };
     const refusedWrong = await attempt(wrong, listTopics);
