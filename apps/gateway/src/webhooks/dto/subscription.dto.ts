@@ -79,8 +79,8 @@ export class SubscriptionDto {
   maxInFlight?: number;
 
   @ApiPropertyOptional({
-    enum: DELIVERY_ORDERINGS, default: 'none',
-    description: 'fifo: each event is attempted only once every earlier one of the domain (in the order on the input topic) is delivered, skipped or failed, so a failing event holds the later ones back until its retries end. none: as they come, concurrently.',
+    enum: DELIVERY_ORDERINGS,
+    description: 'fifo: each event is attempted only once every earlier one of the domain (in the order on the input topic) is delivered, skipped or failed, so a failing event holds the later ones back until its retries end. none (when absent): as they come, concurrently.',
   })
   @ValidateIf((o: SubscriptionDto) => o.ordering !== undefined)
   @IsIn(DELIVERY_ORDERINGS as DeliveryOrdering[], { message: 'ordering must be none or fifo.' })
