@@ -2,13 +2,13 @@
  * W8: `ordering: "fifo"` throughput. 10 domains with fifo subscriptions to the bench's receiver
  * (answers 200 at once); 100 events per domain produced at once. A fifo domain's events go one at a
  * time (each attempted once the one before it is recorded), so the figure is deliveries per second
- * per domain; the domains run side by side. Each domain's callbacks are checked to come in the
+ * per domain (in the title); the domains run side by side (the throughput column is all of them). Each domain's callbacks are checked to come in the
  * order produced.
  */
 import { TOPICS, type RiskAssessmentExecutedMessage } from '@tailsync/contracts';
 import type { BenchContext, Row } from '../support/context';
 import type { Received } from '../support/helper-main';
-import { summarize } from '../support/stats';
+import { round, summarize } from '../support/stats';
 import { deliveryNotes, riskEvent, waitForReceived } from './events';
 import { warmedUp, withSubscribedDomains } from './webhooks';
 
@@ -44,15 +44,17 @@ export function runW8(ctx: BenchContext): Promise<Row> {
     const lastAt = Math.max(...records.map((r) => r.receivedAt));
     const notes = deliveryNotes(got, total, stats);
     if (outOfOrder > 0) notes.push(`${outOfOrder} of ${FIFO_DOMAINS} domains received their callbacks out of the produced order`);
+    const allDomains = Math.round(got / ((lastAt - start) / 1000));
     return {
       id: 'W8',
-      title: `${FIFO_EVENTS_PER_DOMAIN} events for each of ${FIFO_DOMAINS} ordering "fifo" domains → callbacks one at a time per domain`,
-      throughput: { value: Math.round(rates.p50 * 10) / 10, unit: 'deliveries/s per domain (median)' },
+      // The per-domain rate is the figure; the throughput column (and the CPU per delivery) is all domains'.
+      title: `${FIFO_EVENTS_PER_DOMAIN} events for each of ${FIFO_DOMAINS} ordering "fifo" domains side by side: ${round(rates.p50, 1)} deliveries/s per domain (median)`,
+      throughput: { value: allDomains, unit: 'deliveries/s' },
       cpu: run.cpu,
       notes,
       details: {
         events: total, delivered: got, perDomainRate: { min: Math.round(Math.min(...perDomain.map((d) => d.rate)) * 10) / 10, p50: rates.p50 },
-        allDomainsPerSecond: Math.round(got / ((lastAt - start) / 1000)), domainsInOrder: FIFO_DOMAINS - outOfOrder, receiver: stats,
+        allDomainsPerSecond: allDomains, domainsInOrder: FIFO_DOMAINS - outOfOrder, receiver: stats,
       },
     };
   });
