@@ -1,7 +1,7 @@
 import { Controller, Inject } from '@nestjs/common';
 import { GrpcMethod } from '@nestjs/microservices';
 import type { ServerUnaryCall } from '@grpc/grpc-js';
-import { type DeliveryStatus, mapReply, ok, type SignatureScheme, type wire } from '@tailsync/contracts';
+import { type DeliveryOrdering, type DeliveryStatus, mapReply, ok, type SignatureScheme, type wire } from '@tailsync/contracts';
 import { INSTANCE_ID, pingReply, READINESS_CHECKS, ReadinessCheck, ServedCalls } from '@tailsync/service-kit';
 import { AdminRequests } from './admin/admin-requests';
 import { RecoveryRequests } from './subscriptions/recovery-requests';
@@ -33,8 +33,8 @@ export class WebhookDispatcherGrpc {
 
   @GrpcMethod('WebhookDispatcher', 'PutSubscription')
   putSubscription(body: wire.PutSubscriptionRequest__Output, _: unknown, call: Call) {
-    // `signatureScheme` is a string on the wire; the handler refuses one it does not know.
-    const request = body as Omit<wire.PutSubscriptionRequest__Output, 'signatureScheme'> & { signatureScheme?: SignatureScheme };
+    // `signatureScheme` and `ordering` are strings on the wire; the handler refuses one it does not know.
+    const request = body as Omit<wire.PutSubscriptionRequest__Output, 'signatureScheme' | 'ordering'> & { signatureScheme?: SignatureScheme; ordering?: DeliveryOrdering };
     return this.calls.reply(call, request, 'subscription', (r) => this.subscriptions.put(r));
   }
 

@@ -1,4 +1,4 @@
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 // A relative path: Jest's globalSetup does not apply moduleNameMapper, so the alias would not resolve here.
 // eslint-disable-next-line @nx/enforce-module-boundaries
@@ -65,9 +65,21 @@ export async function startStack(): Promise<AppProcess[]> {
 
 export { waitForHttp };
 
-/** SIGKILLs a process of the shared stack (started by the global set-up) by its pid. */
+/**
+ * The pids of the shared stack's apps, by name. In a file, not the environment: each test file has
+ * its own copy of `process.env`, and a file that replaced an app must tell the files after it.
+ */
+const sharedPidsFile = () => join(process.env.TAILSYNC_TEST_DATA ?? '/tmp', 'e2e-shared-pids.json');
+
+export function recordSharedPids(pids: Record<string, number>): void {
+  writeFileSync(sharedPidsFile(), JSON.stringify(pids));
+}
+
+const sharedPids = (): Record<string, number> => JSON.parse(readFileSync(sharedPidsFile(), 'utf8')) as Record<string, number>;
+
+/** SIGKILLs a process of the shared stack (started by the global set-up, or replaced since) by its pid. */
 export function killSharedApp(instance: string): void {
-  const pids = JSON.parse(process.env.E2E_APP_PIDS ?? '{}') as Record<string, number>;
+  const pids = sharedPids();
   if (!pids[instance]) throw new Error(`no pid for ${instance}`);
   try {
     process.kill(pids[instance], 'SIGKILL');
@@ -79,9 +91,7 @@ export function killSharedApp(instance: string): void {
 /** Starts a replacement for a shared app in its place (same ports); it lives until the test run ends. */
 export async function replaceSharedApp(name: AppName): Promise<AppProcess> {
   const app = startApp(name, `${name}-replacement-${Date.now()}`);
-  const pids = JSON.parse(process.env.E2E_APP_PIDS ?? '{}') as Record<string, number>;
-  pids[name] = app.child.pid as number;
-  process.env.E2E_APP_PIDS = JSON.stringify(pids);
+  recordSharedPids({ ...sharedPids(), [name]: app.child.pid as number });
   await waitForHttp(`http://127.0.0.1:${E2E_PORTS[name]}/health/ready`, 60_000, [app]);
   await waitForHttp(`${baseUrl()}/health/ready`, 60_000, [app]);
   return app;

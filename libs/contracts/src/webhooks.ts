@@ -16,7 +16,16 @@ export interface PutSubscriptionRequest {
   maxPerSecond?: number;
   /** Attempts in flight across every copy (1-100); absent: no cap (the adaptive allowance applies). */
   maxInFlight?: number;
+  /** Default `none`. */
+  ordering?: DeliveryOrdering;
 }
+
+/**
+ * `fifo`: a domain's events are delivered in their order on the input topic, each attempted only
+ * once every earlier one is delivered, skipped or failed; `none`: as they come, concurrently.
+ */
+export type DeliveryOrdering = 'none' | 'fifo';
+export const DELIVERY_ORDERINGS: readonly DeliveryOrdering[] = ['none', 'fifo'];
 
 /** How callbacks are signed: HMAC with the shared secret (`v1`, HS256), or the domain's Ed25519 key (`v1a`, EdDSA). */
 export type SignatureScheme = 'hmac-sha256' | 'ed25519';
@@ -60,6 +69,7 @@ export interface SubscriptionView {
   signatureScheme: SignatureScheme;
   maxPerSecond: number | null;
   maxInFlight: number | null;
+  ordering: DeliveryOrdering;
   createdAt: string;
   updatedAt: string;
   /** When the current shared secret was set. */

@@ -48,6 +48,7 @@ export class WebhookSubscriptionsController {
       ...(body.signatureScheme === undefined ? {} : { signatureScheme: body.signatureScheme }),
       ...(body.maxPerSecond === undefined ? {} : { maxPerSecond: body.maxPerSecond }),
       ...(body.maxInFlight === undefined ? {} : { maxInFlight: body.maxInFlight }),
+      ...(body.ordering === undefined ? {} : { ordering: body.ordering }),
     };
     return this.dispatcher.putSubscription(caller, request);
   }

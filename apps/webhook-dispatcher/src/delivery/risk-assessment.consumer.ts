@@ -161,7 +161,7 @@ export class RiskAssessmentConsumer {
       if (parsed.ok) {
         valid.push({
           domain: parsed.event.domain, eventId: parsed.event.eventId, eventName: RISK_ASSESSMENT_EXECUTED, body: callbackBody(parsed.event),
-          offset: BigInt(message.offset),
+          position: { partition, offset: message.offset }, offset: BigInt(message.offset),
         });
       } else {
         dead.push({ message, reason: parsed.reason });

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { DISABLED_REASONS, RISK_ASSESSMENT_EXECUTED, SIGNATURE_SCHEMES } from '@tailsync/contracts';
+import { DELIVERY_ORDERINGS, DISABLED_REASONS, RISK_ASSESSMENT_EXECUTED, SIGNATURE_SCHEMES } from '@tailsync/contracts';
 
 export class SubscriptionHealthView {
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the last delivery was delivered.' })
@@ -21,6 +21,8 @@ export class SubscriptionView {
   maxPerSecond: number | null;
   @ApiProperty({ type: Number, nullable: true, description: 'Attempts in flight across every copy; null when unset.' })
   maxInFlight: number | null;
+  @ApiProperty({ enum: DELIVERY_ORDERINGS, description: "fifo: the domain's events one at a time, in their order on the input topic; none: as they come, concurrently." })
+  ordering: string;
   @ApiProperty({ format: 'date-time' })
   createdAt: string;
   @ApiProperty({ format: 'date-time' })
