@@ -263,6 +263,7 @@ describe('deliveries to scripted receivers (3 attempts: retries after 200 and 40
       status: 'delivered',
       createdAt: expect.any(String),
       recoveryId: null,
+      backfillId: null,
       attempts: [
         { attempt: 1, at: expect.any(String), statusCode: 503, durationMs: expect.any(Number), error: 'HTTP 503', retryAfterMs: null },
         { attempt: 2, at: expect.any(String), statusCode: 200, durationMs: expect.any(Number), error: null, retryAfterMs: null },

@@ -4,6 +4,7 @@ import type { ServerUnaryCall } from '@grpc/grpc-js';
 import { type DeliveryOrdering, type DeliveryStatus, mapReply, ok, type SignatureScheme, type wire } from '@tailsync/contracts';
 import { INSTANCE_ID, pingReply, READINESS_CHECKS, ReadinessCheck, ServedCalls } from '@tailsync/service-kit';
 import { AdminRequests } from './admin/admin-requests';
+import { BackfillRequests } from './subscriptions/backfill-requests';
 import { RecoveryRequests } from './subscriptions/recovery-requests';
 import { SigningKeyRequests } from './subscriptions/signing-key-requests';
 import { SubscriptionRequests } from './subscriptions/subscription-requests';
@@ -20,6 +21,7 @@ export class WebhookDispatcherGrpc {
     private readonly calls: ServedCalls,
     private readonly subscriptions: SubscriptionRequests,
     private readonly recovery: RecoveryRequests,
+    private readonly backfills: BackfillRequests,
     private readonly signingKeys: SigningKeyRequests,
     private readonly admin: AdminRequests,
     @Inject(READINESS_CHECKS) private readonly checks: ReadinessCheck[],
@@ -78,6 +80,11 @@ export class WebhookDispatcherGrpc {
   @GrpcMethod('WebhookDispatcher', 'RecoverDeliveries')
   recoverDeliveries(body: wire.RecoverDeliveriesRequest__Output, _: unknown, call: Call) {
     return this.calls.reply(call, body, 'recovery', (request) => this.recovery.recover(request));
+  }
+
+  @GrpcMethod('WebhookDispatcher', 'BackfillDeliveries')
+  backfillDeliveries(body: wire.BackfillDeliveriesRequest__Output, _: unknown, call: Call) {
+    return this.calls.reply(call, body, 'backfill', (request) => this.backfills.backfill(request));
   }
 
   @GrpcMethod('WebhookDispatcher', 'GetSigningKeySet')

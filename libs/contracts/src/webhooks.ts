@@ -152,6 +152,8 @@ export interface DeliveryView {
   createdAt: string;
   /** The recovery that last started this delivery again; null when none did. */
   recoveryId: string | null;
+  /** The backfill that made this delivery (of an event read again from the topic); null for a live one. */
+  backfillId: string | null;
   attempts: AttemptView[];
 }
 
@@ -174,6 +176,17 @@ export interface RecoverDeliveriesResult {
   recoveryId: string;
   /** How many deliveries were started again. */
   deliveries: number;
+}
+
+/** Send the events still on the input topic from `since` (at most 7 days back) that the domain has no delivery for. */
+export interface BackfillDeliveriesRequest {
+  since: string;
+}
+
+export interface BackfillDeliveriesResult {
+  backfillId: string;
+  /** How many events it found without a delivery (each now has one, paced at the recovery rate). */
+  events: number;
 }
 
 export interface RedeliverResult {

@@ -86,6 +86,7 @@ export const deliveryPage = (w: wire.DeliveryPage__Output): DeliveryPage => ({
     status: d.status as DeliveryStatus,
     createdAt: d.createdAt,
     recoveryId: d.recoveryId ?? null,
+    backfillId: d.backfillId ?? null,
     attempts: d.attempts.map(attemptView),
   })),
   nextCursor: w.nextCursor ?? null,

@@ -55,6 +55,7 @@ export interface DeliveryRow {
   status: DeliveryStatus;
   created_at: Date;
   recovery_id: string | null;
+  backfill_id: string | null;
 }
 
 /** Filters of the delivery log. */
@@ -109,8 +110,11 @@ const positionColumns = (rows: { position?: TopicPosition }[]): [(number | null)
 const NEW_COLUMNS = 'domain, event_id, event_name, body, status, source_partition, source_offset';
 const NEW_ROWS = 'unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::int[], $7::bigint[])';
 
-/** A fifo domain's deliveries in their order on the input topic (those without a position last, as made). */
-const FIFO_ORDER = 'd.source_partition, d.source_offset, d.seq';
+/**
+ * A fifo domain's deliveries in their order on the input topic (those without a position last, as
+ * made): live ones first, then backfilled ones (a backfill goes behind live events).
+ */
+const FIFO_ORDER = '(d.backfill_id is not null), d.source_partition, d.source_offset, d.seq';
 
 /** The largest batch written with a plan made once (see the constructor); a burst's batches are planned for their values. */
 export const PLANNED_ONCE_MAX_BATCH = 32;
@@ -407,7 +411,8 @@ export class DeliveryStore {
   async list(domain: string, filter: DeliveryFilter, limit: number, beforeSeq: string | undefined): Promise<{ deliveries: DeliveryRow[]; attempts: AttemptRow[] }> {
     const { rows: deliveries } = await this.pool.query<DeliveryRow>(
       // (`d.seq` in the order: a bare `seq` would name the text output column and sort 99 after 100.)
-      `select d.id, d.seq::text as seq, d.event_id::text as event_id, d.event_name, d.status, d.created_at, d.recovery_id::text as recovery_id
+      `select d.id, d.seq::text as seq, d.event_id::text as event_id, d.event_name, d.status, d.created_at, d.recovery_id::text as recovery_id,
+              d.backfill_id::text as backfill_id
          from webhook_deliveries d
         where d.domain = $1 and ($2::text is null or d.status = $2) and ($3::bigint is null or d.seq < $3)
           and ($5::uuid is null or d.event_id = $5) and ($6::timestamptz is null or d.created_at >= $6) and ($7::timestamptz is null or d.created_at < $7)
@@ -467,6 +472,28 @@ export class DeliveryStore {
          from picked p
         where d.id = p.id and d.status in ('failed', 'skipped')`,
       [domain, window.since, window.until, perSecond, recoveryId],
+    );
+    return rowCount ?? 0;
+  }
+
+  /**
+   * Stores a backfill's events (read again from the topic, in its order) that the domain has no
+   * delivery for, spread out at `perSecond` as {@link recover} does: the k-th new one is due
+   * k / perSecond seconds from now, behind live deliveries. Returns how many were new.
+   */
+  async insertBackfill(deliveries: NewDelivery[], perSecond: number, backfillId: string): Promise<number> {
+    if (deliveries.length === 0) return 0;
+    const { rowCount } = await this.pool.query(
+      `with fresh as (
+         select i.*, row_number() over (order by i.n) - 1 as k
+           from ${NEW_ROWS} with ordinality as i(domain, event_id, event_name, body, status, source_partition, source_offset, n)
+          where not exists (select 1 from webhook_deliveries d where d.domain = i.domain and d.event_id = i.event_id)
+       )
+       insert into webhook_deliveries (${NEW_COLUMNS}, next_attempt_at, backfill_id)
+       select domain, event_id, event_name, body, status, source_partition, source_offset, now() + make_interval(secs => k / $8::float8), $9
+         from fresh
+       on conflict (domain, event_id) do nothing`,
+      [...columnsOf(deliveries), perSecond, backfillId],
     );
     return rowCount ?? 0;
   }

@@ -183,6 +183,7 @@ export class SubscriptionRequests {
           status: d.status,
           createdAt: d.created_at.toISOString(),
           recoveryId: d.recovery_id,
+          backfillId: d.backfill_id,
           attempts: byDelivery.get(d.id) ?? [],
         })),
         nextCursor: deliveries.length > limit ? encodeCursor(page[page.length - 1].seq) : null,

@@ -95,6 +95,8 @@ export class DeliveryView {
   createdAt: string;
   @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The recovery (POST /WebhookSubscriptions/Deliveries/Recover) that last started this delivery again.' })
   recoveryId: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The backfill (POST /WebhookSubscriptions/Deliveries/Backfill) that made this delivery; null for a live event.' })
+  backfillId: string | null;
   @ApiProperty({ type: [AttemptView], description: 'Oldest first.' })
   attempts: AttemptView[];
 }
@@ -111,6 +113,13 @@ export class RecoveryView {
   recoveryId: string;
   @ApiProperty({ description: 'How many failed or skipped deliveries were started again.' })
   deliveries: number;
+}
+
+export class BackfillView {
+  @ApiProperty({ format: 'uuid', description: 'Shown as backfillId on each delivery it made.' })
+  backfillId: string;
+  @ApiProperty({ description: 'How many events on the topic since then had no delivery (each has one now, paced at the recovery rate).' })
+  events: number;
 }
 
 export class RedeliverView {

@@ -125,6 +125,14 @@ export class DeliveriesQuery extends PageLimitQuery {
   until?: string;
 }
 
+export class BackfillDeliveriesDto {
+  @ApiProperty({ description: 'From this ISO-8601 instant (at most 7 days back): the events on the topic at or after it.', example: '2025-06-01T00:00:00Z', maxLength: 40 })
+  @IsDefined({ message: 'since is required.' })
+  @IsString({ message: 'since must be an ISO-8601 date-time.' })
+  @MaxLength(40, { message: 'since must be an ISO-8601 date-time.' })
+  since: string;
+}
+
 export class RecoverDeliveriesDto {
   @ApiProperty({ description: 'Start of the window (ISO-8601): deliveries created at or after it.', example: '2025-06-01T00:00:00Z', maxLength: 40 })
   @IsDefined({ message: 'since is required.' })
