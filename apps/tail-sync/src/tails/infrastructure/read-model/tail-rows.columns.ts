@@ -2,59 +2,75 @@ import { tailNumberKey } from '../../domain/tail-number';
 import type { TailState } from '../../domain/tail.state';
 import type { TailProperties } from '../../domain/tail-properties';
 
-// How a tail's state maps to the columns of `<prefix>tails`, both ways.
+// How a tail's state maps to the columns of `<prefix>tails`, both ways: one table of columns,
+// from which the projection's statements and the read model's select are made.
 
-/** Element types of the tail rows' columns, in the order of {@link tailColumns}. */
-export const TAIL_ARRAY_TYPES = ['bigint', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'int', 'text', 'int', 'timestamptz', 'timestamptz'];
-
-/** Tail rows as one array per column. */
-export function tailColumns(states: TailState[]): unknown[][] {
-  return [
-    states.map((r) => r.tailId),
-    states.map((r) => r.domain),
-    states.map((r) => r.tailNumber),
-    states.map((r) => tailNumberKey(r.tailNumber)),
-    states.map((r) => r.properties.registrationNumber),
-    states.map((r) => r.properties.icaoTypeName),
-    states.map((r) => r.properties.vendorTypeName),
-    states.map((r) => r.properties.countryCode),
-    states.map((r) => r.properties.passengerSeating),
-    states.map((r) => r.status),
-    states.map((r) => r.version),
-    states.map((r) => r.createdAt),
-    states.map((r) => r.updatedAt),
-  ];
+/** A column of `<prefix>tails`: its SQL element type and its value in a tail's state. */
+interface TailColumn {
+  name: string;
+  type: 'bigint' | 'text' | 'int' | 'timestamptz';
+  of: (state: TailState) => unknown;
 }
 
-export const TAIL_COLUMNS =
-  'tail_id::text as tail_id, domain, tail_number, registration_number, icao_type_name, vendor_type_name, country_code, passenger_seating, status, version, created_at, updated_at';
+/**
+ * The optional properties' columns, one per key of {@link TailProperties}: a property added
+ * there does not compile until it has its column here (and a migration adds it).
+ */
+const PROPERTY_COLUMNS: { [K in keyof TailProperties]: { name: string; type: 'text' | 'int' } } = {
+  registrationNumber: { name: 'registration_number', type: 'text' },
+  icaoTypeName: { name: 'icao_type_name', type: 'text' },
+  vendorTypeName: { name: 'vendor_type_name', type: 'text' },
+  countryCode: { name: 'country_code', type: 'text' },
+  passengerSeating: { name: 'passenger_seating', type: 'int' },
+};
+const PROPERTY_KEYS = Object.keys(PROPERTY_COLUMNS) as (keyof TailProperties)[];
 
+/** Every column of a tail row, in the order the projection writes them. */
+export const TAIL_ROW_COLUMNS: readonly TailColumn[] = [
+  { name: 'tail_id', type: 'bigint', of: (s) => s.tailId },
+  { name: 'domain', type: 'text', of: (s) => s.domain },
+  { name: 'tail_number', type: 'text', of: (s) => s.tailNumber },
+  { name: 'tail_number_key', type: 'text', of: (s) => tailNumberKey(s.tailNumber) },
+  ...PROPERTY_KEYS.map((key): TailColumn => ({ ...PROPERTY_COLUMNS[key], of: (s) => s.properties[key] })),
+  { name: 'status', type: 'text', of: (s) => s.status },
+  { name: 'version', type: 'int', of: (s) => s.version },
+  { name: 'created_at', type: 'timestamptz', of: (s) => s.createdAt },
+  { name: 'updated_at', type: 'timestamptz', of: (s) => s.updatedAt },
+];
+
+/** Tail rows as one array per column, in the order of {@link TAIL_ROW_COLUMNS}. */
+export function tailColumns(states: TailState[]): unknown[][] {
+  return TAIL_ROW_COLUMNS.map((column) => states.map(column.of));
+}
+
+/**
+ * The select list of a read of rows (`alias.` before each column when given, `except` left out):
+ * every column but the search key, which is the tail number's; ids as text.
+ */
+export function readColumns(alias = '', except: readonly string[] = []): string {
+  const prefix = alias ? `${alias}.` : '';
+  return TAIL_ROW_COLUMNS.filter((c) => c.name !== 'tail_number_key' && !except.includes(c.name))
+    .map((c) => (c.type === 'bigint' ? `${prefix}${c.name}::text as ${c.name}` : `${prefix}${c.name}`))
+    .join(', ');
+}
+
+/** A stored row; its property columns ({@link propertiesOf}) by the names of the table above. */
 export interface DbTailRow {
   tail_id: string;
   domain: string;
   tail_number: string;
-  registration_number: string | null;
-  icao_type_name: string | null;
-  vendor_type_name: string | null;
-  country_code: string | null;
-  passenger_seating: number | null;
   status: 'active' | 'inactive';
   version: number;
   created_at: Date;
   updated_at: Date;
 }
 
-type PropertyColumns = Pick<DbTailRow, 'registration_number' | 'icao_type_name' | 'vendor_type_name' | 'country_code' | 'passenger_seating'>;
-
 /** The optional tail properties of a stored row, as the domain and the views name them. */
-export function propertiesOf(r: PropertyColumns): TailProperties {
-  return {
-    registrationNumber: r.registration_number,
-    icaoTypeName: r.icao_type_name,
-    vendorTypeName: r.vendor_type_name,
-    countryCode: r.country_code,
-    passengerSeating: r.passenger_seating,
-  };
+export function propertiesOf(r: object): TailProperties {
+  const row = r as Record<string, unknown>;
+  const properties: Record<string, unknown> = {};
+  for (const key of PROPERTY_KEYS) properties[key] = row[PROPERTY_COLUMNS[key].name] ?? null;
+  return properties as unknown as TailProperties;
 }
 
 /** A stored row as the domain's state. Its mappings live in their own table and are not needed to fold. */

@@ -6,7 +6,8 @@ import type { TailState } from '../../domain/tail.state';
 import { RecentTailEvents, TAIL_STREAMS } from '../recent-tail-events';
 import { CheckpointWaiters } from './checkpoint-waiters';
 import { eventsByTail, foldTailRows, type MappingRow } from './tail-rows.fold';
-import { fromDb, TAIL_ARRAY_TYPES, TAIL_COLUMNS, tailColumns, type DbTailRow } from './tail-rows.columns';
+import { Placeholders } from './placeholders';
+import { fromDb, readColumns, TAIL_ROW_COLUMNS, tailColumns, type DbTailRow } from './tail-rows.columns';
 import {
   advisoryLockKey,
   consoleLogger,
@@ -394,7 +395,7 @@ export class TailsProjection {
       // this version does not know might not, hence the first one that does.
       const domains = existing.map(([, evs]) => String(evs.find((e) => typeof e.data.domain === 'string')?.data.domain ?? ''));
       const { rows } = await client.query<DbTailRow>(
-        `select ${TAIL_COLUMNS} from unnest($1::text[], $2::bigint[]) as k(k_domain, k_tail_id)
+        `select ${readColumns()} from unnest($1::text[], $2::bigint[]) as k(k_domain, k_tail_id)
            join ${this.tables.tails} t on t.domain = k.k_domain and t.tail_id = k.k_tail_id`,
         [domains, existing.map(([tailId]) => tailId)],
       );
@@ -437,45 +438,32 @@ export class TailsProjection {
     batch: { created: TailState[]; others: TailState[]; mappings: MappingRow[]; checkpoint: AllCheckpoint; plainInserts: boolean },
   ): Promise<number[]> {
     const t = this.tables;
-    const columns = `tail_id, domain, tail_number, tail_number_key, registration_number, icao_type_name,
-                     vendor_type_name, country_code, passenger_seating, status, version, created_at, updated_at`;
-    const unnested = (from: number) =>
-      `unnest(${TAIL_ARRAY_TYPES.map((type, i) => `$${from + i}::${type}[]`).join(', ')})`;
+    const columns = TAIL_ROW_COLUMNS.map((c) => c.name).join(', ');
+    const values = new Placeholders();
+    const unnested = (states: TailState[]) => `unnest(${tailColumns(states).map((column, i) => values.add(column, `${TAIL_ROW_COLUMNS[i].type}[]`)).join(', ')})`;
+    const replaced = TAIL_ROW_COLUMNS.filter((c) => c.name !== 'tail_id').map((c) => `${c.name} = excluded.${c.name}`).join(', ');
+    const mappings = (of: (m: MappingRow) => unknown, type: string) => values.add(batch.mappings.map(of), type);
     const { rows } = await client.query<{ upserted: string[] | null }>(
       `with ins as (
-         insert into ${t.tails} (${columns}) select * from ${unnested(1)}
+         insert into ${t.tails} (${columns}) select * from ${unnested(batch.created)}
        ), up as (
-         insert into ${t.tails} (${columns}) select * from ${unnested(14)}
-         on conflict (domain, tail_id) do update set
-           domain = excluded.domain, tail_number = excluded.tail_number, tail_number_key = excluded.tail_number_key,
-           registration_number = excluded.registration_number, icao_type_name = excluded.icao_type_name,
-           vendor_type_name = excluded.vendor_type_name, country_code = excluded.country_code,
-           passenger_seating = excluded.passenger_seating, status = excluded.status, version = excluded.version,
-           created_at = excluded.created_at, updated_at = excluded.updated_at
+         insert into ${t.tails} (${columns}) select * from ${unnested(batch.others)}
+         on conflict (domain, tail_id) do update set ${replaced}
          where ${t.tails}.version < excluded.version
          returning tail_id
        ), maps as (
          insert into ${t.mappings} (domain, source, mapped_id, tail_id, added_version)
-         select * from unnest($27::text[], $28::text[], $29::text[], $30::bigint[], $31::int[])
+         select * from unnest(${mappings((m) => m.domain, 'text[]')}, ${mappings((m) => m.source, 'text[]')}, ${mappings((m) => m.mappedId, 'text[]')},
+                              ${mappings((m) => m.tailId, 'bigint[]')}, ${mappings((m) => m.addedVersion, 'int[]')})
          ${batch.plainInserts ? '' : 'on conflict do nothing'}
          returning 1
        ), cp as (
-         insert into ${t.checkpoints} (name, checkpoint, updated_at) values ($32, $33, now())
+         insert into ${t.checkpoints} (name, checkpoint, updated_at) values (${values.add(this.name)}, ${values.add(batch.checkpoint.value)}, now())
          on conflict (name) do update set checkpoint = excluded.checkpoint, updated_at = excluded.updated_at
          returning 1
        )
        select array(select tail_id from up)::text[] as upserted, (select count(*) from maps)::int as mappings, (select count(*) from cp)::int as cp`,
-      [
-        ...tailColumns(batch.created),
-        ...tailColumns(batch.others),
-        batch.mappings.map((m) => m.domain),
-        batch.mappings.map((m) => m.source),
-        batch.mappings.map((m) => m.mappedId),
-        batch.mappings.map((m) => m.tailId),
-        batch.mappings.map((m) => m.addedVersion),
-        this.name,
-        batch.checkpoint.value,
-      ],
+      values.list,
     );
     return [...batch.created.map((s) => s.tailId), ...(rows[0].upserted ?? []).map(Number)];
   }

@@ -11,7 +11,7 @@ import {
 } from '@tailsync/contracts';
 import { tailNumberKey } from '../../domain/tail-number';
 import { readModelTables, type ReadModelTables } from './read-model.tables';
-import { propertiesOf, type DbTailRow } from './tail-rows.columns';
+import { propertiesOf, readColumns, type DbTailRow } from './tail-rows.columns';
 
 export interface TailsReadModelOptions {
   /** Schema of the read-model tables (as given to the projection). Default: the connection's `search_path`. */
@@ -64,8 +64,7 @@ export class TailsReadModel {
     this.tables = readModelTables(opts.schema);
     const t = this.tables;
     this.viewSelect = `
-      select t.tail_id::text as tail_id, t.tail_number, t.registration_number, t.icao_type_name, t.vendor_type_name,
-             t.country_code, t.passenger_seating, t.status, t.version, t.created_at, t.updated_at, mm.mappings
+      select ${readColumns('t', ['domain'])}, mm.mappings
         from ${t.tails} t
         left join lateral (
           select json_agg(json_build_object('source', m.source, 'mappedId', m.mapped_id)
