@@ -56,7 +56,7 @@ export async function startStack(): Promise<AppProcess[]> {
   return apps;
 }
 
-export { waitForHttp };
+export { waitForHttp, type AppProcess };
 
 /** SIGKILLs a process of the shared stack (started by the global set-up) by its pid. */
 export function killSharedApp(instance: string): void {
@@ -78,4 +78,23 @@ export async function replaceSharedApp(name: AppName): Promise<AppProcess> {
   await waitForHttp(`http://127.0.0.1:${E2E_PORTS[name]}/health/ready`, 60_000, [app]);
   await waitForHttp(`${baseUrl()}/health/ready`, 60_000, [app]);
   return app;
+}
+
+/** Stops a process of the shared stack (started by the global set-up) cleanly: SIGTERM, then waits until it is gone. */
+export async function stopSharedApp(instance: string, timeoutMs = 20_000): Promise<void> {
+  const pids = JSON.parse(process.env.E2E_APP_PIDS ?? '{}') as Record<string, number>;
+  const pid = pids[instance];
+  if (!pid) throw new Error(`no pid for ${instance}`);
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (alive()) process.kill(pid, 'SIGTERM');
+  const deadline = Date.now() + timeoutMs;
+  while (alive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  if (alive()) process.kill(pid, 'SIGKILL');
 }

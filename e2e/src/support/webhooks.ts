@@ -38,8 +38,8 @@ export async function subscribed(script: ReceiverScript = scripts.status(200)): 
   return { account, receiver: r, secret };
 }
 
-export async function publish(domain: string, count = 1, data: Record<string, unknown> = { score: 3, tail: 'N123AB' }) {
-  return publishRiskAssessments({ kafka: principalKafka('product'), domain, count, data });
+export async function publish(domain: string, count = 1, data: Record<string, unknown> = { score: 3, tail: 'N123AB' }, traceparent?: string) {
+  return publishRiskAssessments({ kafka: principalKafka('product'), domain, count, data, traceparent });
 }
 
 /** The domain's delivery of an event once it reached `status`. */

@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import type { Span } from '@opentelemetry/api';
 import { JwtService } from '@nestjs/jwt';
 import { type SecretBox } from '@tailsync/service-kit';
 import { signCallback } from '../signing/callback-signer';
@@ -7,6 +8,7 @@ import type { SubscriptionState } from '../subscriptions/subscription-state';
 import type { StoredSubscription } from '../subscriptions/subscription.store';
 import type { AttemptRecorder } from './attempt.recorder';
 import type { AttemptSender } from './attempt.sender';
+import { inAttemptSpan } from './attempt-span';
 import type { DeliveryMetrics } from './delivery.metrics';
 import type { AttemptRecord, ClaimedDelivery } from './delivery.store';
 import { delayHonouringRetryAfter, parseRetryAfter, RETRY_AFTER_STATUSES } from './domain/retry-after';
@@ -37,8 +39,12 @@ export class AttemptRunner {
     private readonly options: AttemptRunnerOptions,
   ) {}
 
-  async run(delivery: ClaimedDelivery, subscription: StoredSubscription | undefined): Promise<void> {
+  run(delivery: ClaimedDelivery, subscription: StoredSubscription | undefined): Promise<void> {
     const attempt = delivery.attempts + 1;
+    return inAttemptSpan(delivery, attempt, (span) => this.attempt(delivery, subscription, attempt, span));
+  }
+
+  private async attempt(delivery: ClaimedDelivery, subscription: StoredSubscription | undefined, attempt: number, span: Span): Promise<void> {
     const at = new Date();
     const end = (error: string) =>
       this.recorder.record(
@@ -61,6 +67,8 @@ export class AttemptRunner {
       { body: delivery.body, secrets, domain: delivery.domain, eventName: delivery.eventName, kind: 'event', webhookId: delivery.eventId, attempt },
       this.jwt,
     );
+    // Passed on as the event carried it; while tracing is on, the HTTP span's own replaces it.
+    if (delivery.traceparent !== undefined) headers.traceparent = delivery.traceparent;
     const result = await this.sender.send({
       url: subscription.url,
       body: delivery.body,
@@ -68,7 +76,13 @@ export class AttemptRunner {
       timeoutMs: this.options.attemptTimeoutMs,
     });
     const verdict = classifyAttempt({ statusCode: result.statusCode, error: result.errorCode });
+    span.setAttribute('tailsync.delivery.outcome', verdict);
+    if (result.statusCode !== undefined) span.setAttribute('http.response.status_code', result.statusCode);
     this.metrics.attemptDuration.observe({ result: verdict }, result.durationMs / 1000);
+    this.metrics.callbackDuration.observe(
+      { http_request_method: 'POST', http_response_status_code: result.statusCode === undefined ? '' : String(result.statusCode), error_type: result.errorCode ?? '' },
+      result.durationMs / 1000,
+    );
     const asked = result.statusCode !== undefined && RETRY_AFTER_STATUSES.has(result.statusCode) ? parseRetryAfter(result.retryAfter, Date.now()) : null;
     const retryAfterMs = asked === null ? null : Math.min(asked, this.options.retryAfterMaxMs);
     let next: AttemptRecord['next'];
@@ -86,6 +100,7 @@ export class AttemptRunner {
       outcome = delay === null ? 'failed' : 'retry-scheduled';
     }
     const error = result.error ?? (verdict === 'delivered' ? null : `HTTP ${result.statusCode}`);
+    this.logger.debug({ msg: 'attempt made', deliveryId: delivery.id, eventId: delivery.eventId, attempt, outcome, statusCode: result.statusCode, durationMs: result.durationMs });
     this.recorder.record(
       { id: delivery.id, leaseToken: delivery.leaseToken, attempt, at, statusCode: result.statusCode ?? null, durationMs: result.durationMs, error, retryAfterMs, next },
       outcome,

@@ -8,6 +8,8 @@ export interface NewDelivery {
   body: string;
   /** `skipped` records an event consumed while the subscription is disabled (never sent). Default `pending`. */
   status?: 'pending' | 'skipped';
+  /** The event message's W3C `traceparent`: its attempts belong to that trace, their callbacks carry it. */
+  traceparent?: string;
 }
 
 /** A delivery leased to this copy for its next attempt. */
@@ -17,6 +19,8 @@ export interface ClaimedDelivery {
   eventId: string;
   eventName: string;
   body: string;
+  /** The event message's W3C `traceparent`, when it had one. */
+  traceparent?: string;
   /** Attempts made so far (the next one is `attempts + 1`). */
   attempts: number;
   /** Attempts made before the current round (0, or the count when it was last redelivered). */
@@ -85,11 +89,16 @@ export interface RecordedAttempts {
 }
 
 /** The statement parameters of new deliveries, column by column. */
-function columnsOf(deliveries: NewDelivery[]): [string[], string[], string[], string[], string[]] {
+function columnsOf(deliveries: NewDelivery[]): [string[], string[], string[], string[], string[], (string | null)[]] {
   return [
     deliveries.map((d) => d.domain), deliveries.map((d) => d.eventId), deliveries.map((d) => d.eventName), deliveries.map((d) => d.body),
-    deliveries.map((d) => d.status ?? 'pending'),
+    deliveries.map((d) => d.status ?? 'pending'), deliveries.map((d) => d.traceparent ?? null),
   ];
+}
+
+/** A row's `traceparent` as a ClaimedDelivery holds it (absent when the event had none). */
+function traceparentOf(value: string | null | undefined): { traceparent?: string } {
+  return value ? { traceparent: value } : {};
 }
 
 /** The largest batch written with a plan made once (see the constructor); a burst's batches are planned for their values. */
@@ -123,9 +132,9 @@ export class DeliveryStore {
   async insertMany(deliveries: NewDelivery[], holdMs = 0): Promise<number> {
     if (deliveries.length === 0) return 0;
     const { rowCount } = await this.pool.query(
-      `insert into webhook_deliveries (domain, event_id, event_name, body, status, next_attempt_at)
-       select i.*, now() + make_interval(secs => $6::float8 / 1000)
-         from unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::text[]) as i
+      `insert into webhook_deliveries (domain, event_id, event_name, body, status, traceparent, next_attempt_at)
+       select i.*, now() + make_interval(secs => $7::float8 / 1000)
+         from unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[]) as i
        on conflict (domain, event_id) do nothing`,
       [...columnsOf(deliveries), holdMs],
     );
@@ -142,9 +151,9 @@ export class DeliveryStore {
   async writeLeased(leased: ClaimedDelivery[], owner: string, leaseMs: number): Promise<Set<string>> {
     if (leased.length === 0) return new Set();
     const { rows } = await this.poolFor(leased.length).query<{ id: string }>(
-      `insert into webhook_deliveries as d (id, domain, event_id, event_name, body, status, lease_owner, lease_token, lease_until)
-       select i.id, i.domain, i.event_id, i.event_name, i.body, 'pending', $7, i.token, clock_timestamp() + make_interval(secs => $8::float8 / 1000)
-         from unnest($1::uuid[], $2::text[], $3::uuid[], $4::text[], $5::text[], $6::uuid[]) as i(id, domain, event_id, event_name, body, token)
+      `insert into webhook_deliveries as d (id, domain, event_id, event_name, body, traceparent, status, lease_owner, lease_token, lease_until)
+       select i.id, i.domain, i.event_id, i.event_name, i.body, i.traceparent, 'pending', $8, i.token, clock_timestamp() + make_interval(secs => $9::float8 / 1000)
+         from unnest($1::uuid[], $2::text[], $3::uuid[], $4::text[], $5::text[], $6::uuid[], $7::text[]) as i(id, domain, event_id, event_name, body, token, traceparent)
        on conflict (domain, event_id) do update
           set id = excluded.id, lease_owner = excluded.lease_owner, lease_token = excluded.lease_token,
               lease_until = excluded.lease_until, next_attempt_at = now(), updated_at = now()
@@ -152,7 +161,7 @@ export class DeliveryStore {
        returning d.id`,
       [
         leased.map((r) => r.id), leased.map((r) => r.domain), leased.map((r) => r.eventId), leased.map((r) => r.eventName),
-        leased.map((r) => r.body), leased.map((r) => r.leaseToken), owner, leaseMs,
+        leased.map((r) => r.body), leased.map((r) => r.leaseToken), leased.map((r) => r.traceparent ?? null), owner, leaseMs,
       ],
     );
     return new Set(rows.map((r) => r.id));
@@ -166,9 +175,9 @@ export class DeliveryStore {
   async insertLeased(deliveries: NewDelivery[], owner: string, leaseMs: number): Promise<ClaimedDelivery[]> {
     if (deliveries.length === 0) return [];
     const { rows } = await this.poolFor(deliveries.length).query<{ id: string; event_id: string; domain: string; lease_token: string }>(
-      `insert into webhook_deliveries (domain, event_id, event_name, body, status, lease_owner, lease_token, lease_until)
-       select i.*, $6, gen_random_uuid(), clock_timestamp() + make_interval(secs => $7::float8 / 1000)
-         from unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::text[]) as i
+      `insert into webhook_deliveries (domain, event_id, event_name, body, status, traceparent, lease_owner, lease_token, lease_until)
+       select i.*, $7, gen_random_uuid(), clock_timestamp() + make_interval(secs => $8::float8 / 1000)
+         from unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[]) as i
        on conflict (domain, event_id) do nothing
        returning id, event_id::text as event_id, domain, lease_token`,
       [...columnsOf(deliveries), owner, leaseMs],
@@ -176,7 +185,10 @@ export class DeliveryStore {
     const byEvent = new Map(deliveries.map((d) => [`${d.domain}\u0000${d.eventId.toLowerCase()}`, d]));
     return rows.map((r) => {
       const d = byEvent.get(`${r.domain}\u0000${r.event_id}`)!;
-      return { id: r.id, domain: d.domain, eventId: r.event_id, eventName: d.eventName, body: d.body, attempts: 0, roundStart: 0, leaseToken: r.lease_token };
+      return {
+        id: r.id, domain: d.domain, eventId: r.event_id, eventName: d.eventName, body: d.body, ...traceparentOf(d.traceparent),
+        attempts: 0, roundStart: 0, leaseToken: r.lease_token,
+      };
     });
   }
 
@@ -215,7 +227,8 @@ export class DeliveryStore {
     result.lastDomain = domains[domains.length - 1];
     const slots = domains.map((d) => Math.min(domainRoom.get(d) ?? perDomain, perDomain, limit));
     const { rows } = await this.pool.query<{
-      id: string; domain: string; event_id: string; event_name: string; body: string; attempts: number; round_start: number; lease_token: string;
+      id: string; domain: string; event_id: string; event_name: string; body: string; traceparent: string | null; attempts: number; round_start: number;
+      lease_token: string;
     }>(
       `with picked as (
          select c.id
@@ -233,7 +246,7 @@ export class DeliveryStore {
        update webhook_deliveries d
           set lease_owner = $1, lease_token = gen_random_uuid(), lease_until = clock_timestamp() + make_interval(secs => $3::float8 / 1000)
         where d.id = any (array(select id from picked))
-       returning d.id, d.domain, d.event_id, d.event_name, d.body, d.attempts, d.round_start, d.lease_token`,
+       returning d.id, d.domain, d.event_id, d.event_name, d.body, d.traceparent, d.attempts, d.round_start, d.lease_token`,
       [owner, limit, leaseMs, domains, slots],
     );
     for (const r of rows) {
@@ -243,6 +256,7 @@ export class DeliveryStore {
         eventId: r.event_id,
         eventName: r.event_name,
         body: r.body,
+        ...traceparentOf(r.traceparent),
         attempts: r.attempts,
         roundStart: r.round_start,
         leaseToken: r.lease_token,

@@ -11,7 +11,7 @@ describe('docker-compose.yml', () => {
   const compose = readCompose();
 
   it('runs the infrastructure and the three apps, the apps built from the one Dockerfile', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['eventstore', 'gateway', 'kafka', 'postgres', 'tail-sync', 'webhook-dispatcher']);
+    expect(Object.keys(compose.services).sort()).toEqual(['eventstore', 'gateway', 'jaeger', 'kafka', 'postgres', 'tail-sync', 'webhook-dispatcher']);
     for (const app of ['gateway', 'tail-sync', 'webhook-dispatcher']) {
       expect(compose.services[app].build).toEqual({ context: '.', args: { APP: app, NODE_IMAGE: '${NODE_IMAGE:-node:20.20-bookworm-slim}' } });
       expect(existsSync(join(REPO_ROOT, 'apps', app, 'src', 'main.ts'))).toBe(true);
@@ -24,6 +24,7 @@ describe('docker-compose.yml', () => {
     expect(image('eventstore')).toEqual(['EVENTSTORE_IMAGE', 'eventstore/eventstore:24.10']);
     expect(image('kafka')).toEqual(['KAFKA_IMAGE', 'apache/kafka:3.9.1']);
     expect(image('postgres')).toEqual(['POSTGRES_IMAGE', 'postgres:18']);
+    expect(image('jaeger')).toEqual(['JAEGER_IMAGE', 'jaegertracing/jaeger:2.13.0']);
     expect(readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8')).toMatch(/^ARG NODE_IMAGE=node:20\.20-bookworm-slim$/m);
   });
 
@@ -44,6 +45,15 @@ describe('docker-compose.yml', () => {
         expect(Object.keys(compose.services)).toContain(dep);
         expect(condition).toBe('service_healthy');
       }
+    }
+  });
+
+  it("runs Jaeger only in the `tracing` profile; the apps pass the standard OTLP variables on, tracing off when unset", () => {
+    expect(compose.services.jaeger.profiles).toEqual(['tracing']);
+    for (const app of ['gateway', 'tail-sync', 'webhook-dispatcher']) {
+      const service = compose.services[app];
+      expect(Object.keys(service.depends_on ?? {})).not.toContain('jaeger');
+      expect(service.environment?.OTEL_EXPORTER_OTLP_ENDPOINT).toBe('${OTEL_EXPORTER_OTLP_ENDPOINT:-}');
     }
   });
 });

@@ -3,6 +3,7 @@ import { TerminusModule } from '@nestjs/terminus';
 import { HealthController } from './health.controller';
 import { MetricsController } from './metrics';
 import { READINESS_CHECKS, ReadinessCheck } from './readiness-check';
+import { TracingShutdown } from '../observability/tracing-shutdown';
 
 /** `/health/live`, `/health/ready` and `/metrics`, the same on every process. */
 @Module({})
@@ -13,7 +14,7 @@ export class OpsModule {
       global: true,
       imports: [TerminusModule.forRoot({ logger: false })],
       controllers: [HealthController, MetricsController],
-      providers: [{ provide: READINESS_CHECKS, useValue: checks }],
+      providers: [{ provide: READINESS_CHECKS, useValue: checks }, TracingShutdown],
       exports: [READINESS_CHECKS],
     };
   }
