@@ -81,7 +81,8 @@ describe('admin API: disabling a domain\'s subscription', () => {
 
     const doc = (await api(null, 'GET', '/openapi.json')).body;
     expect(Object.keys(doc.paths['/admin/Domains/{domain}/Subscription/Disable'])).toEqual(['post']);
-    expect(doc.components.schemas.SubscriptionView.properties.disabledReason.enum).toEqual(['gone', 'failing', 'operator']);
+    // OpenAPI 3.1: a nullable enum is anyOf [the enum, null].
+    expect(doc.components.schemas.SubscriptionView.properties.disabledReason.anyOf).toEqual([{ type: 'string', enum: ['gone', 'failing', 'operator'] }, { type: 'null' }]);
   });
 });
 

@@ -55,7 +55,7 @@ describe('service accounts and OAuth2 client credentials', () => {
   it('requires a valid bearer token on the API, but not on public endpoints', async () => {
     expect((await api(null, 'GET', '/Tails')).status).toBe(401);
     expect((await api({ token: 'a.b.c' }, 'GET', '/Tails')).status).toBe(401);
-    for (const path of ['/Version', '/health/live', '/openapi.json', '/asyncapi.json', '/docs/errors', '/metrics']) {
+    for (const path of ['/Version', '/health/live', '/health/ready', '/openapi.json', '/asyncapi.json', '/docs/errors']) {
       expect((await api(null, 'GET', path)).status).toBe(200);
     }
   });

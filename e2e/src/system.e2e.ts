@@ -1,14 +1,35 @@
 import { Parser } from '@asyncapi/parser';
 import { API_VERSION, asyncApiDocument, KAFKA_TOPICS } from '@tailsync/contracts';
-import { baseUrl } from './support/test-stack';
+import { baseUrl, managementUrl } from './support/test-stack';
 
 describe('proof of life', () => {
-  it('answers /health/ready with every dependency up, after a gRPC round trip to both services', async () => {
-    const res = await fetch(`${baseUrl()}/health/ready`);
+  it('answers /health/ready on the management port with every dependency up, after a gRPC round trip to both services', async () => {
+    const res = await fetch(`${managementUrl()}/health/ready`);
     expect(res.status).toBe(200);
     const body = (await res.json()) as any;
     expect(body.status).toBe('ok');
     expect(Object.keys(body.info).sort()).toEqual(['database', 'tail-sync', 'webhook-dispatcher']);
+  });
+
+  it('answers the public /health/ready with its status only, checking at most once a second however often asked', async () => {
+    const runs = async () => Number(/^tailsync_readiness_check_runs_total (\d+)/m.exec(await (await fetch(`${managementUrl()}/metrics`)).text())?.[1]);
+    const before = await runs();
+    const started = Date.now();
+    const answers = await Promise.all(Array.from({ length: 50 }, () => fetch(`${baseUrl()}/health/ready`)));
+    for (let i = 0; i < 50; i++) answers.push(await fetch(`${baseUrl()}/health/ready`));
+    const seconds = (Date.now() - started) / 1000;
+    for (const res of answers) {
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ status: 'ok' });
+    }
+    // One round a second at most, plus one already running when the window opened.
+    expect((await runs()) - before).toBeLessThanOrEqual(Math.ceil(seconds) + 1);
+  });
+
+  it('keeps /metrics and the detailed report off the public port', async () => {
+    expect((await fetch(`${baseUrl()}/metrics`)).status).toBe(404);
+    const ready = (await (await fetch(`${baseUrl()}/health/ready`)).json()) as object;
+    expect(Object.keys(ready)).toEqual(['status']);
   });
 
   it('answers /health/live', async () => {
@@ -38,8 +59,8 @@ describe('proof of life', () => {
     expect(res.headers.get('x-request-id')).toBe('trace-123');
   });
 
-  it('serves metrics on every process', async () => {
-    for (const port of [13000, 13001, 13002]) {
+  it('serves metrics on every process (the gateway on its management port)', async () => {
+    for (const port of [14000, 13001, 13002]) {
       const res = await fetch(`http://127.0.0.1:${port}/metrics`);
       expect(res.status).toBe(200);
       expect(await res.text()).toContain('process_cpu_seconds_total');

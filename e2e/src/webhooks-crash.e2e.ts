@@ -200,8 +200,20 @@ describe('with WEBHOOK_ALLOW_PRIVATE_URLS=false', () => {
     const res = await api(other, 'POST', '/WebhookSubscriptions/', { eventNames: [EVT], url, sharedSecret: newSecret() });
     expect(res.status).toBe(400);
     expect(Object.keys(res.body.fieldErrors)).toEqual(['url']);
-    expect(res.body.fieldErrors.url[0]).toMatch(/non-public address/);
+    expect(res.body.fieldErrors.url[0]).toMatch(/public address/);
     expect((await api(other, 'GET', '/WebhookSubscriptions')).status).toBe(404);
+  });
+
+  it('answers a host that does not resolve exactly as one that resolves to a non-public address', async () => {
+    const other = await newServiceAccount();
+    const messages = [];
+    for (const url of ['https://no-such-host.invalid/hook', 'http://localhost/hook', 'http://10.1.2.3/hook']) {
+      const res = await api(other, 'POST', '/WebhookSubscriptions/', { eventNames: [EVT], url, sharedSecret: newSecret() });
+      expect(res.status).toBe(400);
+      messages.push(res.body.fieldErrors.url);
+    }
+    expect(new Set(messages.map((m) => JSON.stringify(m))).size).toBe(1);
+    expect(JSON.stringify(messages[0])).not.toMatch(/ENOTFOUND|EAI_AGAIN|resolved/);
   });
 
   it('accepts a public address', async () => {
@@ -213,10 +225,10 @@ describe('with WEBHOOK_ALLOW_PRIVATE_URLS=false', () => {
   it('refuses again at delivery time: no request reaches a private receiver saved before', async () => {
     const test = await api(account, 'POST', '/WebhookSubscriptions/Test', { payloadToEcho: { a: 1 } });
     expect(test.status).toBe(200);
-    expect(test.body).toMatchObject({ success: false, diagnostics: { statusCode: null, error: expect.stringMatching(/non-public address/) } });
+    expect(test.body).toMatchObject({ success: false, diagnostics: { statusCode: null, error: expect.stringMatching(/public address/) } });
     const [event] = await publish(account.domain);
     const d = await eventually(async () => (await allDeliveries(account)).find((x) => x.eventId === event.eventId && x.status === 'failed'), 20_000);
-    expect(d.attempts).toEqual([{ attempt: 1, at: expect.any(String), statusCode: null, durationMs: expect.any(Number), error: expect.stringMatching(/non-public address/), retryAfterMs: null }]);
+    expect(d.attempts).toEqual([{ attempt: 1, at: expect.any(String), statusCode: null, durationMs: expect.any(Number), error: expect.stringMatching(/public address/), retryAfterMs: null }]);
     expect(receiver.requests).toHaveLength(0);
   });
 });

@@ -54,6 +54,7 @@ async function main() {
   await waitForHttp(`${base}/health/ready`, 120_000, apps);
   log(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   log(`API:      ${base}   (OpenAPI ${base}/openapi.json, Swagger UI ${base}/docs)`);
+  log(`Metrics and detailed readiness: http://localhost:${process.env.MANAGEMENT_PORT ?? 9464}/metrics, /health/ready`);
   log(`Admin token (kept in ${join(dataDir, 'secrets.json')}): ${secrets.ADMIN_TOKEN}`);
   log('Create a service account, then get an access token:');
   log(`  curl -s -X POST ${base}/admin/ServiceAccounts -H 'Authorization: Bearer ${secrets.ADMIN_TOKEN}' -H 'Content-Type: application/json' -d '{"domain":"acme","name":"Acme EFB"}'`);

@@ -57,11 +57,11 @@ export function appModule(config: GatewayConfig) {
     imports: [
       GatewayCoreModule,
       loggingModule('gateway', config.LOG_LEVEL),
-      OpsModule.forRoot([
+      OpsModule.withManagementPort([
         new PostgresReadiness(pool),
         new ServiceReadiness(TAIL_SYNC_SERVICE.name, tailSync),
         new ServiceReadiness(DISPATCHER_SERVICE.name, dispatcher),
-      ]),
+      ], config.MANAGEMENT_PORT),
       AuthModule,
       TailsModule,
       WebhooksModule,

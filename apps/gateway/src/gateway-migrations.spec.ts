@@ -52,9 +52,13 @@ describe("the gateway's migrations (real PostgreSQL)", () => {
     await runIn(schema, readFileSync(join(__dirname, 'fixtures', 'tables-before-migrations.sql'), 'utf8'));
     await runIn(schema, "insert into gw_service_accounts (client_id, secret_hash, domain, name, status) values ('sa-1', 'hash', 'acme', 'one', 'disabled')");
 
-    expect((await migrate(schema))[0].applied).toEqual(['20261124090000000_service-accounts', '20261124090100000_console-sessions']);
+    expect((await migrate(schema))[0].applied).toEqual([
+      '20261124090000000_service-accounts', '20261124090100000_console-sessions', '20261126130000000_auth-failures', '20261126130100000_tokens-valid-after', '20261126130200000_test-calls',
+    ]);
     expect(await schemaLayout(pool, schema)).toEqual(fresh);
     expect((await pool.query(`select client_id, status from "${schema}".gw_service_accounts`)).rows).toEqual([{ client_id: 'sa-1', status: 'disabled' }]);
+    // An account disabled before tokens_valid_after existed keeps its tokens refused.
+    expect((await pool.query(`select tokens_valid_after is not null as revoked from "${schema}".gw_service_accounts`)).rows).toEqual([{ revoked: true }]);
   });
 
   it("upgrade the first release's accounts table: its accounts become active", async () => {

@@ -14,6 +14,8 @@ export const E2E_PORTS = { gateway: 13000, 'tail-sync': 13001, 'webhook-dispatch
 export const E2E_GRPC_PORTS = { 'tail-sync': [13051, 13061], 'webhook-dispatcher': [13052, 13062] } as const;
 
 export const baseUrl = () => process.env.E2E_BASE_URL ?? `http://127.0.0.1:${E2E_PORTS.gateway}`;
+/** The shared gateway's operators' port: `/metrics`, the detailed readiness report. */
+export const managementUrl = () => `http://127.0.0.1:${E2E_PORTS.gateway + 1000}`;
 
 /** The environment every app under test gets: the test infrastructure plus fast, local settings. */
 export function appEnv(overrides: Record<string, string> = {}): Record<string, string> {
@@ -34,6 +36,11 @@ export function appEnv(overrides: Record<string, string> = {}): Record<string, s
     WEBHOOK_RETRY_DELAYS_MS: '200,400',
     RPC_TIMEOUT_MS: '8000',
     LOG_LEVEL: 'info',
+    // Every test connects from 127.0.0.1, so one address's failure count would be every test's:
+    // the limit's own tests start a gateway with the default and connect from their own addresses.
+    AUTH_FAILURES_PER_MINUTE: '100000',
+    // Each gateway a test starts on PORT gets its operators' port at PORT + 1000.
+    MANAGEMENT_PORT: String(Number(overrides.PORT ?? E2E_PORTS.gateway) + 1000),
     ...overrides,
   };
 }

@@ -9,6 +9,7 @@ export * from './kafka/kafka-connection';
 export * from './kafka/kafka-access-failure';
 export * from './ops/readiness-check';
 export * from './ops/ops.module';
+export * from './ops/readiness-report';
 export * from './ops/metrics';
 export * from './logging/logging.module';
 export * from './postgres/postgres-pool';

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
 import { DomainDeliveriesController } from './domain-deliveries.controller';
 import { DomainTailsController } from './domain-tails.controller';
 import { DomainsController } from './domains.controller';
@@ -7,5 +8,6 @@ import { DomainSubscriptionController } from './domain-subscription.controller';
 import { OverviewController } from './overview.controller';
 
 /** Operators' endpoints over every domain's data (the service accounts' are in AuthModule). */
-@Module({ imports: [AuthModule], controllers: [OverviewController, DomainsController, DomainSubscriptionController, DomainDeliveriesController, DomainTailsController] })
+// WebhooksModule: an operator's Test call counts against the domain's Test-call limit too.
+@Module({ imports: [AuthModule, WebhooksModule], controllers: [OverviewController, DomainsController, DomainSubscriptionController, DomainDeliveriesController, DomainTailsController] })
 export class AdminModule {}

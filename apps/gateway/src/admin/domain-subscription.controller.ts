@@ -8,6 +8,7 @@ import { AdminTokenGuard } from '../auth/admin-token.guard';
 import { DispatcherClient } from '../services/dispatcher.client';
 import { atLeast } from '../services/request-budget';
 import { TestSubscriptionDto } from '../webhooks/dto/subscription.dto';
+import { TestCallLimit } from '../webhooks/test-call-limit';
 import { SubscriptionView, TestResultView } from '../webhooks/dto/subscription-views';
 import { TEST_CALL_MIN_WAIT_MS } from '../webhooks/webhook-subscriptions.controller';
 import { adminCaller } from './admin-caller';
@@ -25,6 +26,7 @@ import { DomainParams } from './domain-params';
 export class DomainSubscriptionController {
   constructor(
     private readonly dispatcher: DispatcherClient,
+    private readonly testCalls: TestCallLimit,
   ) {}
 
   @Get()
@@ -58,6 +60,6 @@ export class DomainSubscriptionController {
   @ApiOperation({ summary: "One signed test call to the domain's URL, no retries; 200 whatever the URL answered: read success and diagnostics." })
   @ApiOkResponse({ type: TestResultView })
   async test(@Param() params: DomainParams, @Body() body: TestSubscriptionDto, @Req() req: FastifyRequest): Promise<TestResultView> {
-    return this.dispatcher.test(atLeast(adminCaller(params.domain, req), TEST_CALL_MIN_WAIT_MS), body.payloadToEcho);
+    return this.testCalls.run(params.domain, () => this.dispatcher.test(atLeast(adminCaller(params.domain, req), TEST_CALL_MIN_WAIT_MS), body.payloadToEcho));
   }
 }

@@ -5,6 +5,7 @@ import { NotFound, Unauthorized } from '../problems/problem';
 import { ActiveSessions } from '../console/active-sessions';
 import { ConsoleSessions, CSRF_HEADER } from '../console/console-session';
 import { isAdminToken } from './admin-token';
+import { adminAddressKey, FailureLimit } from './failure-limit';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
@@ -19,6 +20,7 @@ export class AdminTokenGuard implements CanActivate {
     private readonly config: GatewayConfig,
     private readonly sessions: ConsoleSessions,
     private readonly active: ActiveSessions,
+    private readonly failures: FailureLimit,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -27,7 +29,10 @@ export class AdminTokenGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<FastifyRequest>();
     const header = req.headers.authorization;
     if (header !== undefined) {
+      const fromAddress = adminAddressKey(req.ip);
+      await this.failures.refuseIfBlocked([fromAddress]);
       if (header.startsWith('Bearer ') && isAdminToken(header.slice(7), expected)) return true;
+      await this.failures.recordFailure([fromAddress]);
       throw new Unauthorized('A valid admin token is required.');
     }
     const session = await this.active.of(req);

@@ -12,6 +12,8 @@ import { OAuthTokenController } from './oauth-token.controller';
 import { ServiceAccountsController } from './service-accounts.controller';
 import { ServiceAccountsStore } from './service-accounts.store';
 import { RevokedAccounts } from './revoked-accounts';
+import { FailureLimit } from './failure-limit';
+import { HashingPool } from './hashing-pool';
 import { ConsoleSessions } from '../console/console-session';
 import { ActiveSessions } from '../console/active-sessions';
 
@@ -40,6 +42,8 @@ import { ActiveSessions } from '../console/active-sessions';
   providers: [
     ServiceAccountsStore,
     RevokedAccounts,
+    FailureLimit,
+    HashingPool,
     AdminTokenGuard,
     // Keyed by the admin token; without one the guard answers 404 before any session is read.
     { provide: ConsoleSessions, inject: [GatewayConfig], useFactory: (config: GatewayConfig) => new ConsoleSessions(config.ADMIN_TOKEN ?? '') },
@@ -48,6 +52,6 @@ import { ActiveSessions } from '../console/active-sessions';
     { provide: APP_GUARD, useClass: BearerGuard },
     { provide: APP_GUARD, useClass: CallerThrottlerGuard },
   ],
-  exports: [ServiceAccountsStore, AdminTokenGuard, ConsoleSessions, ActiveSessions],
+  exports: [ServiceAccountsStore, AdminTokenGuard, ConsoleSessions, ActiveSessions, FailureLimit],
 })
 export class AuthModule {}

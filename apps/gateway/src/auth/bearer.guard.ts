@@ -27,7 +27,7 @@ export class BearerGuard implements CanActivate {
     const match = /^Bearer ([\w-]+\.[\w-]+\.[\w-]+)$/.exec(req.headers.authorization ?? '');
     if (!match) throw new Unauthorized();
     const claims = this.verified.get(match[1], Date.now()) ?? (await this.verify(match[1]));
-    if (this.revoked.has(claims.sub)) throw new Unauthorized('The access token is invalid or expired.');
+    if (this.revoked.isRevoked(claims.sub, claims.iat_ms)) throw new Unauthorized('The access token is invalid or expired.');
     req.caller = budgetedCaller(req, { domain: claims.dom, source: claims.sub, requestId: req.id });
     return true;
   }
@@ -43,10 +43,11 @@ export class BearerGuard implements CanActivate {
     } catch {
       throw new Unauthorized('The access token is invalid or expired.');
     }
-    const { sub, dom, exp } = claims;
+    const { sub, dom, exp, iat } = claims as Partial<VerifiedClaims> & { iat?: number };
     // Tokens without an expiry are not ours (/oauth/token always sets one): never accepted.
-    if (typeof sub !== 'string' || typeof dom !== 'string' || typeof exp !== 'number') throw new Unauthorized('The access token is invalid or expired.');
-    const verified = { sub, dom, exp };
+    if (typeof sub !== 'string' || typeof dom !== 'string' || typeof exp !== 'number' || typeof iat !== 'number') throw new Unauthorized('The access token is invalid or expired.');
+    // A token issued before iat_ms existed counts from the start of its second: refused if in doubt.
+    const verified = { sub, dom, exp, iat_ms: typeof claims.iat_ms === 'number' ? claims.iat_ms : iat * 1000 };
     this.verified.remember(token, verified);
     return verified;
   }

@@ -1,19 +1,24 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { GatewayConfig } from '../config/gateway.config';
+import { ServiceUnavailable } from '../problems/problem';
 import { ServiceAccountsStore } from './service-accounts.store';
 
 /** Well under the contract's 5 s, leaving room for a slow query. */
 export const REVOCATION_REFRESH_MS = 2_000;
+/** Older than this, the list is not trusted: authenticated calls answer 503 until it is refreshed. */
+export const REVOCATION_STALE_MS = 15_000;
 
 /**
- * The ids of disabled and deleted service accounts, read again from the database every
- * REVOCATION_REFRESH_MS by every gateway copy: the bearer check stays a set lookup (no database
+ * Per client id, the instant before which its access tokens are refused (set by RotateSecret,
+ * Disable and Delete; Enable does not clear it), read again from the database every
+ * REVOCATION_REFRESH_MS by every gateway copy: the bearer check stays a map lookup (no database
  * round trip per request), and a change made through any copy reaches all of them within 5 s.
  */
 @Injectable()
 export class RevokedAccounts implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(RevokedAccounts.name);
-  private ids = new Set<string>();
+  private validAfter = new Map<string, number>();
+  private refreshedAt = 0;
   private timer?: NodeJS.Timeout;
 
   constructor(
@@ -21,7 +26,7 @@ export class RevokedAccounts implements OnApplicationBootstrap, OnApplicationShu
     private readonly config: GatewayConfig,
   ) {}
 
-  // After every module's init: the store's migration adds the status column first.
+  // After every module's init: the store's migration adds the column first.
   async onApplicationBootstrap(): Promise<void> {
     await this.refresh();
     this.timer = setInterval(() => void this.refresh().catch((error) => this.logger.warn(`revocation list not refreshed: ${(error as Error).message}`)), REVOCATION_REFRESH_MS);
@@ -32,20 +37,21 @@ export class RevokedAccounts implements OnApplicationBootstrap, OnApplicationShu
     clearInterval(this.timer);
   }
 
-  has(clientId: string): boolean {
-    return this.ids.has(clientId);
+  /** Whether a token of `clientId` issued at `issuedAtMs` is refused; 503 rather than trust a list not refreshed for REVOCATION_STALE_MS. */
+  isRevoked(clientId: string, issuedAtMs: number): boolean {
+    if (Date.now() - this.refreshedAt > REVOCATION_STALE_MS) throw new ServiceUnavailable('The gateway cannot check access tokens right now; try again shortly.');
+    const after = this.validAfter.get(clientId);
+    return after !== undefined && issuedAtMs <= after;
   }
 
-  /** The copy that made the change refuses the account's tokens at once. */
-  add(clientId: string): void {
-    this.ids.add(clientId);
-  }
-
-  remove(clientId: string): void {
-    this.ids.delete(clientId);
+  /** The copy that made the change refuses the account's earlier tokens at once. */
+  revokeBefore(clientId: string, instantMs: number): void {
+    this.validAfter.set(clientId, Math.max(instantMs, this.validAfter.get(clientId) ?? 0));
   }
 
   private async refresh(): Promise<void> {
-    this.ids = new Set(await this.store.revokedIds(this.config.ACCESS_TOKEN_TTL_SECONDS));
+    const rows = await this.store.tokensValidAfter(this.config.ACCESS_TOKEN_TTL_SECONDS);
+    this.validAfter = new Map(rows.map((row) => [row.clientId, row.validAfterMs]));
+    this.refreshedAt = Date.now();
   }
 }

@@ -12,6 +12,12 @@ export async function hashSecret(secret: string): Promise<string> {
   return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64'), hash.toString('base64')].join('$');
 }
 
+/**
+ * The hash an unknown client id's secret is checked against, so refusing it costs what refusing a
+ * wrong secret does (no probing for ids by timing). Its secret is random and never kept.
+ */
+export const UNKNOWN_ACCOUNT_HASH: Promise<string> = hashSecret(randomBytes(32).toString('base64url'));
+
 /** Compares in constant time; a malformed stored hash never matches. */
 export async function verifySecret(secret: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, salt, hash] = stored.split('$');

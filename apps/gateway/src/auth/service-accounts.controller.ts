@@ -3,6 +3,7 @@ import { ApiBadRequestResponse, ApiBearerAuth, ApiCreatedResponse, ApiNoContentR
 import { randomBytes } from 'node:crypto';
 import { Public } from '@tailsync/service-kit';
 import { NotFound } from '../problems/problem';
+import { NoStore } from '../http/no-store';
 import { AdminTokenGuard } from './admin-token.guard';
 import { CreateServiceAccountDto, ServiceAccountsQuery } from './dto/service-account.dto';
 import { ServiceAccountCreatedView, ServiceAccountPageView, ServiceAccountView, ServiceAccountWithSecretView } from './dto/service-account-views';
@@ -27,6 +28,7 @@ export class ServiceAccountsController {
 
   @Post()
   @HttpCode(201)
+  @NoStore()
   @ApiOperation({ summary: 'Create a service account; its clientSecret is shown this once.' })
   @ApiCreatedResponse({ type: ServiceAccountCreatedView })
   async create(@Body() dto: CreateServiceAccountDto): Promise<ServiceAccountCreatedView> {
@@ -52,30 +54,34 @@ export class ServiceAccountsController {
   @ApiOkResponse({ type: ServiceAccountView })
   @ApiNotFoundResponse({ description: 'No such service account.' })
   async disable(@Param('clientId') clientId: string): Promise<ServiceAccountView> {
-    const account = found(await this.store.setStatus(clientId, 'disabled'));
-    this.revoked.add(clientId);
+    const now = new Date();
+    const account = found(await this.store.setStatusRevokingTokens(clientId, 'disabled', now));
+    this.revoked.revokeBefore(clientId, now.getTime());
     return view(account);
   }
 
   @Post(':clientId/Enable')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Enable a disabled account again; its unexpired tokens work again.' })
+  @ApiOperation({ summary: 'Enable a disabled account again; tokens issued before it was disabled stay refused.' })
   @ApiOkResponse({ type: ServiceAccountView })
   @ApiNotFoundResponse({ description: 'No such service account.' })
   async enable(@Param('clientId') clientId: string): Promise<ServiceAccountView> {
     const account = found(await this.store.setStatus(clientId, 'active'));
-    this.revoked.remove(clientId);
     return view(account);
   }
 
   @Post(':clientId/RotateSecret')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Replace the client secret; the new one is shown this once. Tokens already issued stay valid until they expire.' })
+  @NoStore()
+  @ApiOperation({ summary: 'Replace the client secret; the new one is shown this once. Tokens already issued are refused on every gateway copy within 5 s.' })
   @ApiOkResponse({ type: ServiceAccountWithSecretView })
   @ApiNotFoundResponse({ description: 'No such service account.' })
   async rotateSecret(@Param('clientId') clientId: string): Promise<ServiceAccountWithSecretView> {
     const clientSecret = newSecret();
-    const account = found(await this.store.replaceSecret(clientId, await hashSecret(clientSecret)));
+    const hash = await hashSecret(clientSecret);
+    const now = new Date();
+    const account = found(await this.store.replaceSecret(clientId, hash, now));
+    this.revoked.revokeBefore(clientId, now.getTime());
     return { ...view(account), clientSecret };
   }
 
@@ -85,8 +91,9 @@ export class ServiceAccountsController {
   @ApiNoContentResponse()
   @ApiNotFoundResponse({ description: 'No such service account.' })
   async remove(@Param('clientId') clientId: string): Promise<void> {
-    found(await this.store.setStatus(clientId, 'deleted'));
-    this.revoked.add(clientId);
+    const now = new Date();
+    found(await this.store.setStatusRevokingTokens(clientId, 'deleted', now));
+    this.revoked.revokeBefore(clientId, now.getTime());
   }
 }
 

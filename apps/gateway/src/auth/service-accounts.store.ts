@@ -68,10 +68,21 @@ export class ServiceAccountsStore {
     return rows[0] ? toAccount(rows[0]) : null;
   }
 
-  async replaceSecret(clientId: string, secretHash: string): Promise<ServiceAccount | null> {
+  /** Sets the status and refuses the tokens issued up to `tokensValidAfter` (the gateway's clock, as tokens are stamped by it). */
+  async setStatusRevokingTokens(clientId: string, status: ServiceAccountStatus, tokensValidAfter: Date): Promise<ServiceAccount | null> {
     const { rows } = await this.pool.query(
-      `update gw_service_accounts set secret_hash = $2 where client_id = $1 and status <> 'deleted' returning ${COLUMNS}`,
-      [clientId, secretHash],
+      `update gw_service_accounts set status = $2, status_changed_at = now(), tokens_valid_after = $3
+        where client_id = $1 and status <> 'deleted' returning ${COLUMNS}`,
+      [clientId, status, tokensValidAfter],
+    );
+    return rows[0] ? toAccount(rows[0]) : null;
+  }
+
+  /** Replaces the secret and refuses the tokens issued up to `tokensValidAfter`. */
+  async replaceSecret(clientId: string, secretHash: string, tokensValidAfter: Date): Promise<ServiceAccount | null> {
+    const { rows } = await this.pool.query(
+      `update gw_service_accounts set secret_hash = $2, tokens_valid_after = $3 where client_id = $1 and status <> 'deleted' returning ${COLUMNS}`,
+      [clientId, secretHash, tokensValidAfter],
     );
     return rows[0] ? toAccount(rows[0]) : null;
   }
@@ -90,14 +101,14 @@ export class ServiceAccountsStore {
     return rows.map((row) => row.client_id as string);
   }
 
-  /** Ids whose access tokens must be refused: disabled accounts, and deleted ones whose tokens may still be unexpired. */
-  async revokedIds(tokenLifetimeSeconds: number): Promise<string[]> {
+  /** Accounts with tokens refused up to an instant that unexpired tokens may predate (older ones have expired anyway). */
+  async tokensValidAfter(tokenLifetimeSeconds: number): Promise<{ clientId: string; validAfterMs: number }[]> {
     const { rows } = await this.pool.query(
-      `select client_id from gw_service_accounts
-        where status = 'disabled' or (status = 'deleted' and status_changed_at > now() - make_interval(secs => $1))`,
+      `select client_id, tokens_valid_after from gw_service_accounts
+        where tokens_valid_after > now() - make_interval(secs => $1 + 60)`,
       [tokenLifetimeSeconds],
     );
-    return rows.map((row) => row.client_id as string);
+    return rows.map((row) => ({ clientId: row.client_id as string, validAfterMs: (row.tokens_valid_after as Date).getTime() }));
   }
 }
 

@@ -1,7 +1,7 @@
 import { VerifiedTokens } from './verified-tokens';
 
 describe('VerifiedTokens', () => {
-  const claims = (exp: number) => ({ sub: 'sa_1', dom: 'acme', exp });
+  const claims = (exp: number) => ({ sub: 'sa_1', dom: 'acme', exp, iat_ms: 0 });
 
   it('answers a remembered token until it expires, then forgets it', () => {
     const tokens = new VerifiedTokens();

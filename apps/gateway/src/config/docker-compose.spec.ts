@@ -2,7 +2,7 @@ import { composeEnvironment, knownSettings, loadConfig, newServiceKeys } from '@
 import { GatewayConfig } from './gateway.config';
 
 const operatorEnv = {
-  ADMIN_TOKEN: 'operator-admin-token',
+  ADMIN_TOKEN: 'operator-admin-token-of-at-least-32-characters',
   JWT_SECRET: 'x'.repeat(48),
   WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
   POSTGRES_PASSWORD: 'operator-database-password',

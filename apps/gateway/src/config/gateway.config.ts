@@ -18,14 +18,36 @@ export class GatewayConfig extends CommonConfig {
   @Max(65535)
   PORT: number = 3000;
 
+  /** Operators' port: `/metrics` and the detailed readiness report (never publish it). */
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  MANAGEMENT_PORT: number = 9464;
+
   /** Base of the links the API hands out (problem `type`, `Location`). */
   @IsUrl({ require_tld: false, require_protocol: true })
   PUBLIC_BASE_URL: string = 'http://localhost:3000';
 
-  /** Operator token of `/admin/*`; without it the admin API answers 404. */
+  /** Operator token of `/admin/*`; without it the admin API answers 404. Long enough not to be guessed. */
   @IsOptional()
   @IsString()
+  @MinLength(32, { message: 'ADMIN_TOKEN must be at least 32 characters (e.g. openssl rand -base64 32)' })
   ADMIN_TOKEN?: string;
+
+  /** Failed sign-ins (client secret, admin token) per client id and per source address per minute, then 429. */
+  @IsInt()
+  @Min(1)
+  AUTH_FAILURES_PER_MINUTE: number = 10;
+
+  /** Client-secret hashes (scrypt, on libuv's threads) computed at once; more wait in line. */
+  @IsInt()
+  @Min(1)
+  AUTH_HASH_CONCURRENCY: number = 2;
+
+  /** Token requests that may wait for a hash; beyond, 503 with Retry-After. */
+  @IsInt()
+  @Min(0)
+  AUTH_HASH_QUEUE: number = 32;
 
   /** Key that signs access tokens (HS256); at least 32 characters. */
   @IsString()

@@ -6,6 +6,8 @@ import { Public } from '@tailsync/service-kit';
 import { isAdminToken } from '../auth/admin-token';
 import { GatewayConfig } from '../config/gateway.config';
 import { NotFound, Unauthorized } from '../problems/problem';
+import { NoStore } from '../http/no-store';
+import { adminAddressKey, FailureLimit } from '../auth/failure-limit';
 import { ConsoleAsset, loadConsoleAssets, PUBLIC_ASSETS } from './console-assets';
 import { sendConsoleFile } from './console-headers';
 import { ActiveSessions } from './active-sessions';
@@ -31,6 +33,7 @@ export class ConsoleController {
     private readonly config: GatewayConfig,
     private readonly sessions: ConsoleSessions,
     private readonly active: ActiveSessions,
+    private readonly failures: FailureLimit,
   ) {}
 
   @Get()
@@ -48,6 +51,7 @@ export class ConsoleController {
 
   /** The signed-in page's CSRF token, which state-changing /admin/ calls carry in X-CSRF-Token. */
   @Get('session')
+  @NoStore()
   async session(@Req() req: FastifyRequest): Promise<{ csrfToken: string; expiresAt: string }> {
     this.requireConsole();
     const session = await this.active.of(req);
@@ -57,11 +61,17 @@ export class ConsoleController {
 
   @Post('session')
   @HttpCode(204)
-  signIn(@Req() req: FastifyRequest, @Body() body: SignInDto, @Res({ passthrough: true }) reply: FastifyReply): void {
+  @NoStore()
+  async signIn(@Req() req: FastifyRequest, @Body() body: SignInDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
     const expected = this.requireConsole();
     // A page of another site must not sign a browser in (login CSRF): the browser names the page's origin.
     if (!sameOrigin(req)) throw new Unauthorized('Sign in from the console page.');
-    if (!isAdminToken(body.token, expected)) throw new Unauthorized('That is not the admin token.');
+    const fromAddress = adminAddressKey(req.ip);
+    await this.failures.refuseIfBlocked([fromAddress]);
+    if (!isAdminToken(body.token, expected)) {
+      await this.failures.recordFailure([fromAddress]);
+      throw new Unauthorized('That is not the admin token.');
+    }
     const { cookieValue: value } = this.sessions.issue(Date.now());
     void reply.header('Set-Cookie', cookie(req, value, SESSION_LIFETIME_MS / 1000));
   }

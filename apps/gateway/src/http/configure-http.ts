@@ -7,6 +7,7 @@ import { parse as parseForm } from 'node:querystring';
 import { GatewayConfig } from '../config/gateway.config';
 import { UnsupportedMediaType, ValidationProblem } from '../problems/problem';
 import { nulInJson, nulInUrl } from './nul-characters';
+import { loneSurrogateInJson } from './lone-surrogates';
 import { openApiDocument } from './openapi-document';
 import { pathOf } from '@tailsync/service-kit';
 import { asyncApiDocument } from '@tailsync/contracts';
@@ -17,7 +18,7 @@ const FORM_LIMIT = 16 * 1024;
 /**
  * Body parsing: JSON everywhere, a form only at /oauth/token (OAuth2 clients send one). Any other
  * body is refused with 415, a body over BODY_LIMIT with 413, malformed JSON with a 400 problem,
- * and so is U+0000 in the URL or the JSON (see nul-characters).
+ * and so is U+0000 in the URL or the JSON (see nul-characters), or a lone surrogate in the JSON.
  * Then the OpenAPI document and Swagger UI, and the AsyncAPI document of the Kafka topics.
  */
 export function configureHttp(app: NestFastifyApplication, config: GatewayConfig): void {
@@ -44,8 +45,8 @@ function acceptBodies(http: FastifyInstance, config: GatewayConfig): void {
   http.addContentTypeParser(JSON_TYPES, { parseAs: 'string', bodyLimit }, (req, body, done) =>
     parseJson(req, body as string, (error, value) => {
       if (error) return done(new ValidationProblem({}, [jsonError(error)]), undefined);
-      const nul = nulInJson(body as string, value);
-      return nul ? done(nul, undefined) : done(null, value);
+      const unstorable = nulInJson(body as string, value) ?? loneSurrogateInJson(body as string, value);
+      return unstorable ? done(unstorable, undefined) : done(null, value);
     }),
   );
   http.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (req: FastifyRequest, body, done) => {

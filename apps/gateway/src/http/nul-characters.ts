@@ -1,4 +1,5 @@
 import { ValidationProblem } from '../problems/problem';
+import { firstStringPath } from './first-string-path';
 
 /**
  * PostgreSQL cannot store U+0000 in text or jsonb, so a request carrying it would fail where it
@@ -16,26 +17,6 @@ export function nulInUrl(url: string): ValidationProblem | null {
 export function nulInJson(raw: string, value: unknown): ValidationProblem | null {
   // The walk runs only when the text has the escape at all (it never does in ordinary traffic).
   if (!raw.includes('\\u0000')) return null;
-  const path = nulPath(value, '');
+  const path = firstStringPath(value, (text) => text.includes('\0'));
   return path === null ? null : new ValidationProblem({ [path || 'body']: [NUL_MESSAGE] });
-}
-
-function nulPath(value: unknown, path: string): string | null {
-  if (typeof value === 'string') return value.includes('\0') ? path : null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = nulPath(value[i], `${path}[${i}]`);
-      if (found !== null) return found;
-    }
-    return null;
-  }
-  if (value !== null && typeof value === 'object') {
-    for (const [key, v] of Object.entries(value)) {
-      const at = path ? `${path}.${key}` : key;
-      if (key.includes('\0')) return at;
-      const found = nulPath(v, at);
-      if (found !== null) return found;
-    }
-  }
-  return null;
 }

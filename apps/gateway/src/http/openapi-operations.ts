@@ -7,7 +7,6 @@ export const OPERATIONS: Record<string, { operationId: string; summary: string }
   'GET /Version': { operationId: 'getVersion', summary: 'The API version' },
   'GET /health/live': { operationId: 'getLiveness', summary: 'Whether the gateway process is up' },
   'GET /health/ready': { operationId: 'getReadiness', summary: 'Whether the gateway can serve requests' },
-  'GET /metrics': { operationId: 'getMetrics', summary: 'Prometheus metrics' },
   'POST /oauth/token': { operationId: 'createAccessToken', summary: 'Get an access token (OAuth2 client credentials)' },
 
   'PUT /Tails': { operationId: 'createOrMapTail', summary: 'Create a tail, or map your Mapped ID to one' },

@@ -1,4 +1,4 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, ServiceUnavailableException } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pathOf } from '@tailsync/service-kit';
 import { GatewayConfig } from '../config/gateway.config';
@@ -15,11 +15,6 @@ export class ProblemFilter implements ExceptionFilter {
   catch(error: unknown, host: ArgumentsHost): void {
     const ctx = host.switchToHttp();
     const req = ctx.getRequest<FastifyRequest>();
-    if (error instanceof ServiceUnavailableException && pathOf(req).startsWith('/health')) {
-      // Terminus's readiness report: operators want the per-dependency detail as it is.
-      ctx.getResponse<FastifyReply>().status(503).send(error.getResponse());
-      return;
-    }
     sendProblem(req, ctx.getResponse<FastifyReply>(), toProblem(error), this.config.PUBLIC_BASE_URL, this.logger, error);
   }
 }

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import {
   ApiAcceptedResponse, ApiBadRequestResponse, ApiBearerAuth, ApiConflictResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse,
-  ApiServiceUnavailableResponse,
+  ApiServiceUnavailableResponse, ApiTooManyRequestsResponse,
   ApiOperation, ApiTags,
 } from '@nestjs/swagger';
 import { PutSubscriptionRequest } from '@tailsync/contracts';
@@ -14,6 +14,7 @@ import { atLeast } from '../services/request-budget';
 import type { BudgetedCaller } from '../services/service-channel';
 import { DeliveriesQuery, RecoverDeliveriesDto, SubscriptionDto, TestSubscriptionDto } from './dto/subscription.dto';
 import { DeliveryPageView, RecoveryView, RedeliverView, SubscriptionView, TestResultView } from './dto/subscription-views';
+import { TestCallLimit } from './test-call-limit';
 
 /** The Test call may take the whole attempt time-out (10 s) before the dispatcher answers. */
 export const TEST_CALL_MIN_WAIT_MS = 12_000;
@@ -29,6 +30,7 @@ export class WebhookSubscriptionsController {
   constructor(
     private readonly dispatcher: DispatcherClient,
     private readonly config: GatewayConfig,
+    private readonly testCalls: TestCallLimit,
   ) {
     this.box = new SecretBox(config.WEBHOOK_SECRET_KEY);
   }
@@ -77,8 +79,9 @@ export class WebhookSubscriptionsController {
   })
   @ApiOkResponse({ type: TestResultView })
   @ApiNotFoundResponse({ description: 'No subscription.' })
+  @ApiTooManyRequestsResponse({ description: 'The domain already has 2 Test calls in flight, or made 10 in the last minute; see Retry-After.' })
   async test(@Caller() caller: BudgetedCaller, @Body() body: TestSubscriptionDto): Promise<TestResultView> {
-    return this.dispatcher.test(atLeast(caller, TEST_CALL_MIN_WAIT_MS), body.payloadToEcho);
+    return this.testCalls.run(caller.domain, () => this.dispatcher.test(atLeast(caller, TEST_CALL_MIN_WAIT_MS), body.payloadToEcho));
   }
 
   @Get('Deliveries')

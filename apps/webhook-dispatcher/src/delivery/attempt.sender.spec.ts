@@ -53,7 +53,7 @@ describe('AttemptSender (real HTTP)', () => {
   it.each(['http://127.0.0.1:1/x', 'http://[::1]:1/', 'http://169.254.169.254/latest/meta-data', 'http://10.0.0.1/'])(
     'refuses the non-public literal %s before connecting when private URLs are not allowed',
     async (url) => {
-      expect(await send(guarded, url)).toMatchObject({ errorCode: 'ssrf', error: expect.stringMatching(/non-public/) });
+      expect(await send(guarded, url)).toMatchObject({ errorCode: 'ssrf', error: expect.stringMatching(/public address/) });
     },
   );
 

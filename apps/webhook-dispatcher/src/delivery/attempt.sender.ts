@@ -3,6 +3,11 @@ import * as https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { guardedLookup, isPublicAddress, SSRF_ERROR_CODE } from './domain/ssrf-guard';
+import { resolverLookup } from './resolver-lookup';
+
+/** A host that does not resolve and one that resolves to a non-public address get the same words. */
+const HOST_NOT_PUBLIC_ERROR = 'refused: the url host does not resolve to a public address';
+const DNS_FAILURES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'ENODATA', 'ESERVFAIL', 'ETIMEOUT']);
 
 export interface AttemptRequest {
   url: string;
@@ -45,7 +50,7 @@ export class AttemptSender {
   private readonly httpsAgent: https.Agent;
 
   constructor(private readonly allowPrivate: boolean) {
-    this.lookup = guardedLookup(allowPrivate);
+    this.lookup = guardedLookup(allowPrivate, resolverLookup());
     const options = { keepAlive: true, keepAliveMsecs: 1000, maxFreeSockets: 256, scheduling: 'lifo' as const };
     this.httpAgent = new http.Agent(options);
     this.httpsAgent = new https.Agent(options);
@@ -70,7 +75,7 @@ export class AttemptSender {
     }
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
     if (!this.allowPrivate && isIP(host) !== 0 && !isPublicAddress(host)) {
-      return Promise.resolve({ errorCode: 'ssrf', error: 'refused: the url host is a non-public address', durationMs: elapsed() });
+      return Promise.resolve({ errorCode: 'ssrf', error: HOST_NOT_PUBLIC_ERROR, durationMs: elapsed() });
     }
 
     const body = Buffer.from(request.body, 'utf8');
@@ -130,7 +135,9 @@ export class AttemptSender {
       }, request.timeoutMs);
       req.on('error', (error: NodeJS.ErrnoException) => {
         if (statusCode !== undefined) return finish({ statusCode });
-        if (error.code === SSRF_ERROR_CODE) return finish({ errorCode: 'ssrf', error: 'refused: the url host resolves to a non-public address' });
+        if (error.code === SSRF_ERROR_CODE) return finish({ errorCode: 'ssrf', error: HOST_NOT_PUBLIC_ERROR });
+        // Retried (the name may come back), but worded as a refusal: no telling which names exist.
+        if (DNS_FAILURES.has(error.code ?? '')) return finish({ errorCode: 'connection', error: HOST_NOT_PUBLIC_ERROR });
         finish({ errorCode: 'connection', error: `connection failed (${error.code ?? error.message})` });
       });
       req.end(body);

@@ -373,6 +373,6 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
     await eventually(async () => (await statusOf(a))?.status === 'failed' && (await statusOf(b))?.status === 'failed');
     expect(receiver.requests).toHaveLength(0);
     const { rows } = await db.pool.query('select a.error from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id where d.event_id = any($1::uuid[])', [[a, b]]);
-    expect(rows.map((r) => r.error)).toEqual([expect.stringMatching(/non-public/), expect.stringMatching(/non-public/)]);
+    expect(rows.map((r) => r.error)).toEqual([expect.stringMatching(/public address/), expect.stringMatching(/public address/)]);
   });
 });

@@ -21,6 +21,9 @@ import { secretId } from '@tailsync/webhooks';
 import { DispatcherRuntime } from '../dispatcher.runtime';
 import type { DeliveryFilter } from '../delivery/delivery.store';
 import { validateWebhookUrl } from '../delivery/domain/ssrf-guard';
+import { resolverAll } from '../delivery/resolver-lookup';
+
+const RESOLVE_ALL = resolverAll();
 import { parseInstant } from '../delivery/domain/time-window';
 import { eventNamesErrors, sharedSecretErrors } from './subscription-rules';
 import { noSubscription, validation } from './rpc-problems';
@@ -60,7 +63,7 @@ export class SubscriptionRequests {
       const names = eventNamesErrors(body?.eventNames);
       if (names.length) fieldErrors.eventNames = names;
       const url = typeof body?.url === 'string'
-        ? await validateWebhookUrl(body.url, { allowPrivate: this.runtime.config.WEBHOOK_ALLOW_PRIVATE_URLS })
+        ? await validateWebhookUrl(body.url, { allowPrivate: this.runtime.config.WEBHOOK_ALLOW_PRIVATE_URLS, resolve: RESOLVE_ALL })
         : { ok: false as const, message: 'url must be an absolute http or https URL' };
       if (!url.ok) fieldErrors.url = [url.message];
       let secret: string | undefined;

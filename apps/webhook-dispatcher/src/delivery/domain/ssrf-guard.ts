@@ -103,6 +103,12 @@ export interface ValidateWebhookUrlOptions {
 
 const NON_PUBLIC_MESSAGE = 'loopback, private, link-local, multicast or otherwise non-public address';
 
+/**
+ * One answer for a host that does not resolve and one that resolves to a non-public address, so
+ * trying names cannot map which internal hosts exist.
+ */
+export const HOST_NOT_PUBLIC_MESSAGE = 'url host must be a public address or a name that resolves only to public addresses';
+
 const defaultResolve: ResolveAll = (hostname) => dns.promises.lookup(hostname, { all: true });
 
 /**
@@ -137,22 +143,20 @@ export async function validateWebhookUrl(url: string, options: ValidateWebhookUr
   if (host.endsWith('.')) host = host.slice(0, -1);
 
   if (isIP(host) !== 0) {
-    return isPublicAddress(host) ? { ok: true } : { ok: false, message: `url host is a ${NON_PUBLIC_MESSAGE}` };
+    return isPublicAddress(host) ? { ok: true } : { ok: false, message: HOST_NOT_PUBLIC_MESSAGE };
   }
   if (host === '' || host === 'localhost' || host.endsWith('.localhost')) {
-    return { ok: false, message: `url host is a ${NON_PUBLIC_MESSAGE}` };
+    return { ok: false, message: HOST_NOT_PUBLIC_MESSAGE };
   }
 
   let addresses: ReadonlyArray<{ address: string }>;
   try {
     addresses = await withTimeout((options.resolve ?? defaultResolve)(host), options.resolveTimeoutMs ?? 5000);
-  } catch (err) {
-    const code = typeof err?.code === 'string' ? err.code : 'error';
-    return { ok: false, message: `url host could not be resolved (${code})` };
+  } catch {
+    return { ok: false, message: HOST_NOT_PUBLIC_MESSAGE };
   }
-  if (addresses.length === 0) return { ok: false, message: 'url host could not be resolved (no addresses)' };
-  if (addresses.some(({ address }) => !isPublicAddress(address))) {
-    return { ok: false, message: `url host resolves to a ${NON_PUBLIC_MESSAGE}` };
+  if (addresses.length === 0 || addresses.some(({ address }) => !isPublicAddress(address))) {
+    return { ok: false, message: HOST_NOT_PUBLIC_MESSAGE };
   }
   return { ok: true };
 }
