@@ -5,7 +5,7 @@ import { TOPICS } from '@tailsync/contracts';
 import { api, newServiceAccount } from './support/accounts';
 import { Jaeger, JAEGER_OTLP_HTTP, type JaegerTrace, servicesOf, spansOf } from './support/jaeger';
 import { readToEnd } from './support/kafka';
-import { baseUrl, logDir, replaceSharedApp, startApp, stopSharedApp, waitForHttp } from './support/test-stack';
+import { baseUrl, logDir, replaceSharedApps, startApp, stopSharedApp, waitForHttp } from './support/test-stack';
 import { publish, subscribed } from './support/webhooks';
 import type { AppProcess } from './support/test-stack';
 
@@ -64,7 +64,7 @@ describe('tracing on (OTLP to a real Jaeger)', () => {
 
   afterAll(async () => {
     await Promise.all(traced.map((app) => app.stop()));
-    for (const name of APPS) await replaceSharedApp(name);
+    await replaceSharedApps(APPS);
     await jaeger?.stop();
   }, 180_000);
 

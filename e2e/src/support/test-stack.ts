@@ -105,3 +105,13 @@ export async function stopSharedApp(instance: string, timeoutMs = 20_000): Promi
   while (alive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   if (alive()) process.kill(pid, 'SIGKILL');
 }
+
+/** Starts replacements for several shared apps at once (the gateway is ready only once the services are). */
+export async function replaceSharedApps(names: readonly AppName[]): Promise<void> {
+  const apps = names.map((name) => startApp(name, `${name}-replacement-${Date.now()}`));
+  const pids = JSON.parse(process.env.E2E_APP_PIDS ?? '{}') as Record<string, number>;
+  for (const app of apps) pids[app.name] = app.child.pid as number;
+  process.env.E2E_APP_PIDS = JSON.stringify(pids);
+  await waitForHttp(`${baseUrl()}/health/ready`, 120_000, apps);
+}
+
