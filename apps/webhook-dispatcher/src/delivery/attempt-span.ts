@@ -1,15 +1,15 @@
 import { context, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { runInRequest } from '@tailsync/service-kit';
+import { correlationOf, type LogCorrelation, runInRequest } from '@tailsync/service-kit';
 import type { ClaimedDelivery } from './delivery.store';
 
 const tracer = trace.getTracer('tailsync.webhook-dispatcher');
 
 /**
  * Runs one attempt of `delivery` as its event's work: a span (while tracing is on) in the trace of
- * the event message's `traceparent` (a new trace when it had none), its log lines carrying the
- * event id as `requestId` and that trace's id. The callback's HTTP span is this span's child.
+ * the event message's `traceparent` (a new trace when it had none); `log` is what its log lines
+ * carry: the event id as `requestId` and that trace's id. The callback's HTTP span is this span's child.
  */
-export function inAttemptSpan<T>(delivery: ClaimedDelivery, attempt: number, work: (span: Span) => Promise<T>): Promise<T> {
+export function inAttemptSpan<T>(delivery: ClaimedDelivery, attempt: number, work: (span: Span, log: LogCorrelation) => Promise<T>): Promise<T> {
   const parent = delivery.traceparent === undefined ? ROOT_CONTEXT : propagation.extract(ROOT_CONTEXT, { traceparent: delivery.traceparent });
   const span = tracer.startSpan(
     `deliver ${delivery.eventName}`,
@@ -24,10 +24,11 @@ export function inAttemptSpan<T>(delivery: ClaimedDelivery, attempt: number, wor
     },
     parent,
   );
-  return runInRequest({ requestId: delivery.eventId, traceparent: delivery.traceparent }, () =>
-    context.with(trace.setSpan(parent, span), async () => {
+  const origin = { requestId: delivery.eventId, traceparent: delivery.traceparent };
+  return runInRequest(origin, () =>
+    context.with(trace.setSpan(context.active(), span), async () => {
       try {
-        return await work(span);
+        return await work(span, correlationOf(origin));
       } catch (error) {
         span.recordException(error as Error);
         span.setStatus({ code: SpanStatusCode.ERROR });

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { Span } from '@opentelemetry/api';
 import { JwtService } from '@nestjs/jwt';
-import { type SecretBox } from '@tailsync/service-kit';
+import { type LogCorrelation, type SecretBox } from '@tailsync/service-kit';
 import { signCallback } from '../signing/callback-signer';
 import { signingSecrets } from '../subscriptions/subscription-secrets';
 import type { SubscriptionState } from '../subscriptions/subscription-state';
@@ -41,10 +41,10 @@ export class AttemptRunner {
 
   run(delivery: ClaimedDelivery, subscription: StoredSubscription | undefined): Promise<void> {
     const attempt = delivery.attempts + 1;
-    return inAttemptSpan(delivery, attempt, (span) => this.attempt(delivery, subscription, attempt, span));
+    return inAttemptSpan(delivery, attempt, (span, log) => this.attempt(delivery, subscription, attempt, span, log));
   }
 
-  private async attempt(delivery: ClaimedDelivery, subscription: StoredSubscription | undefined, attempt: number, span: Span): Promise<void> {
+  private async attempt(delivery: ClaimedDelivery, subscription: StoredSubscription | undefined, attempt: number, span: Span, log: LogCorrelation): Promise<void> {
     const at = new Date();
     const end = (error: string) =>
       this.recorder.record(
@@ -100,13 +100,13 @@ export class AttemptRunner {
       outcome = delay === null ? 'failed' : 'retry-scheduled';
     }
     const error = result.error ?? (verdict === 'delivered' ? null : `HTTP ${result.statusCode}`);
-    this.logger.debug({ msg: 'attempt made', deliveryId: delivery.id, eventId: delivery.eventId, attempt, outcome, statusCode: result.statusCode, durationMs: result.durationMs });
+    this.logger.debug({ msg: 'attempt made', deliveryId: delivery.id, attempt, outcome, statusCode: result.statusCode, durationMs: result.durationMs, ...log });
     this.recorder.record(
       { id: delivery.id, leaseToken: delivery.leaseToken, attempt, at, statusCode: result.statusCode ?? null, durationMs: result.durationMs, error, retryAfterMs, next },
       outcome,
     );
     if (result.statusCode === GONE_STATUS) {
-      this.state.disable(delivery.domain, 'gone').catch((e) => this.logger.warn({ msg: 'disabling a gone subscription failed', error: (e as Error).message }));
+      this.state.disable(delivery.domain, 'gone').catch((e) => this.logger.warn({ msg: 'disabling a gone subscription failed', error: (e as Error).message, ...log }));
     }
   }
 }

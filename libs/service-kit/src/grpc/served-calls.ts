@@ -3,7 +3,7 @@ import { RpcException } from '@nestjs/microservices';
 import { type ServerUnaryCall, status } from '@grpc/grpc-js';
 import { type CallerContext, type ProblemKind, problemToWire, type RpcReply, type RpcRequest, type wire } from '@tailsync/contracts';
 import { CALLER_METADATA_KEY, CallerRefused, CallerTokenVerifier } from './caller-token';
-import { runInRequest } from '../observability/request-context';
+import { correlationOf, runInRequest } from '../observability/request-context';
 import { performance } from 'node:perf_hooks';
 
 type Handler<T, R> = (request: RpcRequest<T>) => Promise<RpcReply<R>>;
@@ -46,15 +46,22 @@ export class ServedCalls {
 
   /**
    * The handlers answer through handleRpc (a late request dropped, problems and dependencies down
-   * as replies), as the gateway's request: its log lines carry the request's id.
+   * as replies), as the gateway's request: its lines carry the request's id and trace id. An
+   * unexpected failure is logged here, with them, and answers INTERNAL.
    */
   private run<T, R>(call: ServerUnaryCall<unknown, unknown>, body: T, handle: Handler<T, R>): Promise<RpcReply<R>> {
     const caller = this.callerOf(call);
     return runInRequest(caller, async () => {
       const started = performance.now();
-      const reply = await handle({ caller, body, deadline: deadlineOf(call) });
-      this.logger.debug({ msg: 'call served', method: call.getPath(), ok: reply.ok, durationMs: Math.round(performance.now() - started) });
-      return reply;
+      try {
+        const reply = await handle({ caller, body, deadline: deadlineOf(call) });
+        this.logger.debug({ msg: 'call served', method: call.getPath(), ok: reply.ok, durationMs: Math.round(performance.now() - started), ...correlationOf(caller) });
+        return reply;
+      } catch (error) {
+        if (error instanceof RpcException) throw error;
+        this.logger.error({ msg: 'call failed', method: call.getPath(), error: (error as Error)?.message, stack: (error as Error)?.stack, ...correlationOf(caller) });
+        throw new RpcException({ code: status.INTERNAL, message: 'Internal error' });
+      }
     });
   }
 

@@ -1,5 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { context, isSpanContextValid, propagation, trace } from '@opentelemetry/api';
+import { context, createContextKey, isSpanContextValid, propagation, trace } from '@opentelemetry/api';
 
 /** What a request or event is known by: its id and, when the caller sent one, its W3C `traceparent`. */
 export interface RequestOrigin {
@@ -7,13 +6,13 @@ export interface RequestOrigin {
   traceparent?: string;
 }
 
-interface RequestContext {
-  requestId: string;
-  /** The trace id of the caller's `traceparent` (the log's `traceId` while tracing is off). */
+/** The fields that tie a log line to its request or event. */
+export interface LogCorrelation {
+  requestId?: string;
   traceId?: string;
 }
 
-const storage = new AsyncLocalStorage<RequestContext>();
+const REQUEST_ID = createContextKey('tailsync.requestId');
 
 /** W3C trace context: version-traceid-parentid-flags, lowercase hex. */
 const TRACEPARENT = /^[\da-f]{2}-([\da-f]{32})-[\da-f]{16}-[\da-f]{2}$/;
@@ -23,10 +22,14 @@ export function validTraceparent(value: unknown): string | undefined {
   return typeof value === 'string' && TRACEPARENT.test(value) ? value : undefined;
 }
 
-/** Runs `work` as part of the request (or event) `origin`: its log lines carry its id and trace id. */
+/**
+ * Runs `work` as part of the request (or event) `origin`. While tracing is on, the OpenTelemetry
+ * context carries its id to every log line made within (pino's mixin, {@link logCorrelation});
+ * off, there is no context to carry it (no AsyncLocalStorage: its promise hooks would cost every
+ * request), and the lines of a request name it themselves ({@link correlationOf}).
+ */
 export function runInRequest<T>(origin: RequestOrigin, work: () => T): T {
-  const traceId = origin.traceparent === undefined ? undefined : TRACEPARENT.exec(origin.traceparent)?.[1];
-  return storage.run(traceId === undefined ? { requestId: origin.requestId } : { requestId: origin.requestId, traceId }, work);
+  return context.with(context.active().setValue(REQUEST_ID, origin.requestId), work);
 }
 
 /** The trace id of the span being recorded, when tracing is on. */
@@ -38,14 +41,21 @@ function activeTraceId(): string | undefined {
 }
 
 /**
- * What a log line says about the request or event it belongs to (pino's `mixin`): `requestId`
- * and `traceId` (the recorded span's, else the caller's traceparent's).
+ * What a log line says about its request or event, explicitly: its id, and its trace id (the
+ * recorded span's while tracing is on, else the caller's `traceparent`'s).
  */
-export function logCorrelation(): { requestId?: string; traceId?: string } {
-  const store = storage.getStore();
-  const traceId = activeTraceId() ?? store?.traceId;
-  if (store === undefined) return traceId === undefined ? {} : { traceId };
-  return traceId === undefined ? { requestId: store.requestId } : { requestId: store.requestId, traceId };
+export function correlationOf(origin: RequestOrigin): LogCorrelation {
+  const traceId = activeTraceId() ?? (origin.traceparent === undefined ? undefined : TRACEPARENT.exec(origin.traceparent)?.[1]);
+  return traceId === undefined ? { requestId: origin.requestId } : { requestId: origin.requestId, traceId };
+}
+
+/** pino's `mixin`: while tracing is on, every line made within a request or event names it. */
+export function logCorrelation(): LogCorrelation {
+  const active = context.active();
+  const requestId = active.getValue(REQUEST_ID) as string | undefined;
+  const traceId = activeTraceId();
+  if (requestId === undefined) return traceId === undefined ? {} : { traceId };
+  return traceId === undefined ? { requestId } : { requestId, traceId };
 }
 
 /**
