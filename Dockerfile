@@ -1,6 +1,9 @@
+# SPDX-License-Identifier: Apache-2.0
 # One image for the three apps: `docker build --build-arg APP=gateway .` (or tail-sync,
 # webhook-dispatcher). NODE_IMAGE names the Node base image (default: the official one).
-ARG NODE_IMAGE=node:20.20-bookworm-slim
+# TAILSYNC_VERSION, TAILSYNC_REVISION and TAILSYNC_CREATED label the image (OCI) and are what
+# `GET /Version` reports as its build; the release workflow and compose pass them.
+ARG NODE_IMAGE=node:24.21-bookworm-slim
 
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
@@ -17,11 +20,24 @@ FROM ${NODE_IMAGE} AS runtime
 ARG APP
 ENV NODE_ENV=production APP=${APP}
 WORKDIR /app
+COPY LICENSE NOTICE ./
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json tsconfig.base.json ./
 COPY tools/run.js ./tools/run.js
 COPY libs ./libs
 COPY apps/${APP} ./apps/${APP}
+# The release's facts last, so a new commit or build time rebuilds no layer above.
+ARG TAILSYNC_VERSION=
+ARG TAILSYNC_REVISION=
+ARG TAILSYNC_CREATED=
+LABEL org.opencontainers.image.title="tailsync-${APP}" \
+      org.opencontainers.image.description="tailsync ${APP}: event-sourced aircraft tail synchronization with signed webhook deliveries" \
+      org.opencontainers.image.version="${TAILSYNC_VERSION}" \
+      org.opencontainers.image.revision="${TAILSYNC_REVISION}" \
+      org.opencontainers.image.created="${TAILSYNC_CREATED}" \
+      org.opencontainers.image.licenses="Apache-2.0"
+ENV TAILSYNC_VERSION=${TAILSYNC_VERSION} TAILSYNC_REVISION=${TAILSYNC_REVISION} TAILSYNC_CREATED=${TAILSYNC_CREATED}
+# Files root-owned and read-only to the app's user: compose also runs the root filesystem read-only.
 USER node
 # SWC transpiles the TypeScript sources at start (about a second); no separate build output to drift.
 # The V8 flags are the local stack's (tools/stack/app-process.ts, APP_NODE_FLAGS).

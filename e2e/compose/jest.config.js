@@ -4,7 +4,8 @@ module.exports = {
   displayName: 'compose',
   rootDir: __dirname,
   testMatch: ['<rootDir>/src/**/*.compose.ts'],
-  testTimeout: 300_000,
+  // Stacks take minutes to come up on a busy 2-core machine.
+  testTimeout: 900_000,
   // kafkajs consumers of the topic checks keep timers after disconnecting; the stack is down by then.
   forceExit: true,
 };

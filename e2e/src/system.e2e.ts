@@ -1,5 +1,7 @@
 import { Parser } from '@asyncapi/parser';
 import { API_VERSION, asyncApiDocument, KAFKA_TOPICS } from '@tailsync/contracts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { baseUrl, managementUrl } from './support/test-stack';
 
 describe('proof of life', () => {
@@ -37,11 +39,13 @@ describe('proof of life', () => {
     expect(res.status).toBe(200);
   });
 
-  it('reports the interface version on /Version and in X-Api-Version', async () => {
+  it('reports the interface version on /Version and in X-Api-Version, with the build it runs', async () => {
     const res = await fetch(`${baseUrl()}/Version`);
     expect(res.status).toBe(200);
     expect(res.headers.get('x-api-version')).toBe(API_VERSION);
-    expect(await res.json()).toEqual({ version: API_VERSION });
+    // Started from a checkout: the release is package.json's; only an image knows its commit and build time.
+    const release = (JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+    expect(await res.json()).toEqual({ version: API_VERSION, build: { release, revision: null, created: null, node: process.version } });
   });
 
   it('puts X-Api-Version and a problem body on errors too', async () => {

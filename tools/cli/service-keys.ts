@@ -1,15 +1,37 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { newServiceKeys } from '@tailsync/service-kit';
 import { envFileValue } from '../stack/env-file-value';
 
+const USAGE = [
+  'usage: npm run cli -- service-keys --out <dir>   writes the compose secret files service_signing_key and service_verify_key',
+  '       npm run cli -- service-keys >> .env       prints SERVICE_SIGNING_KEY= and SERVICE_VERIFY_KEY= lines instead',
+  'A new Ed25519 pair each time: to rotate, replace both, then restart every app.',
+].join('\n');
+
 /**
- * Prints a new Ed25519 pair as the two .env lines compose reads: SERVICE_SIGNING_KEY for the
- * gateway, SERVICE_VERIFY_KEY for tail-sync and the dispatcher.
+ * A new Ed25519 pair: SERVICE_SIGNING_KEY for the gateway, SERVICE_VERIFY_KEY for tail-sync and
+ * the dispatcher; as compose's secret files, or as .env lines.
  */
 export async function serviceKeysCommand(argv: string[]): Promise<number> {
   if (argv.includes('--help')) {
-    console.log('usage: npm run cli -- service-keys >> .env   (a new key pair; replace both lines to rotate, then restart every app)');
+    console.log(USAGE);
     return 0;
   }
-  for (const [name, value] of Object.entries(newServiceKeys())) console.log(`${name}=${envFileValue(value)}`);
+  const keys = newServiceKeys();
+  const out = argv.indexOf('--out');
+  if (out === -1) {
+    for (const [name, value] of Object.entries(keys)) console.log(`${name}=${envFileValue(value)}`);
+    return 0;
+  }
+  const dir = argv[out + 1];
+  if (!dir) {
+    console.error(USAGE);
+    return 2;
+  }
+  // Readable by the containers' users, as compose mounts them; the directory is what keeps them private.
+  writeFileSync(join(dir, 'service_signing_key'), keys.SERVICE_SIGNING_KEY, { mode: 0o644 });
+  writeFileSync(join(dir, 'service_verify_key'), keys.SERVICE_VERIFY_KEY, { mode: 0o644 });
+  console.log(`wrote ${join(dir, 'service_signing_key')} and ${join(dir, 'service_verify_key')}`);
   return 0;
 }

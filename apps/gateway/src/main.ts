@@ -2,7 +2,7 @@ import './tracing';
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { exitOnStartFailure, loadConfig, startService } from '@tailsync/service-kit';
+import { exitOnStartFailure, loadConfig, parseTrustProxy, startService } from '@tailsync/service-kit';
 import { appModule } from './app.module';
 import { GatewayConfig } from './config/gateway.config';
 import { configureHttp } from './http/configure-http';
@@ -16,6 +16,7 @@ async function main() {
     name: 'gateway',
     module: appModule(config),
     httpPort: config.PORT,
+    trustProxy: parseTrustProxy(config.TRUST_PROXY) ?? false,
     instanceId,
     configure: (app) => configureHttp(app, config),
     frameworkErrors: (error, req, reply) => sendProblem(req, reply, toProblem(error), config.PUBLIC_BASE_URL, httpLogger, error),

@@ -1,5 +1,6 @@
 // A webhook receiver for the compose test: runs as a container on the compose network, answers
 // 200 to every callback, and lists what it received at GET /received (headers and exact bytes).
+// A callback to /slow/<ms>/… is answered only after <ms> milliseconds (an attempt in flight).
 'use strict';
 const http = require('node:http');
 
@@ -14,8 +15,13 @@ http
         res.end(JSON.stringify(received));
         return;
       }
-      received.push({ path: req.url, headers: req.headers, bodyBase64: Buffer.concat(chunks).toString('base64'), receivedAt: Date.now() });
-      res.end('ok');
+      const call = { path: req.url, headers: req.headers, bodyBase64: Buffer.concat(chunks).toString('base64'), receivedAt: Date.now() };
+      received.push(call);
+      const delayMs = Number(/^\/slow\/(\d+)\//.exec(req.url ?? '')?.[1] ?? 0);
+      setTimeout(() => {
+        call.answeredAt = Date.now();
+        res.end('ok');
+      }, delayMs);
     });
   })
   .listen(8080, () => console.log('receiver listening on :8080'));

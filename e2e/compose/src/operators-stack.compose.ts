@@ -4,33 +4,59 @@
  * receiver's port), crashed under load, and taken down and up again. The tests run in order and
  * share the stack; the last one removes everything the run started.
  */
+import './support/retry-closed-connections';
+import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { TailEventMessage, TOPICS } from '@tailsync/contracts';
 import { verifyWebhookRequest } from '@tailsync/webhooks';
 import { Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
 import { api, newServiceAccount, TestAccount } from '../../src/support/accounts';
 import { eventually, sleep } from '../../src/support/eventually';
 import { collect } from '../../src/support/kafka';
-import { ComposeProject, docker } from './support/compose-project';
+import { ComposeProject, docker, REPO_ROOT, secretFiles } from './support/compose-project';
 
 const EVT = 'Product.RiskAssessmentExecuted';
 const APPS = ['tail-sync', 'webhook-dispatcher', 'gateway'] as const;
-const stack = new ComposeProject();
+const SERVICES = ['kafka', 'postgres', ...APPS] as const;
+// The images are built as the release this checkout is, from this commit, labelled so.
+const release = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+const revision = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+const stack = new ComposeProject({
+  settings: {
+    TAILSYNC_IMAGE_PREFIX: 'tailsync-compose-test',
+    TAILSYNC_VERSION: release,
+    TAILSYNC_REVISION: revision,
+    TAILSYNC_CREATED: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    // Requests reach the gateway through Docker's port publishing, from the compose network's
+    // gateway address (a private range): that is the proxy this stack trusts.
+    TRUST_PROXY: 'uniquelocal',
+  },
+});
 
 // The e2e helpers (accounts, kafka) read these: point them at what compose publishes.
 process.env.E2E_BASE_URL = stack.gatewayUrl;
 process.env.KAFKA_BROKERS = stack.kafkaBrokers;
-process.env.ADMIN_TOKEN = stack.settings.ADMIN_TOKEN;
+process.env.ADMIN_TOKEN = stack.secrets.admin_token;
 
 interface Received {
   path: string;
   headers: Record<string, string>;
   bodyBase64: string;
+  answeredAt?: number;
 }
 
 async function received(): Promise<(Received & { body: Buffer })[]> {
   const res = await fetch(`${stack.receiverUrl}/received`);
   return ((await res.json()) as Received[]).map((r) => ({ ...r, body: Buffer.from(r.bodyBase64, 'base64') }));
+}
+
+/** The secrets directory of this stack with one file left out. */
+function secretFilesWithout(name: keyof typeof stack.secrets, dir: string): Record<string, string> {
+  const settings = secretFiles(stack.secrets, dir);
+  rmSync(join(settings.TAILSYNC_SECRETS_DIR, name));
+  return settings;
 }
 
 let account: TestAccount;
@@ -57,23 +83,84 @@ afterAll(async () => {
 });
 
 describe('the operators’ compose stack', () => {
-  it('stops `up` before starting anything when a secret is missing from .env, naming it', () => {
-    const { JWT_SECRET: _left, ...withoutJwt } = stack.settings;
-    const result = stack.run(['up', '-d'], stack.writeEnvFile('missing-secret.env', withoutJwt));
+  it('stops `up` before starting anything when a secret file is missing, naming it', () => {
+    const incomplete = join(REPO_ROOT, '.data', 'compose', 'missing-secret');
+    const settings = { ...stack.settings, ...secretFilesWithout('jwt_secret', incomplete) };
+    const result = stack.run(['up', '-d'], stack.writeEnvFile('missing-secret.env', settings));
     expect(result.status).not.toBe(0);
-    expect(result.stderr).toContain('JWT_SECRET');
-    expect(stack.run(['ps', '-aq']).stdout.trim()).toBe('');
+    expect(result.stderr).toContain('jwt_secret');
+    expect(stack.run(['ps', '-q']).stdout.trim()).toBe(''); // created at most, never started
+    stack.must(['down', '--remove-orphans']);
   });
 
   it('brings every service to healthy with `up --wait`, each with a restart policy', () => {
     const t0 = Date.now();
-    stack.must(['up', '-d', '--wait', '--wait-timeout', '300']);
+    stack.upAndWait();
     console.log(`compose up --wait: healthy in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     for (const service of ['kafka', 'postgres', ...APPS]) {
       expect({ service, ...stack.state(service) }).toMatchObject({ service, status: 'running', health: 'healthy' });
     }
     const policies = JSON.parse(stack.must(['config', '--format', 'json'])).services as Record<string, { restart?: string }>;
     for (const app of APPS) expect({ app, restart: policies[app].restart }).toEqual({ app, restart: 'unless-stopped' });
+  });
+
+  it('runs every container without capabilities or privilege escalation, within a memory limit', () => {
+    for (const service of SERVICES) {
+      const { HostConfig } = stack.inspect(service);
+      expect({ service, capDrop: HostConfig.CapDrop, noNewPrivileges: HostConfig.SecurityOpt?.includes('no-new-privileges:true') }).toEqual({
+        service, capDrop: ['ALL'], noNewPrivileges: true,
+      });
+      expect({ service, limited: HostConfig.Memory > 0 }).toEqual({ service, limited: true });
+    }
+    expect(stack.inspect('gateway').HostConfig.Memory).toBe(768 * 1024 * 1024);
+    expect(stack.inspect('kafka').HostConfig.Memory).toBe(1536 * 1024 * 1024);
+  });
+
+  it('gives the apps and PostgreSQL a read-only root: a write there fails, /tmp takes it', () => {
+    for (const [service, user] of [...APPS.map((app) => [app, 'node'] as const), ['postgres', 'postgres'] as const]) {
+      expect({ service, readOnly: stack.inspect(service).HostConfig.ReadonlyRootfs }).toEqual({ service, readOnly: true });
+      // As root too: without capabilities and on a read-only mount, root cannot write either.
+      for (const asUser of [user, 'root']) {
+        const write = stack.run(['exec', '-T', '--user', asUser, service, 'sh', '-c', 'echo x > /write-test']);
+        expect({ service, asUser, status: write.status, error: write.stderr.trim() }).toEqual({ service, asUser, status: 2, error: expect.stringContaining('Read-only file system') });
+      }
+      expect(stack.run(['exec', '-T', service, 'sh', '-c', 'echo x > /tmp/write-test && cat /tmp/write-test']).stdout).toBe('x\n');
+    }
+  });
+
+  it('keeps the secrets out of every container\'s environment', () => {
+    for (const service of SERVICES) {
+      const env = stack.inspect(service).Config.Env.join('\n');
+      for (const [name, value] of Object.entries(stack.secrets)) expect({ service, name, leaked: env.includes(value) }).toEqual({ service, name, leaked: false });
+    }
+  });
+
+  it('labels the images with the release and reports it on GET /Version, running Node.js 24', async () => {
+    for (const app of APPS) {
+      const labels = JSON.parse(docker(['image', 'inspect', '--format', '{{json .Config.Labels}}', stack.inspect(app).Image])) as Record<string, string>;
+      expect(labels).toMatchObject({
+        'org.opencontainers.image.version': release,
+        'org.opencontainers.image.revision': revision,
+        'org.opencontainers.image.created': stack.settings.TAILSYNC_CREATED,
+        'org.opencontainers.image.licenses': 'Apache-2.0',
+        'org.opencontainers.image.title': `tailsync-${app}`,
+      });
+    }
+    const res = await fetch(`${stack.gatewayUrl}/Version`);
+    expect(await res.json()).toEqual({
+      version: '15.4.9707.25929',
+      build: { release, revision, created: stack.settings.TAILSYNC_CREATED, node: expect.stringMatching(/^v24\./) },
+    });
+    // /metrics is on the management port, which compose does not publish: read it inside the container.
+    const metrics = stack.must(['exec', '-T', 'gateway', 'node', '-e', "fetch('http://localhost:9464/metrics').then((r) => r.text()).then((t) => process.stdout.write(t))"]);
+    expect(metrics).toContain(`tailsync_build_info{release="${release}",revision="${revision}",node="`);
+  });
+
+  it('logs the client a trusted proxy names (TRUST_PROXY) as the request\'s remote address', async () => {
+    const marker = `/Version?trace=${randomUUID()}`;
+    await fetch(`${stack.gatewayUrl}${marker}`, { headers: { 'X-Forwarded-For': '198.51.100.7' } });
+    const line = await eventually(async () => stack.must(['logs', '--no-log-prefix', 'gateway']).split('\n').find((l) => l.includes(marker)), 10_000, 250);
+    expect(JSON.parse(line).req).toMatchObject({ url: marker, remoteAddress: '198.51.100.7' });
   });
 
   it('serves the README’s operator flow: a service account, a token, a tail written and read', async () => {
@@ -167,6 +254,35 @@ describe('the operators’ compose stack', () => {
     expect(await undelivered()).toEqual([]);
   });
 
+  it('lets an attempt in flight finish when the dispatcher is stopped, and delivers it once', async () => {
+    const slowAccount = await newServiceAccount();
+    const slowMs = 8_000; // under the attempt time-out (10 s), near Docker's default stop grace
+    const url = `http://receiver:8080/slow/${slowMs}/${slowAccount.domain}`;
+    expect((await api(slowAccount, 'POST', '/WebhookSubscriptions/', { eventNames: [EVT], url, sharedSecret })).status).toBe(200);
+    const eventId = await publish(slowAccount.domain);
+    const callsOf = async () => (await received()).filter((r) => r.path === new URL(url).pathname);
+    await eventually(async () => (await callsOf()).length === 1, 60_000, 100);
+
+    const t0 = Date.now();
+    stack.must(['stop', 'webhook-dispatcher'], 120_000); // SIGTERM, then the stop grace
+    const stopSeconds = (Date.now() - t0) / 1000;
+    console.log(`dispatcher stopped in ${stopSeconds.toFixed(1)} s with an ${slowMs / 1000} s attempt in flight`);
+    // Exited by itself (0), not killed at the end of the grace (137), after the receiver answered.
+    expect(stack.state('webhook-dispatcher')).toMatchObject({ status: 'exited', exitCode: 0 });
+    const [call] = await callsOf();
+    expect(call.answeredAt).toBeDefined();
+
+    stack.must(['up', '-d', '--wait', '--wait-timeout', '300', 'webhook-dispatcher']);
+    const deliveries = await eventually(async () => {
+      const log = await api(slowAccount, 'GET', '/WebhookSubscriptions/Deliveries');
+      return log.body.items?.find((d: { eventId: string; status: string }) => d.eventId === eventId && d.status === 'delivered') && log.body.items;
+    }, 30_000, 500);
+    expect(deliveries).toHaveLength(1);
+    expect(deliveries[0].attempts).toHaveLength(1);
+    await sleep(5_000); // a lost record would show up as a second attempt after the restart
+    expect((await callsOf()).filter((c) => JSON.parse(c.body.toString()).eventId === eventId)).toHaveLength(1);
+  });
+
   it('scales tail-sync (--scale) behind one gRPC name, and the gateway moves to the survivor when a copy is killed', async () => {
     stack.must(['up', '-d', '--wait', '--wait-timeout', '300', '--scale', 'tail-sync=2']);
     const copies = stack.must(['ps', '-q', 'tail-sync']).trim().split('\n');
@@ -204,7 +320,7 @@ describe('the operators’ compose stack', () => {
   it('keeps its data across `down` and `up` (volumes)', async () => {
     stack.must(['down']);
     expect(stack.run(['ps', '-aq']).stdout.trim()).toBe('');
-    stack.must(['up', '-d', '--wait', '--wait-timeout', '300']);
+    stack.upAndWait();
     // A client's pooled connection to the old gateway is gone: the first call may find it closed.
     await eventually(async () => (await fetch(`${stack.gatewayUrl}/health/ready`).catch(() => undefined))?.ok, 30_000, 500);
     // The same account (PostgreSQL), its tail (event store and read model), its subscription.

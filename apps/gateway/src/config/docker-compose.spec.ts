@@ -1,24 +1,30 @@
-import { composeEnvironment, knownSettings, loadConfig, newServiceKeys } from '@tailsync/service-kit';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { composeEnvironment, loadConfig, newServiceKeys, unknownSettings, withSecretFiles } from '@tailsync/service-kit';
 import { GatewayConfig } from './gateway.config';
 
-const operatorEnv = {
-  ADMIN_TOKEN: 'operator-admin-token-of-at-least-32-characters',
-  JWT_SECRET: 'x'.repeat(48),
-  WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
-  POSTGRES_PASSWORD: 'operator-database-password',
-  ...newServiceKeys(),
+const secrets = {
+  admin_token: 'operator-admin-token-of-at-least-32-characters',
+  jwt_secret: 'x'.repeat(48),
+  webhook_secret_key: Buffer.alloc(32, 7).toString('base64'),
+  postgres_password: 'operator database/password',
+  service_signing_key: newServiceKeys().SERVICE_SIGNING_KEY,
 };
 
 describe('gateway in docker-compose.yml', () => {
-  it('sets every setting the gateway requires, valid, and no setting it does not know', () => {
-    const env = composeEnvironment('gateway', operatorEnv);
-    expect(Object.keys(env).filter((k) => !knownSettings(GatewayConfig).has(k))).toEqual([]);
+  it('sets every setting the gateway requires, valid, its secrets from files, and no setting it does not know', () => {
+    const env = withSecretFiles(composeEnvironment('gateway', {}), mkdtempSync(join(tmpdir(), 'gateway-secrets-')), secrets);
+    expect(unknownSettings(env, GatewayConfig)).toEqual([]);
+    expect(Object.values(env)).not.toContain(secrets.jwt_secret); // no secret in the container's environment
     const config = loadConfig(GatewayConfig, env);
-    expect(config.PORT).toBe(3000);
+    expect(config).toMatchObject({ PORT: 3000, ADMIN_TOKEN: secrets.admin_token, JWT_SECRET: secrets.jwt_secret, WEBHOOK_SECRET_KEY: secrets.webhook_secret_key });
+    expect(config.DATABASE_URL).toBe('postgres://tailsync:operator%20database%2Fpassword@postgres:5432/tailsync');
     expect([config.TAIL_SYNC_GRPC_TARGET, config.WEBHOOK_DISPATCHER_GRPC_TARGET]).toEqual(['dns:///tail-sync:50051', 'dns:///webhook-dispatcher:50051']);
   });
 
-  it('refuses to start without the operator\'s secrets', () => {
-    expect(() => composeEnvironment('gateway', {})).toThrow(/ADMIN_TOKEN|JWT_SECRET|WEBHOOK_SECRET_KEY|POSTGRES_PASSWORD/);
+  it('refuses to start without the operator\'s secret files, naming the setting', () => {
+    const env = withSecretFiles(composeEnvironment('gateway', {}), mkdtempSync(join(tmpdir(), 'gateway-secrets-')), { ...secrets, jwt_secret: undefined } as unknown as Record<string, string>);
+    expect(() => loadConfig(GatewayConfig, env)).toThrow(/JWT_SECRET_FILE: cannot read .*jwt_secret \(ENOENT\)/);
   });
 });

@@ -1,6 +1,5 @@
 import { IsInt, Matches, IsOptional, IsString, IsUrl, Max, Min, MinLength, Validate, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
-import { CommonConfig } from '@tailsync/service-kit';
-import { parseSecretBoxKey } from '@tailsync/service-kit';
+import { CommonConfig, parseSecretBoxKey, parseTrustProxy } from '@tailsync/service-kit';
 
 @ValidatorConstraint({ name: 'secretBoxKey' })
 class IsSecretBoxKey implements ValidatorConstraintInterface {
@@ -9,6 +8,16 @@ class IsSecretBoxKey implements ValidatorConstraintInterface {
   }
   defaultMessage(): string {
     return 'WEBHOOK_SECRET_KEY must be the base64 of exactly 32 random bytes (AES-256-GCM key)';
+  }
+}
+
+@ValidatorConstraint({ name: 'trustProxy' })
+class IsTrustProxy implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'string' && parseTrustProxy(value) !== null;
+  }
+  defaultMessage(): string {
+    return 'TRUST_PROXY must be a hop count or a comma list of addresses, CIDR ranges, loopback, linklocal or uniquelocal';
   }
 }
 
@@ -27,6 +36,15 @@ export class GatewayConfig extends CommonConfig {
   /** Base of the links the API hands out (problem `type`, `Location`). */
   @IsUrl({ require_tld: false, require_protocol: true })
   PUBLIC_BASE_URL: string = 'http://localhost:3000';
+
+  /**
+   * The proxies in front of the gateway whose X-Forwarded-For (client address: logs, rate limits)
+   * is believed: a hop count, or a comma list of addresses, CIDR ranges and `loopback`,
+   * `linklocal`, `uniquelocal`. Unset: no proxy, the connection's own address.
+   */
+  @IsOptional()
+  @Validate(IsTrustProxy)
+  TRUST_PROXY?: string;
 
   /** Operator token of `/admin/*`; without it the admin API answers 404. Long enough not to be guessed. */
   @IsOptional()

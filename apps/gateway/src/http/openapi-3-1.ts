@@ -22,12 +22,16 @@ function rewrite(value: unknown): unknown {
     return object;
   }
   delete object.nullable;
-  if (typeof object.type === 'string' && !Array.isArray(object.enum)) {
+  const composite = ['$ref', 'allOf', 'oneOf', 'anyOf'].some((key) => key in object);
+  if (typeof object.type === 'string' && !Array.isArray(object.enum) && !composite) {
     object.type = [object.type, 'null'];
     return object;
   }
   // an enum, a `$ref` (or allOf/oneOf) with nullable: the value is that schema or null, which
   // generated clients read as an optional enum or model
   const { description, ...schema } = object;
+  // @nestjs/swagger 11.4 writes `type: object` beside a nullable allOf; in the first branch it would
+  // refuse nothing, and beside the anyOf it would refuse the null
+  if (composite) delete schema.type;
   return { ...(description === undefined ? {} : { description }), anyOf: [schema, { type: 'null' }] };
 }

@@ -30,7 +30,7 @@ const diagnostics = { url: subscription.url, statusCode: 204, durationMs: 41, er
 const activity = { tailsWritten: [3, 0, 12], eventsConsumed: [5, 2, 0], delivered: [5, 2, 0], failed: [0, 0, 0], skipped: [0, 0, 0] };
 
 export const SCHEMA_EXAMPLES: Record<string, unknown> = {
-  VersionView: { version: '15.4.9707.25929' },
+  VersionView: { version: '15.4.9707.25929', build: { release: '1.0.0', revision: '3f9c2e1d5b7a4c8e9f0a1b2c3d4e5f6a7b8c9d0e', created: '2026-11-26T12:00:00Z', node: 'v24.21.0' } },
   TokenRequestDto: { grant_type: 'client_credentials', client_id: CLIENT_ID, client_secret: 'cs_8Zq1w…' },
   CreateServiceAccountDto: { domain: 'acme', name: 'Acme EFB' },
   ServiceAccountCreatedView: { clientId: CLIENT_ID, clientSecret: 'cs_8Zq1w…shown-once', domain: 'acme', name: 'Acme EFB' },

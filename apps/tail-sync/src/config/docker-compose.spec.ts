@@ -1,10 +1,14 @@
-import { composeEnvironment, knownSettings, loadConfig, newServiceKeys } from '@tailsync/service-kit';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { composeEnvironment, loadConfig, newServiceKeys, unknownSettings, withSecretFiles } from '@tailsync/service-kit';
 import { TailSyncConfig } from './tail-sync.config';
 
 describe('tail-sync in docker-compose.yml', () => {
   it('sets every setting tail-sync requires, valid, and no setting it does not know', () => {
-    const env = composeEnvironment('tail-sync', { POSTGRES_PASSWORD: 'operator-database-password', ...newServiceKeys() });
-    expect(Object.keys(env).filter((k) => !knownSettings(TailSyncConfig).has(k))).toEqual([]);
+    const secrets = { postgres_password: 'operator-database-password', service_verify_key: newServiceKeys().SERVICE_VERIFY_KEY };
+    const env = withSecretFiles(composeEnvironment('tail-sync', {}), mkdtempSync(join(tmpdir(), 'tail-sync-secrets-')), secrets);
+    expect(unknownSettings(env, TailSyncConfig)).toEqual([]);
     const config = loadConfig(TailSyncConfig, env);
     expect(config.EVENT_STORE).toBe('esdb');
     expect(config.KAFKA_BROKERS).toBe('kafka:9092');

@@ -1,10 +1,14 @@
-import { composeEnvironment, knownSettings, loadConfig, newServiceKeys } from '@tailsync/service-kit';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { composeEnvironment, loadConfig, newServiceKeys, unknownSettings, withSecretFiles } from '@tailsync/service-kit';
 import { WebhookDispatcherConfig } from './webhook-dispatcher.config';
 
 describe('webhook-dispatcher in docker-compose.yml', () => {
   it('sets every setting the dispatcher requires, valid, and no setting it does not know', () => {
-    const env = composeEnvironment('webhook-dispatcher', { WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'), POSTGRES_PASSWORD: 'operator-database-password', ...newServiceKeys() });
-    expect(Object.keys(env).filter((k) => !knownSettings(WebhookDispatcherConfig).has(k))).toEqual([]);
-    expect(loadConfig(WebhookDispatcherConfig, env).WEBHOOK_DISPATCHER_GRPC_PORT).toBe(50051);
+    const secrets = { webhook_secret_key: Buffer.alloc(32, 7).toString('base64'), postgres_password: 'operator-database-password', service_verify_key: newServiceKeys().SERVICE_VERIFY_KEY };
+    const env = withSecretFiles(composeEnvironment('webhook-dispatcher', {}), mkdtempSync(join(tmpdir(), 'dispatcher-secrets-')), secrets);
+    expect(unknownSettings(env, WebhookDispatcherConfig)).toEqual([]);
+    expect(loadConfig(WebhookDispatcherConfig, env)).toMatchObject({ WEBHOOK_SECRET_KEY: secrets.webhook_secret_key, WEBHOOK_ATTEMPT_TIMEOUT_MS: 10_000, WEBHOOK_DISPATCHER_GRPC_PORT: 50051 });
   });
 });

@@ -1,12 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { newServiceKeys } from '@tailsync/service-kit';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- an .env file written as the CLI writes one
 import { envFileValue } from '../../../../tools/stack/env-file-value';
 
-const REPO_ROOT = join(__dirname, '..', '..', '..', '..');
+export const REPO_ROOT = join(__dirname, '..', '..', '..', '..');
 
 export interface ComposeResult {
   status: number;
@@ -14,33 +14,86 @@ export interface ComposeResult {
   stderr: string;
 }
 
+/** The operators' secrets, by the names of the compose file's secret files. */
+export interface StackSecrets {
+  admin_token: string;
+  jwt_secret: string;
+  webhook_secret_key: string;
+  postgres_password: string;
+  /** The gateway's half of the key pair that signs its calls to the services (`npm run cli -- service-keys`). */
+  service_signing_key: string;
+  /** The services' half. */
+  service_verify_key: string;
+}
+
+/** How a checkout's compose files take the secrets: the settings that give them, files written as needed. */
+export type SecretSettings = (secrets: StackSecrets, dir: string) => Record<string, string>;
+
+/** This checkout's way (1.0.0 on): one file per secret in TAILSYNC_SECRETS_DIR, the directory private, the files readable. */
+export const secretFiles: SecretSettings = (secrets, dir) => {
+  const secretsDir = join(dir, 'secrets');
+  rmSync(secretsDir, { recursive: true, force: true });
+  mkdirSync(secretsDir, { recursive: true });
+  chmodSync(secretsDir, 0o700);
+  for (const [name, value] of Object.entries(secrets)) writeFileSync(join(secretsDir, name), `${value}\n`, { mode: 0o644 });
+  return { TAILSYNC_SECRETS_DIR: secretsDir };
+};
+
+function serviceKeySecrets(): Pick<StackSecrets, 'service_signing_key' | 'service_verify_key'> {
+  const keys = newServiceKeys();
+  return { service_signing_key: keys.SERVICE_SIGNING_KEY, service_verify_key: keys.SERVICE_VERIFY_KEY };
+}
+
+export interface ComposeProjectOptions {
+  /** The checkout whose compose files run (default: this one). */
+  checkout?: string;
+  name?: string;
+  secretSettings?: SecretSettings;
+  /** Settings of this stack beyond the shared ones (e.g. the images' version). */
+  settings?: Record<string, string>;
+  /** The secrets of a stack this one takes over (an upgrade keeps them). */
+  secrets?: StackSecrets;
+  /** Where its .env and secret files go, under .data/compose (default: the project's name). */
+  settingsDir?: string;
+}
+
 /**
- * The operators' compose stack as the test runs it: the repository's docker-compose.yml, the
+ * The operators' compose stack as the test runs it: a checkout's docker-compose.yml, the
  * PostgreSQL-store override unless TAILSYNC_COMPOSE_STORE=esdb (no EventStoreDB image here; with
  * EVENTSTORE_CERTS_DIR also the secure-store override), and the test's receiver; settings in an
  * .env file as an operator writes one.
  */
 export class ComposeProject {
-  readonly name = process.env.TAILSYNC_COMPOSE_PROJECT ?? 'tailsync-compose-test';
+  readonly name: string;
   readonly settings: Record<string, string>;
+  readonly secrets: StackSecrets;
+  readonly checkout: string;
   private readonly files: string[];
+  private readonly dir: string;
 
-  constructor(private readonly dir = join(REPO_ROOT, '.data', 'compose')) {
-    mkdirSync(dir, { recursive: true });
+  constructor(options: ComposeProjectOptions = {}) {
+    this.checkout = options.checkout ?? REPO_ROOT;
+    this.name = options.name ?? process.env.TAILSYNC_COMPOSE_PROJECT ?? 'tailsync-compose-test';
+    this.dir = join(REPO_ROOT, '.data', 'compose', options.settingsDir ?? this.name);
+    mkdirSync(this.dir, { recursive: true });
     const images = Object.fromEntries(
       ['NODE_IMAGE', 'KAFKA_IMAGE', 'POSTGRES_IMAGE', 'EVENTSTORE_IMAGE', 'EVENTSTORE_DATA_DIR', 'EVENTSTORE_CERTS_DIR', 'EVENTSTORE_USER', 'EVENTSTORE_PASSWORD'].flatMap((k) => (process.env[k] ? [[k, process.env[k] as string]] : [])),
     );
+    this.secrets = options.secrets ?? {
+      admin_token: randomBytes(24).toString('hex'),
+      jwt_secret: randomBytes(32).toString('hex'),
+      webhook_secret_key: randomBytes(32).toString('base64'),
+      postgres_password: randomBytes(16).toString('hex'),
+      ...serviceKeySecrets(),
+    };
     this.settings = {
-      ADMIN_TOKEN: randomBytes(24).toString('hex'),
-      JWT_SECRET: randomBytes(32).toString('hex'),
-      WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
-      ...newServiceKeys(),
-      POSTGRES_PASSWORD: randomBytes(16).toString('hex'),
       GATEWAY_PORT: process.env.COMPOSE_TEST_GATEWAY_PORT ?? '23000',
       KAFKA_EXTERNAL_PORT: process.env.COMPOSE_TEST_KAFKA_PORT ?? '29094',
       RECEIVER_PORT: process.env.COMPOSE_TEST_RECEIVER_PORT ?? '28080',
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true', // the receiver is a container on the compose network
       ...images,
+      ...(options.secretSettings ?? secretFiles)(this.secrets, this.dir),
+      ...options.settings,
     };
     this.files = [
       'docker-compose.yml',
@@ -77,8 +130,8 @@ export class ComposeProject {
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !(k in this.settings)));
     const result = spawnSync(
       'docker',
-      ['compose', '-p', this.name, '--project-directory', REPO_ROOT, '--env-file', envFile, ...this.files.flatMap((f) => ['-f', join(REPO_ROOT, f)]), ...args],
-      { cwd: REPO_ROOT, env, encoding: 'utf8', timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 },
+      ['compose', '-p', this.name, '--project-directory', this.checkout, '--env-file', envFile, ...this.files.flatMap((f) => ['-f', join(this.checkout, f)]), ...args],
+      { cwd: this.checkout, env, encoding: 'utf8', timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 },
     );
     return { status: result.status ?? -1, stdout: result.stdout ?? '', stderr: `${result.stderr ?? ''}${result.error ? String(result.error) : ''}` };
   }
@@ -90,16 +143,29 @@ export class ComposeProject {
     return result.stdout;
   }
 
+  /** `up -d --wait`; when a service does not come up healthy, the error ends with each app's last log lines. */
+  upAndWait(timeoutSeconds = 300): void {
+    const result = this.run(['up', '-d', '--wait', '--wait-timeout', String(timeoutSeconds)], undefined, (timeoutSeconds + 300) * 1000);
+    if (result.status === 0) return;
+    const logs = this.run(['logs', '--tail', '30', '--no-color']).stdout;
+    throw new Error(`docker compose up --wait failed (${result.status}):\n${result.stderr.slice(-2000)}\n--- last log lines ---\n${logs.slice(-12_000)}`);
+  }
+
   containerOf(service: string): string {
-    return this.must(['ps', '-q', service]).trim();
+    return this.must(['ps', '-aq', service]).trim();
   }
 
   /** State of a service's container as `docker inspect` reports it. */
-  state(service: string): { pid: number; restartCount: number; status: string; health: string } {
+  state(service: string): { pid: number; restartCount: number; status: string; health: string; exitCode: number } {
     const id = this.containerOf(service);
-    const out = docker(['inspect', '--format', '{{.State.Pid}} {{.RestartCount}} {{.State.Status}} {{if .State.Health}}{{.State.Health.Status}}{{end}}', id]);
-    const [pid, restartCount, status, health] = out.trim().split(' ');
-    return { pid: Number(pid), restartCount: Number(restartCount), status, health: health ?? '' };
+    const out = docker(['inspect', '--format', '{{.State.Pid}} {{.RestartCount}} {{.State.Status}} {{.State.ExitCode}} {{if .State.Health}}{{.State.Health.Status}}{{end}}', id]);
+    const [pid, restartCount, status, exitCode, health] = out.trim().split(' ');
+    return { pid: Number(pid), restartCount: Number(restartCount), status, health: health ?? '', exitCode: Number(exitCode) };
+  }
+
+  /** `docker inspect` of a service's container, parsed. */
+  inspect(service: string): ContainerInspect {
+    return (JSON.parse(docker(['inspect', this.containerOf(service)])) as ContainerInspect[])[0];
   }
 
   /**
@@ -109,8 +175,15 @@ export class ComposeProject {
    */
   crash(service: string): void {
     const { pid } = this.state(service);
-    docker(['run', '--rm', '--pid=host', '--user=root', this.settings.NODE_IMAGE ?? 'node:20.20-bookworm-slim', 'sh', '-c', `kill -9 ${pid}`]);
+    docker(['run', '--rm', '--pid=host', '--user=root', this.settings.NODE_IMAGE ?? 'node:24.21-bookworm-slim', 'sh', '-c', `kill -9 ${pid}`]);
   }
+}
+
+/** The parts of `docker inspect` the tests read. */
+export interface ContainerInspect {
+  Config: { Env: string[]; Image: string; Labels: Record<string, string> };
+  HostConfig: { ReadonlyRootfs: boolean; CapDrop: string[] | null; CapAdd: string[] | null; SecurityOpt: string[] | null; Memory: number };
+  Image: string;
 }
 
 export function docker(args: string[]): string {

@@ -11,6 +11,7 @@ import { requestIdOf } from './request-id';
 import { addAccessLog } from '../logging/logging.module';
 import { addRequestDurations } from '../observability/http-metrics';
 import { addResponseHeaders, tagResponse } from './response-headers';
+import { TrustProxy } from './trust-proxy';
 
 type FrameworkErrorHandler = (error: FastifyError, req: FastifyRequest, reply: FastifyReply) => void;
 
@@ -27,6 +28,8 @@ export interface ServiceStart {
   configure?: (app: NestFastifyApplication) => void;
   /** Answers requests Fastify refuses before routing (a URL it cannot decode). */
   frameworkErrors?: FrameworkErrorHandler;
+  /** The proxies whose X-Forwarded-For gives the client's address (default: none). */
+  trustProxy?: TrustProxy;
 }
 
 /**
@@ -39,7 +42,7 @@ export async function startService(start: ServiceStart): Promise<NestFastifyAppl
     assertKafkajsPatched();
     await ensureTopics(start.kafka.connection, start.kafka.topics);
   }
-  const app = await NestFactory.create<NestFastifyApplication>(start.module, httpAdapter(start.frameworkErrors), { bufferLogs: true, bodyParser: !start.configure });
+  const app = await NestFactory.create<NestFastifyApplication>(start.module, httpAdapter(start.frameworkErrors, start.trustProxy ?? false), { bufferLogs: true, bodyParser: !start.configure });
   app.useLogger(app.get(Logger));
   addResponseHeaders(app.getHttpAdapter().getInstance());
   addAccessLog(app.getHttpAdapter().getInstance());
@@ -61,7 +64,7 @@ export async function startService(start: ServiceStart): Promise<NestFastifyAppl
  * Routing as Express did: case-insensitive paths, a trailing slash ignored. The request id is
  * the one the access log and problem answers carry.
  */
-function httpAdapter(frameworkErrors: ServiceStart['frameworkErrors']): FastifyAdapter {
+function httpAdapter(frameworkErrors: ServiceStart['frameworkErrors'], trustProxy: TrustProxy): FastifyAdapter {
   const onFrameworkError: FrameworkErrorHandler = (error, req, reply) => {
     tagResponse(req, reply);
     if (frameworkErrors) frameworkErrors(error, req, reply);
@@ -71,6 +74,8 @@ function httpAdapter(frameworkErrors: ServiceStart['frameworkErrors']): FastifyA
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
     genReqId: requestIdOf,
     frameworkErrors: onFrameworkError,
+    // A hop count as proxy-addr counts it (Nest's adapter types take no number).
+    trustProxy: typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
   });
 }
 

@@ -15,6 +15,11 @@ export class CommonConfig implements KafkaSettings {
   @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL: string;
 
+  /** The password of DATABASE_URL's user when the URL leaves it out (e.g. from a secret: DATABASE_PASSWORD_FILE). */
+  @IsOptional()
+  @IsString()
+  DATABASE_PASSWORD?: string;
+
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';
 
@@ -31,3 +36,10 @@ export class CommonConfig implements KafkaSettings {
   @IsOptional() @IsString() OTEL_TRACES_SAMPLER?: string;
 }
 
+/** DATABASE_URL with the password put in (encoded as a URL needs); undefined when it already has one. */
+export function databaseUrlWithPassword(databaseUrl: string, password: string): string | undefined {
+  const url = new URL(databaseUrl);
+  if (url.password) return undefined;
+  url.password = encodeURIComponent(password);
+  return url.toString();
+}

@@ -1,7 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CollectionTag, parse, ScalarTag } from 'yaml';
+
+import { knownSettings } from './known-settings';
+
+export { knownSettings };
 
 export interface ComposeService {
   environment?: Record<string, string | number | boolean | null>;
@@ -12,10 +16,19 @@ export interface ComposeService {
   restart?: string;
   volumes?: string[];
   profiles?: string[];
+  secrets?: string[];
+  read_only?: boolean;
+  cap_drop?: string[];
+  cap_add?: string[];
+  security_opt?: string[];
+  mem_limit?: string;
+  stop_grace_period?: string;
+  tmpfs?: string[];
 }
 
 export interface ComposeFile {
   services: Record<string, ComposeService>;
+  secrets?: Record<string, { file: string }>;
 }
 
 const REPO_ROOT = join(__dirname, '..', '..', '..', '..');
@@ -77,4 +90,28 @@ export function readmeSettings(file = join(REPO_ROOT, 'README.md')): Set<string>
     for (const m of cell.matchAll(/`([A-Z][A-Z0-9_]+)`/g)) names.add(m[1]);
   }
   return names;
+}
+
+/** Where Compose mounts a service's secrets. */
+export const COMPOSE_SECRETS_DIR = '/run/secrets';
+
+/**
+ * A service's environment with each secret file it names (`/run/secrets/<name>`) written into
+ * `dir` from `secrets` and pointed at there: the service's settings as its container reads them.
+ */
+export function withSecretFiles(env: Record<string, string>, dir: string, secrets: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).map(([key, value]) => {
+      if (!value.startsWith(`${COMPOSE_SECRETS_DIR}/`)) return [key, value];
+      const name = value.slice(COMPOSE_SECRETS_DIR.length + 1);
+      if (secrets[name] !== undefined) writeFileSync(join(dir, name), `${secrets[name]}\n`, { mode: 0o600 });
+      return [key, join(dir, name)];
+    }),
+  );
+}
+
+/** The variables of an environment a config class does not read (`<NAME>_FILE` is read for a known `<NAME>`). */
+export function unknownSettings(env: Record<string, string>, schema: new () => object): string[] {
+  const known = knownSettings(schema);
+  return Object.keys(env).filter((key) => !known.has(key) && !(key.endsWith('_FILE') && known.has(key.slice(0, -'_FILE'.length))));
 }

@@ -9,11 +9,17 @@ const REPO_ROOT = join(__dirname, '..', '..', '..', '..');
 // e2e/compose/src/compose-config.compose.ts (`npm run test:compose`: Docker, which `npm test` does not need).
 describe('docker-compose.yml', () => {
   const compose = readCompose();
+  // The release compose pins by default: the one package.json and CHANGELOG.md are at.
+  const release = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
   it('runs the infrastructure and the three apps, the apps built from the one Dockerfile', () => {
     expect(Object.keys(compose.services).sort()).toEqual(['eventstore', 'gateway', 'jaeger', 'kafka', 'postgres', 'tail-sync', 'webhook-dispatcher']);
     for (const app of ['gateway', 'tail-sync', 'webhook-dispatcher']) {
-      expect(compose.services[app].build).toEqual({ context: '.', args: { APP: app, NODE_IMAGE: '${NODE_IMAGE:-node:20.20-bookworm-slim}' } });
+      expect(compose.services[app].build).toEqual({
+        context: '.',
+        args: { APP: app, NODE_IMAGE: '${NODE_IMAGE:-node:24.21-bookworm-slim}', TAILSYNC_VERSION: `\${TAILSYNC_VERSION:-${release}}`, TAILSYNC_REVISION: '${TAILSYNC_REVISION:-}', TAILSYNC_CREATED: '${TAILSYNC_CREATED:-}' },
+      });
+      expect(compose.services[app].image).toBe(`\${TAILSYNC_IMAGE_PREFIX:-ghcr.io/tailsync}/tailsync-${app}:\${TAILSYNC_VERSION:-${release}}`);
       expect(existsSync(join(REPO_ROOT, 'apps', app, 'src', 'main.ts'))).toBe(true);
     }
     expect(existsSync(join(REPO_ROOT, 'Dockerfile'))).toBe(true);
@@ -25,7 +31,7 @@ describe('docker-compose.yml', () => {
     expect(image('kafka')).toEqual(['KAFKA_IMAGE', 'apache/kafka:3.9.1']);
     expect(image('postgres')).toEqual(['POSTGRES_IMAGE', 'postgres:18']);
     expect(image('jaeger')).toEqual(['JAEGER_IMAGE', 'jaegertracing/jaeger:2.13.0']);
-    expect(readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8')).toMatch(/^ARG NODE_IMAGE=node:20\.20-bookworm-slim$/m);
+    expect(readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8')).toMatch(/^ARG NODE_IMAGE=node:24\.21-bookworm-slim$/m);
   });
 
   it('restarts every service by itself and keeps the stores\' data in named volumes', () => {
@@ -57,3 +63,74 @@ describe('docker-compose.yml', () => {
     }
   });
 });
+
+describe('docker-compose.yml hardening', () => {
+  const compose = readCompose();
+  const apps = ['gateway', 'tail-sync', 'webhook-dispatcher'];
+
+  it('drops every capability and privilege escalation, limits memory and stops with grace above the attempt time-out', () => {
+    for (const [name, service] of Object.entries(compose.services)) {
+      expect({ name, cap_drop: service.cap_drop, security_opt: service.security_opt }).toEqual({ name, cap_drop: ['ALL'], security_opt: ['no-new-privileges:true'] });
+      expect({ name, mem_limit: service.mem_limit }).toEqual({ name, mem_limit: expect.stringMatching(/^\$\{[A-Z_]+_MEMORY:-\d+[mg]\}$/) });
+      expect({ name, grace: service.stop_grace_period }).toEqual({ name, grace: '${TAILSYNC_STOP_GRACE:-40s}' });
+    }
+    // The dispatcher's stop waits for attempts in flight up to the time-out plus 10 s (delivery.scheduler.ts).
+    const defaultOf = (value: unknown) => Number(/:-(\d+)s?\}$/.exec(String(value))?.[1]);
+    const graceSeconds = defaultOf(compose.services['webhook-dispatcher'].stop_grace_period);
+    const attemptSeconds = defaultOf(compose.services['webhook-dispatcher'].environment?.WEBHOOK_ATTEMPT_TIMEOUT_MS) / 1000;
+    expect(attemptSeconds).toBe(10);
+    expect(graceSeconds).toBeGreaterThan(attemptSeconds + 10);
+  });
+
+  it('runs the apps and PostgreSQL on read-only roots, with tmpfs where they write', () => {
+    for (const name of [...apps, 'postgres']) expect({ name, read_only: compose.services[name].read_only }).toEqual({ name, read_only: true });
+    for (const name of apps) expect(compose.services[name].tmpfs).toEqual(['/tmp']);
+    expect(compose.services.postgres.tmpfs).toEqual(['/tmp', '/var/run/postgresql:uid=999,gid=999']);
+  });
+
+  it('gives secrets only as files (*_FILE), never in an environment, each from the secrets directory', () => {
+    const secretNames = Object.keys(compose.secrets ?? {}).sort();
+    expect(secretNames).toEqual(['admin_token', 'jwt_secret', 'postgres_password', 'service_signing_key', 'service_verify_key', 'webhook_secret_key']);
+    for (const name of secretNames) expect(compose.secrets?.[name].file).toBe(`\${TAILSYNC_SECRETS_DIR:-./secrets}/${name}`);
+    for (const [name, service] of Object.entries(compose.services)) {
+      const env = Object.entries(service.environment ?? {});
+      expect({ name, inline: env.filter(([k]) => /(PASSWORD|SECRET|TOKEN|_KEY)$/.test(k)).map(([k]) => k) }).toEqual({ name, inline: [] });
+      for (const [key, value] of env.filter(([k]) => k.endsWith('_FILE'))) {
+        const secret = String(value).replace('/run/secrets/', '');
+        expect({ name, key, mounted: service.secrets?.includes(secret) }).toEqual({ name, key, mounted: true });
+      }
+    }
+  });
+});
+
+describe('.env.example', () => {
+  const interpolated = (file: string) =>
+    [...readFileSync(join(REPO_ROOT, file), 'utf8').matchAll(/\$\{(\w+)(?::([?-])([^}]*))?\}/g)].map(([, name, op, fallback]) => ({ name, fallback: op === '-' ? fallback : undefined }));
+  const example = new Map(
+    readFileSync(join(REPO_ROOT, '.env.example'), 'utf8')
+      .split('\n')
+      .filter((line) => /^[A-Z_]+=/.test(line))
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)] as const),
+  );
+  const used = [...interpolated('docker-compose.yml'), ...interpolated('docker-compose.postgres-store.yml')];
+
+  it('shows every variable the compose files read, with the compose file\'s own default', () => {
+    for (const { name, fallback } of used) expect({ name, example: example.get(name) }).toEqual({ name, example: fallback ?? expect.any(String) });
+  });
+
+  it('explains each variable in a comment above it, and names none the compose files do not read', () => {
+    const text = readFileSync(join(REPO_ROOT, '.env.example'), 'utf8').split('\n');
+    for (const name of example.keys()) {
+      expect({ name, read: used.some((u) => u.name === name) }).toEqual({ name, read: true });
+      const at = text.findIndex((line) => line.startsWith(`${name}=`));
+      const above = text.slice(0, at).reverse().find((line) => !/^[A-Z_]+=/.test(line));
+      expect({ name, explained: above?.startsWith('# ') }).toEqual({ name, explained: true });
+    }
+  });
+
+  it('is the template of a git-ignored .env, beside a git-ignored secrets directory', () => {
+    const ignored = readFileSync(join(REPO_ROOT, '.gitignore'), 'utf8').split('\n');
+    expect(ignored).toEqual(expect.arrayContaining(['.env', '/secrets/']));
+  });
+});
+

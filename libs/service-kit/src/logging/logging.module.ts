@@ -28,7 +28,8 @@ export function loggingModule(service: string, level: string) {
       mixin: logCorrelation,
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        // pino-http hands this pino's own view of the logged object, which keeps that object as `raw`.
+        req: (req: { id: string; method: string; url: string; raw?: { remoteAddress?: string } }) => ({ id: req.id, method: req.method, url: req.url, remoteAddress: req.raw?.remoteAddress }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
     },
@@ -60,7 +61,8 @@ export function addAccessLog(http: FastifyInstance): void {
     if (!isProbe(req)) {
       PinoLogger.root.info(
         // `res` goes through pino's response serializer, which reads the raw response.
-        { ...requestCorrelation(req), req: { id: req.id, method: req.method, url: req.url }, res: reply.raw, responseTime: Math.round(reply.elapsedTime) },
+        // remoteAddress: the client's address, or the one a trusted proxy forwarded (TRUST_PROXY).
+        { ...requestCorrelation(req), req: { id: req.id, method: req.method, url: req.url, remoteAddress: req.ip }, res: reply.raw, responseTime: Math.round(reply.elapsedTime) },
         'request completed',
       );
     }

@@ -1,8 +1,10 @@
 #!/bin/bash
 # First start: initdb with the official image's variables (the superuser POSTGRES_USER with
-# POSTGRES_PASSWORD, password logins over TCP, database POSTGRES_DB), then the server replaces
-# this shell so it receives the container's signals.
+# POSTGRES_PASSWORD, or the file POSTGRES_PASSWORD_FILE names, password logins over TCP, database
+# POSTGRES_DB), then the server replaces this shell so it receives the container's signals.
 set -euo pipefail
+
+if [ -n "${POSTGRES_PASSWORD_FILE:-}" ]; then POSTGRES_PASSWORD=$(< "$POSTGRES_PASSWORD_FILE"); fi
 
 user=${POSTGRES_USER:-postgres}
 db=${POSTGRES_DB:-$user}
