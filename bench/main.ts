@@ -28,6 +28,7 @@ const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
 const USAGE = `usage: npm run bench -- [--only W1,W2,W3,W4,W5,B-http,B-pg,B-kafka,D-idle,D-version] [--duration <s>] [--warmup <s>] [--settle <s>] [--profile]
   --only       workloads to run (default: all); the baselines they are compared with run too
+               (W4 includes W6, its paced run beside a receiver that never answers)
   --duration   seconds per HTTP workload and per paced run (default 10)
   --warmup     seconds of unmeasured PUT/GET traffic first, so the Kafka broker's JVM and the
                apps are warm (default 20; 0 = none)
@@ -138,6 +139,7 @@ function compare(rows: Row[]): Row[] {
   throughputVs('W2x4', 'B-pgx4');
   throughputVs('W4-burst', 'B-kafka-burst');
   p99Vs('W4-paced', 'B-kafka-paced');
+  p99Vs('W6', 'W4-paced');
   p99Vs('W5', 'B-pg-query');
   const idle = byId.get('D-idle')?.cpu;
   const STACK = ['gateway', 'tail-sync', 'dispatcher', 'kafka', 'postgres'];
@@ -226,7 +228,7 @@ async function main() {
 
   compare(rows);
   // Shown workloads first, then the baselines and diagnostics (the windows keep the run order).
-  const ORDER = ['W1', 'W2x1', 'W2x4', 'W3', 'D-version', 'W4-burst', 'W4-paced', 'W5', 'B-pg-query', 'B-http', 'B-pgx1', 'B-pgx4', 'B-kafka-burst', 'B-kafka-paced', 'D-idle'];
+  const ORDER = ['W1', 'W2x1', 'W2x4', 'W3', 'D-version', 'W4-burst', 'W4-paced', 'W6', 'W5', 'B-pg-query', 'B-http', 'B-pgx1', 'B-pgx4', 'B-kafka-burst', 'B-kafka-paced', 'D-idle'];
   const rank = (id: string) => (ORDER.indexOf(id) < 0 ? ORDER.length : ORDER.indexOf(id));
   rows.sort((a, b) => rank(a.id) - rank(b.id));
   const elapsedS = Math.round((Date.now() - started) / 100) / 10;

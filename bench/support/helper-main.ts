@@ -2,7 +2,8 @@
  * The bench's helper processes (forked through tools/run.js, driven over IPC), kept out of the
  * load generator's event loop so their timestamps are not delayed by it:
  * - `http-baseline`: a bare node:http server answering one fixed JSON body;
- * - `receiver`: the webhook receiver of W4 (answers 200 at once, stamps each callback, verifies a sample);
+ * - `receiver`: the webhook receiver of W4 and W6 (answers 200 at once, stamps each callback, verifies a
+ *   sample; a callback to `/hang…` is read and never answered);
  * - `kafka-sink`: the consumer of the raw kafkajs baseline (same consumer settings as the dispatcher).
  */
 import * as http from 'node:http';
@@ -67,6 +68,7 @@ if (role === 'http-baseline') {
   let verifyFailures: string[] = [];
   let secrets: Record<string, string> = {};
   let verifyEvery = 20;
+  let hanging = 0;
   handlers = {
     start: async (msg) => {
       secrets = msg.secrets as Record<string, string>;
@@ -76,6 +78,11 @@ if (role === 'http-baseline') {
         const chunks: Buffer[] = [];
         req.on('data', (c: Buffer) => chunks.push(c));
         req.on('end', () => {
+          // W6's noisy neighbour: accepted, read, never answered (the dispatcher's attempt time-out ends it).
+          if (req.url?.startsWith('/hang')) {
+            hanging++;
+            return;
+          }
           res.writeHead(200, { 'content-length': 0 });
           res.end();
           requests++;
@@ -112,7 +119,7 @@ if (role === 'http-baseline') {
       });
       return { port: await listen(server) };
     },
-    stats: () => ({ requests, distinct: seen.size, duplicates, unsigned, verified, verifyFailures }),
+    stats: () => ({ requests, distinct: seen.size, duplicates, unsigned, verified, verifyFailures, hanging }),
     take: () => {
       const out = records;
       records = [];
@@ -121,7 +128,7 @@ if (role === 'http-baseline') {
     reset: () => {
       records = [];
       seen.clear();
-      requests = duplicates = unsigned = verified = 0;
+      requests = duplicates = unsigned = verified = hanging = 0;
       verifyFailures = [];
       return {};
     },

@@ -2,7 +2,8 @@
  * W4: 10,000 Product.RiskAssessmentExecuted events produced to Kafka over 100 domains, each with a
  * webhook subscription to the bench's receiver (a node:http server in a helper process that answers
  * 200 at once). Deliveries per second (first produce → last callback) and event-to-callback latency
- * (receiver clock minus `occurredAt`, set at produce time), then a paced run at 200 events/s.
+ * (receiver clock minus `occurredAt`, set at produce time), then a paced run at 200 events/s, then
+ * that paced run beside a noisy neighbour (W6, `noisy-neighbour.ts`).
  */
 import { randomBytes } from 'node:crypto';
 import { RISK_ASSESSMENT_EXECUTED, TOPICS } from '@tailsync/contracts';
@@ -14,6 +15,7 @@ import { startHelper } from '../support/helpers';
 import type { Received } from '../support/helper-main';
 import { summarize } from '../support/stats';
 import { produceBurst, producePaced, waitForReceived } from './events';
+import { measureNoisyNeighbour } from './noisy-neighbour';
 
 export const W4_EVENTS = 10_000;
 export const W4_DOMAINS = 100;
@@ -82,6 +84,8 @@ export async function runW4(ctx: BenchContext): Promise<Row[]> {
     });
     const p = paced.result;
     const pacedLat = summarize(p.records.map((r) => r.receivedAt - r.occurredAt));
+    await receiver.request('reset');
+    const noisy = await measureNoisyNeighbour(ctx, { producer, receiver, receiverPort: port, domains, normalRate: PACED_RATE, pacedP99: pacedLat.p99 });
 
     const notesOf = (got: number, expected: number, stats: Record<string, unknown>) => {
       const notes: string[] = [];
@@ -112,6 +116,7 @@ export async function runW4(ctx: BenchContext): Promise<Row[]> {
         notes: notesOf(p.got, p.sent, p.stats),
         details: { events: p.sent, delivered: p.got, latencyMs: pacedLat, receiver: p.stats },
       },
+      noisy,
     ];
   } finally {
     await producer.disconnect().catch(() => undefined);

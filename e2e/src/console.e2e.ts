@@ -4,7 +4,7 @@ import { api, freshDomain, newServiceAccount } from './support/accounts';
 import { countBecomes, launchChromium, screenshot, seriousViolations, textBecomes } from './support/browser';
 import { eventually } from './support/eventually';
 import { scripts } from './support/receiver';
-import { deliveryOf, publish, subscribed } from './support/webhooks';
+import { deliveryOf, EVT, publish, subscribed } from './support/webhooks';
 import { baseUrl, startApp, waitForHttp } from './support/test-stack';
 
 const HOSTILE = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=1">';
@@ -160,6 +160,16 @@ describe('the console', () => {
     expect(s.receiver.requests.length).toBe(1);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'subscriptions');
+  });
+
+  it("shows an ed25519 subscription's scheme and the kids of its public JWK Set", async () => {
+    const s = await subscribed();
+    await api(s.account, 'POST', '/WebhookSubscriptions', { eventNames: [EVT], url: s.receiver.url, signatureScheme: 'ed25519' });
+    const { keys } = (await api(s.account, 'GET', `/.well-known/webhooks/jwks.json?domain=${s.account.domain}`)).body;
+    await page.goto(`${baseUrl()}/console#/subscriptions?domain=${s.account.domain}`);
+    await textBecomes(page.locator('dt', { hasText: 'Signature scheme' }).locator('xpath=following-sibling::dd[1]'), 'ed25519 (the domain key; v1a, EdDSA)');
+    await textBecomes(page.locator('dt', { hasText: 'Public keys' }).locator('xpath=following-sibling::dd[1]'), `JWK Set: ${keys[0].kid}`);
+    expect(await seriousViolations(page)).toEqual([]);
   });
 
   it("disables a domain's subscription after a confirmation, shows its events skipped meanwhile, and enables it again", async () => {

@@ -50,10 +50,12 @@ describe('the integrators’ guide (docs/integrators.md)', () => {
   };
   const variable = (name: string) => spawnSync('bash', ['-c', `source ${state}; printf %s "$${name}"`], { encoding: 'utf8' }).stdout;
 
-  async function startReceiver(secrets: string): Promise<void> {
+  async function startReceiver(secrets: string, file = 'receiver.ts'): Promise<void> {
     await stopReceiver();
-    const child = spawn(process.execPath, [join(REPO, 'tools', 'run.js'), join(work, 'receiver.ts')], {
-      cwd: work, env: { ...process.env, TAILSYNC_WEBHOOK_SECRETS: secrets, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'],
+    const child = spawn(process.execPath, [join(REPO, 'tools', 'run.js'), join(work, file)], {
+      cwd: work,
+      env: { ...process.env, TAILSYNC_WEBHOOK_SECRETS: secrets, PORT: String(port), TAILSYNC_URL: baseUrl(), TAILSYNC_DOMAIN: account.domain },
+      stdio: ['ignore', 'pipe', 'inherit'],
     });
     const printed: unknown[] = [];
     child.stdout!.on('data', (chunk: Buffer) => printed.push(...chunk.toString('utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line))));
@@ -84,6 +86,7 @@ describe('the integrators’ guide (docs/integrators.md)', () => {
       `export CLIENT_ID=${account.clientId}`,
       `export CLIENT_SECRET='${account.clientSecret}'`,
       `export RECEIVER_URL=http://127.0.0.1:${port}/webhooks/tailsync`,
+      `export TAILSYNC_DOMAIN=${account.domain}`,
     ].join('\n'));
   });
   afterAll(() => stopReceiver());
@@ -127,9 +130,16 @@ describe('the integrators’ guide (docs/integrators.md)', () => {
     expect(JSON.parse(recovered[1]).deliveries).toBeGreaterThanOrEqual(1);
     await received('event', (p) => p.eventId === missed.eventId);
 
+    // section 7: the receiver with the public keys alone, the subscription switched to ed25519
+    await startReceiver('', 'receiver-ed25519.ts');
+    expect(sh('ed25519-subscribe')).toEqual(['{"signatureScheme":"ed25519"}', '[{"kty":"OKP","crv":"Ed25519","alg":"EdDSA"}]', '{"success":true}']);
+    await received('test', (p) => p.hello === 'signed with ed25519');
+    const [signedByKey] = await publish(account.domain);
+    await received('event', (p) => p.eventId === signedByKey.eventId);
+
     // nothing in the guide went unrun
     expect(ran).toEqual(snippets.filter((s) => s.lang === 'sh').map((s) => s.id));
-    expect(snippets.filter((s) => s.lang !== 'sh').map((s) => s.file)).toEqual(['fleet.json', 'sync_fleet.py', 'receiver.ts']);
+    expect(snippets.filter((s) => s.lang !== 'sh').map((s) => s.file)).toEqual(['fleet.json', 'sync_fleet.py', 'receiver.ts', 'receiver-ed25519.ts']);
   }, 240_000);
 });
 

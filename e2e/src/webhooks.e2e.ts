@@ -34,7 +34,7 @@ describe('webhook subscriptions: create, read, update, delete', () => {
     const created = await api(account, 'POST', '/WebhookSubscriptions/', { eventNames: [EVT], url: 'http://127.0.0.1:9/a', sharedSecret: secret });
     expect(created.status).toBe(200);
     expect(created.body).toEqual({
-      eventNames: [EVT], url: 'http://127.0.0.1:9/a', createdAt: expect.any(String), updatedAt: expect.any(String),
+      eventNames: [EVT], url: 'http://127.0.0.1:9/a', signatureScheme: 'hmac-sha256', createdAt: expect.any(String), updatedAt: expect.any(String),
       secretUpdatedAt: created.body.createdAt, previousSecretValidUntil: null, status: 'active', disabledReason: null, disabledAt: null,
       health: { lastSuccessAt: null, lastFailureAt: null, failedDeliveriesInARow: 0 },
     });
@@ -77,7 +77,8 @@ describe('webhook subscriptions: create, read, update, delete', () => {
       '/WebhookSubscriptions', '/WebhookSubscriptions/Test', '/WebhookSubscriptions/Deliveries', '/WebhookSubscriptions/Deliveries/{id}/Redeliver',
     ]));
     expect(Object.keys(doc.paths['/WebhookSubscriptions']).sort()).toEqual(['delete', 'get', 'post']);
-    expect(doc.components.schemas.SubscriptionDto.required).toEqual(expect.arrayContaining(['eventNames', 'url', 'sharedSecret']));
+    expect(doc.components.schemas.SubscriptionDto.required).toEqual(expect.arrayContaining(['eventNames', 'url']));
+    expect(doc.components.schemas.SubscriptionDto.properties.sharedSecret).toMatchObject({ writeOnly: true, minLength: 64 }); // required unless signatureScheme is ed25519
     expect(doc.components.schemas.SubscriptionView.properties.sharedSecret).toBeUndefined();
   });
 

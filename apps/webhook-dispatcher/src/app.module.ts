@@ -5,6 +5,7 @@ import {
 import { WebhookDispatcherConfig } from './config/webhook-dispatcher.config';
 import { DispatcherRuntime } from './dispatcher.runtime';
 import { RecoveryRequests } from './subscriptions/recovery-requests';
+import { SigningKeyRequests } from './subscriptions/signing-key-requests';
 import { SubscriptionRequests } from './subscriptions/subscription-requests';
 import { WebhookDispatcherGrpc } from './webhook-dispatcher.grpc';
 import { AdminRequests } from './admin/admin-requests';
@@ -36,6 +37,7 @@ export function appModule(runtime: DispatcherRuntime) {
     providers: [
       SubscriptionRequests,
       RecoveryRequests,
+      SigningKeyRequests,
       AdminRequests,
       { provide: ServedCalls, useValue: new ServedCalls(new CallerTokenVerifier(config.SERVICE_VERIFY_KEY, 'webhook-dispatcher')) },
       { provide: WebhookDispatcherConfig, useValue: config },

@@ -5,6 +5,7 @@ import { WebhookDispatcherConfig } from './config/webhook-dispatcher.config';
 import { AttemptRecorder } from './delivery/attempt.recorder';
 import { AttemptRunner } from './delivery/attempt.runner';
 import { AttemptSender } from './delivery/attempt.sender';
+import { CallbackKeys } from './signing/callback-keys';
 import { DeliveryMetrics } from './delivery/delivery.metrics';
 import { DeliveryScheduler } from './delivery/delivery.scheduler';
 import { DeliveryStore } from './delivery/delivery.store';
@@ -76,12 +77,13 @@ export class DispatcherRuntime {
     }, this.plannedOncePool);
     this.box = new SecretBox(config.WEBHOOK_SECRET_KEY);
     this.sender = new AttemptSender(config.WEBHOOK_ALLOW_PRIVATE_URLS);
-    this.tester = new WebhookTester(this.box, this.sender);
+    const callbackKeys = new CallbackKeys(new UnsealedSecrets(this.box));
+    this.tester = new WebhookTester(callbackKeys, this.sender);
     this.events = new SubscriptionEventsPublisher(this.pool, { kafka: kafkaConnection(config), clientId: `webhook-dispatcher-subscription-events-${instanceId}` });
     this.state = new SubscriptionState(this.subscriptions, this.events);
     const leaseWrites = new WriteBehindLeases(this.deliveries, { lingerMs: options.leaseWriteLingerMs ?? LEASE_WRITE_LINGER_MS });
     const recorder = new AttemptRecorder(this.deliveries, this.state, this.metrics, { lingerMs: RECORD_LINGER_MS }, leaseWrites);
-    const runner = new AttemptRunner(new UnsealedSecrets(this.box), this.sender, recorder, this.metrics, this.state, {
+    const runner = new AttemptRunner(callbackKeys, this.sender, recorder, this.metrics, this.state, {
       retryDelaysMs: parseRetryDelays(config.WEBHOOK_RETRY_DELAYS_MS),
       retryAfterMaxMs: config.WEBHOOK_RETRY_AFTER_MAX_MS,
       attemptTimeoutMs: config.WEBHOOK_ATTEMPT_TIMEOUT_MS,

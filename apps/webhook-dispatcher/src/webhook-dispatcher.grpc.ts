@@ -1,10 +1,11 @@
 import { Controller, Inject } from '@nestjs/common';
 import { GrpcMethod } from '@nestjs/microservices';
 import type { ServerUnaryCall } from '@grpc/grpc-js';
-import { type DeliveryStatus, mapReply, ok, type wire } from '@tailsync/contracts';
+import { type DeliveryStatus, mapReply, ok, type SignatureScheme, type wire } from '@tailsync/contracts';
 import { INSTANCE_ID, pingReply, READINESS_CHECKS, ReadinessCheck, ServedCalls } from '@tailsync/service-kit';
 import { AdminRequests } from './admin/admin-requests';
 import { RecoveryRequests } from './subscriptions/recovery-requests';
+import { SigningKeyRequests } from './subscriptions/signing-key-requests';
 import { SubscriptionRequests } from './subscriptions/subscription-requests';
 
 type Call = ServerUnaryCall<unknown, unknown>;
@@ -19,6 +20,7 @@ export class WebhookDispatcherGrpc {
     private readonly calls: ServedCalls,
     private readonly subscriptions: SubscriptionRequests,
     private readonly recovery: RecoveryRequests,
+    private readonly signingKeys: SigningKeyRequests,
     private readonly admin: AdminRequests,
     @Inject(READINESS_CHECKS) private readonly checks: ReadinessCheck[],
     @Inject(INSTANCE_ID) private readonly instance: string,
@@ -31,7 +33,9 @@ export class WebhookDispatcherGrpc {
 
   @GrpcMethod('WebhookDispatcher', 'PutSubscription')
   putSubscription(body: wire.PutSubscriptionRequest__Output, _: unknown, call: Call) {
-    return this.calls.reply(call, body, 'subscription', (request) => this.subscriptions.put(request));
+    // `signatureScheme` is a string on the wire; the handler refuses one it does not know.
+    const request = body as Omit<wire.PutSubscriptionRequest__Output, 'signatureScheme'> & { signatureScheme?: SignatureScheme };
+    return this.calls.reply(call, request, 'subscription', (r) => this.subscriptions.put(r));
   }
 
   @GrpcMethod('WebhookDispatcher', 'GetSubscription')
@@ -74,6 +78,21 @@ export class WebhookDispatcherGrpc {
   @GrpcMethod('WebhookDispatcher', 'RecoverDeliveries')
   recoverDeliveries(body: wire.RecoverDeliveriesRequest__Output, _: unknown, call: Call) {
     return this.calls.reply(call, body, 'recovery', (request) => this.recovery.recover(request));
+  }
+
+  @GrpcMethod('WebhookDispatcher', 'GetSigningKeySet')
+  getSigningKeySet(body: wire.SubscriptionRequest__Output, _: unknown, call: Call) {
+    return this.calls.reply(call, body, 'keySet', (request) => this.signingKeys.keySet(request));
+  }
+
+  @GrpcMethod('WebhookDispatcher', 'ListSigningKeys')
+  listSigningKeys(body: wire.SubscriptionRequest__Output, _: unknown, call: Call) {
+    return this.calls.reply(call, body, 'keys', (request) => this.signingKeys.list(request));
+  }
+
+  @GrpcMethod('WebhookDispatcher', 'RotateSigningKey')
+  rotateSigningKey(body: wire.SubscriptionRequest__Output, _: unknown, call: Call) {
+    return this.calls.reply(call, body, 'keys', (request) => this.signingKeys.rotate(request));
   }
 
   @GrpcMethod('WebhookDispatcher', 'ReadActivity')

@@ -8,13 +8,52 @@
 export interface PutSubscriptionRequest {
   eventNames: string[];
   url: string;
-  sealedSecret: string;
+  /** Absent for an `ed25519` subscription saved without a shared secret. */
+  sealedSecret?: string;
+  /** Default `hmac-sha256`. */
+  signatureScheme?: SignatureScheme;
+}
+
+/** How callbacks are signed: HMAC with the shared secret (`v1`, HS256), or the domain's Ed25519 key (`v1a`, EdDSA). */
+export type SignatureScheme = 'hmac-sha256' | 'ed25519';
+export const SIGNATURE_SCHEMES: readonly SignatureScheme[] = ['hmac-sha256', 'ed25519'];
+
+/** A public key of a domain's JWK Set (`GET /.well-known/webhooks/jwks.json?domain=`). */
+export interface WebhookJwk {
+  kty: 'OKP';
+  crv: 'Ed25519';
+  x: string;
+  kid: string;
+  alg: 'EdDSA';
+  use: 'sig';
+}
+
+/** The JWK Set, and how long it may be cached. */
+export interface SigningKeySetView {
+  keys: WebhookJwk[];
+  /** `Cache-Control: max-age` of the set: at most 300 s, and never longer than the rotation's grace period. */
+  maxAgeSeconds: number;
+}
+
+/** One of the domain's signing keys, as its owner sees it. */
+export interface SigningKeyView {
+  kid: string;
+  /** `next`: published, signs from `signsFrom`; `current`: signs now; `retiring`: replaced, published until `retiresAt`. */
+  status: 'next' | 'current' | 'retiring';
+  createdAt: string;
+  signsFrom: string;
+  retiresAt: string | null;
+}
+
+export interface SigningKeysView {
+  items: SigningKeyView[];
 }
 
 /** The subscription as callers see it: never the secret. */
 export interface SubscriptionView {
   eventNames: string[];
   url: string;
+  signatureScheme: SignatureScheme;
   createdAt: string;
   updatedAt: string;
   /** When the current shared secret was set. */

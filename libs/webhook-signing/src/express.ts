@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { pickRawBody, refusalBody, WWW_AUTHENTICATE } from './raw-body';
-import { secretSource, type VerifierOptions } from './verifier-options';
+import { keySource, type VerifierOptions } from './verifier-options';
 import { verifyWebhookRequest, type VerifiedWebhook } from './verify';
 
 declare global {
@@ -26,11 +26,14 @@ export type WebhookVerifierOptions = VerifierOptions<Request>;
  *   (req, res) => { handle(req.webhook!.payload); res.sendStatus(204); });
  * ```
  *
+ * For `signatureScheme: "ed25519"` pass `{ publicKeys: new RemoteKeySet(webhookJwksUrl(baseUrl, domain)) }`
+ * instead of the secret: the keys are fetched from the service and kept.
+ *
  * On failure it answers `401 { "error": <reason>, "step": <1..7>, "code" }`; on success it sets
  * `req.webhook = { claims, payload }` and calls `next()`.
  */
 export function webhookVerifier(options: WebhookVerifierOptions): RequestHandler {
-  const getSecret = secretSource(options, 'webhookVerifier');
+  const keysFor = keySource(options, 'webhookVerifier');
   return function tailsyncWebhookVerifier(req: Request, res: Response, next: NextFunction): void {
     const rawBody = pickRawBody(req as Request & { rawBody?: unknown });
     if (rawBody === undefined) {
@@ -38,12 +41,12 @@ export function webhookVerifier(options: WebhookVerifierOptions): RequestHandler
       return;
     }
     Promise.resolve()
-      .then(() => getSecret(req))
-      .then((secret) => {
+      .then(() => keysFor(req, req.headers.authorization))
+      .then((keys) => {
         const result = verifyWebhookRequest({
           authorizationHeader: req.headers.authorization,
           rawBody,
-          secret,
+          ...keys,
           clockToleranceSeconds: options.clockToleranceSeconds,
           testCalls: options.testCalls,
         });

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { pickRawBody, refusalBody, WWW_AUTHENTICATE } from './raw-body';
-import { secretSource, type VerifierOptions } from './verifier-options';
+import { keySource, type VerifierOptions } from './verifier-options';
 import { verifyWebhookRequest, type VerifiedWebhook } from './verify';
 
 declare module 'fastify' {
@@ -35,10 +35,12 @@ export function keepRawJsonBody(app: FastifyInstance): void {
  * });
  * ```
  *
+ * With `signatureScheme: "ed25519"`, pass `{ publicKeys: new RemoteKeySet(webhookJwksUrl(baseUrl, domain)) }`.
+ *
  * On failure it answers `401 { "error", "step", "code" }`; on success it sets `request.webhook`.
  */
 export function webhookPreHandler(options: WebhookPreHandlerOptions): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
-  const getSecret = secretSource(options, 'webhookPreHandler');
+  const keysFor = keySource(options, 'webhookPreHandler');
   return async function tailsyncWebhookPreHandler(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const rawBody = pickRawBody(request as FastifyRequest & { rawBody?: unknown });
     if (rawBody === undefined) {
@@ -47,7 +49,7 @@ export function webhookPreHandler(options: WebhookPreHandlerOptions): (request: 
     const result = verifyWebhookRequest({
       authorizationHeader: request.headers.authorization,
       rawBody,
-      secret: await getSecret(request),
+      ...(await keysFor(request, request.headers.authorization)),
       clockToleranceSeconds: options.clockToleranceSeconds,
       testCalls: options.testCalls,
     });

@@ -4,5 +4,7 @@ export * from './claims';
 export * from './verify';
 export * from './standard-webhooks';
 export * from './secret-id';
+export * from './public-keys';
+export * from './remote-key-set';
 export * from './test-calls';
 export type { HeaderSource } from './headers';

@@ -8,6 +8,9 @@ import {
   type ExecutionContext,
 } from '@nestjs/common';
 import { pickRawBody, refusalBody, WWW_AUTHENTICATE } from './raw-body';
+import type { WebhookPublicKeys } from './public-keys';
+import { RemoteKeySet } from './remote-key-set';
+import { remoteKeysFor } from './verifier-options';
 import type { TestCallPolicy } from './test-calls';
 import { verifyWebhookRequest, type VerifiedWebhook, type WebhookSecret } from './verify';
 
@@ -19,9 +22,14 @@ export const WEBHOOK_VERIFY_OPTIONS = 'tailsync.webhook-signing.WEBHOOK_VERIFY_O
 
 /**
  * The value behind {@link WEBHOOK_SECRET}: the secret, several secrets while rotating, or a
- * function of the request returning them (e.g. looked up per tenant).
+ * function of the request returning them (e.g. looked up per tenant); for `signatureScheme:
+ * "ed25519"`, the domain's public keys (`{ publicKeys }`, or a {@link RemoteKeySet} fetching them).
  */
-export type WebhookSecretSource = WebhookSecret | ((request: unknown) => WebhookSecret | Promise<WebhookSecret>);
+export type WebhookSecretSource =
+  | WebhookSecret
+  | ((request: unknown) => WebhookSecret | Promise<WebhookSecret>)
+  | RemoteKeySet
+  | { publicKeys: WebhookPublicKeys };
 
 export interface WebhookGuardOptions {
   /** Seconds of clock skew tolerated on `exp`; default 0. */
@@ -64,11 +72,10 @@ export class WebhookSignatureGuard implements CanActivate {
     if (rawBody === undefined) {
       throw new Error('WebhookSignatureGuard needs the raw body: create the app with NestFactory.create(AppModule, { rawBody: true })');
     }
-    const secret = typeof this.secret === 'function' ? await this.secret(req) : this.secret;
     const result = verifyWebhookRequest({
       authorizationHeader: req.headers.authorization,
       rawBody,
-      secret,
+      ...(await this.keys(req)),
       clockToleranceSeconds: this.options?.clockToleranceSeconds,
       testCalls: this.options?.testCalls,
     });
@@ -80,6 +87,14 @@ export class WebhookSignatureGuard implements CanActivate {
     }
     req.webhook = { claims: result.claims, payload: result.payload };
     return true;
+  }
+
+  private async keys(req: GuardedRequest): Promise<{ secret: WebhookSecret } | { publicKeys: WebhookPublicKeys }> {
+    const source = this.secret;
+    if (source instanceof RemoteKeySet) return { publicKeys: await remoteKeysFor(source, req.headers.authorization) };
+    if (typeof source === 'function') return { secret: await source(req) };
+    if (typeof source === 'object' && source !== null && 'publicKeys' in source) return { publicKeys: source.publicKeys };
+    return { secret: source as WebhookSecret };
   }
 }
 

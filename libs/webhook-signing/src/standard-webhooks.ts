@@ -2,7 +2,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { TEST_WEBHOOK_ID_PREFIX } from './claims';
 import { headerValue, type HeaderSource } from './headers';
 import { refusedTestCall, type TestCallPolicy } from './test-calls';
-import { normaliseBody, type WebhookSecret } from './verify';
+import { ed25519Verifies, type WebhookPublicKeys } from './public-keys';
+import { normaliseBody, verificationKeys, type WebhookSecret } from './verify';
 
 /** Standard Webhooks headers (https://www.standardwebhooks.com); `webhook-id` is our `Webhook-Id`. */
 export const STANDARD_WEBHOOK_TIMESTAMP_HEADER = 'Webhook-Timestamp';
@@ -34,8 +35,10 @@ export interface VerifyStandardWebhookInput {
   headers: HeaderSource;
   /** The request body exactly as received. */
   rawBody: Buffer | Uint8Array | string;
-  /** The shared secret, or several while rotating (any listed signature of any of them passes). */
-  secret: WebhookSecret;
+  /** The shared secret, or several while rotating (any listed `v1` signature of any of them passes). */
+  secret?: WebhookSecret;
+  /** Or the domain's public keys (its JWK Set): any listed `v1a` (Ed25519) signature by one of them passes. */
+  publicKeys?: WebhookPublicKeys;
   now?: Date;
   /** Largest distance between `webhook-timestamp` and the clock; default 300 s. */
   toleranceSeconds?: number;
@@ -48,11 +51,11 @@ const refuse = (code: StandardWebhookRefusalCode, reason: string): StandardWebho
 /**
  * Checks `webhook-id`, `webhook-timestamp` and `webhook-signature`: passes when any `v1` signature
  * listed (two while a secret is rotated) is HMAC-SHA256 of `"<id>.<timestamp>.<body>"` keyed by the
- * UTF-8 bytes of one of the secrets, and the timestamp is within the tolerance of the clock.
+ * UTF-8 bytes of one of the secrets (or, given `publicKeys`, any `v1a` signature is the Ed25519
+ * signature of that text by one of the keys), and the timestamp is within the tolerance of the clock.
  */
 export function verifyStandardWebhook(input: VerifyStandardWebhookInput): StandardWebhookVerificationResult {
-  const keys = (typeof input.secret === 'string' ? [input.secret] : [...input.secret]).map((s) => Buffer.from(s, 'utf8'));
-  if (keys.length === 0 || keys.some((k) => k.length === 0)) throw new TypeError('verifyStandardWebhook: secret must be a non-empty string (or a non-empty list of them)');
+  const keys = verificationKeys(input, 'verifyStandardWebhook');
   const body = normaliseBody(input.rawBody);
   const tolerance = input.toleranceSeconds ?? STANDARD_WEBHOOKS_TOLERANCE_SECONDS;
   const id = headerValue(input.headers, 'webhook-id');
@@ -63,11 +66,13 @@ export function verifyStandardWebhook(input: VerifyStandardWebhookInput): Standa
   const clock = (input.now ?? new Date()).getTime() / 1000;
   if (Math.abs(clock - Number(timestamp)) > tolerance) return refuse('invalid-timestamp', 'webhook-timestamp is too far from now');
 
-  const expected = keys.map((key) => createHmac('sha256', key).update(`${id}.${timestamp}.`, 'utf8').update(body).digest());
+  const signed = Buffer.concat([Buffer.from(`${id}.${timestamp}.`, 'utf8'), body]);
+  const expected = 'secrets' in keys ? keys.secrets.map((s) => createHmac('sha256', Buffer.from(s, 'utf8')).update(signed).digest()) : [];
   const matches = signatures.split(' ').some((item) => {
     const [version, value] = item.split(',', 2);
-    if (version !== 'v1' || value === undefined || !/^[A-Za-z0-9+/]+={0,2}$/.test(value)) return false;
+    if (version !== ('secrets' in keys ? 'v1' : 'v1a') || value === undefined || !/^[A-Za-z0-9+/]+={0,2}$/.test(value)) return false;
     const given = Buffer.from(value, 'base64');
+    if (!('secrets' in keys)) return ed25519Verifies(keys.publicKeys, signed, given);
     return expected.some((mac) => mac.length === given.length && timingSafeEqual(mac, given));
   });
   if (!matches) return refuse('invalid-signature', 'no matching signature');

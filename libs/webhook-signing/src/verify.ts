@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { WEBHOOK_AUTH_SCHEME, WEBHOOK_JWT_ALGORITHM, type WebhookClaims } from './claims';
 import { decodeJsonSegment, hs256Matches, splitJws } from './jws';
+import { ed25519Keys, ed25519Verifies, WEBHOOK_EDDSA_ALGORITHM, type WebhookPublicKeys } from './public-keys';
 import { secretId } from './secret-id';
 import { refusedTestCall, type TestCallPolicy } from './test-calls';
 
@@ -46,8 +47,13 @@ export interface VerifyWebhookRequestInput {
   authorizationHeader: string | readonly string[] | null | undefined;
   /** The request body exactly as received: a Buffer of the bytes, or their UTF-8 text. */
   rawBody: Buffer | Uint8Array | string;
-  /** The subscription's shared secret (HMAC key = its UTF-8 bytes). */
-  secret: WebhookSecret;
+  /** The subscription's shared secret (HMAC key = its UTF-8 bytes), for `signatureScheme: "hmac-sha256"`. */
+  secret?: WebhookSecret;
+  /**
+   * The domain's public keys (its JWK Set, as fetched from `/.well-known/webhooks/jwks.json`), for
+   * `signatureScheme: "ed25519"`. Pass exactly one of `secret` and `publicKeys`.
+   */
+  publicKeys?: WebhookPublicKeys;
   /** Clock for the expiry check; defaults to the current time. */
   now?: Date;
   /** Seconds of clock skew tolerated on `exp`; default 0. */
@@ -69,14 +75,15 @@ const fail = (step: Exclude<WebhookVerificationStep, 5>, reason: string): Webhoo
 
 /**
  * Verifies one callback request, performing exactly the seven steps in order and stopping at the
- * first that fails. Framework-free: pass the header value and the raw body bytes. HS256 only
- * (`alg: none` and every other algorithm are refused); the signature and the body hash are
- * compared in constant time.
+ * first that fails. Framework-free: pass the header value and the raw body bytes. With `secret`,
+ * HS256 only; with `publicKeys`, EdDSA (Ed25519) only, by the key the token's `kid` names (`alg:
+ * none`, and every other algorithm, are refused: a token signed HS256 with a public key's bytes
+ * does not pass). The body hash is compared in constant time.
  *
- * Throws (a programming error, not a bad request) only when `secret` or `rawBody` is unusable.
+ * Throws (a programming error, not a bad request) only when the keys or `rawBody` are unusable.
  */
 export function verifyWebhookRequest(input: VerifyWebhookRequestInput): WebhookVerificationResult {
-  const secrets = normaliseSecrets(input.secret);
+  const keys = verificationKeys(input, 'verifyWebhookRequest');
   const raw = normaliseBody(input.rawBody);
   const nowMs = (input.now ?? new Date()).getTime();
   if (!Number.isFinite(nowMs)) throw new TypeError('verifyWebhookRequest: now must be a valid Date');
@@ -100,12 +107,21 @@ export function verifyWebhookRequest(input: VerifyWebhookRequestInput): WebhookV
   const jws = splitJws(match[2]);
   if (jws === undefined) return fail(1, 'Authorization header does not carry a JWT');
 
-  // (2) Verify the signature with the shared secret: HS256 only, the secret the `kid` names first.
+  // (2) Verify the signature: HS256 with the shared secret, or EdDSA with the public key; the key the `kid` names first.
   const jwsHeader = jws.header as { alg?: unknown; kid?: unknown } | undefined;
   if (typeof jwsHeader !== 'object' || jwsHeader === null || Array.isArray(jwsHeader)) return fail(2, "the token's header is not base64url JSON");
-  if (jwsHeader.alg !== WEBHOOK_JWT_ALGORITHM) return fail(2, `only ${WEBHOOK_JWT_ALGORITHM} tokens are accepted, not the algorithm ${JSON.stringify(jwsHeader.alg)}`);
-  const named = typeof jwsHeader.kid === 'string' ? secrets.filter((s) => secretId(s) === jwsHeader.kid) : [];
-  if (!(named.length > 0 ? named : secrets).some((secret) => hs256Matches(jws, secret))) return fail(2, 'invalid signature');
+  const algorithm = 'secrets' in keys ? WEBHOOK_JWT_ALGORITHM : WEBHOOK_EDDSA_ALGORITHM;
+  if (jwsHeader.alg !== algorithm) return fail(2, `only ${algorithm} tokens are accepted, not the algorithm ${JSON.stringify(jwsHeader.alg)}`);
+  const kid = typeof jwsHeader.kid === 'string' ? jwsHeader.kid : undefined;
+  if ('secrets' in keys) {
+    const named = kid === undefined ? [] : keys.secrets.filter((s) => secretId(s) === kid);
+    if (!(named.length > 0 ? named : keys.secrets).some((secret) => hs256Matches(jws, secret))) return fail(2, 'invalid signature');
+  } else {
+    // A kid the set does not hold is refused: fetch the set again (RemoteKeySet does) rather than try every key.
+    const named = kid === undefined ? keys.publicKeys : keys.publicKeys.filter((k) => k.kid === kid);
+    if (named.length === 0) return fail(2, `no public key with kid ${JSON.stringify(kid)} (fetch the JWK Set again)`);
+    if (!ed25519Verifies(named, Buffer.from(jws.signingInput, 'ascii'), jws.signature)) return fail(2, 'invalid signature');
+  }
   const verified = decodeJsonSegment(jws.payloadSegment);
   if (typeof verified !== 'object' || verified === null || Array.isArray(verified)) return fail(2, "the token's claims are not a JSON object");
   const claims = verified as Partial<WebhookClaims> & { nbf?: unknown };
@@ -138,12 +154,19 @@ export function verifyWebhookRequest(input: VerifyWebhookRequestInput): WebhookV
   return { ok: true, claims: claims as WebhookClaims, payload };
 }
 
-function normaliseSecrets(secret: WebhookSecret): string[] {
+/** @internal What a callback is checked with: the shared secrets, or the Ed25519 public keys. */
+export type VerificationKeys = { secrets: string[] } | { publicKeys: ReturnType<typeof ed25519Keys> };
+
+/** @internal The keys of the input; a TypeError unless exactly one of `secret` and `publicKeys` is usable. */
+export function verificationKeys(input: { secret?: WebhookSecret; publicKeys?: WebhookPublicKeys }, caller: string): VerificationKeys {
+  if ((input.secret === undefined) === (input.publicKeys === undefined)) throw new TypeError(`${caller}: pass exactly one of secret and publicKeys`);
+  if (input.publicKeys !== undefined) return { publicKeys: ed25519Keys(input.publicKeys, caller) };
+  const secret = input.secret;
   const list = typeof secret === 'string' ? [secret] : Array.isArray(secret) ? [...secret] : [];
   if (list.length === 0 || list.some((s) => typeof s !== 'string' || s.length === 0)) {
-    throw new TypeError('verifyWebhookRequest: secret must be a non-empty string (or a non-empty list of them)');
+    throw new TypeError(`${caller}: secret must be a non-empty string (or a non-empty list of them)`);
   }
-  return list;
+  return { secrets: list };
 }
 
 /** @internal The body's bytes; a string is taken as its UTF-8 bytes. */

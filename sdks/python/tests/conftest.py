@@ -10,7 +10,7 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 import pytest
 
@@ -21,7 +21,7 @@ VECTORS_DIR = Path(os.environ.get("TAILSYNC_VECTORS_DIR", Path(__file__).resolve
 class Vector:
     file: str
     name: str
-    #: The secrets the receiver holds, the current one first.
+    #: The secrets the receiver holds, the current one first (empty for an Ed25519 vector).
     secrets: List[str]
     #: The receiver's clock, Unix seconds.
     now: float
@@ -31,20 +31,29 @@ class Vector:
     expect: Dict[str, Any]
     #: Recorded callbacks only: "event", "test" or "rotated".
     kind: str = ""
+    #: Ed25519 vectors: the JWK Set the receiver holds (instead of secrets).
+    public_keys: Optional[Dict[str, Any]] = None
+
+    def keys(self) -> Dict[str, Any]:
+        """The keyword arguments of the verifiers: the secrets, or the public keys."""
+        return {"public_keys": self.public_keys} if self.public_keys is not None else {"secrets": self.secrets}
 
 
 def load(file: str) -> List[Vector]:
     with open(VECTORS_DIR / file, encoding="utf-8") as f:
         data = json.load(f)
     return [
-        Vector(file, v["name"], v["secrets"], v["now"], v["options"]["testCalls"], v["headers"], v["body"].encode("utf-8"), v["expect"], v.get("kind", ""))
+        Vector(
+            file, v["name"], v.get("secrets", []), v["now"], v["options"]["testCalls"], v["headers"], v["body"].encode("utf-8"), v["expect"],
+            v.get("kind", ""), v.get("publicKeys"),
+        )
         for v in data["vectors"]
     ]
 
 
 def all_vectors() -> List[Vector]:
     files = sorted(p.name for p in VECTORS_DIR.glob("*.json"))
-    assert {"events.json", "expiry.json", "rotation.json", "tampering.json", "test-calls.json", "recorded.json"} <= set(files), files
+    assert {"ed25519.json", "events.json", "expiry.json", "rotation.json", "tampering.json", "test-calls.json", "recorded.json"} <= set(files), files
     return [v for f in files for v in load(f)]
 
 

@@ -7,11 +7,14 @@ const AT = '2026-01-01T12:00:00.000Z';
 const LATER = '2026-01-01T12:05:00.000Z';
 const EVENT_ID = '0b6f1a52-6c1e-4b7e-9a59-3f1d2c8e7a40';
 const CLIENT_ID = 'sa_4f1c2d3e5a6b7c8d';
+const KID = '8pc2qY2TRpOYQVy7wMWt_s7fxOwC3EeBdE_MeDdPNck';
+const NEXT_KID = 'qK3v0mXr1s9bYx8fZk2Lw7pN4tHc6eJd5aRg0uQ1iVo';
+const LATER_DAY = '2026-01-02T12:00:00.000Z';
 
 const serviceAccount = { clientId: CLIENT_ID, domain: 'acme', name: 'Acme EFB', status: 'active', createdAt: AT };
 const health = { lastSuccessAt: LATER, lastFailureAt: null, failedDeliveriesInARow: 0 };
 const subscription = {
-  eventNames: ['Product.RiskAssessmentExecuted'], url: 'https://efb.acme.example/webhooks/tailsync', createdAt: AT, updatedAt: LATER,
+  eventNames: ['Product.RiskAssessmentExecuted'], url: 'https://efb.acme.example/webhooks/tailsync', signatureScheme: 'hmac-sha256', createdAt: AT, updatedAt: LATER,
   secretUpdatedAt: AT, previousSecretValidUntil: null, status: 'active', disabledReason: null, disabledAt: null, health,
 };
 const mapping = { source: CLIENT_ID, mappedId: 'efb-42' };
@@ -60,6 +63,13 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   RecoverDeliveriesDto: { since: '2026-01-01T00:00:00Z', until: '2026-01-02T00:00:00Z' },
   RecoveryView: { recoveryId: '3c9b7a1e-5d2f-4e6a-8b0c-1d2e3f4a5b6c', deliveries: 12 },
   RedeliverView: { id: DELIVERY_ID, status: 'pending' },
+  JwksView: { keys: [{ kty: 'OKP', crv: 'Ed25519', x: 'Pk_lSjMurHdyHP51itiehDJb4V0c7Z27EcQpqCCwrP8', kid: KID, alg: 'EdDSA', use: 'sig' }] },
+  SigningKeysPageView: {
+    items: [
+      { kid: KID, status: 'current', createdAt: AT, signsFrom: AT, retiresAt: '2026-01-04T12:00:00.000Z' },
+      { kid: NEXT_KID, status: 'next', createdAt: LATER_DAY, signsFrom: '2026-01-03T12:00:00.000Z', retiresAt: null },
+    ],
+  },
   DomainsView: { items: [{ domain: 'acme', serviceAccounts: 2, tails: 148, subscription: { status: 'active', url: subscription.url } }] },
   AdminTailsView: { items: [tail] },
   ProblemView: { ...validation, status: 400 },

@@ -26,6 +26,9 @@ export const OPERATIONS: Record<string, { operationId: string; summary: string }
   'GET /WebhookSubscriptions/Deliveries': { operationId: 'listDeliveries', summary: 'Your delivery log, newest first' },
   'POST /WebhookSubscriptions/Deliveries/Recover': { operationId: 'recoverDeliveries', summary: 'Send the failed and skipped deliveries of a window again' },
   'POST /WebhookSubscriptions/Deliveries/{id}/Redeliver': { operationId: 'redeliverDelivery', summary: 'Send one failed delivery again' },
+  'GET /WebhookSubscriptions/SigningKeys': { operationId: 'listSigningKeys', summary: "Your domain's Ed25519 signing keys" },
+  'POST /WebhookSubscriptions/SigningKeys/Rotate': { operationId: 'rotateSigningKey', summary: "Rotate your domain's Ed25519 signing key" },
+  'GET /.well-known/webhooks/jwks.json': { operationId: 'getWebhookJwks', summary: "A domain's webhook signing keys (JWK Set)" },
 
   'POST /admin/ServiceAccounts': { operationId: 'adminCreateServiceAccount', summary: 'Create a service account' },
   'GET /admin/ServiceAccounts': { operationId: 'adminListServiceAccounts', summary: 'List service accounts' },

@@ -20,7 +20,7 @@ export const CALLBACK_SCHEMAS = {
   },
   WebhookTokenClaims: {
     type: 'object',
-    description: `Claims of the JWT in \`Authorization: Token <JWT>\` (HS256, keyed by the UTF-8 bytes of the shared secret; its header's \`kid\` names the secret).`,
+    description: `Claims of the JWT in \`Authorization: Token <JWT>\`: HS256, keyed by the UTF-8 bytes of the shared secret (its header's \`kid\` names the secret), or with \`signatureScheme: "ed25519"\` EdDSA by the domain's Ed25519 key (its \`kid\` names the key in \`GET /.well-known/webhooks/jwks.json?domain=<domain>\`).`,
     required: ['payloadHash', 'iat', 'exp', 'jti', 'iss', 'sub', 'evt'],
     properties: {
       payloadHash: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'Lowercase hex SHA-256 of the exact body bytes.' },
@@ -48,6 +48,7 @@ export const WEBHOOKS = {
       summary: 'A risk assessment was executed: one signed POST to your subscription URL per attempt',
       description: [
         'Verify before use (the receiver packages npm `@tailsync/webhooks` and PyPI `tailsync-webhooks` do): the JWT of the `Authorization` header with the SHA-256 of the raw body (`payloadHash`), or the Standard Webhooks signature (`whsec_` + base64 of the secret). While a rotated secret\'s grace period lasts, `webhook-signature` lists one signature per secret, the current one first.',
+        'With `signatureScheme: "ed25519"` no secret is shared: the JWT is EdDSA and `webhook-signature` is `v1a,<base64 Ed25519 signature>`, both by the domain\'s key; verify them with the public keys of `GET /.well-known/webhooks/jwks.json?domain=<domain>` (the JWT\'s `kid` names the key).',
         `A Test call (\`POST /WebhookSubscriptions/Test\`) has a \`webhook-id\` starting \`${TEST_WEBHOOK_ID_PREFIX}\`, \`test: true\` in its JWT and the \`payloadToEcho\` as its body; the receiver packages refuse it unless told to accept test calls.`,
         'Delivery is at least once: dedupe on `webhook-id`.',
       ].join('\n\n'),
@@ -58,7 +59,7 @@ export const WEBHOOKS = {
         header('Webhook-Id', `The event id, the same on every attempt (\`${TEST_WEBHOOK_ID_PREFIX}<uuid>\` on a Test call).`, { type: 'string' }, EXAMPLE_EVENT_ID),
         header('Webhook-Attempt', '1, 2, … (continuing across a redelivery).', { type: 'string', pattern: '^[1-9][0-9]*$' }, '1'),
         header('Webhook-Timestamp', 'Unix seconds of the attempt; the JWT\'s iat.', { type: 'string', pattern: '^[0-9]+$' }, '1767225600'),
-        header('Webhook-Signature', 'Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, the current secret\'s first.', { type: 'string', pattern: '^v1,[A-Za-z0-9+/]+=*( v1,[A-Za-z0-9+/]+=*)*$' }, 'v1,xUuu5aO8Q6Y/Oi+q3W6ZkSgw0uaQ2m0hZ4uE2GJtWxk='),
+        header('Webhook-Signature', 'Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, the current secret\'s first; with `signatureScheme: "ed25519"`, `v1a,<base64 Ed25519 signature of the same text>` by the domain key.', { type: 'string', pattern: '^v1a?,[A-Za-z0-9+/]+=*( v1a?,[A-Za-z0-9+/]+=*)*$' }, 'v1,xUuu5aO8Q6Y/Oi+q3W6ZkSgw0uaQ2m0hZ4uE2GJtWxk='),
       ],
       requestBody: {
         required: true,

@@ -1,10 +1,10 @@
 import {
   type DeliveryActivityReply, type DeliveryPage, type ListDeliveriesRequest, PROTO_FILES, type PutSubscriptionRequest, type RecoverDeliveriesRequest,
-  type RecoverDeliveriesResult, type RedeliverResult, type SubscriptionView, type TestSubscriptionResult, type wire,
+  type RecoverDeliveriesResult, type RedeliverResult, type SigningKeySetView, type SigningKeysView, type SubscriptionView, type TestSubscriptionResult, type wire,
 } from '@tailsync/contracts';
 import { resultOf } from './reply';
 import type { BudgetedCaller, ServiceChannel } from './service-channel';
-import { deliveryActivity, deliveryPage, pingReply, subscriptionView, testResult } from './wire-views';
+import { deliveryActivity, deliveryPage, pingReply, signingKeys, signingKeySet, subscriptionView, testResult } from './wire-views';
 
 export const DISPATCHER_SERVICE = { name: 'webhook-dispatcher', service: 'WebhookDispatcher', protoFile: PROTO_FILES.webhookDispatcher } as const;
 
@@ -48,6 +48,19 @@ export class DispatcherClient {
   async recover(caller: BudgetedCaller, request: RecoverDeliveriesRequest): Promise<RecoverDeliveriesResult> {
     const { recoveryId, deliveries } = resultOf(await this.channel.call('RecoverDeliveries', caller, request), 'recovery');
     return { recoveryId, deliveries };
+  }
+
+  /** The public JWK Set of the caller's domain (the public endpoint calls it as the domain it names). */
+  async signingKeySet(caller: BudgetedCaller): Promise<SigningKeySetView> {
+    return signingKeySet(resultOf(await this.channel.call('GetSigningKeySet', caller, {}), 'keySet'));
+  }
+
+  async signingKeys(caller: BudgetedCaller): Promise<SigningKeysView> {
+    return signingKeys(resultOf(await this.channel.call('ListSigningKeys', caller, {}), 'keys'));
+  }
+
+  async rotateSigningKey(caller: BudgetedCaller): Promise<SigningKeysView> {
+    return signingKeys(resultOf(await this.channel.call('RotateSigningKey', caller, {}), 'keys'));
   }
 
   async activity(caller: BudgetedCaller, since: string): Promise<DeliveryActivityReply> {

@@ -1,6 +1,6 @@
 import {
   type AttemptView, type CreateOrMapOutcome, type DeliveryActivityReply, type DeliveryPage, type DeliveryStatus, type DisabledReason, fieldErrorsFromWire,
-  type PingReply, type SubscriptionView, type TailActivityReply, type TailHistory, type TailListPage, type TailView, type TailViewStatus,
+  type PingReply, type SignatureScheme, type SigningKeySetView, type SigningKeysView, type SubscriptionView, type TailActivityReply, type TailHistory, type TailListPage, type TailView, type TailViewStatus,
   type TestSubscriptionResult, type wire,
 } from '@tailsync/contracts';
 
@@ -40,6 +40,7 @@ export const createOrMapOutcome = (w: wire.CreateOrMapOutcome__Output): CreateOr
 export const subscriptionView = (w: wire.SubscriptionView__Output): SubscriptionView => ({
   eventNames: w.eventNames,
   url: w.url,
+  signatureScheme: w.signatureScheme as SignatureScheme,
   createdAt: w.createdAt,
   updatedAt: w.updatedAt,
   secretUpdatedAt: w.secretUpdatedAt,
@@ -114,5 +115,20 @@ export const deliveryActivity = (w: wire.DeliveryActivityReply__Output): Deliver
     disabledReason: a.disabledReason ?? null,
     failedDeliveriesInARow: a.failedDeliveriesInARow,
     lastFailureAt: a.lastFailureAt ?? null,
+  })),
+});
+
+export const signingKeySet = (w: wire.SigningKeySet__Output): SigningKeySetView => ({
+  keys: w.keys.map(({ kid, x }) => ({ kty: 'OKP', crv: 'Ed25519', x, kid, alg: 'EdDSA', use: 'sig' })),
+  maxAgeSeconds: w.maxAgeSeconds,
+});
+
+export const signingKeys = (w: wire.SigningKeys__Output): SigningKeysView => ({
+  items: w.items.map((k) => ({
+    kid: k.kid,
+    status: k.status as SigningKeysView['items'][number]['status'],
+    createdAt: k.createdAt,
+    signsFrom: k.signsFrom,
+    retiresAt: k.retiresAt ?? null,
   })),
 });

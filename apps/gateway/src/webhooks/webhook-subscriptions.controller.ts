@@ -13,7 +13,7 @@ import { DispatcherClient } from '../services/dispatcher.client';
 import { atLeast } from '../services/request-budget';
 import type { BudgetedCaller } from '../services/service-channel';
 import { DeliveriesQuery, RecoverDeliveriesDto, SubscriptionDto, TestSubscriptionDto } from './dto/subscription.dto';
-import { DeliveryPageView, RecoveryView, RedeliverView, SubscriptionView, TestResultView } from './dto/subscription-views';
+import { DeliveryPageView, RecoveryView, RedeliverView, SigningKeysPageView, SubscriptionView, TestResultView } from './dto/subscription-views';
 import { TestCallLimit } from './test-call-limit';
 
 /** The Test call may take the whole attempt time-out (10 s) before the dispatcher answers. */
@@ -41,7 +41,12 @@ export class WebhookSubscriptionsController {
   @ApiOkResponse({ type: SubscriptionView })
   async put(@Caller() caller: BudgetedCaller, @Body() body: SubscriptionDto): Promise<SubscriptionView> {
     // Sealed here, so the secret never travels between services in clear; the dispatcher stores the sealed text.
-    const request: PutSubscriptionRequest = { eventNames: body.eventNames, url: body.url, sealedSecret: this.box.encrypt(body.sharedSecret, caller.domain) };
+    const request: PutSubscriptionRequest = {
+      eventNames: body.eventNames,
+      url: body.url,
+      ...(body.sharedSecret === undefined ? {} : { sealedSecret: this.box.encrypt(body.sharedSecret, caller.domain) }),
+      ...(body.signatureScheme === undefined ? {} : { signatureScheme: body.signatureScheme }),
+    };
     return this.dispatcher.putSubscription(caller, request);
   }
 
@@ -102,6 +107,26 @@ export class WebhookSubscriptionsController {
   @ApiConflictResponse({ description: 'The subscription is disabled: enable it first.' })
   async recover(@Caller() caller: BudgetedCaller, @Body() body: RecoverDeliveriesDto): Promise<RecoveryView> {
     return this.dispatcher.recover(caller, { since: body.since, until: body.until });
+  }
+
+  @Get('SigningKeys')
+  @ApiOperation({ summary: "Your domain's Ed25519 signing keys (signatureScheme ed25519), with when each signs and leaves the JWK Set." })
+  @ApiOkResponse({ type: SigningKeysPageView })
+  async signingKeys(@Caller() caller: BudgetedCaller): Promise<SigningKeysPageView> {
+    return this.dispatcher.signingKeys(caller);
+  }
+
+  @Post('SigningKeys/Rotate')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: "Rotate your domain's Ed25519 signing key: a new key is published now and signs after the grace period; the current one stays published for a grace period after that.",
+    description: 'The grace period is WEBHOOK_SECRET_GRACE_SECONDS (default 86,400 s). While a new key waits to sign, rotating again changes nothing.',
+  })
+  @ApiOkResponse({ type: SigningKeysPageView })
+  @ApiNotFoundResponse({ description: 'No subscription.' })
+  @ApiConflictResponse({ description: 'The subscription signs with its shared secret (hmac-sha256).' })
+  async rotateSigningKey(@Caller() caller: BudgetedCaller): Promise<SigningKeysPageView> {
+    return this.dispatcher.rotateSigningKey(caller);
   }
 
   @Post('Deliveries/:id/Redeliver')

@@ -1,9 +1,9 @@
 import { Logger } from '@nestjs/common';
 import type { Span } from '@opentelemetry/api';
 import { JwtService } from '@nestjs/jwt';
-import { type LogCorrelation, type SecretBox } from '@tailsync/service-kit';
-import { signCallback } from '../signing/callback-signer';
-import { signingSecrets } from '../subscriptions/subscription-secrets';
+import { type LogCorrelation, SecretBoxError } from '@tailsync/service-kit';
+import { CallbackKeys, NoSigningKey } from '../signing/callback-keys';
+import { signCallback, type CallbackSigningKeys } from '../signing/callback-signer';
 import type { SubscriptionState } from '../subscriptions/subscription-state';
 import type { StoredSubscription } from '../subscriptions/subscription.store';
 import type { AttemptRecorder } from './attempt.recorder';
@@ -31,7 +31,7 @@ export class AttemptRunner {
   private readonly jwt = new JwtService();
 
   constructor(
-    private readonly box: Pick<SecretBox, 'decrypt'>,
+    private readonly keys: CallbackKeys,
     private readonly sender: AttemptSender,
     private readonly recorder: AttemptRecorder,
     private readonly metrics: DeliveryMetrics,
@@ -57,14 +57,16 @@ export class AttemptRunner {
     if (!subscription.eventNames.includes(delivery.eventName)) {
       return end(`the subscription no longer lists ${delivery.eventName}; nothing was sent`);
     }
-    let secrets: [string, ...string[]];
+    let keys: CallbackSigningKeys;
     try {
-      secrets = signingSecrets(subscription, this.box);
-    } catch {
-      return end('the stored shared secret cannot be decrypted (was WEBHOOK_SECRET_KEY changed?); nothing was sent');
+      keys = this.keys.forSubscription(subscription);
+    } catch (error) {
+      if (error instanceof NoSigningKey) return end(`${error.message}; nothing was sent`);
+      if (!(error instanceof SecretBoxError)) throw error;
+      return end('the stored shared secret or signing key cannot be decrypted (was WEBHOOK_SECRET_KEY changed?); nothing was sent');
     }
     const headers = signCallback(
-      { body: delivery.body, secrets, domain: delivery.domain, eventName: delivery.eventName, kind: 'event', webhookId: delivery.eventId, attempt },
+      { body: delivery.body, keys, domain: delivery.domain, eventName: delivery.eventName, kind: 'event', webhookId: delivery.eventId, attempt },
       this.jwt,
     );
     // Passed on as the event carried it; while tracing is on, the HTTP span's own replaces it.

@@ -10,6 +10,7 @@ import { AttemptSender } from './attempt.sender';
 import { DeliveryMetrics } from './delivery.metrics';
 import { AttemptRecorder } from './attempt.recorder';
 import { AttemptRunner, type AttemptRunnerOptions } from './attempt.runner';
+import { CallbackKeys } from '../signing/callback-keys';
 import { WriteBehindLeases } from './write-behind-leases';
 import { DeliveryScheduler, type SchedulerOptions } from './delivery.scheduler';
 import { DeliveryStore } from './delivery.store';
@@ -57,7 +58,7 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
     const state = new SubscriptionState(subscriptions, events);
     const leaseWrites = new WriteBehindLeases(deliveries, { lingerMs: options.leaseLingerMs ?? 20 });
     const recorder = new AttemptRecorder(deliveries, state, metrics, { lingerMs: 0 }, leaseWrites);
-    const s = new DeliveryScheduler(deliveries, subscriptions, new AttemptRunner(box, sender, recorder, metrics, state, o), recorder, metrics, o, leaseWrites);
+    const s = new DeliveryScheduler(deliveries, subscriptions, new AttemptRunner(new CallbackKeys(box), sender, recorder, metrics, state, o), recorder, metrics, o, leaseWrites);
     schedulers.push(s);
     s.start();
     return s;

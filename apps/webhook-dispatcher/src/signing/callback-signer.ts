@@ -10,13 +10,21 @@ import {
   WEBHOOK_USER_AGENT,
   type CallbackKind,
 } from '@tailsync/webhooks';
-import { signWebhook } from './webhook-token';
+import type { DomainSigningKey } from './domain-signing-key';
+import { signWebhook, signWebhookEdDSA } from './webhook-token';
+
+/**
+ * What signs a callback: the subscription's shared secrets (`hmac-sha256`: the current one first,
+ * it alone signs the JWT, then any still in their grace period), or the domain's Ed25519 key
+ * (`ed25519`: the JWT `EdDSA`, `webhook-signature` `v1a`).
+ */
+export type CallbackSigningKeys = { secrets: readonly [string, ...string[]] } | { signingKey: DomainSigningKey };
 
 export interface SignCallbackInput {
   /** The exact JSON text sent as the body. */
   body: string;
-  /** The secrets that sign: the current one first (it alone signs the JWT), then any still in their grace period. */
-  secrets: readonly [string, ...string[]];
+  /** The secrets, or the key, that sign it. */
+  keys: CallbackSigningKeys;
   domain: string;
   eventName: string;
   /** An event's callback, or a Test call's (`test: true` in the JWT, a `test_` Webhook-Id). */
@@ -44,10 +52,13 @@ export function signCallback(input: SignCallbackInput, jwt: JwtService): Record<
     throw new RangeError(`signCallback: a ${kind} callback's Webhook-Id ${kind === 'test' ? 'must' : 'must not'} start with ${TEST_WEBHOOK_ID_PREFIX}`);
   }
   const now = input.now ?? new Date();
-  const [current] = input.secrets;
-  const token = signWebhook({ body, secret: current, domain: input.domain, eventName: input.eventName, kind, now, jti: input.jti }, jwt);
+  const claims = { body, domain: input.domain, eventName: input.eventName, kind, now, jti: input.jti };
   const timestamp = Math.floor(now.getTime() / 1000);
-  const signatures = input.secrets.map((secret) => standardWebhookSignature(secret, webhookId, timestamp, body));
+  const { keys } = input;
+  const token = 'secrets' in keys ? signWebhook({ ...claims, secret: keys.secrets[0] }, jwt) : signWebhookEdDSA(claims, keys.signingKey);
+  const signatures = 'secrets' in keys
+    ? keys.secrets.map((secret) => standardWebhookSignature(secret, webhookId, timestamp, body))
+    : [`v1a,${keys.signingKey.signText(`${webhookId}.${timestamp}.${body}`)}`];
   return {
     'Content-Type': 'application/json',
     Authorization: `${WEBHOOK_AUTH_SCHEME} ${token}`,

@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { JwtService } from '@nestjs/jwt';
+import { jwkThumbprint, type WebhookJwks } from '@tailsync/webhooks';
 import { signCallback, type SignCallbackInput } from './callback-signer';
+import { DomainSigningKey, publicJwk } from './domain-signing-key';
 
 /**
  * The shared test vectors (libs/webhook-signing/vectors/*.json), made by the dispatcher's own
@@ -10,8 +12,10 @@ import { signCallback, type SignCallbackInput } from './callback-signer';
  */
 export interface TestVector {
   name: string;
-  /** The secrets the receiver holds (the current one first). */
-  secrets: string[];
+  /** The secrets the receiver holds (the current one first), for `hmac-sha256`… */
+  secrets?: string[];
+  /** …or the JWK Set it fetched, for `ed25519` (a vector has one or the other). */
+  publicKeys?: WebhookJwks;
   /** The receiver's clock, Unix seconds. */
   now: number;
   options: { testCalls: 'refuse' | 'accept' };
@@ -50,7 +54,7 @@ type Signed = Pick<TestVector, 'headers' | 'body'>;
 
 function sign(input: Partial<SignCallbackInput> & { jti: string }): Signed {
   const full: SignCallbackInput = {
-    body: BODY, secrets: [CURRENT], domain: 'acme', eventName: 'Product.RiskAssessmentExecuted', kind: 'event',
+    body: BODY, keys: { secrets: [CURRENT] }, domain: 'acme', eventName: 'Product.RiskAssessmentExecuted', kind: 'event',
     webhookId: EVENT_ID, attempt: 1, now: new Date(T0 * 1000), ...input,
   };
   return { headers: signCallback(full, jwt), body: full.body };
@@ -74,13 +78,14 @@ const claimsOf = (signed: Signed) => JSON.parse(Buffer.from(signed.headers.Autho
 
 export function testVectorFiles(): Record<string, TestVectorFile> {
   const event = sign({ jti: '9e0c8d6a-1b2c-4d3e-8f4a-5b6c7d8e9f01' });
-  const unicode = sign({ secrets: [UNICODE], attempt: 3, jti: '9e0c8d6a-1b2c-4d3e-8f4a-5b6c7d8e9f02' });
-  const rotating = sign({ secrets: [CURRENT, PREVIOUS], jti: '9e0c8d6a-1b2c-4d3e-8f4a-5b6c7d8e9f03' });
+  const unicode = sign({ keys: { secrets: [UNICODE] }, attempt: 3, jti: '9e0c8d6a-1b2c-4d3e-8f4a-5b6c7d8e9f02' });
+  const rotating = sign({ keys: { secrets: [CURRENT, PREVIOUS] }, jti: '9e0c8d6a-1b2c-4d3e-8f4a-5b6c7d8e9f03' });
   const test = sign({ kind: 'test', webhookId: 'test_5d1c0e4f-2a3b-4c5d-8e6f-7a8b9c0d1e2f', body: '{"hello":"test call"}', jti: '9e0c8d6a-1b2c-4d3e-8f4a-5b6c7d8e9f04' });
   const token = (s: Signed) => s.headers.Authorization.slice('Token '.length);
   const [h, , sig] = token(event).split('.');
 
   return {
+    'ed25519.json': ed25519Vectors(event),
     'events.json': {
       about: 'Event callbacks as the dispatcher signs them: every receiver accepts them.',
       vectors: [
@@ -132,5 +137,48 @@ export function testVectorFiles(): Record<string, TestVectorFile> {
         vector('a test call carrying an event’s signature header', withHeaders(test, { 'Webhook-Signature': event.headers['Webhook-Signature'] }), { token: { ok: false, step: 7, code: 'test-call' }, standardWebhooks: { ok: false, code: 'invalid-signature' } }),
       ],
     },
+  };
+}
+
+/*
+ * Ed25519 (`signatureScheme: "ed25519"`): two pinned key pairs (RFC 8032 signatures are
+ * deterministic, so the vectors are reproducible). The receiver holds the domain's JWK Set.
+ */
+const KEY_A = { publicKey: 'Pk_lSjMurHdyHP51itiehDJb4V0c7Z27EcQpqCCwrP8', privateSeed: 'IbT3Z7tgOdaFBw46M8pGiPvfEfWlL1bhGhkqiCBeN2o' };
+const KEY_B = { publicKey: 'BYCXNV1z2ajRKUb_GebuJlFwH6D4NOOetG3D_kpQbqo', privateSeed: 'eCNwe5ia6MrLbC1hERLHZBRB5j-ZVy2bs7ZaFOIE4YE' };
+
+function ed25519Vectors(hmacEvent: Signed): TestVectorFile {
+  const [a, b] = [KEY_A, KEY_B].map(({ publicKey, privateSeed }) => {
+    const kid = jwkThumbprint({ crv: 'Ed25519', x: publicKey });
+    return { kid, jwk: publicJwk(kid, publicKey), key: new DomainSigningKey(kid, publicKey, privateSeed) };
+  });
+  const setA: WebhookJwks = { keys: [a.jwk] };
+  const rotatingSet: WebhookJwks = { keys: [a.jwk, b.jwk] };
+  const event = sign({ keys: { signingKey: a.key }, jti: '9e0c8d6a-1b2c-4d3e-8f4a-5b6c7d8e9f11' });
+  const byB = sign({ keys: { signingKey: b.key }, jti: '9e0c8d6a-1b2c-4d3e-8f4a-5b6c7d8e9f12' });
+  const test = sign({ keys: { signingKey: a.key }, kind: 'test', webhookId: 'test_6e2d1f50-3b4c-4d6e-9f70-8b9c0d1e2f30', body: '{"hello":"test call"}', jti: '9e0c8d6a-1b2c-4d3e-8f4a-5b6c7d8e9f13' });
+  const [h, , sig] = event.headers.Authorization.slice('Token '.length).split('.');
+  const keyVector = (name: string, signed: Signed, expect: TestVector['expect'], receiver: Partial<Pick<TestVector, 'publicKeys' | 'now' | 'options'>> = {}): TestVector => {
+    const { secrets: _hmac, ...rest } = vector(name, signed, expect, receiver);
+    return { ...rest, publicKeys: receiver.publicKeys ?? setA };
+  };
+  const refusedToken = { ok: false, step: 2, code: 'invalid-signature' } as const;
+  const refusedSignature = { ok: false, code: 'invalid-signature' } as const;
+  return {
+    about: 'signatureScheme ed25519: an EdDSA JWT and a v1a signature by the domain key; the receiver holds the JWK Set (publicKeys).',
+    vectors: [
+      keyVector('an event signed by the domain key', event, { token: OK, standardWebhooks: OK }),
+      keyVector('during a rotation the set holds both keys: the kid picks the one that signed', byB, { token: OK, standardWebhooks: OK }, { publicKeys: rotatingSet }),
+      keyVector('signed by a key the set does not hold yet (fetch the set again)', byB, { token: refusedToken, standardWebhooks: refusedSignature }),
+      keyVector('body changed', { ...event, body: event.body.replace('"score":42', '"score":43') }, { token: { ok: false, step: 6, code: 'payload-mismatch' }, standardWebhooks: refusedSignature }),
+      keyVector('webhook-timestamp changed', withHeaders(event, { 'Webhook-Timestamp': String(T0 - 1) }), { token: OK, standardWebhooks: refusedSignature }),
+      keyVector('JWT claims changed, signature kept', withHeaders(event, { Authorization: `Token ${h}.${b64url({ ...claimsOf(event), sub: 'other' })}.${sig}` }), { token: refusedToken, standardWebhooks: OK }),
+      keyVector('HS256 keyed by the public key bytes (algorithm confusion)', withHeaders(event, { Authorization: `Token ${handMade({ alg: 'HS256', typ: 'JWT', kid: a.kid }, claimsOf(event), a.jwk.x as string)}` }), { token: refusedToken, standardWebhooks: OK }),
+      keyVector('alg none', withHeaders(event, { Authorization: `Token ${b64url({ alg: 'none', typ: 'JWT', kid: a.kid })}.${b64url(claimsOf(event))}.` }), { token: refusedToken, standardWebhooks: OK }),
+      keyVector('an HMAC callback offered to a public-key receiver', hmacEvent, { token: refusedToken, standardWebhooks: refusedSignature }),
+      keyVector('300 s later: the token has expired', event, { token: { ok: false, step: 3, code: 'expired' }, standardWebhooks: OK }, { now: T0 + 300 }),
+      keyVector('a Test call, refused by default', test, { token: { ok: false, step: 7, code: 'test-call' }, standardWebhooks: { ok: false, code: 'test-call' } }),
+      keyVector('a Test call, accepted when asked', test, { token: OK, standardWebhooks: OK }, { options: { testCalls: 'accept' } }),
+    ],
   };
 }

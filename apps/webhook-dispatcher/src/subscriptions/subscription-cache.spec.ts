@@ -64,6 +64,34 @@ describe('SubscriptionCache: the subscriptions deliveries go to, kept while chan
     await eventually(async () => (await urlOf(domain)) === 'http://127.0.0.1:9/again', 2000, 5);
   });
 
+  it('applies a change committed before a read to that read, however late its notice arrives', async () => {
+    // Every byte from PostgreSQL to this cache's notice connection arrives 300 ms late.
+    const proxy = await delayingProxy(new URL(infraEnv().DATABASE_URL), 300);
+    const { options } = db.pool.options;
+    const late = new SubscriptionCache(store, { connectionString: proxy.url, options });
+    await late.start();
+    try {
+      const domain = uniqueDomain();
+      await save(domain, 'http://127.0.0.1:9/old');
+      expect((await late.getMany([domain])).get(domain)?.url).toBe('http://127.0.0.1:9/old');
+      await eventually(async () => {
+        reads.mockClear();
+        await late.getMany([domain]);
+        return reads.mock.calls.length === 0;
+      }, 3000, 20);
+
+      await save(domain, 'http://127.0.0.1:9/new'); // committed: the save's response
+      expect((await late.getMany([domain])).get(domain)?.url).toBe('http://127.0.0.1:9/new');
+      // many reads at once after a change share the wait, and all see it
+      await save(domain, 'http://127.0.0.1:9/newer');
+      const urls = await Promise.all(Array.from({ length: 20 }, async () => (await late.getMany([domain])).get(domain)?.url));
+      expect(new Set(urls)).toEqual(new Set(['http://127.0.0.1:9/newer']));
+    } finally {
+      await late.stop();
+      proxy.close();
+    }
+  });
+
   it('keeps a subscription whose health figures move (every recorded attempt moves them)', async () => {
     const domain = uniqueDomain();
     await save(domain);
@@ -133,14 +161,9 @@ async function frozenableProxy(target: URL): Promise<{ url: string; freeze: () =
     upstream.on('error', () => client.destroy());
     pairs.push([client, upstream]);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('the proxy has no port');
-  const url = new URL(target.toString());
-  url.hostname = '127.0.0.1';
-  url.port = String(address.port);
+  const url = await listeningAs(server, target);
   return {
-    url: url.toString(),
+    url,
     freeze: () => {
       for (const [client, upstream] of pairs) {
         client.unpipe(upstream);
@@ -157,4 +180,37 @@ async function frozenableProxy(target: URL): Promise<{ url: string; freeze: () =
       server.close();
     },
   };
+}
+
+/** A TCP proxy to PostgreSQL that hands the client every byte from the server `delayMs` late, in order. */
+async function delayingProxy(target: URL, delayMs: number): Promise<{ url: string; close: () => void }> {
+  const sockets: Socket[] = [];
+  const server: Server = createServer((client) => {
+    const upstream = connect(Number(target.port || 5432), target.hostname);
+    client.pipe(upstream);
+    upstream.on('data', (chunk: Buffer) => setTimeout(() => client.writable && client.write(chunk), delayMs));
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+    upstream.on('close', () => setTimeout(() => client.destroy(), delayMs));
+    sockets.push(client, upstream);
+  });
+  const url = await listeningAs(server, target);
+  return {
+    url,
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+    },
+  };
+}
+
+/** Starts the proxy on a free loopback port; the target's URL with that address. */
+async function listeningAs(server: Server, target: URL): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the proxy has no port');
+  const url = new URL(target.toString());
+  url.hostname = '127.0.0.1';
+  url.port = String(address.port);
+  return url.toString();
 }

@@ -1,6 +1,7 @@
 import { Injectable, Inject } from '@nestjs/common';
 import {
   DELIVERY_STATUSES,
+  SIGNATURE_SCHEMES,
   type DeleteSubscriptionResult,
   type DeliveryPage,
   type DeliveryStatus,
@@ -19,6 +20,7 @@ import { handleRpc, ProblemError } from '@tailsync/service-kit';
 import { SecretBoxError } from '@tailsync/service-kit';
 import { secretId } from '@tailsync/webhooks';
 import { DispatcherRuntime } from '../dispatcher.runtime';
+import { sealedKeyPair } from '../signing/callback-keys';
 import type { DeliveryFilter } from '../delivery/delivery.store';
 import { validateWebhookUrl } from '../delivery/domain/ssrf-guard';
 import { resolverAll } from '../delivery/resolver-lookup';
@@ -37,6 +39,7 @@ const MAX_PAGE = 200;
 const view = (s: StoredSubscription): SubscriptionView => ({
   eventNames: s.eventNames,
   url: s.url,
+  signatureScheme: s.signatureScheme,
   createdAt: s.createdAt.toISOString(),
   updatedAt: s.updatedAt.toISOString(),
   secretUpdatedAt: s.secretUpdatedAt.toISOString(),
@@ -66,20 +69,28 @@ export class SubscriptionRequests {
         ? await validateWebhookUrl(body.url, { allowPrivate: this.runtime.config.WEBHOOK_ALLOW_PRIVATE_URLS, resolve: RESOLVE_ALL })
         : { ok: false as const, message: 'url must be an absolute http or https URL' };
       if (!url.ok) fieldErrors.url = [url.message];
+      const scheme = body?.signatureScheme ?? 'hmac-sha256';
+      if (!SIGNATURE_SCHEMES.includes(scheme)) fieldErrors.signatureScheme = [`signatureScheme must be one of ${SIGNATURE_SCHEMES.join(', ')}.`];
       let secret: string | undefined;
-      try {
-        secret = this.runtime.box.decrypt(String(body?.sealedSecret), caller.domain);
-      } catch (error) {
-        if (!(error instanceof SecretBoxError)) throw error;
-        fieldErrors.sharedSecret = ['sharedSecret could not be read.'];
+      if (body?.sealedSecret === undefined) {
+        // An ed25519 subscription signs with the domain's key: a shared secret is optional.
+        if (scheme !== 'ed25519') fieldErrors.sharedSecret = ['sharedSecret is required.'];
+      } else {
+        try {
+          secret = this.runtime.box.decrypt(String(body.sealedSecret), caller.domain);
+          const secretErrors = sharedSecretErrors(secret);
+          if (secretErrors.length) fieldErrors.sharedSecret = secretErrors;
+        } catch (error) {
+          if (!(error instanceof SecretBoxError)) throw error;
+          fieldErrors.sharedSecret = ['sharedSecret could not be read.'];
+        }
       }
-      if (secret !== undefined) {
-        const secretErrors = sharedSecretErrors(secret);
-        if (secretErrors.length) fieldErrors.sharedSecret = secretErrors;
-      }
-      if (Object.keys(fieldErrors).length > 0 || secret === undefined) throw validation(fieldErrors);
-      const input = { eventNames: [...new Set(body.eventNames)], url: body.url, sealedSecret: body.sealedSecret, secretId: secretId(secret) };
-      const saved = await this.runtime.state.save(caller.domain, input, this.runtime.config.WEBHOOK_SECRET_GRACE_SECONDS);
+      if (Object.keys(fieldErrors).length > 0) throw validation(fieldErrors);
+      const input = {
+        eventNames: [...new Set(body.eventNames)], url: body.url, signatureScheme: scheme,
+        sealedSecret: secret === undefined ? null : body.sealedSecret!, secretId: secret === undefined ? null : secretId(secret),
+      };
+      const saved = await this.runtime.state.save(caller.domain, input, this.runtime.config.WEBHOOK_SECRET_GRACE_SECONDS, () => sealedKeyPair(this.runtime.box, caller.domain));
       return view(saved.subscription);
     });
   }

@@ -6,7 +6,11 @@ import type { StoredSubscription, SubscriptionStore } from './subscription.store
  * The secrets that sign a callback now: the current one first (it alone signs the JWT), then the
  * previous one while its grace period lasts. Throws a SecretBoxError when they cannot be unsealed.
  */
-export function signingSecrets(subscription: StoredSubscription, box: Pick<SecretBox, 'decrypt'>, now = new Date()): [string, ...string[]] {
+export function signingSecrets(
+  subscription: Pick<StoredSubscription, 'domain' | 'previousSealedSecret' | 'previousSecretValidUntil'> & { sealedSecret: string },
+  box: Pick<SecretBox, 'decrypt'>,
+  now = new Date(),
+): [string, ...string[]] {
   const current = box.decrypt(subscription.sealedSecret, subscription.domain);
   const { previousSealedSecret, previousSecretValidUntil } = subscription;
   if (previousSealedSecret === null || previousSecretValidUntil === null || previousSecretValidUntil <= now) return [current];

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { EndpointDisabledReason } from '@tailsync/contracts';
 import type { SubscriptionEventsPublisher } from './subscription-events.publisher';
+import type { SealedKeyPair } from './signing-key.store';
 import type { SavedSubscription, StoredSubscription, SubscriptionInput, SubscriptionStore } from './subscription.store';
 import { previousSecretValidUntil } from './subscription-secrets';
 
@@ -53,9 +54,17 @@ export class SubscriptionState {
     return changed;
   }
 
-  /** Creates or updates the domain's subscription (SubscriptionStore.put), announcing what the save changed. */
-  save(domain: string, input: SubscriptionInput, graceSeconds: number): Promise<SavedSubscription> {
+  /**
+   * Creates or updates the domain's subscription (SubscriptionStore.put), announcing what the save
+   * changed. An `ed25519` subscription's domain gets its first signing key (from `newKeyPair`) in the
+   * same transaction, so no callback is ever attempted without one.
+   */
+  save(domain: string, input: SubscriptionInput, graceSeconds: number, newKeyPair?: () => SealedKeyPair): Promise<SavedSubscription> {
     return this.events.inTransaction(async (db) => {
+      if (input.signatureScheme === 'ed25519') {
+        if (!newKeyPair) throw new TypeError('SubscriptionState.save: an ed25519 subscription needs newKeyPair');
+        await this.store.keys.ensure(domain, newKeyPair, db);
+      }
       const saved = await this.store.put(domain, input, graceSeconds, db);
       const { url } = saved.subscription;
       await this.events.record(db, 'SubscriptionSaved', domain, { url });

@@ -1,5 +1,6 @@
-import type { DisabledReason, SubscriptionStatus } from '@tailsync/contracts';
+import type { DisabledReason, SignatureScheme, SubscriptionStatus } from '@tailsync/contracts';
 import type { Pool } from 'pg';
+import { SigningKeyStore, type StoredSigningKey } from './signing-key.store';
 
 /** Where a statement runs: the pool, or a transaction's client (a change and its event committed together). */
 export type Db = Pick<Pool, 'query'>;
@@ -8,8 +9,10 @@ export interface StoredSubscription {
   domain: string;
   eventNames: string[];
   url: string;
-  /** AES-256-GCM sealed shared secret (SecretBox text); decrypted only to sign an attempt. */
-  sealedSecret: string;
+  /** How callbacks are signed: the shared secret (HMAC), or the domain's Ed25519 key. */
+  signatureScheme: SignatureScheme;
+  /** AES-256-GCM sealed shared secret (SecretBox text); decrypted only to sign an attempt. Null for an `ed25519` subscription saved without one. */
+  sealedSecret: string | null;
   /** When the current secret was set (created, or rotated). */
   secretUpdatedAt: Date;
   /** The secret it replaced, sealed, while its grace period lasts (null when there is none). */
@@ -23,6 +26,8 @@ export interface StoredSubscription {
   failedInARow: number;
   createdAt: Date;
   updatedAt: Date;
+  /** The domain's live Ed25519 keys (`ed25519` only, as read for delivering; empty in what a change returns). */
+  signingKeys: StoredSigningKey[];
 }
 
 /** A save, and what it changed. */
@@ -39,16 +44,20 @@ export interface SavedSubscription {
 export interface SubscriptionInput {
   eventNames: string[];
   url: string;
-  sealedSecret: string;
+  /** Default `hmac-sha256`. */
+  signatureScheme?: SignatureScheme;
+  /** Null: keep the stored secret (an `ed25519` subscription saved without one). */
+  sealedSecret: string | null;
   /** {@link secretId} of the secret (public: it is every token's `kid`), to tell a rotation from a re-save. */
-  secretId: string;
+  secretId: string | null;
 }
 
 interface Row {
   domain: string;
   event_names: string[];
   url: string;
-  secret_sealed: string;
+  signature_scheme: SignatureScheme;
+  secret_sealed: string | null;
   secret_updated_at: Date;
   previous_secret_sealed: string | null;
   previous_secret_valid_until: Date | null;
@@ -66,6 +75,7 @@ const toSubscription = (r: Row): StoredSubscription => ({
   domain: r.domain,
   eventNames: r.event_names,
   url: r.url,
+  signatureScheme: r.signature_scheme,
   sealedSecret: r.secret_sealed,
   secretUpdatedAt: r.secret_updated_at,
   previousSealedSecret: r.previous_secret_sealed,
@@ -78,14 +88,19 @@ const toSubscription = (r: Row): StoredSubscription => ({
   failedInARow: r.failed_in_a_row,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
+  signingKeys: [],
 });
 
-const COLUMNS = `domain, event_names, url, secret_sealed, secret_updated_at, previous_secret_sealed, previous_secret_valid_until,
+const COLUMNS = `domain, event_names, url, signature_scheme, secret_sealed, secret_updated_at, previous_secret_sealed, previous_secret_valid_until,
   status, disabled_reason, disabled_at, last_success_at, last_failure_at, failed_in_a_row, created_at, updated_at`;
 
 /** One subscription per domain, in `webhook_subscriptions`. */
 export class SubscriptionStore {
-  constructor(private readonly pool: Pool) {}
+  readonly keys: SigningKeyStore;
+
+  constructor(private readonly pool: Pool) {
+    this.keys = new SigningKeyStore(pool);
+  }
 
   /**
    * Creates or updates the domain's subscription. A different secret (by id) is a rotation: the
@@ -95,30 +110,32 @@ export class SubscriptionStore {
    * has looked at the endpoint).
    */
   async put(domain: string, input: SubscriptionInput, graceSeconds: number, db: Db = this.pool): Promise<SavedSubscription> {
-    const rotated = 'webhook_subscriptions.secret_id is distinct from excluded.secret_id';
+    // No secret given (ed25519): the stored one stays as it is.
+    const rotated = 'excluded.secret_id is not null and webhook_subscriptions.secret_id is distinct from excluded.secret_id';
     // `before` locks the row first (joined into the insert's select, so it runs before the upsert),
     // so concurrent saves of a domain are told apart correctly.
     const { rows } = await db.query<Row & { before_status: string | null; before_secret_id: string | null }>(
       `with before as materialized (select status, secret_id from webhook_subscriptions where domain = $1 for update)
-       insert into webhook_subscriptions (domain, event_names, url, secret_sealed, secret_id, secret_updated_at)
-       select $1, $2, $3, $4, $5, now() from (select 1) one left join before on true
+       insert into webhook_subscriptions (domain, event_names, url, secret_sealed, secret_id, secret_updated_at, signature_scheme)
+       select $1, $2, $3, $4, $5, now(), $7 from (select 1) one left join before on true
        on conflict (domain) do update
-         set event_names = excluded.event_names, url = excluded.url, secret_sealed = excluded.secret_sealed,
-             secret_id = excluded.secret_id, updated_at = now(),
+         set event_names = excluded.event_names, url = excluded.url, signature_scheme = excluded.signature_scheme,
+             secret_sealed = coalesce(excluded.secret_sealed, webhook_subscriptions.secret_sealed),
+             secret_id = coalesce(excluded.secret_id, webhook_subscriptions.secret_id), updated_at = now(),
              status = 'active', disabled_reason = null, disabled_at = null, failed_in_a_row = 0, failing_since = null,
              secret_updated_at = case when ${rotated} then now() else webhook_subscriptions.secret_updated_at end,
              previous_secret_sealed = case when ${rotated} then webhook_subscriptions.secret_sealed else webhook_subscriptions.previous_secret_sealed end,
              previous_secret_valid_until = case when ${rotated} then now() + make_interval(secs => $6::float8)
                                                 else webhook_subscriptions.previous_secret_valid_until end
        returning ${COLUMNS}, (select status from before) as before_status, (select secret_id from before) as before_secret_id`,
-      [domain, input.eventNames, input.url, input.sealedSecret, input.secretId, graceSeconds],
+      [domain, input.eventNames, input.url, input.sealedSecret, input.secretId, graceSeconds, input.signatureScheme ?? 'hmac-sha256'],
     );
     const row = rows[0];
     const created = row.before_status === null;
     return {
       subscription: toSubscription(row),
       created,
-      rotated: !created && row.before_secret_id !== input.secretId,
+      rotated: !created && input.secretId !== null && row.before_secret_id !== input.secretId,
       enabled: row.before_status === 'disabled',
     };
   }
@@ -141,14 +158,17 @@ export class SubscriptionStore {
   }
 
   async get(domain: string): Promise<StoredSubscription | null> {
-    const { rows } = await this.pool.query<Row>(`select ${COLUMNS} from webhook_subscriptions where domain = $1`, [domain]);
-    return rows[0] ? toSubscription(rows[0]) : null;
+    return (await this.getMany([domain])).get(domain) ?? null;
   }
 
+  /** The subscriptions of the domains, each `ed25519` one with its domain's live keys. */
   async getMany(domains: string[]): Promise<Map<string, StoredSubscription>> {
     if (domains.length === 0) return new Map();
     const { rows } = await this.pool.query<Row>(`select ${COLUMNS} from webhook_subscriptions where domain = any($1::text[])`, [domains]);
-    return new Map(rows.map((r) => [r.domain, toSubscription(r)]));
+    const found = new Map(rows.map((r) => [r.domain, toSubscription(r)]));
+    const keyed = rows.filter((r) => r.signature_scheme === 'ed25519').map((r) => r.domain);
+    for (const [domain, keys] of await this.keys.live(keyed)) found.get(domain)!.signingKeys = keys;
+    return found;
   }
 
   /** Disables an active subscription; the subscription as it is now when it changed, else null. */
@@ -171,7 +191,7 @@ export class SubscriptionStore {
   /** Subscriptions saved before secret ids existed: their sealed secret, to compute the id. */
   async withoutSecretId(): Promise<{ domain: string; sealedSecret: string }[]> {
     const { rows } = await this.pool.query<{ domain: string; secret_sealed: string }>(
-      'select domain, secret_sealed from webhook_subscriptions where secret_id is null',
+      'select domain, secret_sealed from webhook_subscriptions where secret_id is null and secret_sealed is not null',
     );
     return rows.map((r) => ({ domain: r.domain, sealedSecret: r.secret_sealed }));
   }

@@ -1,11 +1,10 @@
 import { JwtService } from '@nestjs/jwt';
 import { RISK_ASSESSMENT_EXECUTED, type TestSubscriptionResult } from '@tailsync/contracts';
-import { SecretBox } from '@tailsync/service-kit';
+import { CallbackKeys } from '../signing/callback-keys';
 import { signCallback } from '../signing/callback-signer';
 import { TEST_WEBHOOK_ID_PREFIX } from '@tailsync/webhooks';
 import { randomUUID } from 'node:crypto';
 import type { AttemptSender } from '../delivery/attempt.sender';
-import { signingSecrets } from './subscription-secrets';
 import type { StoredSubscription } from './subscription.store';
 
 export const SNIPPET_BYTES = 1024;
@@ -21,15 +20,14 @@ export class WebhookTester {
   private readonly jwt = new JwtService();
 
   constructor(
-    private readonly box: SecretBox,
+    private readonly keys: CallbackKeys,
     private readonly sender: AttemptSender,
   ) {}
 
   async test(subscription: StoredSubscription, payloadToEcho: object, timeoutMs: number): Promise<TestSubscriptionResult> {
     const body = JSON.stringify(payloadToEcho);
-    const secrets = signingSecrets(subscription, this.box);
     const headers = signCallback(
-      { body, secrets, domain: subscription.domain, eventName: RISK_ASSESSMENT_EXECUTED, kind: 'test', webhookId: `${TEST_WEBHOOK_ID_PREFIX}${randomUUID()}`, attempt: 1 },
+      { body, keys: this.keys.forSubscription(subscription), domain: subscription.domain, eventName: RISK_ASSESSMENT_EXECUTED, kind: 'test', webhookId: `${TEST_WEBHOOK_ID_PREFIX}${randomUUID()}`, attempt: 1 },
       this.jwt,
     );
     const result = await this.sender.send({

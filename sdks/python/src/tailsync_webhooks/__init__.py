@@ -1,17 +1,25 @@
 """Verify tailsync webhook callbacks (package ``tailsync-webhooks``).
 
 ``verify_webhook`` runs the interface's seven steps on the ``Authorization: Token <JWT>`` header;
-``verify_standard_webhook`` checks the Standard Webhooks headers. Both refuse Test calls unless
+``verify_standard_webhook`` checks the Standard Webhooks headers. With ``signatureScheme:
+"ed25519"`` both take ``public_keys`` (the domain's JWK Set; ``RemoteKeySet`` fetches and keeps it,
+``pip install "tailsync-webhooks[ed25519]"``) instead of ``secrets``. Both refuse Test calls unless
 told ``test_calls="accept"``. ``tailsync_webhooks.flask`` and ``tailsync_webhooks.fastapi`` hold
 the framework helpers.
 """
 from .errors import StandardWebhookError, WebhookVerificationError
+from .public_keys import PublicKeys, RemoteKeySet, jwk_thumbprint, jwks_url, token_key_id
 from .secrets import Secrets, secret_id, standard_webhooks_secret
 from .standard import StandardWebhook, verify_standard_webhook
 from .call_kinds import TEST_WEBHOOK_ID_PREFIX, TestCalls
 from .verify import VerifiedWebhook, verify_webhook
 
 __all__ = [
+    "PublicKeys",
+    "RemoteKeySet",
+    "jwk_thumbprint",
+    "jwks_url",
+    "token_key_id",
     "Secrets",
     "StandardWebhook",
     "StandardWebhookError",

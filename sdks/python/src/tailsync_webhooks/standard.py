@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Optional, Union
 
 from .errors import StandardWebhookError
+from .public_keys import PublicKeys, ed25519_keys, ed25519_verifies
 from .secrets import Secrets, secret_list
 from .call_kinds import TEST_WEBHOOK_ID_PREFIX, TestCalls, refuses_test_calls
 
@@ -32,8 +33,9 @@ class StandardWebhook:
 def verify_standard_webhook(
     headers: Mapping[str, str],
     raw_body: Union[bytes, bytearray, memoryview],
-    secrets: Secrets,
+    secrets: Optional[Secrets] = None,
     *,
+    public_keys: Optional[PublicKeys] = None,
     tolerance_seconds: float = DEFAULT_TOLERANCE_SECONDS,
     now: Optional[float] = None,
     test_calls: TestCalls = "refuse",
@@ -44,9 +46,13 @@ def verify_standard_webhook(
     rotated): HMAC-SHA256 of ``"<id>.<timestamp>.<body>"`` keyed by the secret's UTF-8 bytes. Raises
     StandardWebhookError (``code``: ``missing-headers``, ``invalid-timestamp``, ``invalid-signature``,
     ``invalid-json``, ``test-call``) otherwise; a Test call (id ``test_…``) is refused unless
-    ``test_calls="accept"``.
+    ``test_calls="accept"``. With ``public_keys`` (the domain's JWK Set, ``signatureScheme:
+    "ed25519"``) instead of ``secrets``, any ``v1a`` signature by one of its keys passes.
     """
-    keys = [s.encode("utf-8") for s in secret_list(secrets)]
+    if (secrets is None) == (public_keys is None):
+        raise TypeError("pass exactly one of secrets and public_keys")
+    keys = [s.encode("utf-8") for s in secret_list(secrets)] if secrets is not None else []
+    ed_keys = ed25519_keys(public_keys) if public_keys is not None else []
     refuse_tests = refuses_test_calls(test_calls)
     lower = {k.lower(): v for k, v in headers.items()}
     msg_id, timestamp, signatures = lower.get("webhook-id"), lower.get("webhook-timestamp"), lower.get("webhook-signature")
@@ -60,7 +66,8 @@ def verify_standard_webhook(
     body = bytes(raw_body)
     signed = f"{msg_id}.{timestamp}.".encode("utf-8") + body
     expected = [hmac.new(key, signed, hashlib.sha256).digest() for key in keys]
-    if not any(_matches(item, expected) for item in signatures.split(" ")):
+    matches = (lambda item: _matches(item, expected)) if secrets is not None else (lambda item: _matches_v1a(item, ed_keys, signed))
+    if not any(matches(item) for item in signatures.split(" ")):
         raise StandardWebhookError("invalid-signature", "no matching signature")
     try:
         payload = json.loads(body.decode("utf-8"))
@@ -80,3 +87,14 @@ def _matches(item: str, expected: list[bytes]) -> bool:
     except (ValueError, binascii.Error):
         return False
     return any(hmac.compare_digest(e, given) for e in expected)
+
+
+def _matches_v1a(item: str, keys: list, signed: bytes) -> bool:
+    version, _, value = item.partition(",")
+    if version != "v1a":
+        return False
+    try:
+        given = base64.b64decode(value, validate=True)
+    except (ValueError, binascii.Error):
+        return False
+    return ed25519_verifies(keys, signed, given)

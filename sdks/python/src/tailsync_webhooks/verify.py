@@ -1,4 +1,5 @@
-"""The receiver's seven steps (interface.md), framework-free, with the standard library only."""
+"""The receiver's seven steps (interface.md), framework-free: HMAC with the standard library only,
+Ed25519 (``signatureScheme: "ed25519"``) with the ``ed25519`` extra."""
 from __future__ import annotations
 
 import base64
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Optional, Union
 
 from .errors import WebhookVerificationError
+from .public_keys import PublicKeys, ed25519_keys, ed25519_verifies
 from .secrets import Secrets, secret_id, secret_list
 from .call_kinds import TestCalls, refuses_test_calls
 
@@ -31,7 +33,7 @@ class VerifiedWebhook:
 
     payload: Any
     claims: Mapping[str, Any]
-    #: The id (``kid``) of the secret that verified it.
+    #: The id (``kid``) of the secret, or of the public key, that verified it.
     secret_id: str
 
 
@@ -52,8 +54,9 @@ def _json_object(segment: str, step: int, what: str) -> dict[str, Any]:
 def verify_webhook(
     authorization: Optional[str],
     raw_body: Union[bytes, bytearray, memoryview],
-    secrets: Secrets,
+    secrets: Optional[Secrets] = None,
     *,
+    public_keys: Optional[PublicKeys] = None,
     clock_tolerance_seconds: float = 0,
     now: Optional[float] = None,
     test_calls: TestCalls = "refuse",
@@ -64,10 +67,15 @@ def verify_webhook(
     received (never a re-serialised JSON). With several secrets, the one whose id is the token's
     ``kid`` is used (a token without a matching ``kid`` is tried with each). A Test call (``test:
     true`` in the token) is refused at step 7 with code ``test-call`` unless ``test_calls="accept"``.
+    For ``signatureScheme: "ed25519"`` pass ``public_keys`` (the domain's JWK Set) instead of
+    ``secrets``: the token must then be EdDSA, by the key its ``kid`` names.
     Raises WebhookVerificationError with the step and code; returns the parsed payload and claims.
     """
     refuse_tests = refuses_test_calls(test_calls)
-    candidates = secret_list(secrets)
+    if (secrets is None) == (public_keys is None):
+        raise TypeError("pass exactly one of secrets and public_keys")
+    candidates = secret_list(secrets) if secrets is not None else []
+    keys = ed25519_keys(public_keys) if public_keys is not None else []
     if not isinstance(raw_body, (bytes, bytearray, memoryview)):
         raise TypeError("raw_body must be the raw request body bytes")
     body = bytes(raw_body)
@@ -84,23 +92,34 @@ def verify_webhook(
         raise _refuse(1, "Authorization header does not carry a JWT")
     header_b64, claims_b64, signature_b64 = token.split(".")
 
-    # (2) Verify the signature: HS256 only, keyed by the UTF-8 bytes of the shared secret.
+    # (2) Verify the signature: HS256 keyed by the UTF-8 bytes of the shared secret, or EdDSA by the public key.
     header = _json_object(header_b64, 2, "header")
-    if header.get("alg") != "HS256":
-        raise _refuse(2, f"only HS256 tokens are accepted, not the algorithm {json.dumps(header.get('alg'))}")
+    algorithm = "HS256" if secrets is not None else "EdDSA"
+    if header.get("alg") != algorithm:
+        raise _refuse(2, f"only {algorithm} tokens are accepted, not the algorithm {json.dumps(header.get('alg'))}")
     kid = header.get("kid")
-    named = [s for s in candidates if isinstance(kid, str) and secret_id(s) == kid]
     try:
         signature = _b64url(signature_b64)
     except (ValueError, binascii.Error):
         raise _refuse(2, "invalid signature") from None
     signed = f"{header_b64}.{claims_b64}".encode("ascii")
-    verified_with = next(
-        (s for s in (named or candidates) if hmac.compare_digest(hmac.new(s.encode("utf-8"), signed, hashlib.sha256).digest(), signature)),
-        None,
-    )
-    if verified_with is None:
-        raise _refuse(2, "invalid signature")
+    if secrets is not None:
+        named = [s for s in candidates if isinstance(kid, str) and secret_id(s) == kid]
+        verified_with = next(
+            (s for s in (named or candidates) if hmac.compare_digest(hmac.new(s.encode("utf-8"), signed, hashlib.sha256).digest(), signature)),
+            None,
+        )
+        if verified_with is None:
+            raise _refuse(2, "invalid signature")
+        key_id = secret_id(verified_with)
+    else:
+        # A kid the set does not hold is refused: fetch the set again (RemoteKeySet does) rather than try every key.
+        named_keys = keys if not isinstance(kid, str) else [k for k in keys if k.kid == kid]
+        if not named_keys:
+            raise _refuse(2, f"no public key with kid {json.dumps(kid)} (fetch the JWK Set again)")
+        if not ed25519_verifies(named_keys, signed, signature):
+            raise _refuse(2, "invalid signature")
+        key_id = kid if isinstance(kid, str) else ""
     claims = _json_object(claims_b64, 2, "claims")
 
     # (3) Check the token has not expired.
@@ -130,4 +149,4 @@ def verify_webhook(
         raise _refuse(7, "request body is not valid JSON") from None
     if claims.get("test") is True and refuse_tests:
         raise WebhookVerificationError(7, "test-call", 'a Test call, refused: pass test_calls="accept" to take it')
-    return VerifiedWebhook(payload=payload, claims=claims, secret_id=secret_id(verified_with))
+    return VerifiedWebhook(payload=payload, claims=claims, secret_id=key_id)

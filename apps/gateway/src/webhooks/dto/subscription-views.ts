@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { DISABLED_REASONS, RISK_ASSESSMENT_EXECUTED } from '@tailsync/contracts';
+import { DISABLED_REASONS, RISK_ASSESSMENT_EXECUTED, SIGNATURE_SCHEMES } from '@tailsync/contracts';
 
 export class SubscriptionHealthView {
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the last delivery was delivered.' })
@@ -15,6 +15,8 @@ export class SubscriptionView {
   eventNames: string[];
   @ApiProperty({ example: 'https://hooks.example.com/tailsync' })
   url: string;
+  @ApiProperty({ enum: SIGNATURE_SCHEMES, description: "How callbacks are signed: the shared secret (hmac-sha256) or the domain's Ed25519 key (ed25519)." })
+  signatureScheme: string;
   @ApiProperty({ format: 'date-time' })
   createdAt: string;
   @ApiProperty({ format: 'date-time' })
@@ -110,4 +112,42 @@ export class RedeliverView {
   id: string;
   @ApiProperty({ enum: ['pending'] })
   status: 'pending';
+}
+
+export class WebhookJwkView {
+  @ApiProperty({ enum: ['OKP'] })
+  kty: 'OKP';
+  @ApiProperty({ enum: ['Ed25519'] })
+  crv: 'Ed25519';
+  @ApiProperty({ description: 'base64url of the 32-byte Ed25519 public key.' })
+  x: string;
+  @ApiProperty({ description: "RFC 7638 thumbprint of the key; the JWT header's kid of every callback it signs." })
+  kid: string;
+  @ApiProperty({ enum: ['EdDSA'] })
+  alg: 'EdDSA';
+  @ApiProperty({ enum: ['sig'] })
+  use: 'sig';
+}
+
+export class JwksView {
+  @ApiProperty({ type: [WebhookJwkView], description: 'Every key that signs now, will sign after a rotation, or signed until lately; empty when the domain has none.' })
+  keys: WebhookJwkView[];
+}
+
+export class SigningKeyView {
+  @ApiProperty()
+  kid: string;
+  @ApiProperty({ enum: ['next', 'current', 'retiring'], description: 'next: published, signs from signsFrom; current: signs now; retiring: replaced, still published until retiresAt.' })
+  status: string;
+  @ApiProperty({ format: 'date-time', description: 'When it was made and published.' })
+  createdAt: string;
+  @ApiProperty({ format: 'date-time' })
+  signsFrom: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When it leaves the JWK Set; null while no newer key replaces it.' })
+  retiresAt: string | null;
+}
+
+export class SigningKeysPageView {
+  @ApiProperty({ type: [SigningKeyView], description: 'Oldest first.' })
+  items: SigningKeyView[];
 }

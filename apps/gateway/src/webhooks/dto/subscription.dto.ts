@@ -2,9 +2,9 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PageLimitQuery } from '../../http/page-limit.query';
 import {
   ArrayMaxSize, ArrayNotEmpty, IsArray, IsDefined, IsIn, IsObject, IsOptional, IsString, Length, MaxLength,
-  ValidateBy, type ValidationOptions,
+  ValidateBy, ValidateIf, type ValidationOptions,
 } from 'class-validator';
-import { DELIVERY_STATUSES, RISK_ASSESSMENT_EXECUTED, type DeliveryStatus } from '@tailsync/contracts';
+import { DELIVERY_STATUSES, RISK_ASSESSMENT_EXECUTED, SIGNATURE_SCHEMES, type DeliveryStatus, type SignatureScheme } from '@tailsync/contracts';
 
 /** An absolute http or https URL (the dispatcher then applies the SSRF rules under `url`). */
 function IsHttpUrl(options?: ValidationOptions): PropertyDecorator {
@@ -43,11 +43,23 @@ export class SubscriptionDto {
   @IsHttpUrl({ message: 'url must be an absolute http or https URL.' })
   url: string;
 
-  @ApiProperty({ minLength: 64, maxLength: 1024, writeOnly: true, description: 'Cryptographically random; signs every callback (HS256). Never returned.' })
+  @ApiPropertyOptional({
+    minLength: 64, maxLength: 1024, writeOnly: true,
+    description: 'Cryptographically random; signs every callback (HS256 JWT, v1 signature) with signatureScheme hmac-sha256, where it is required. Optional with ed25519 (kept, unused, while that scheme is chosen). Never returned.',
+  })
+  @ValidateIf((o: SubscriptionDto) => o.signatureScheme !== 'ed25519' || o.sharedSecret !== undefined)
   @IsDefined({ message: 'sharedSecret is required.' })
   @IsString({ message: 'sharedSecret must be a string.' })
   @Length(64, 1024, { message: 'sharedSecret must be between 64 and 1024 characters long.' })
-  sharedSecret: string;
+  sharedSecret?: string;
+
+  @ApiPropertyOptional({
+    enum: SIGNATURE_SCHEMES,
+    description: "hmac-sha256 (when absent): callbacks are signed with the shared secret. ed25519: with the domain's Ed25519 key (EdDSA JWT, Standard Webhooks v1a); receivers verify with the public keys of GET /.well-known/webhooks/jwks.json?domain=<domain>.",
+  })
+  @ValidateIf((o: SubscriptionDto) => o.signatureScheme !== undefined) // null is refused, as any other wrong type
+  @IsIn(SIGNATURE_SCHEMES as SignatureScheme[], { message: 'signatureScheme must be hmac-sha256 or ed25519.' })
+  signatureScheme?: SignatureScheme;
 }
 
 export class TestSubscriptionDto {

@@ -22,6 +22,11 @@ import type { RecoverDeliveriesResult as _tailsync_v1_RecoverDeliveriesResult, R
 import type { RedeliverReply as _tailsync_v1_RedeliverReply, RedeliverReply__Output as _tailsync_v1_RedeliverReply__Output } from './tailsync/v1/RedeliverReply';
 import type { RedeliverRequest as _tailsync_v1_RedeliverRequest, RedeliverRequest__Output as _tailsync_v1_RedeliverRequest__Output } from './tailsync/v1/RedeliverRequest';
 import type { RedeliverResult as _tailsync_v1_RedeliverResult, RedeliverResult__Output as _tailsync_v1_RedeliverResult__Output } from './tailsync/v1/RedeliverResult';
+import type { SigningKeySet as _tailsync_v1_SigningKeySet, SigningKeySet__Output as _tailsync_v1_SigningKeySet__Output } from './tailsync/v1/SigningKeySet';
+import type { SigningKeySetReply as _tailsync_v1_SigningKeySetReply, SigningKeySetReply__Output as _tailsync_v1_SigningKeySetReply__Output } from './tailsync/v1/SigningKeySetReply';
+import type { SigningKeyView as _tailsync_v1_SigningKeyView, SigningKeyView__Output as _tailsync_v1_SigningKeyView__Output } from './tailsync/v1/SigningKeyView';
+import type { SigningKeys as _tailsync_v1_SigningKeys, SigningKeys__Output as _tailsync_v1_SigningKeys__Output } from './tailsync/v1/SigningKeys';
+import type { SigningKeysReply as _tailsync_v1_SigningKeysReply, SigningKeysReply__Output as _tailsync_v1_SigningKeysReply__Output } from './tailsync/v1/SigningKeysReply';
 import type { SubscriptionHealth as _tailsync_v1_SubscriptionHealth, SubscriptionHealth__Output as _tailsync_v1_SubscriptionHealth__Output } from './tailsync/v1/SubscriptionHealth';
 import type { SubscriptionReply as _tailsync_v1_SubscriptionReply, SubscriptionReply__Output as _tailsync_v1_SubscriptionReply__Output } from './tailsync/v1/SubscriptionReply';
 import type { SubscriptionRequest as _tailsync_v1_SubscriptionRequest, SubscriptionRequest__Output as _tailsync_v1_SubscriptionRequest__Output } from './tailsync/v1/SubscriptionRequest';
@@ -31,6 +36,7 @@ import type { TestSubscriptionReply as _tailsync_v1_TestSubscriptionReply, TestS
 import type { TestSubscriptionRequest as _tailsync_v1_TestSubscriptionRequest, TestSubscriptionRequest__Output as _tailsync_v1_TestSubscriptionRequest__Output } from './tailsync/v1/TestSubscriptionRequest';
 import type { TestSubscriptionResult as _tailsync_v1_TestSubscriptionResult, TestSubscriptionResult__Output as _tailsync_v1_TestSubscriptionResult__Output } from './tailsync/v1/TestSubscriptionResult';
 import type { WebhookDispatcherClient as _tailsync_v1_WebhookDispatcherClient, WebhookDispatcherDefinition as _tailsync_v1_WebhookDispatcherDefinition } from './tailsync/v1/WebhookDispatcher';
+import type { WebhookJwk as _tailsync_v1_WebhookJwk, WebhookJwk__Output as _tailsync_v1_WebhookJwk__Output } from './tailsync/v1/WebhookJwk';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
   new(...args: ConstructorParameters<Constructor>): Subtype;
@@ -60,6 +66,11 @@ export interface ProtoGrpcType {
       RedeliverReply: MessageTypeDefinition<_tailsync_v1_RedeliverReply, _tailsync_v1_RedeliverReply__Output>
       RedeliverRequest: MessageTypeDefinition<_tailsync_v1_RedeliverRequest, _tailsync_v1_RedeliverRequest__Output>
       RedeliverResult: MessageTypeDefinition<_tailsync_v1_RedeliverResult, _tailsync_v1_RedeliverResult__Output>
+      SigningKeySet: MessageTypeDefinition<_tailsync_v1_SigningKeySet, _tailsync_v1_SigningKeySet__Output>
+      SigningKeySetReply: MessageTypeDefinition<_tailsync_v1_SigningKeySetReply, _tailsync_v1_SigningKeySetReply__Output>
+      SigningKeyView: MessageTypeDefinition<_tailsync_v1_SigningKeyView, _tailsync_v1_SigningKeyView__Output>
+      SigningKeys: MessageTypeDefinition<_tailsync_v1_SigningKeys, _tailsync_v1_SigningKeys__Output>
+      SigningKeysReply: MessageTypeDefinition<_tailsync_v1_SigningKeysReply, _tailsync_v1_SigningKeysReply__Output>
       SubscriptionHealth: MessageTypeDefinition<_tailsync_v1_SubscriptionHealth, _tailsync_v1_SubscriptionHealth__Output>
       SubscriptionReply: MessageTypeDefinition<_tailsync_v1_SubscriptionReply, _tailsync_v1_SubscriptionReply__Output>
       SubscriptionRequest: MessageTypeDefinition<_tailsync_v1_SubscriptionRequest, _tailsync_v1_SubscriptionRequest__Output>
@@ -72,6 +83,7 @@ export interface ProtoGrpcType {
        * Methods marked NO_SIDE_EFFECTS are the only ones the gateway retries on another copy.
        */
       WebhookDispatcher: SubtypeConstructor<typeof grpc.Client, _tailsync_v1_WebhookDispatcherClient> & { service: _tailsync_v1_WebhookDispatcherDefinition }
+      WebhookJwk: MessageTypeDefinition<_tailsync_v1_WebhookJwk, _tailsync_v1_WebhookJwk__Output>
     }
   }
 }

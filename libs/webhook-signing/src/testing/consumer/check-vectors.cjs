@@ -12,8 +12,9 @@ function check(lib, format) {
     for (const v of JSON.parse(readFileSync(join(dir, file), 'utf8')).vectors) {
       const now = new Date(v.now * 1000);
       const authorization = Object.entries(v.headers).find(([k]) => k.toLowerCase() === 'authorization')?.[1];
-      const t = lib.verifyWebhookRequest({ authorizationHeader: authorization, rawBody: Buffer.from(v.body, 'utf8'), secret: v.secrets, now, testCalls: v.options.testCalls });
-      const s = lib.verifyStandardWebhook({ headers: v.headers, rawBody: v.body, secret: v.secrets, now, testCalls: v.options.testCalls });
+      const keys = v.publicKeys ? { publicKeys: v.publicKeys } : { secret: v.secrets };
+      const t = lib.verifyWebhookRequest({ authorizationHeader: authorization, rawBody: Buffer.from(v.body, 'utf8'), ...keys, now, testCalls: v.options.testCalls });
+      const s = lib.verifyStandardWebhook({ headers: v.headers, rawBody: v.body, ...keys, now, testCalls: v.options.testCalls });
       const got = { token: t.ok ? { ok: true } : { ok: false, step: t.step, code: t.code }, standardWebhooks: s.ok ? { ok: true } : { ok: false, code: s.code } };
       if (JSON.stringify(got) === JSON.stringify(v.expect)) passed += 1;
       else failures.push(`${file}: ${v.name}: got ${JSON.stringify(got)}`);

@@ -28,13 +28,17 @@ export function subscriptionsPage(main, params) {
   }
 
   function render(s) {
+    const signingKeys = h('span', {}, '…');
+    if (s.signatureScheme === 'ed25519') void showKeys(signingKeys);
     const payload = h('textarea', { name: 'payload', rows: 3, cols: 50 }, '{"hello":"world"}');
     fill(view, h('dl', { className: 'facts' },
       fact('URL', h('code', {}, s.url)), fact('Events', s.eventNames.join(', ')),
       fact('Status', h('span', { className: `status ${s.status}` }, s.status), s.disabledReason ? ` (${s.disabledReason} since ${when(s.disabledAt)})` : ''),
       fact('Last success', when(s.health.lastSuccessAt)), fact('Last failure', when(s.health.lastFailureAt)),
       fact('Failed in a row', String(s.health.failedDeliveriesInARow)),
-      fact('Secret set', when(s.secretUpdatedAt)), fact('Previous secret valid until', when(s.previousSecretValidUntil))),
+      fact('Secret set', when(s.secretUpdatedAt)), fact('Previous secret valid until', when(s.previousSecretValidUntil)),
+      fact('Signature scheme', s.signatureScheme === 'ed25519' ? 'ed25519 (the domain key; v1a, EdDSA)' : 'hmac-sha256 (the shared secret; v1, HS256)'),
+      s.signatureScheme === 'ed25519' ? fact('Public keys', signingKeys) : []),
     h('div', { className: 'actions' },
       s.status === 'disabled'
         ? action('Enable', note, () => call('POST', `${base()}/Enable`).then((v) => { note.ok('Enabled.'); render(v); }))
@@ -58,6 +62,17 @@ export function subscriptionsPage(main, params) {
         fact('Success', success ? 'yes' : 'no'), fact('Status code', d.statusCode === null ? 'no answer' : String(d.statusCode)),
         fact('Duration', `${d.durationMs} ms`), fact('Error', d.error ?? '—'), fact('Response', h('pre', {}, d.responseBodySnippet ?? ''))));
     }));
+  }
+
+  /** The kids of the domain's public JWK Set, with a link to it (what receivers fetch). */
+  async function showKeys(into) {
+    const url = `/.well-known/webhooks/jwks.json?domain=${encodeURIComponent(domain.value.trim())}`;
+    try {
+      const { keys } = await call('GET', url);
+      fill(into, h('a', { href: url }, 'JWK Set'), ': ', keys.length === 0 ? 'none' : keys.map((k) => k.kid).join(', '));
+    } catch (error) {
+      fill(into, error.message);
+    }
   }
 
   if (domain.value) void load();

@@ -22,6 +22,10 @@ export interface SubscriptionView {
   'disabledReason'?: (string);
   'disabledAt'?: (string);
   'health'?: (_tailsync_v1_SubscriptionHealth | null);
+  /**
+   * "hmac-sha256" | "ed25519".
+   */
+  'signatureScheme'?: (string);
   '_previousSecretValidUntil'?: "previousSecretValidUntil";
   '_disabledReason'?: "disabledReason";
   '_disabledAt'?: "disabledAt";
@@ -47,6 +51,10 @@ export interface SubscriptionView__Output {
   'disabledReason'?: (string);
   'disabledAt'?: (string);
   'health': (_tailsync_v1_SubscriptionHealth__Output | null);
+  /**
+   * "hmac-sha256" | "ed25519".
+   */
+  'signatureScheme': (string);
   '_previousSecretValidUntil'?: "previousSecretValidUntil";
   '_disabledReason'?: "disabledReason";
   '_disabledAt'?: "disabledAt";

@@ -14,6 +14,8 @@ import type { RecoverDeliveriesReply as _tailsync_v1_RecoverDeliveriesReply, Rec
 import type { RecoverDeliveriesRequest as _tailsync_v1_RecoverDeliveriesRequest, RecoverDeliveriesRequest__Output as _tailsync_v1_RecoverDeliveriesRequest__Output } from '../../tailsync/v1/RecoverDeliveriesRequest';
 import type { RedeliverReply as _tailsync_v1_RedeliverReply, RedeliverReply__Output as _tailsync_v1_RedeliverReply__Output } from '../../tailsync/v1/RedeliverReply';
 import type { RedeliverRequest as _tailsync_v1_RedeliverRequest, RedeliverRequest__Output as _tailsync_v1_RedeliverRequest__Output } from '../../tailsync/v1/RedeliverRequest';
+import type { SigningKeySetReply as _tailsync_v1_SigningKeySetReply, SigningKeySetReply__Output as _tailsync_v1_SigningKeySetReply__Output } from '../../tailsync/v1/SigningKeySetReply';
+import type { SigningKeysReply as _tailsync_v1_SigningKeysReply, SigningKeysReply__Output as _tailsync_v1_SigningKeysReply__Output } from '../../tailsync/v1/SigningKeysReply';
 import type { SubscriptionReply as _tailsync_v1_SubscriptionReply, SubscriptionReply__Output as _tailsync_v1_SubscriptionReply__Output } from '../../tailsync/v1/SubscriptionReply';
 import type { SubscriptionRequest as _tailsync_v1_SubscriptionRequest, SubscriptionRequest__Output as _tailsync_v1_SubscriptionRequest__Output } from '../../tailsync/v1/SubscriptionRequest';
 import type { TestSubscriptionReply as _tailsync_v1_TestSubscriptionReply, TestSubscriptionReply__Output as _tailsync_v1_TestSubscriptionReply__Output } from '../../tailsync/v1/TestSubscriptionReply';
@@ -56,6 +58,21 @@ export interface WebhookDispatcherClient extends grpc.Client {
   enableSubscription(argument: _tailsync_v1_SubscriptionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
   enableSubscription(argument: _tailsync_v1_SubscriptionRequest, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
   
+  /**
+   * The domain's Ed25519 public keys, as the public JWK Set endpoint serves them.
+   */
+  GetSigningKeySet(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SigningKeySetReply__Output>): grpc.ClientUnaryCall;
+  GetSigningKeySet(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_SigningKeySetReply__Output>): grpc.ClientUnaryCall;
+  GetSigningKeySet(argument: _tailsync_v1_SubscriptionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SigningKeySetReply__Output>): grpc.ClientUnaryCall;
+  GetSigningKeySet(argument: _tailsync_v1_SubscriptionRequest, callback: grpc.requestCallback<_tailsync_v1_SigningKeySetReply__Output>): grpc.ClientUnaryCall;
+  /**
+   * The domain's Ed25519 public keys, as the public JWK Set endpoint serves them.
+   */
+  getSigningKeySet(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SigningKeySetReply__Output>): grpc.ClientUnaryCall;
+  getSigningKeySet(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_SigningKeySetReply__Output>): grpc.ClientUnaryCall;
+  getSigningKeySet(argument: _tailsync_v1_SubscriptionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SigningKeySetReply__Output>): grpc.ClientUnaryCall;
+  getSigningKeySet(argument: _tailsync_v1_SubscriptionRequest, callback: grpc.requestCallback<_tailsync_v1_SigningKeySetReply__Output>): grpc.ClientUnaryCall;
+  
   GetSubscription(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
   GetSubscription(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
   GetSubscription(argument: _tailsync_v1_SubscriptionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
@@ -73,6 +90,21 @@ export interface WebhookDispatcherClient extends grpc.Client {
   listDeliveries(argument: _tailsync_v1_ListDeliveriesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_DeliveryPageReply__Output>): grpc.ClientUnaryCall;
   listDeliveries(argument: _tailsync_v1_ListDeliveriesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_DeliveryPageReply__Output>): grpc.ClientUnaryCall;
   listDeliveries(argument: _tailsync_v1_ListDeliveriesRequest, callback: grpc.requestCallback<_tailsync_v1_DeliveryPageReply__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * The domain's signing keys, with when each signs and retires.
+   */
+  ListSigningKeys(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
+  ListSigningKeys(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
+  ListSigningKeys(argument: _tailsync_v1_SubscriptionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
+  ListSigningKeys(argument: _tailsync_v1_SubscriptionRequest, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
+  /**
+   * The domain's signing keys, with when each signs and retires.
+   */
+  listSigningKeys(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
+  listSigningKeys(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
+  listSigningKeys(argument: _tailsync_v1_SubscriptionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
+  listSigningKeys(argument: _tailsync_v1_SubscriptionRequest, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
   
   Ping(argument: _tailsync_v1_PingRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_PingReply__Output>): grpc.ClientUnaryCall;
   Ping(argument: _tailsync_v1_PingRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_PingReply__Output>): grpc.ClientUnaryCall;
@@ -125,6 +157,21 @@ export interface WebhookDispatcherClient extends grpc.Client {
   redeliver(argument: _tailsync_v1_RedeliverRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_RedeliverReply__Output>): grpc.ClientUnaryCall;
   redeliver(argument: _tailsync_v1_RedeliverRequest, callback: grpc.requestCallback<_tailsync_v1_RedeliverReply__Output>): grpc.ClientUnaryCall;
   
+  /**
+   * Publishes a new key that signs a grace period later (nothing changes while one waits).
+   */
+  RotateSigningKey(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
+  RotateSigningKey(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
+  RotateSigningKey(argument: _tailsync_v1_SubscriptionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
+  RotateSigningKey(argument: _tailsync_v1_SubscriptionRequest, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
+  /**
+   * Publishes a new key that signs a grace period later (nothing changes while one waits).
+   */
+  rotateSigningKey(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
+  rotateSigningKey(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
+  rotateSigningKey(argument: _tailsync_v1_SubscriptionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
+  rotateSigningKey(argument: _tailsync_v1_SubscriptionRequest, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
+  
   TestSubscription(argument: _tailsync_v1_TestSubscriptionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_TestSubscriptionReply__Output>): grpc.ClientUnaryCall;
   TestSubscription(argument: _tailsync_v1_TestSubscriptionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_TestSubscriptionReply__Output>): grpc.ClientUnaryCall;
   TestSubscription(argument: _tailsync_v1_TestSubscriptionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_TestSubscriptionReply__Output>): grpc.ClientUnaryCall;
@@ -149,9 +196,19 @@ export interface WebhookDispatcherHandlers extends grpc.UntypedServiceImplementa
   
   EnableSubscription: grpc.handleUnaryCall<_tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SubscriptionReply>;
   
+  /**
+   * The domain's Ed25519 public keys, as the public JWK Set endpoint serves them.
+   */
+  GetSigningKeySet: grpc.handleUnaryCall<_tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SigningKeySetReply>;
+  
   GetSubscription: grpc.handleUnaryCall<_tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SubscriptionReply>;
   
   ListDeliveries: grpc.handleUnaryCall<_tailsync_v1_ListDeliveriesRequest__Output, _tailsync_v1_DeliveryPageReply>;
+  
+  /**
+   * The domain's signing keys, with when each signs and retires.
+   */
+  ListSigningKeys: grpc.handleUnaryCall<_tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SigningKeysReply>;
   
   Ping: grpc.handleUnaryCall<_tailsync_v1_PingRequest__Output, _tailsync_v1_PingReply>;
   
@@ -166,6 +223,11 @@ export interface WebhookDispatcherHandlers extends grpc.UntypedServiceImplementa
   
   Redeliver: grpc.handleUnaryCall<_tailsync_v1_RedeliverRequest__Output, _tailsync_v1_RedeliverReply>;
   
+  /**
+   * Publishes a new key that signs a grace period later (nothing changes while one waits).
+   */
+  RotateSigningKey: grpc.handleUnaryCall<_tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SigningKeysReply>;
+  
   TestSubscription: grpc.handleUnaryCall<_tailsync_v1_TestSubscriptionRequest__Output, _tailsync_v1_TestSubscriptionReply>;
   
 }
@@ -174,12 +236,15 @@ export interface WebhookDispatcherDefinition extends grpc.ServiceDefinition {
   DeleteSubscription: MethodDefinition<_tailsync_v1_SubscriptionRequest, _tailsync_v1_DeleteSubscriptionReply, _tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_DeleteSubscriptionReply__Output>
   DisableSubscription: MethodDefinition<_tailsync_v1_SubscriptionRequest, _tailsync_v1_SubscriptionReply, _tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SubscriptionReply__Output>
   EnableSubscription: MethodDefinition<_tailsync_v1_SubscriptionRequest, _tailsync_v1_SubscriptionReply, _tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SubscriptionReply__Output>
+  GetSigningKeySet: MethodDefinition<_tailsync_v1_SubscriptionRequest, _tailsync_v1_SigningKeySetReply, _tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SigningKeySetReply__Output>
   GetSubscription: MethodDefinition<_tailsync_v1_SubscriptionRequest, _tailsync_v1_SubscriptionReply, _tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SubscriptionReply__Output>
   ListDeliveries: MethodDefinition<_tailsync_v1_ListDeliveriesRequest, _tailsync_v1_DeliveryPageReply, _tailsync_v1_ListDeliveriesRequest__Output, _tailsync_v1_DeliveryPageReply__Output>
+  ListSigningKeys: MethodDefinition<_tailsync_v1_SubscriptionRequest, _tailsync_v1_SigningKeysReply, _tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SigningKeysReply__Output>
   Ping: MethodDefinition<_tailsync_v1_PingRequest, _tailsync_v1_PingReply, _tailsync_v1_PingRequest__Output, _tailsync_v1_PingReply__Output>
   PutSubscription: MethodDefinition<_tailsync_v1_PutSubscriptionRequest, _tailsync_v1_SubscriptionReply, _tailsync_v1_PutSubscriptionRequest__Output, _tailsync_v1_SubscriptionReply__Output>
   ReadActivity: MethodDefinition<_tailsync_v1_ActivityRequest, _tailsync_v1_DeliveryActivityReply, _tailsync_v1_ActivityRequest__Output, _tailsync_v1_DeliveryActivityReply__Output>
   RecoverDeliveries: MethodDefinition<_tailsync_v1_RecoverDeliveriesRequest, _tailsync_v1_RecoverDeliveriesReply, _tailsync_v1_RecoverDeliveriesRequest__Output, _tailsync_v1_RecoverDeliveriesReply__Output>
   Redeliver: MethodDefinition<_tailsync_v1_RedeliverRequest, _tailsync_v1_RedeliverReply, _tailsync_v1_RedeliverRequest__Output, _tailsync_v1_RedeliverReply__Output>
+  RotateSigningKey: MethodDefinition<_tailsync_v1_SubscriptionRequest, _tailsync_v1_SigningKeysReply, _tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SigningKeysReply__Output>
   TestSubscription: MethodDefinition<_tailsync_v1_TestSubscriptionRequest, _tailsync_v1_TestSubscriptionReply, _tailsync_v1_TestSubscriptionRequest__Output, _tailsync_v1_TestSubscriptionReply__Output>
 }

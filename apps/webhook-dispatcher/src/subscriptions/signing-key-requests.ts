@@ -1,0 +1,64 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { RpcReply, RpcRequest, SigningKeysView, wire } from '@tailsync/contracts';
+import { handleRpc, ProblemError } from '@tailsync/service-kit';
+import { DispatcherRuntime } from '../dispatcher.runtime';
+import { sealedKeyPair, signingKeyAt } from '../signing/callback-keys';
+import { noSubscription } from './rpc-problems';
+
+/** How long a JWK Set may be cached, at most; never longer than a rotation's grace period either. */
+const JWKS_MAX_AGE_SECONDS = 300;
+
+/**
+ * The domain's Ed25519 keys (`signatureScheme: "ed25519"`): the public JWK Set, the keys with their
+ * schedule, and a rotation (a new key published a grace period before it signs, the old one kept a
+ * grace period after: WEBHOOK_SECRET_GRACE_SECONDS).
+ */
+@Injectable()
+export class SigningKeyRequests {
+  constructor(@Inject(DispatcherRuntime) private readonly runtime: DispatcherRuntime) {}
+
+  /** The public keys of the caller's domain (the gateway's public JWK Set endpoint names the domain); empty when it has none. */
+  keySet(request: RpcRequest<unknown>): Promise<RpcReply<wire.SigningKeySet>> {
+    return handleRpc(request, async ({ caller }) => {
+      const keys = (await this.runtime.subscriptions.keys.live([caller.domain])).get(caller.domain) ?? [];
+      return {
+        keys: keys.map(({ kid, publicKey }) => ({ kid, x: publicKey })),
+        maxAgeSeconds: Math.min(JWKS_MAX_AGE_SECONDS, this.runtime.config.WEBHOOK_SECRET_GRACE_SECONDS),
+      };
+    });
+  }
+
+  list(request: RpcRequest<unknown>): Promise<RpcReply<SigningKeysView>> {
+    return handleRpc(request, async ({ caller }) => this.view(caller.domain));
+  }
+
+  /** 404 without a subscription; 409 when it signs with its shared secret (rotated by saving a new one). */
+  rotate(request: RpcRequest<unknown>): Promise<RpcReply<SigningKeysView>> {
+    return handleRpc(request, async ({ caller }) => {
+      const subscription = await this.runtime.subscriptions.get(caller.domain);
+      if (!subscription) throw noSubscription();
+      if (subscription.signatureScheme !== 'ed25519') {
+        throw new ProblemError({ kind: 'conflict', detail: 'The subscription signs with its shared secret (hmac-sha256): rotate that by saving the subscription with a new sharedSecret.' });
+      }
+      await this.runtime.events.inTransaction((db) =>
+        this.runtime.subscriptions.keys.rotate(caller.domain, () => sealedKeyPair(this.runtime.box, caller.domain), this.runtime.config.WEBHOOK_SECRET_GRACE_SECONDS, db),
+      );
+      return this.view(caller.domain);
+    });
+  }
+
+  private async view(domain: string): Promise<SigningKeysView> {
+    const keys = (await this.runtime.subscriptions.keys.live([domain])).get(domain) ?? [];
+    const now = new Date();
+    const current = signingKeyAt(keys, now);
+    return {
+      items: keys.map((k) => ({
+        kid: k.kid,
+        status: k === current ? 'current' : k.signsFrom > now ? 'next' : 'retiring',
+        createdAt: k.createdAt.toISOString(),
+        signsFrom: k.signsFrom.toISOString(),
+        retiresAt: k.retiresAt?.toISOString() ?? null,
+      })),
+    };
+  }
+}

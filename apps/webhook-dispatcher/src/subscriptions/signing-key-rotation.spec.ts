@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import type { CallerContext, SigningKeysView } from '@tailsync/contracts';
+import { verifyWebhookRequest, type WebhookJwks } from '@tailsync/webhooks';
+import { callbackBody } from '../delivery/domain/event-message';
+import { DispatcherRuntime } from '../dispatcher.runtime';
+import { eventually, isolatedDatabase, newSharedSecret, sleep, uniqueDomain } from '../testing/harness';
+import { runningDispatcher, stopDispatcher } from '../testing/running-dispatcher';
+import { scripts, WebhookReceiver, type ReceivedRequest } from '../testing/receiver';
+import { SigningKeyRequests } from './signing-key-requests';
+import { SubscriptionRequests } from './subscription-requests';
+
+const EVT = 'Product.RiskAssessmentExecuted';
+const GRACE_SECONDS = 2;
+
+/** Python `cryptography` (e2e/python/verify_ed25519.py): an implementation independent of ours. */
+function verifiedByCryptography(jwks: WebhookJwks, requests: ReceivedRequest[]): { ok: boolean; kid?: string; error?: string }[] {
+  const python = process.env.TAILSYNC_TEST_PYTHON;
+  if (!python) throw new Error('TAILSYNC_TEST_PYTHON is not set: run the suite with `npm test`');
+  const script = join(__dirname, '..', '..', '..', '..', 'e2e', 'python', 'verify_ed25519.py');
+  const input = { jwks, callbacks: requests.map((r) => ({ headers: Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, String(v)])), body: r.rawBody.toString('base64') })) };
+  const result = spawnSync(python, [script], { input: JSON.stringify(input), encoding: 'utf8', timeout: 60_000 });
+  if (result.status !== 0) throw new Error(`verify_ed25519.py failed: ${result.stderr}`);
+  return JSON.parse(result.stdout);
+}
+
+describe('Ed25519 signing keys: publication before signing, retirement after (RPC handlers, real PostgreSQL, real receivers)', () => {
+  let db: Awaited<ReturnType<typeof isolatedDatabase>>;
+  let runtime: DispatcherRuntime;
+  let subscriptions: SubscriptionRequests;
+  let keys: SigningKeyRequests;
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    db = await isolatedDatabase('signing_keys');
+    runtime = await runningDispatcher(db.pool, 'keys', { WEBHOOK_SECRET_GRACE_SECONDS: String(GRACE_SECONDS), WEBHOOK_RETRY_DELAYS_MS: '200' });
+    subscriptions = new SubscriptionRequests(runtime);
+    keys = new SigningKeyRequests(runtime);
+    receiver = await WebhookReceiver.start(scripts.status(200));
+  });
+  afterAll(async () => {
+    await stopDispatcher(runtime);
+    await receiver.close();
+    await db.drop();
+  });
+
+  const caller = (domain: string): CallerContext => ({ domain, source: 'client', requestId: 'r' });
+  const ok = <T>(reply: { ok: true; result: T } | { ok: false; problem: unknown }): T => {
+    if (!reply.ok) throw new Error(JSON.stringify(reply.problem));
+    return reply.result;
+  };
+  const jwks = async (domain: string): Promise<WebhookJwks> => {
+    const set = ok(await keys.keySet({ caller: caller(domain), body: {} }));
+    return { keys: (set.keys ?? []).map(({ kid, x }) => ({ kty: 'OKP', crv: 'Ed25519', x, kid, alg: 'EdDSA', use: 'sig' })) };
+  };
+  const testCall = async (domain: string) => {
+    ok(await subscriptions.test({ caller: caller(domain), body: { payloadToEcho: { n: receiver.requests.length } } }));
+    return receiver.requests[receiver.requests.length - 1];
+  };
+  const kidOf = (r: ReceivedRequest) => JSON.parse(Buffer.from(String(r.headers.authorization).split(' ')[1].split('.')[0], 'base64url').toString()).kid;
+  const statuses = (view: SigningKeysView) => view.items.map((k) => [k.kid, k.status]);
+
+  it('a rotation publishes the new key at once, signs with it a grace period later, and drops the old one a grace period after that', async () => {
+    const domain = uniqueDomain();
+    const saved = ok(await subscriptions.put({ caller: caller(domain), body: { eventNames: [EVT], url: receiver.url, signatureScheme: 'ed25519' } }));
+    expect(saved.signatureScheme).toBe('ed25519');
+    const first = await jwks(domain);
+    expect(first.keys).toHaveLength(1);
+    const [a] = first.keys.map((k) => k.kid);
+    const beforeRotation = await testCall(domain);
+    expect(kidOf(beforeRotation)).toBe(a);
+
+    const t0 = Date.now();
+    const rotated = ok(await keys.rotate({ caller: caller(domain), body: {} }));
+    const b = rotated.items[1].kid;
+    expect(statuses(rotated)).toEqual([[a, 'current'], [b, 'next']]);
+    expect(Date.parse(rotated.items[1].signsFrom) - t0).toBeGreaterThanOrEqual(GRACE_SECONDS * 1000 - 1000);
+    // Rotating while the new key waits changes nothing.
+    expect(statuses(ok(await keys.rotate({ caller: caller(domain), body: {} })))).toEqual([[a, 'current'], [b, 'next']]);
+    const both = await jwks(domain);
+    expect(both.keys.map((k) => k.kid)).toEqual([a, b]);
+    const during = await testCall(domain);
+    expect(kidOf(during)).toBe(a);
+
+    // A receiver that fetched the set during the overlap verifies callbacks signed by either key.
+    await sleep(Math.max(0, t0 + GRACE_SECONDS * 1000 + 100 - Date.now()));
+    expect(statuses(ok(await keys.list({ caller: caller(domain), body: {} })))).toEqual([[a, 'retiring'], [b, 'current']]);
+    const eventId = randomUUID();
+    await runtime.deliveries.insertMany([{ domain, eventId, eventName: EVT, body: callbackBody({ eventId, domain, occurredAt: new Date().toISOString(), data: {} }) }]);
+    runtime.scheduler.wake();
+    const event = (await eventually(async () => receiver.requests.find((r) => r.headers['webhook-id'] === eventId))) as ReceivedRequest;
+    expect(kidOf(event)).toBe(b);
+    const afterSwitch = await testCall(domain);
+    expect(kidOf(afterSwitch)).toBe(b);
+    expect(verifiedByCryptography(both, [beforeRotation, during, event, afterSwitch]).map((v) => [v.ok, v.kid])).toEqual([[true, a], [true, a], [true, b], [true, b]]);
+    // A receiver still holding only the first set refuses the new key's callbacks (and fetches the set again: RemoteKeySet does).
+    expect(verifiedByCryptography(first, [event]).map((v) => v.ok)).toEqual([false]);
+    expect(verifyWebhookRequest({ authorizationHeader: event.headers.authorization, rawBody: event.rawBody, publicKeys: first })).toMatchObject({ ok: false, step: 2 });
+
+    await sleep(Math.max(0, t0 + 2 * GRACE_SECONDS * 1000 + 200 - Date.now()));
+    expect((await jwks(domain)).keys.map((k) => k.kid)).toEqual([b]);
+    expect(statuses(ok(await keys.list({ caller: caller(domain), body: {} })))).toEqual([[b, 'current']]);
+  });
+
+  it('keys belong to the domain: saving again, or switching to hmac and back, keeps them; hmac signs with the secret meanwhile', async () => {
+    const domain = uniqueDomain();
+    ok(await subscriptions.put({ caller: caller(domain), body: { eventNames: [EVT], url: receiver.url, signatureScheme: 'ed25519' } }));
+    const [kid] = (await jwks(domain)).keys.map((k) => k.kid);
+    const secret = newSharedSecret();
+    const hmac = ok(await subscriptions.put({ caller: caller(domain), body: { eventNames: [EVT], url: receiver.url, sealedSecret: runtime.box.encrypt(secret, domain) } }));
+    expect(hmac.signatureScheme).toBe('hmac-sha256');
+    const byHmac = await testCall(domain);
+    expect(String(byHmac.headers['webhook-signature'])).toMatch(/^v1,/);
+    expect(verifyWebhookRequest({ authorizationHeader: byHmac.headers.authorization, rawBody: byHmac.rawBody, secret, testCalls: 'accept' }).ok).toBe(true);
+    // Back to ed25519 without a secret: the stored secret stays (a later switch back needs none), the key is the same.
+    ok(await subscriptions.put({ caller: caller(domain), body: { eventNames: [EVT], url: receiver.url, signatureScheme: 'ed25519' } }));
+    expect((await jwks(domain)).keys.map((k) => k.kid)).toEqual([kid]);
+    expect(kidOf(await testCall(domain))).toBe(kid);
+    const rows = await db.pool.query('select secret_sealed is not null as kept from webhook_subscriptions where domain = $1', [domain]);
+    expect(rows.rows).toEqual([{ kept: true }]);
+    const sealed = await db.pool.query('select private_seed_sealed from webhook_signing_keys where domain = $1', [domain]);
+    expect(sealed.rows[0].private_seed_sealed).toMatch(/^v1\./);
+    expect(() => runtime.box.decrypt(sealed.rows[0].private_seed_sealed, domain)).toThrow(); // sealed to the domain and the key, not the domain alone
+  });
+
+  it('refuses an unknown scheme and an hmac subscription without a secret; rotation needs an ed25519 subscription', async () => {
+    const domain = uniqueDomain();
+    const unknown = await subscriptions.put({ caller: caller(domain), body: { eventNames: [EVT], url: receiver.url, signatureScheme: 'rsa' as never } });
+    expect(unknown).toMatchObject({ ok: false, problem: { kind: 'validation', fieldErrors: { signatureScheme: ['signatureScheme must be one of hmac-sha256, ed25519.'] } } });
+    const noSecret = await subscriptions.put({ caller: caller(domain), body: { eventNames: [EVT], url: receiver.url } });
+    expect(noSecret).toMatchObject({ ok: false, problem: { kind: 'validation', fieldErrors: { sharedSecret: ['sharedSecret is required.'] } } });
+    expect(await keys.rotate({ caller: caller(domain), body: {} })).toMatchObject({ ok: false, problem: { kind: 'not-found' } });
+    ok(await subscriptions.put({ caller: caller(domain), body: { eventNames: [EVT], url: receiver.url, sealedSecret: runtime.box.encrypt(newSharedSecret(), domain) } }));
+    expect(await keys.rotate({ caller: caller(domain), body: {} })).toMatchObject({ ok: false, problem: { kind: 'conflict' } });
+    expect(await jwks(domain)).toEqual({ keys: [] });
+  });
+});
