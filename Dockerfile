@@ -24,6 +24,9 @@ COPY LICENSE NOTICE ./
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json tsconfig.base.json ./
 COPY tools/run.js ./tools/run.js
+# `kafka-principals`, which compose's kafka-init runs (docker-compose.yml).
+COPY tools/cli/kafka-principals.ts ./tools/cli/
+COPY tools/kafka/principals.ts tools/kafka/contract-acls.ts tools/kafka/kafka-clients-file.ts tools/kafka/kafka-principals.ts tools/kafka/scram-credentials.ts ./tools/kafka/
 COPY libs ./libs
 COPY apps/${APP} ./apps/${APP}
 # The release's facts last, so a new commit or build time rebuilds no layer above.

@@ -56,6 +56,16 @@ export async function producePaced(producer: Producer, topic: string, domains: s
   return sent;
 }
 
+/** What makes a webhook workload's figure suspect: events not delivered, duplicates, unsigned or badly signed callbacks. */
+export function deliveryNotes(got: number, expected: number, stats: Record<string, unknown>): string[] {
+  const notes: string[] = [];
+  if (got < expected) notes.push(`only ${got} of ${expected} events delivered (stalled 20 s)`);
+  if (stats.duplicates) notes.push(`${stats.duplicates} duplicate callbacks`);
+  if (stats.unsigned) notes.push(`${stats.unsigned} callbacks without Token/Webhook-Id`);
+  if ((stats.verifyFailures as string[])?.length) notes.push(`signature check failed: ${(stats.verifyFailures as string[]).join('; ')}`);
+  return notes;
+}
+
 /** Waits until the helper has seen `expected` distinct messages, or nothing new came for `stallMs`. */
 export async function waitForReceived(helper: Helper, expected: number, stallMs: number): Promise<number> {
   let last = -1;

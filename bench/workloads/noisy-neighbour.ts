@@ -13,7 +13,7 @@ import { target } from '../support/context';
 import type { Helper } from '../support/helpers';
 import type { Received } from '../support/helper-main';
 import { summarize } from '../support/stats';
-import { producePaced, waitForReceived } from './events';
+import { deliveryNotes, producePaced, waitForReceived } from './events';
 
 export const NOISY_RATE = 100;
 
@@ -50,7 +50,6 @@ export async function measureNoisyNeighbour(ctx: BenchContext, s: NoisyNeighbour
     });
     const r = run.result;
     const latency = summarize(r.records.map((x) => x.receivedAt - x.occurredAt));
-    const notes = r.got < r.sent ? [`only ${r.got} of ${r.sent} well-behaved events delivered (stalled 20 s)`] : [];
     return {
       id: 'W6',
       title: `W4-paced's domains at ${s.normalRate}/s beside one at ${NOISY_RATE}/s whose receiver never answers`,
@@ -58,7 +57,7 @@ export async function measureNoisyNeighbour(ctx: BenchContext, s: NoisyNeighbour
       latencyMs: { p50: latency.p50, p99: latency.p99, what: 'event → callback, well-behaved domains' },
       target: target(`p99 ≤ 2× W4-paced's (${s.pacedP99} ms) in the same run`, { maxP99: [latency.p99, 2 * s.pacedP99] }),
       cpu: run.cpu,
-      notes,
+      notes: deliveryNotes(r.got, r.sent, r.stats),
       details: { events: r.sent, delivered: r.got, latencyMs: latency, hangingCallbacks: r.stats.hanging, receiver: r.stats },
     };
   } finally {

@@ -14,7 +14,7 @@ import { BenchContext, Row, target } from '../support/context';
 import { startHelper } from '../support/helpers';
 import type { Received } from '../support/helper-main';
 import { summarize } from '../support/stats';
-import { produceBurst, producePaced, waitForReceived } from './events';
+import { deliveryNotes, produceBurst, producePaced, waitForReceived } from './events';
 import { measureNoisyNeighbour } from './noisy-neighbour';
 
 export const W4_EVENTS = 10_000;
@@ -87,14 +87,6 @@ export async function runW4(ctx: BenchContext): Promise<Row[]> {
     await receiver.request('reset');
     const noisy = await measureNoisyNeighbour(ctx, { producer, receiver, receiverPort: port, domains, normalRate: PACED_RATE, pacedP99: pacedLat.p99 });
 
-    const notesOf = (got: number, expected: number, stats: Record<string, unknown>) => {
-      const notes: string[] = [];
-      if (got < expected) notes.push(`only ${got} of ${expected} events delivered (stalled 20 s)`);
-      if (stats.duplicates) notes.push(`${stats.duplicates} duplicate callbacks`);
-      if (stats.unsigned) notes.push(`${stats.unsigned} callbacks without Token/Webhook-Id`);
-      if ((stats.verifyFailures as string[])?.length) notes.push(`signature check failed: ${(stats.verifyFailures as string[]).join('; ')}`);
-      return notes;
-    };
     return [
       {
         id: 'W4-burst',
@@ -103,7 +95,7 @@ export async function runW4(ctx: BenchContext): Promise<Row[]> {
         latencyMs: { p50: burstLat.p50, p99: burstLat.p99, what: 'event → callback' },
         target: target('≥ 2,000 deliveries/s', { min: [burstRate, 2000] }),
         cpu: burst.cpu,
-        notes: notesOf(b.got, W4_EVENTS, b.stats),
+        notes: deliveryNotes(b.got, W4_EVENTS, b.stats),
         details: { events: W4_EVENTS, delivered: b.got, produceMs: b.producedMs, seconds: Math.round(burstSecs * 100) / 100, latencyMs: burstLat, receiver: b.stats },
       },
       {
@@ -113,7 +105,7 @@ export async function runW4(ctx: BenchContext): Promise<Row[]> {
         latencyMs: { p50: pacedLat.p50, p99: pacedLat.p99, what: 'event → callback' },
         target: target('p99 ≤ 250 ms at 200 events/s', { maxP99: [pacedLat.p99, 250] }),
         cpu: paced.cpu,
-        notes: notesOf(p.got, p.sent, p.stats),
+        notes: deliveryNotes(p.got, p.sent, p.stats),
         details: { events: p.sent, delivered: p.got, latencyMs: pacedLat, receiver: p.stats },
       },
       noisy,

@@ -162,13 +162,14 @@ describe('the console', () => {
     await screenshot(page, 'subscriptions');
   });
 
-  it("shows an ed25519 subscription's scheme and the kids of its public JWK Set", async () => {
+  it("shows an ed25519 subscription's scheme, the kids of its public JWK Set and its limits", async () => {
     const s = await subscribed();
-    await api(s.account, 'POST', '/WebhookSubscriptions', { eventNames: [EVT], url: s.receiver.url, signatureScheme: 'ed25519' });
+    await api(s.account, 'POST', '/WebhookSubscriptions', { eventNames: [EVT], url: s.receiver.url, signatureScheme: 'ed25519', maxInFlight: 4 });
     const { keys } = (await api(s.account, 'GET', `/.well-known/webhooks/jwks.json?domain=${s.account.domain}`)).body;
     await page.goto(`${baseUrl()}/console#/subscriptions?domain=${s.account.domain}`);
     await textBecomes(page.locator('dt', { hasText: 'Signature scheme' }).locator('xpath=following-sibling::dd[1]'), 'ed25519 (the domain key; v1a, EdDSA)');
     await textBecomes(page.locator('dt', { hasText: 'Public keys' }).locator('xpath=following-sibling::dd[1]'), `JWK Set: ${keys[0].kid}`);
+    await textBecomes(page.locator('dt', { hasText: 'Limits' }).locator('xpath=following-sibling::dd[1]'), 'no cap per second, 4 in flight');
     expect(await seriousViolations(page)).toEqual([]);
   });
 

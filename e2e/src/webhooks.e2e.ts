@@ -34,7 +34,7 @@ describe('webhook subscriptions: create, read, update, delete', () => {
     const created = await api(account, 'POST', '/WebhookSubscriptions/', { eventNames: [EVT], url: 'http://127.0.0.1:9/a', sharedSecret: secret });
     expect(created.status).toBe(200);
     expect(created.body).toEqual({
-      eventNames: [EVT], url: 'http://127.0.0.1:9/a', signatureScheme: 'hmac-sha256', createdAt: expect.any(String), updatedAt: expect.any(String),
+      eventNames: [EVT], url: 'http://127.0.0.1:9/a', signatureScheme: 'hmac-sha256', maxPerSecond: null, maxInFlight: null, createdAt: expect.any(String), updatedAt: expect.any(String),
       secretUpdatedAt: created.body.createdAt, previousSecretValidUntil: null, status: 'active', disabledReason: null, disabledAt: null,
       health: { lastSuccessAt: null, lastFailureAt: null, failedDeliveriesInARow: 0 },
     });

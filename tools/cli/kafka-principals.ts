@@ -11,7 +11,9 @@ import { contractAcls, DEFAULT_DISPATCHER_GROUP, kafkaAclsCommands } from '../ka
 import { SERVICE_PRINCIPALS, type ServicePrincipal } from '../kafka/principals';
 import { kafkaClientsPath, principalSettings, readKafkaClients, type KafkaClients } from '../kafka/kafka-clients-file';
 import { applyKafkaPrincipals, type PrincipalsPlan } from '../kafka/kafka-principals';
-import { REPO_ROOT } from '../stack/infrastructure';
+
+// Not tools/stack's REPO_ROOT: the app image carries this command without the local stack.
+const REPO_ROOT = join(__dirname, '..', '..');
 
 export const KAFKA_PRINCIPALS_USAGE = `usage: npm run cli -- kafka-principals [--clients <kafka-clients.json>] [--acls-only] [--dispatcher-group <group>] [--replication-factor <n>] [--print]
   Creates tailsync's topics when missing, sets the SCRAM users tail-sync, webhook-dispatcher, product
@@ -118,4 +120,16 @@ function printedCommands(principals: PrincipalsPlan['principals'], dispatcherGro
     '# ACLs (nothing else for these principals; allow.everyone.if.no.acl.found=false on the brokers):',
     ...kafkaAclsCommands(contractAcls({ dispatcherGroup }), usernames),
   ];
+}
+
+// compose's kafka-init runs this file itself (`node tools/run.js tools/cli/kafka-principals.ts`):
+// the image holds this command, not the whole CLI.
+if (process.argv[1] === __filename) {
+  kafkaPrincipalsCommand(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    },
+  );
 }

@@ -9,6 +9,7 @@ import { CallbackKeys } from './signing/callback-keys';
 import { DeliveryMetrics } from './delivery/delivery.metrics';
 import { DeliveryScheduler } from './delivery/delivery.scheduler';
 import { DeliveryStore } from './delivery/delivery.store';
+import { FlowGate } from './delivery/flow-gate';
 import { parseRetryDelays } from './delivery/domain/retry-policy';
 import { RiskAssessmentConsumer } from './delivery/risk-assessment.consumer';
 import { WriteBehindLeases } from './delivery/write-behind-leases';
@@ -33,6 +34,9 @@ const RECORD_LINGER_MS = 100;
  * before each attempt. Their offsets are committed once the leases are written.
  */
 const LEASE_WRITE_LINGER_MS = 100;
+
+/** A capped domain's place outlives its attempt's time limit by this much (a copy that died mid-attempt lets go of it then). */
+const FLOW_HOLD_MARGIN_MS = 5_000;
 
 /**
  * Everything one dispatcher copy runs, built from its settings: the stores, the event consumer,
@@ -94,7 +98,7 @@ export class DispatcherRuntime {
       maxConcurrency: config.WEBHOOK_MAX_CONCURRENCY,
       domainConcurrency: config.WEBHOOK_DOMAIN_CONCURRENCY,
       pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
-    }, leaseWrites);
+    }, leaseWrites, new FlowGate(this.pool, config.WEBHOOK_ATTEMPT_TIMEOUT_MS + FLOW_HOLD_MARGIN_MS));
     this.consumer = new RiskAssessmentConsumer(this.deliveries, this.subscriptionCache, this.scheduler, this.metrics, {
       kafka: kafkaConnection(config),
       clientId: `webhook-dispatcher-events-${instanceId}`,

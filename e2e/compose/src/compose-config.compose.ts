@@ -8,17 +8,17 @@ import { composeConfig } from '@tailsync/service-kit';
 describe('docker-compose.postgres-store.yml', () => {
   const merged = composeConfig(['docker-compose.yml', 'docker-compose.postgres-store.yml']);
 
-  it('runs tail-sync on the PostgreSQL store, waiting for Kafka and PostgreSQL, and EventStoreDB does not start', () => {
+  it("runs tail-sync on the PostgreSQL store, waiting for Kafka's principals and PostgreSQL, and EventStoreDB does not start", () => {
     const tailSync = merged.services['tail-sync'];
     const env = Array.isArray(tailSync.environment) ? Object.fromEntries((tailSync.environment as string[]).map((kv) => kv.split(/=(.*)/s).slice(0, 2))) : tailSync.environment ?? {};
     expect(env.EVENT_STORE).toBe('postgres');
     expect(env).not.toHaveProperty('EVENTSTORE_CONNECTION_STRING');
     expect(tailSync.depends_on).toEqual({
-      kafka: expect.objectContaining({ condition: 'service_healthy' }),
+      'kafka-init': expect.objectContaining({ condition: 'service_completed_successfully' }),
       postgres: expect.objectContaining({ condition: 'service_healthy' }),
     });
     // Behind a profile no one enables: not among the services Compose starts.
-    expect(Object.keys(merged.services).sort()).toEqual(['gateway', 'kafka', 'postgres', 'tail-sync', 'webhook-dispatcher']);
+    expect(Object.keys(merged.services).sort()).toEqual(['gateway', 'kafka', 'kafka-init', 'postgres', 'tail-sync', 'webhook-dispatcher']);
   });
 });
 
@@ -58,6 +58,18 @@ describe('docker-compose.eventstore-secure.yml', () => {
     expect(merged.services['tail-sync'].environment?.EVENTSTORE_CONNECTION_STRING).toBe(
       'esdb://tailsync:operator-password@eventstore:2113?tls=true&tlsCAFile=/etc/tailsync/eventstore-ca/ca.crt',
     );
+  });
+});
+
+describe('docker-compose.kafka-tls.yml', () => {
+  const merged = composeConfig(['docker-compose.yml', 'docker-compose.kafka-tls.yml'], { KAFKA_TLS_DIR: '/srv/kafka-tls' });
+
+  it("serves the EXTERNAL listener over TLS (SASL_SSL) with the operator's PEM keystore, the others unchanged", () => {
+    const env = merged.services.kafka.environment ?? {};
+    expect(env.KAFKA_LISTENER_SECURITY_PROTOCOL_MAP).toBe('CONTROLLER:SASL_PLAINTEXT,INTERNAL:SASL_PLAINTEXT,EXTERNAL:SASL_SSL');
+    expect(env).toMatchObject({ KAFKA_LISTENER_NAME_EXTERNAL_SSL_KEYSTORE_TYPE: 'PEM', KAFKA_LISTENER_NAME_EXTERNAL_SSL_KEYSTORE_LOCATION: '/etc/kafka/tls/keystore.pem' });
+    const mounts = (merged.services.kafka.volumes as unknown as { source: string; target: string }[]).map((v) => `${v.source}:${v.target}`);
+    expect(mounts).toEqual(expect.arrayContaining(['/srv/kafka-tls:/etc/kafka/tls', 'kafka-data:/var/lib/kafka/data', expect.stringMatching(/compose\/kafka-start\.sh:\/opt\/tailsync\/kafka-start\.sh$/)]));
   });
 });
 

@@ -7,11 +7,14 @@
 import './support/retry-closed-connections';
 import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { TailEventMessage, TOPICS } from '@tailsync/contracts';
+import { kafkaAccessFailure, kafkaConnection } from '@tailsync/service-kit';
 import { verifyWebhookRequest } from '@tailsync/webhooks';
 import { Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- the test CA the local broker's TLS runs use
+import { testCertificateAuthority } from '../../../tools/kafka/test-ca';
 import { api, newServiceAccount, TestAccount } from '../../src/support/accounts';
 import { eventually, sleep } from '../../src/support/eventually';
 import { collect } from '../../src/support/kafka';
@@ -20,6 +23,15 @@ import { ComposeProject, docker, REPO_ROOT, secretFiles } from './support/compos
 const EVT = 'Product.RiskAssessmentExecuted';
 const APPS = ['tail-sync', 'webhook-dispatcher', 'gateway'] as const;
 const SERVICES = ['kafka', 'postgres', ...APPS] as const;
+
+// The operator's certificate on Kafka's EXTERNAL listener (docker-compose.kafka-tls.yml): one a CA
+// made for this run signs, for 127.0.0.1 and localhost, readable by the Kafka image's user.
+const tlsDir = join(REPO_ROOT, '.data', 'compose', 'kafka-tls');
+const ca = testCertificateAuthority(join(tlsDir, 'ca'));
+mkdirSync(join(tlsDir, 'broker'), { recursive: true });
+copyFileSync(ca.keystoreFile, join(tlsDir, 'broker', 'keystore.pem'));
+chmodSync(join(tlsDir, 'broker'), 0o755);
+chmodSync(join(tlsDir, 'broker', 'keystore.pem'), 0o644);
 // The images are built as the release this checkout is, from this commit, labelled so.
 const release = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const revision = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
@@ -32,13 +44,17 @@ const stack = new ComposeProject({
     // Requests reach the gateway through Docker's port publishing, from the compose network's
     // gateway address (a private range): that is the proxy this stack trusts.
     TRUST_PROXY: 'uniquelocal',
+    KAFKA_TLS_DIR: join(tlsDir, 'broker'),
   },
 });
 
 // The e2e helpers (accounts, kafka) read these: point them at what compose publishes.
 process.env.E2E_BASE_URL = stack.gatewayUrl;
-process.env.KAFKA_BROKERS = stack.kafkaBrokers;
 process.env.ADMIN_TOKEN = stack.secrets.admin_token;
+// They read tailsync.tail-events as an internal service does: reader, in reader-* groups, over TLS.
+Object.assign(process.env, stack.externalKafka('reader', ca.caFile), { E2E_KAFKA_GROUP_PREFIX: 'reader-compose-' });
+const externalClient = (settings: Record<string, string>) =>
+  new Kafka({ ...kafkaConnection(settings), clientId: `compose-test-${randomUUID().slice(0, 8)}`, logLevel: logLevel.NOTHING, retry: { retries: 2 }, connectionTimeout: 10_000 });
 
 interface Received {
   path: string;
@@ -175,9 +191,8 @@ describe('the operators’ compose stack', () => {
   it('delivers Product.RiskAssessmentExecuted to a receiver on the compose network, signed', async () => {
     const sub = await api(account, 'POST', '/WebhookSubscriptions/', { eventNames: [EVT], url: 'http://receiver:8080/hooks', sharedSecret });
     expect(sub.status).toBe(200);
-    producer = new Kafka({ clientId: 'compose-test', brokers: [stack.kafkaBrokers], logLevel: logLevel.NOTHING }).producer({
-      createPartitioner: Partitioners.DefaultPartitioner,
-    });
+    // As the product that runs risk assessments does: its principal, over TLS.
+    producer = externalClient(stack.externalKafka('product', ca.caFile)).producer({ createPartitioner: Partitioners.DefaultPartitioner });
     await producer.connect();
     const eventIds: string[] = [];
     for (let i = 0; i < 5; i++) eventIds.push(await publish(account.domain));
@@ -190,6 +205,66 @@ describe('the operators’ compose stack', () => {
       const verdict = verifyWebhookRequest({ authorizationHeader: call.headers.authorization, rawBody: call.body, secret: sharedSecret });
       expect(verdict).toMatchObject({ ok: true, claims: { sub: account.domain, evt: EVT } });
     }
+  });
+
+  it('refuses on the EXTERNAL listener a client without credentials, a wrong password, plaintext, and a principal beyond its rights', async () => {
+    const attempt = async (settings: Record<string, string>, run: (kafka: Kafka) => Promise<unknown>): Promise<string> => {
+      try {
+        await run(externalClient(settings));
+      } catch (error) {
+        return kafkaAccessFailure(error, kafkaConnection(settings))?.message ?? `refused: ${(error as Error).message}`;
+      }
+      return 'allowed';
+    };
+    const listTopics = async (kafka: Kafka) => {
+      const admin = kafka.admin();
+      await admin.connect();
+      try {
+        return await admin.listTopics();
+      } finally {
+        await admin.disconnect();
+      }
+    };
+    const produceTo = (topic: string) => async (kafka: Kafka) => {
+      const p = kafka.producer({ allowAutoTopicCreation: false, retry: { retries: 0 } });
+      await p.connect();
+      try {
+        const event = { eventId: randomUUID(), domain: 'attacker', occurredAt: new Date().toISOString(), data: {} };
+        await p.send({ topic, acks: -1, messages: [{ key: event.domain, value: JSON.stringify(event) }] });
+      } finally {
+        await p.disconnect();
+      }
+    };
+    const { KAFKA_SASL_MECHANISM: _mechanism, KAFKA_SASL_USERNAME: _username, KAFKA_SASL_PASSWORD: _password, ...anonymous } = stack.externalKafka('reader', ca.caFile);
+    expect(await attempt(anonymous, listTopics)).toMatch(/^refused/);
+    // TLS is required: the same credentials without it get nowhere.
+    const { KAFKA_SSL: _ssl, KAFKA_SSL_CA_FILE: _caFile, ...plaintext } = stack.externalKafka('reader', ca.caFile);
+    expect(await attempt(plaintext, listTopics)).toMatch(/^refused/);
+    const wrong = { ...stack.externalKafka('reader', ca.caFile), KAFKA_SASL_PASSWORD: 'not-the-reader-password' };
+    const refusedWrong = await attempt(wrong, listTopics);
+    expect(refusedWrong).toContain('refused the credentials');
+    expect(refusedWrong).not.toContain('not-the-reader-password');
+    // reader may read tailsync.*, never write risk assessments the dispatcher would sign and send.
+    expect(await attempt(stack.externalKafka('reader', ca.caFile), produceTo(TOPICS.riskAssessmentExecuted))).toContain('TOPIC_AUTHORIZATION_FAILED');
+    expect(await attempt(stack.externalKafka('reader', ca.caFile), produceTo(TOPICS.tailEvents))).toContain('TOPIC_AUTHORIZATION_FAILED');
+    // product writes risk assessments only: it cannot read the tail events or write the DLQ.
+    expect(await attempt(stack.externalKafka('product', ca.caFile), produceTo(TOPICS.riskAssessmentExecutedDlq))).toContain('TOPIC_AUTHORIZATION_FAILED');
+    const productReads = await attempt(stack.externalKafka('product', ca.caFile), async (kafka) => {
+      const admin = kafka.admin();
+      await admin.connect();
+      try {
+        return await admin.fetchTopicOffsets(TOPICS.tailEvents);
+      } finally {
+        await admin.disconnect();
+      }
+    });
+    expect(productReads).toMatch(/AUTHORIZATION_FAILED|refused/);
+    expect(productReads).not.toBe('allowed');
+    // kafka-init ran once and exited 0, and its log names no password.
+    expect(stack.state('kafka-init')).toMatchObject({ status: 'exited', exitCode: 0 });
+    const initLog = stack.must(['logs', '--no-log-prefix', 'kafka-init']);
+    expect(initLog).toContain('ACLs:');
+    for (const [name, value] of Object.entries(stack.secrets)) expect({ name, inLog: initLog.includes(value) }).toEqual({ name, inLog: false });
   });
 
   it('brings tail-sync, the dispatcher and the gateway back by themselves after SIGKILL under load, losing nothing accepted', async () => {

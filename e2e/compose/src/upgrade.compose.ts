@@ -10,6 +10,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TOPICS } from '@tailsync/contracts';
+import { kafkaConnection } from '@tailsync/service-kit';
 import { Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
 import { api, newServiceAccount, TestAccount } from '../../src/support/accounts';
 import { eventually } from '../../src/support/eventually';
@@ -57,9 +58,10 @@ async function publish(domain: string): Promise<string> {
   return eventId;
 }
 
-async function connectProducer(): Promise<void> {
+/** A producer as the product runs it: without credentials on the previous release, as `product` (SASL/SCRAM) after the upgrade. */
+async function connectProducer(settings: Record<string, string>): Promise<void> {
   await producer?.disconnect().catch(() => undefined);
-  producer = new Kafka({ clientId: 'upgrade-test', brokers: [current.kafkaBrokers], logLevel: logLevel.NOTHING }).producer({ createPartitioner: Partitioners.DefaultPartitioner });
+  producer = new Kafka({ ...kafkaConnection(settings), clientId: 'upgrade-test', logLevel: logLevel.NOTHING }).producer({ createPartitioner: Partitioners.DefaultPartitioner });
   await producer.connect();
 }
 
@@ -142,7 +144,7 @@ afterAll(async () => {
 describe(`an upgrade from the previous release (${ref}) to this checkout, and back`, () => {
   it('fills a stack of the previous release: tails, a mapping, a deactivation, subscriptions and deliveries', async () => {
     await upAndHealthy(previous, `previous release (${ref})`);
-    await connectProducer();
+    await connectProducer({ KAFKA_BROKERS: current.kafkaBrokers }); // PLAINTEXT before this release
     for (const prefix of ['up-a', 'up-b']) {
       const account = await newServiceAccount(`${prefix}-${randomBytes(4).toString('hex')}`);
       const second = await newServiceAccount(account.domain, 'second source');
@@ -178,7 +180,8 @@ describe(`an upgrade from the previous release (${ref}) to this checkout, and ba
   }, STEP_TIMEOUT_MS);
 
   it('goes on working after the upgrade: new writes, new deliveries, no old delivery sent again', async () => {
-    await connectProducer();
+    // Kafka now has SASL and ACLs on the volume the previous release formatted (compose/kafka-start.sh).
+    await connectProducer(current.externalKafka('product'));
     const first = accounts.find((a) => a.clientId === primaries[0].clientId) as TestAccount; // with its fresh token
     expect((await api(first, 'PUT', '/Tails', { tailId: 'efb-3', tailNumber: 'N300UP' })).status).toBe(201);
     tailIds[first.clientId].push('efb-3');

@@ -31,7 +31,8 @@ export interface Collected<T> {
  * until it returns true (→ true) or the time runs out (→ false).
  */
 async function readFromStart(topic: string, take: (payload: EachMessagePayload) => boolean, timeoutMs: number): Promise<boolean> {
-  const consumer: Consumer = kafka().consumer({ groupId: `e2e-${randomUUID()}`, maxWaitTimeInMs: 100 });
+  // A client with a principal of narrower rights (the compose test's reader) names the groups it may use.
+  const consumer: Consumer = kafka().consumer({ groupId: `${process.env.E2E_KAFKA_GROUP_PREFIX ?? 'e2e-'}${randomUUID()}`, maxWaitTimeInMs: 100 });
   await consumer.connect();
   try {
     await consumer.subscribe({ topic, fromBeginning: true });

@@ -12,6 +12,10 @@ export interface PutSubscriptionRequest {
   sealedSecret?: string;
   /** Default `hmac-sha256`. */
   signatureScheme?: SignatureScheme;
+  /** Attempts per second across every copy (1-1000); absent: no cap. */
+  maxPerSecond?: number;
+  /** Attempts in flight across every copy (1-100); absent: no cap (the adaptive allowance applies). */
+  maxInFlight?: number;
 }
 
 /** How callbacks are signed: HMAC with the shared secret (`v1`, HS256), or the domain's Ed25519 key (`v1a`, EdDSA). */
@@ -54,6 +58,8 @@ export interface SubscriptionView {
   eventNames: string[];
   url: string;
   signatureScheme: SignatureScheme;
+  maxPerSecond: number | null;
+  maxInFlight: number | null;
   createdAt: string;
   updatedAt: string;
   /** When the current shared secret was set. */

@@ -14,7 +14,7 @@ const LATER_DAY = '2026-01-02T12:00:00.000Z';
 const serviceAccount = { clientId: CLIENT_ID, domain: 'acme', name: 'Acme EFB', status: 'active', createdAt: AT };
 const health = { lastSuccessAt: LATER, lastFailureAt: null, failedDeliveriesInARow: 0 };
 const subscription = {
-  eventNames: ['Product.RiskAssessmentExecuted'], url: 'https://efb.acme.example/webhooks/tailsync', signatureScheme: 'hmac-sha256', createdAt: AT, updatedAt: LATER,
+  eventNames: ['Product.RiskAssessmentExecuted'], url: 'https://efb.acme.example/webhooks/tailsync', signatureScheme: 'hmac-sha256', maxPerSecond: null, maxInFlight: null, createdAt: AT, updatedAt: LATER,
   secretUpdatedAt: AT, previousSecretValidUntil: null, status: 'active', disabledReason: null, disabledAt: null, health,
 };
 const mapping = { source: CLIENT_ID, mappedId: 'efb-42' };

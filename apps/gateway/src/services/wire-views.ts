@@ -41,6 +41,8 @@ export const subscriptionView = (w: wire.SubscriptionView__Output): Subscription
   eventNames: w.eventNames,
   url: w.url,
   signatureScheme: w.signatureScheme as SignatureScheme,
+  maxPerSecond: w.maxPerSecond ?? null,
+  maxInFlight: w.maxInFlight ?? null,
   createdAt: w.createdAt,
   updatedAt: w.updatedAt,
   secretUpdatedAt: w.secretUpdatedAt,

@@ -46,6 +46,8 @@ export class WebhookSubscriptionsController {
       url: body.url,
       ...(body.sharedSecret === undefined ? {} : { sealedSecret: this.box.encrypt(body.sharedSecret, caller.domain) }),
       ...(body.signatureScheme === undefined ? {} : { signatureScheme: body.signatureScheme }),
+      ...(body.maxPerSecond === undefined ? {} : { maxPerSecond: body.maxPerSecond }),
+      ...(body.maxInFlight === undefined ? {} : { maxInFlight: body.maxInFlight }),
     };
     return this.dispatcher.putSubscription(caller, request);
   }

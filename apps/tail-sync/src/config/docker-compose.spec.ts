@@ -6,12 +6,15 @@ import { TailSyncConfig } from './tail-sync.config';
 
 describe('tail-sync in docker-compose.yml', () => {
   it('sets every setting tail-sync requires, valid, and no setting it does not know', () => {
-    const secrets = { postgres_password: 'operator-database-password', service_verify_key: newServiceKeys().SERVICE_VERIFY_KEY };
+    const secrets = { postgres_password: 'operator-database-password', service_verify_key: newServiceKeys().SERVICE_VERIFY_KEY, kafka_tail_sync_password: 'tail-sync-kafka-password' };
     const env = withSecretFiles(composeEnvironment('tail-sync', {}), mkdtempSync(join(tmpdir(), 'tail-sync-secrets-')), secrets);
     expect(unknownSettings(env, TailSyncConfig)).toEqual([]);
     const config = loadConfig(TailSyncConfig, env);
     expect(config.EVENT_STORE).toBe('esdb');
     expect(config.KAFKA_BROKERS).toBe('kafka:9092');
+    // Its own Kafka principal, the password from its secret file.
+    expect(config).toMatchObject({ KAFKA_SASL_MECHANISM: 'scram-sha-512', KAFKA_SASL_USERNAME: 'tail-sync' });
+    expect(env.KAFKA_SASL_PASSWORD_FILE).toMatch(/kafka_tail_sync_password$/);
     expect(config.TAIL_SYNC_GRPC_PORT).toBe(50051);
     expect(config.DATABASE_URL).toBe('postgres://tailsync:operator-database-password@postgres:5432/tailsync');
   });

@@ -21,6 +21,15 @@ export interface AttemptRunnerOptions {
   attemptTimeoutMs: number;
 }
 
+/** What the receiver answered an attempt (null: no answer, or nothing was sent), for the scheduler's flow control. */
+export interface AttemptAnswer {
+  statusCode: number | null;
+  /** A valid Retry-After came with a 429 or 503. */
+  retryAfterGiven: boolean;
+}
+
+const NOTHING_SENT: AttemptAnswer = { statusCode: null, retryAfterGiven: false };
+
 /**
  * One attempt of a leased delivery against its subscription as it is now: signed, sent, classified
  * (delivered, retry on the schedule honouring Retry-After, or failed), and handed to the recorder.
@@ -39,18 +48,20 @@ export class AttemptRunner {
     private readonly options: AttemptRunnerOptions,
   ) {}
 
-  run(delivery: ClaimedDelivery, subscription: StoredSubscription | undefined): Promise<void> {
+  run(delivery: ClaimedDelivery, subscription: StoredSubscription | undefined): Promise<AttemptAnswer> {
     const attempt = delivery.attempts + 1;
     return inAttemptSpan(delivery, attempt, (span, log) => this.attempt(delivery, subscription, attempt, span, log));
   }
 
-  private async attempt(delivery: ClaimedDelivery, subscription: StoredSubscription | undefined, attempt: number, span: Span, log: LogCorrelation): Promise<void> {
+  private async attempt(delivery: ClaimedDelivery, subscription: StoredSubscription | undefined, attempt: number, span: Span, log: LogCorrelation): Promise<AttemptAnswer> {
     const at = new Date();
-    const end = (error: string) =>
+    const end = (error: string): AttemptAnswer => {
       this.recorder.record(
         { id: delivery.id, leaseToken: delivery.leaseToken, attempt, at, statusCode: null, durationMs: 0, error, retryAfterMs: null, next: { status: 'failed' } },
         'failed',
       );
+      return NOTHING_SENT;
+    };
 
     if (!subscription) return end('no subscription: it was deleted before this attempt; nothing was sent');
     if (subscription.status === 'disabled') return end(`the subscription is disabled (${subscription.disabledReason}); nothing was sent`);
@@ -110,5 +121,6 @@ export class AttemptRunner {
     if (result.statusCode === GONE_STATUS) {
       this.state.disable(delivery.domain, 'gone').catch((e) => this.logger.warn({ msg: 'disabling a gone subscription failed', error: (e as Error).message, ...log }));
     }
+    return { statusCode: result.statusCode ?? null, retryAfterGiven: asked !== null };
   }
 }

@@ -12,6 +12,7 @@ import { AttemptRecorder } from './attempt.recorder';
 import { AttemptRunner, type AttemptRunnerOptions } from './attempt.runner';
 import { CallbackKeys } from '../signing/callback-keys';
 import { WriteBehindLeases } from './write-behind-leases';
+import { FlowGate } from './flow-gate';
 import { DeliveryScheduler, type SchedulerOptions } from './delivery.scheduler';
 import { DeliveryStore } from './delivery.store';
 import { callbackBody } from './domain/event-message';
@@ -58,7 +59,7 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
     const state = new SubscriptionState(subscriptions, events);
     const leaseWrites = new WriteBehindLeases(deliveries, { lingerMs: options.leaseLingerMs ?? 20 });
     const recorder = new AttemptRecorder(deliveries, state, metrics, { lingerMs: 0 }, leaseWrites);
-    const s = new DeliveryScheduler(deliveries, subscriptions, new AttemptRunner(new CallbackKeys(box), sender, recorder, metrics, state, o), recorder, metrics, o, leaseWrites);
+    const s = new DeliveryScheduler(deliveries, subscriptions, new AttemptRunner(new CallbackKeys(box), sender, recorder, metrics, state, o), recorder, metrics, o, leaseWrites, new FlowGate(db.pool, 15_000));
     schedulers.push(s);
     s.start();
     return s;

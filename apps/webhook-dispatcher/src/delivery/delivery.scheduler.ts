@@ -3,9 +3,11 @@ import { PollingLoop, type TurnOutcome } from '@tailsync/service-kit';
 import type { SubscriptionReader } from '../subscriptions/subscription-cache';
 import type { StoredSubscription } from '../subscriptions/subscription.store';
 import type { AttemptRecorder } from './attempt.recorder';
-import type { AttemptRunner } from './attempt.runner';
+import type { AttemptAnswer, AttemptRunner } from './attempt.runner';
 import type { DeliveryMetrics } from './delivery.metrics';
 import type { ClaimedDelivery, DeliveryStore, NewDelivery } from './delivery.store';
+import { nextAllowance } from './domain/adaptive-allowance';
+import { isCapped, type FlowGate, type FlowLimits, type FlowPermit } from './flow-gate';
 import type { WriteBehindLeases } from './write-behind-leases';
 
 export interface SchedulerOptions {
@@ -34,6 +36,11 @@ interface Queued {
  * one attempt twice), concurrently with a cap per domain (a hanging receiver ties up at most
  * `domainConcurrency` slots; other domains keep theirs).
  *
+ * A subscription's caps (`maxInFlight`, `maxPerSecond`) hold across every copy: each attempt of a
+ * capped domain first takes a place from the {@link FlowGate} (PostgreSQL), waiting for one within
+ * its lease. An uncapped domain's allowance in this copy halves on answers that say the receiver is
+ * overwhelmed (503…, or 429 without Retry-After) and comes back whole on a success.
+ *
  * Fresh deliveries come from the consumer ({@link admit}): inserted already leased to this copy
  * and queued at once, with no claim round trip. Everything else (retries coming due, deliveries
  * that found no room here, other copies' inserts, redeliveries) is claimed by a polling loop, which
@@ -57,6 +64,10 @@ export class DeliveryScheduler {
   private readonly attemptsInFlight = new Set<Promise<void>>();
   private depthTimer: NodeJS.Timeout | undefined;
   private wakeTimer: NodeJS.Timeout | undefined;
+  /** The caps of the domains with queued or running attempts, as their subscriptions said when claimed. */
+  private readonly limits = new Map<string, FlowLimits>();
+  /** Uncapped domains whose allowance is below domainConcurrency after overload answers. */
+  private readonly allowances = new Map<string, number>();
 
   constructor(
     private readonly deliveries: DeliveryStore,
@@ -66,6 +77,7 @@ export class DeliveryScheduler {
     private readonly metrics: DeliveryMetrics,
     private readonly options: SchedulerOptions,
     private readonly leaseWrites: WriteBehindLeases,
+    private readonly gate: FlowGate,
   ) {
     this.loop = new PollingLoop(() => this.claimTurn(), {
       idleMs: options.pollIntervalMs,
@@ -204,10 +216,20 @@ export class DeliveryScheduler {
     return 2 * this.options.maxConcurrency - this.inFlight - this.queuedTotal - this.reservedTotal;
   }
 
-  /** Per domain, at most twice its concurrency is held (running + queued + reserved). */
+  /** Per domain, at most twice what it may run at once is held (running + queued + reserved). */
   private roomOf(domain: string): number {
     const held = (this.perDomain.get(domain) ?? 0) + (this.queues.get(domain)?.length ?? 0) + (this.reserved.get(domain) ?? 0);
-    return Math.max(0, 2 * this.options.domainConcurrency - held);
+    const limits = this.limits.get(domain);
+    // A rate cap runs few at once: hold about a second's worth, so rows do not outwait their leases here.
+    const paced = limits?.maxPerSecond == null ? Infinity : Math.max(1, limits.maxPerSecond);
+    return Math.max(0, 2 * Math.min(this.capOf(domain), paced) - held);
+  }
+
+  /** Attempts of the domain this copy runs at once: its maxInFlight, or its adaptive allowance (both within domainConcurrency). */
+  private capOf(domain: string): number {
+    const limits = this.limits.get(domain);
+    const cap = isCapped(limits) ? limits.maxInFlight ?? Infinity : this.allowances.get(domain) ?? Infinity;
+    return Math.min(this.options.domainConcurrency, cap);
   }
 
   private reserve(deliveries: NewDelivery[], sign: 1 | -1): void {
@@ -261,7 +283,9 @@ export class DeliveryScheduler {
   private enqueue(leased: ClaimedDelivery[], subscriptions: Map<string, StoredSubscription>, claimedAt: number): void {
     for (const delivery of leased) {
       const queue = this.queues.get(delivery.domain) ?? [];
-      queue.push({ delivery, subscription: subscriptions.get(delivery.domain), claimedAt });
+      const subscription = subscriptions.get(delivery.domain);
+      if (subscription) this.limits.set(delivery.domain, { maxPerSecond: subscription.maxPerSecond, maxInFlight: subscription.maxInFlight });
+      queue.push({ delivery, subscription, claimedAt });
       this.queues.set(delivery.domain, queue);
       this.queuedTotal++;
     }
@@ -273,37 +297,82 @@ export class DeliveryScheduler {
     // Time an attempt needs from its start: the time limit plus the margin to record it.
     const needed = this.options.attemptTimeoutMs + Math.min(this.options.leaseMarginMs ?? 5000, 2000);
     for (const [domain, queue] of this.queues) {
-      while (queue.length > 0 && this.inFlight < this.options.maxConcurrency && (this.perDomain.get(domain) ?? 0) < this.options.domainConcurrency) {
+      while (queue.length > 0 && this.inFlight < this.options.maxConcurrency && (this.perDomain.get(domain) ?? 0) < this.capOf(domain)) {
         const item = queue.shift()!;
         this.queuedTotal--;
         if (Date.now() + needed > item.claimedAt + this.leaseMs) {
           stale.push(item.delivery); // waited too long: hand it back rather than risk running it after the lease
           continue;
         }
-        this.run(item.delivery, item.subscription);
+        this.run(item);
       }
-      if (queue.length === 0) this.queues.delete(domain);
+      if (queue.length === 0) {
+        this.queues.delete(domain);
+        if (!this.perDomain.has(domain)) this.limits.delete(domain);
+      }
     }
     if (stale.length > 0) {
       this.deliveries.release(stale).catch((error) => this.logger.warn({ msg: 'releasing leases failed', error: (error as Error).message }));
     }
   }
 
-  private run(delivery: ClaimedDelivery, subscription: StoredSubscription | undefined): void {
+  private run(item: Queued): void {
+    const { delivery } = item;
     this.inFlight++;
     this.perDomain.set(delivery.domain, (this.perDomain.get(delivery.domain) ?? 0) + 1);
-    const run = this.runner.run(delivery, subscription)
+    const run = this.attempt(item)
       .catch((error) => this.logger.error({ msg: 'attempt crashed', deliveryId: delivery.id, error: (error as Error).message }))
       .finally(() => {
         this.attemptsInFlight.delete(run);
         this.inFlight--;
         const left = (this.perDomain.get(delivery.domain) ?? 1) - 1;
-        if (left <= 0) this.perDomain.delete(delivery.domain);
-        else this.perDomain.set(delivery.domain, left);
+        if (left > 0) this.perDomain.set(delivery.domain, left);
+        else {
+          this.perDomain.delete(delivery.domain);
+          if (!this.queues.has(delivery.domain)) this.limits.delete(delivery.domain);
+        }
         if (this.running) this.pump();
         this.wakeSoon();
       });
     this.attemptsInFlight.add(run);
+  }
+
+  /** One attempt: for a capped domain once the gate gives it a place (the lease handed back if none comes in time). */
+  private async attempt({ delivery, subscription, claimedAt }: Queued): Promise<void> {
+    const limits = subscription && { maxPerSecond: subscription.maxPerSecond, maxInFlight: subscription.maxInFlight };
+    let permit: FlowPermit | undefined;
+    if (isCapped(limits)) {
+      permit = await this.placeFor(delivery, limits, claimedAt);
+      if (!permit) {
+        await this.deliveries.release([delivery]);
+        return;
+      }
+    }
+    try {
+      const answer = await this.runner.run(delivery, subscription);
+      if (!isCapped(limits)) this.adapt(delivery.domain, answer);
+    } finally {
+      permit?.release();
+    }
+  }
+
+  /** Waits for the gate's place while the lease still covers the attempt after it; undefined when it would not. */
+  private async placeFor(delivery: ClaimedDelivery, limits: FlowLimits, claimedAt: number): Promise<FlowPermit | undefined> {
+    const needed = this.options.attemptTimeoutMs + Math.min(this.options.leaseMarginMs ?? 5000, 2000);
+    for (;;) {
+      if (!this.running) return undefined;
+      const place = await this.gate.tryAcquire(delivery.domain, limits);
+      if (typeof place !== 'number') return place;
+      if (Date.now() + place + needed > claimedAt + this.leaseMs) return undefined;
+      await new Promise((resolve) => setTimeout(resolve, place));
+    }
+  }
+
+  private adapt(domain: string, answer: AttemptAnswer): void {
+    const full = this.options.domainConcurrency;
+    const next = nextAllowance(this.allowances.get(domain) ?? full, full, answer);
+    if (next >= full) this.allowances.delete(domain);
+    else this.allowances.set(domain, next);
   }
 
   /** Hands the queued (not started) leases back, so another copy runs them now. */

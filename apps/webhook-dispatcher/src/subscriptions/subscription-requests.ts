@@ -40,6 +40,8 @@ const view = (s: StoredSubscription): SubscriptionView => ({
   eventNames: s.eventNames,
   url: s.url,
   signatureScheme: s.signatureScheme,
+  maxPerSecond: s.maxPerSecond,
+  maxInFlight: s.maxInFlight,
   createdAt: s.createdAt.toISOString(),
   updatedAt: s.updatedAt.toISOString(),
   secretUpdatedAt: s.secretUpdatedAt.toISOString(),
@@ -71,6 +73,10 @@ export class SubscriptionRequests {
       if (!url.ok) fieldErrors.url = [url.message];
       const scheme = body?.signatureScheme ?? 'hmac-sha256';
       if (!SIGNATURE_SCHEMES.includes(scheme)) fieldErrors.signatureScheme = [`signatureScheme must be one of ${SIGNATURE_SCHEMES.join(', ')}.`];
+      for (const [name, max] of [['maxPerSecond', 1000], ['maxInFlight', 100]] as const) {
+        const value = body?.[name];
+        if (value !== undefined && (!Number.isInteger(value) || value < 1 || value > max)) fieldErrors[name] = [`${name} must be an integer from 1 to ${max}.`];
+      }
       let secret: string | undefined;
       if (body?.sealedSecret === undefined) {
         // An ed25519 subscription signs with the domain's key: a shared secret is optional.
@@ -88,6 +94,7 @@ export class SubscriptionRequests {
       if (Object.keys(fieldErrors).length > 0) throw validation(fieldErrors);
       const input = {
         eventNames: [...new Set(body.eventNames)], url: body.url, signatureScheme: scheme,
+        maxPerSecond: body.maxPerSecond ?? null, maxInFlight: body.maxInFlight ?? null,
         sealedSecret: secret === undefined ? null : body.sealedSecret!, secretId: secret === undefined ? null : secretId(secret),
       };
       const saved = await this.runtime.state.save(caller.domain, input, this.runtime.config.WEBHOOK_SECRET_GRACE_SECONDS, () => sealedKeyPair(this.runtime.box, caller.domain));

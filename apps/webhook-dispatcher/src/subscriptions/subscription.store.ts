@@ -26,6 +26,9 @@ export interface StoredSubscription {
   failedInARow: number;
   createdAt: Date;
   updatedAt: Date;
+  /** Flow control: attempts per second and in flight across every copy; null when unset. */
+  maxPerSecond: number | null;
+  maxInFlight: number | null;
   /** The domain's live Ed25519 keys (`ed25519` only, as read for delivering; empty in what a change returns). */
   signingKeys: StoredSigningKey[];
 }
@@ -46,6 +49,9 @@ export interface SubscriptionInput {
   url: string;
   /** Default `hmac-sha256`. */
   signatureScheme?: SignatureScheme;
+  /** Unset (null) unless given. */
+  maxPerSecond?: number | null;
+  maxInFlight?: number | null;
   /** Null: keep the stored secret (an `ed25519` subscription saved without one). */
   sealedSecret: string | null;
   /** {@link secretId} of the secret (public: it is every token's `kid`), to tell a rotation from a re-save. */
@@ -57,6 +63,8 @@ interface Row {
   event_names: string[];
   url: string;
   signature_scheme: SignatureScheme;
+  max_per_second: number | null;
+  max_in_flight: number | null;
   secret_sealed: string | null;
   secret_updated_at: Date;
   previous_secret_sealed: string | null;
@@ -76,6 +84,8 @@ const toSubscription = (r: Row): StoredSubscription => ({
   eventNames: r.event_names,
   url: r.url,
   signatureScheme: r.signature_scheme,
+  maxPerSecond: r.max_per_second,
+  maxInFlight: r.max_in_flight,
   sealedSecret: r.secret_sealed,
   secretUpdatedAt: r.secret_updated_at,
   previousSealedSecret: r.previous_secret_sealed,
@@ -91,7 +101,7 @@ const toSubscription = (r: Row): StoredSubscription => ({
   signingKeys: [],
 });
 
-const COLUMNS = `domain, event_names, url, signature_scheme, secret_sealed, secret_updated_at, previous_secret_sealed, previous_secret_valid_until,
+const COLUMNS = `domain, event_names, url, signature_scheme, max_per_second, max_in_flight, secret_sealed, secret_updated_at, previous_secret_sealed, previous_secret_valid_until,
   status, disabled_reason, disabled_at, last_success_at, last_failure_at, failed_in_a_row, created_at, updated_at`;
 
 /** One subscription per domain, in `webhook_subscriptions`. */
@@ -116,10 +126,11 @@ export class SubscriptionStore {
     // so concurrent saves of a domain are told apart correctly.
     const { rows } = await db.query<Row & { before_status: string | null; before_secret_id: string | null }>(
       `with before as materialized (select status, secret_id from webhook_subscriptions where domain = $1 for update)
-       insert into webhook_subscriptions (domain, event_names, url, secret_sealed, secret_id, secret_updated_at, signature_scheme)
-       select $1, $2, $3, $4, $5, now(), $7 from (select 1) one left join before on true
+       insert into webhook_subscriptions (domain, event_names, url, secret_sealed, secret_id, secret_updated_at, signature_scheme, max_per_second, max_in_flight)
+       select $1, $2, $3, $4, $5, now(), $7, $8, $9 from (select 1) one left join before on true
        on conflict (domain) do update
          set event_names = excluded.event_names, url = excluded.url, signature_scheme = excluded.signature_scheme,
+             max_per_second = excluded.max_per_second, max_in_flight = excluded.max_in_flight,
              secret_sealed = coalesce(excluded.secret_sealed, webhook_subscriptions.secret_sealed),
              secret_id = coalesce(excluded.secret_id, webhook_subscriptions.secret_id), updated_at = now(),
              status = 'active', disabled_reason = null, disabled_at = null, failed_in_a_row = 0, failing_since = null,
@@ -128,7 +139,7 @@ export class SubscriptionStore {
              previous_secret_valid_until = case when ${rotated} then now() + make_interval(secs => $6::float8)
                                                 else webhook_subscriptions.previous_secret_valid_until end
        returning ${COLUMNS}, (select status from before) as before_status, (select secret_id from before) as before_secret_id`,
-      [domain, input.eventNames, input.url, input.sealedSecret, input.secretId, graceSeconds, input.signatureScheme ?? 'hmac-sha256'],
+      [domain, input.eventNames, input.url, input.sealedSecret, input.secretId, graceSeconds, input.signatureScheme ?? 'hmac-sha256', input.maxPerSecond ?? null, input.maxInFlight ?? null],
     );
     const row = rows[0];
     const created = row.before_status === null;

@@ -24,7 +24,16 @@ export interface StackSecrets {
   service_signing_key: string;
   /** The services' half. */
   service_verify_key: string;
+  /** Kafka's principals: the broker's own login (admin) and kafka-init's, then one per client. */
+  kafka_admin_password: string;
+  kafka_tail_sync_password: string;
+  kafka_webhook_dispatcher_password: string;
+  kafka_product_password: string;
+  kafka_reader_password: string;
 }
+
+/** The Kafka principals a client outside the stack connects as, over the EXTERNAL listener. */
+export type ExternalPrincipal = 'admin' | 'product' | 'reader';
 
 /** How a checkout's compose files take the secrets: the settings that give them, files written as needed. */
 export type SecretSettings = (secrets: StackSecrets, dir: string) => Record<string, string>;
@@ -85,6 +94,11 @@ export class ComposeProject {
       webhook_secret_key: randomBytes(32).toString('base64'),
       postgres_password: randomBytes(16).toString('hex'),
       ...serviceKeySecrets(),
+      kafka_admin_password: randomBytes(24).toString('hex'),
+      kafka_tail_sync_password: randomBytes(24).toString('hex'),
+      kafka_webhook_dispatcher_password: randomBytes(24).toString('hex'),
+      kafka_product_password: randomBytes(24).toString('hex'),
+      kafka_reader_password: randomBytes(24).toString('hex'),
     };
     this.settings = {
       GATEWAY_PORT: process.env.COMPOSE_TEST_GATEWAY_PORT ?? '23000',
@@ -100,6 +114,8 @@ export class ComposeProject {
       ...(process.env.TAILSYNC_COMPOSE_STORE === 'esdb' ? [] : ['docker-compose.postgres-store.yml']),
       // Certificates given: the store runs secure (the operators-stack workflow).
       ...(process.env.TAILSYNC_COMPOSE_STORE === 'esdb' && process.env.EVENTSTORE_CERTS_DIR ? ['docker-compose.eventstore-secure.yml'] : []),
+      // The operator's certificate given: TLS on Kafka's EXTERNAL listener.
+      ...(this.settings.KAFKA_TLS_DIR ? ['docker-compose.kafka-tls.yml'] : []),
       'e2e/compose/receiver.compose.yml',
     ];
     this.writeEnvFile('.env', this.settings);
@@ -111,6 +127,20 @@ export class ComposeProject {
 
   get kafkaBrokers(): string {
     return `127.0.0.1:${this.settings.KAFKA_EXTERNAL_PORT}`;
+  }
+
+  /**
+   * Client settings (KAFKA_*) of a principal on the EXTERNAL listener, as a client outside the
+   * stack has them: SASL/SCRAM, and TLS trusting `caFile` when the stack runs the TLS override.
+   */
+  externalKafka(principal: ExternalPrincipal, caFile?: string): Record<string, string> {
+    return {
+      KAFKA_BROKERS: this.kafkaBrokers,
+      KAFKA_SASL_MECHANISM: 'scram-sha-512',
+      KAFKA_SASL_USERNAME: principal,
+      KAFKA_SASL_PASSWORD: this.secrets[`kafka_${principal}_password`],
+      ...(caFile ? { KAFKA_SSL: 'true', KAFKA_SSL_CA_FILE: caFile } : {}),
+    };
   }
 
   get receiverUrl(): string {

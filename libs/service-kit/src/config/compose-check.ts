@@ -24,6 +24,7 @@ export interface ComposeService {
   mem_limit?: string;
   stop_grace_period?: string;
   tmpfs?: string[];
+  command?: string[];
 }
 
 export interface ComposeFile {

@@ -13,7 +13,7 @@ describe('docker-compose.yml', () => {
   const release = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
   it('runs the infrastructure and the three apps, the apps built from the one Dockerfile', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['eventstore', 'gateway', 'jaeger', 'kafka', 'postgres', 'tail-sync', 'webhook-dispatcher']);
+    expect(Object.keys(compose.services).sort()).toEqual(['eventstore', 'gateway', 'jaeger', 'kafka', 'kafka-init', 'postgres', 'tail-sync', 'webhook-dispatcher']);
     for (const app of ['gateway', 'tail-sync', 'webhook-dispatcher']) {
       expect(compose.services[app].build).toEqual({
         context: '.',
@@ -23,6 +23,10 @@ describe('docker-compose.yml', () => {
       expect(existsSync(join(REPO_ROOT, 'apps', app, 'src', 'main.ts'))).toBe(true);
     }
     expect(existsSync(join(REPO_ROOT, 'Dockerfile'))).toBe(true);
+    // kafka-init runs tail-sync's image, which carries the kafka-principals command.
+    expect(compose.services['kafka-init']).toMatchObject({ build: compose.services['tail-sync'].build, image: compose.services['tail-sync'].image });
+    expect(compose.services['kafka-init'].command).toEqual(['node', 'tools/run.js', 'tools/cli/kafka-principals.ts']);
+    expect(readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8')).toContain('COPY tools/cli/kafka-principals.ts');
   });
 
   it('names its images in settings whose defaults are the official images', () => {
@@ -34,22 +38,24 @@ describe('docker-compose.yml', () => {
     expect(readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8')).toMatch(/^ARG NODE_IMAGE=node:24\.21-bookworm-slim$/m);
   });
 
-  it('restarts every service by itself and keeps the stores\' data in named volumes', () => {
-    for (const [name, service] of Object.entries(compose.services)) expect({ name, restart: service.restart }).toEqual({ name, restart: 'unless-stopped' });
-    expect(compose.services.kafka.volumes).toEqual(['kafka-data:/var/lib/kafka/data']);
+  it('restarts every service by itself (the one-shot kafka-init excepted) and keeps the stores\' data in named volumes', () => {
+    for (const [name, service] of Object.entries(compose.services)) {
+      expect({ name, restart: service.restart }).toEqual({ name, restart: name === 'kafka-init' ? 'no' : 'unless-stopped' });
+    }
+    expect(compose.services.kafka.volumes).toEqual(['kafka-data:/var/lib/kafka/data', './compose/kafka-start.sh:/opt/tailsync/kafka-start.sh:ro']);
     expect(compose.services.kafka.environment?.KAFKA_LOG_DIRS).toBe('/var/lib/kafka/data');
     expect(compose.services.postgres.volumes).toEqual(['postgres-data:/var/lib/postgresql']);
     expect(compose.services.eventstore.volumes).toEqual(['eventstore-data:${EVENTSTORE_DATA_DIR:-/var/lib/eventstore}']);
   });
 
-  it('gives every service a health check and makes every dependency wait for health', () => {
+  it('gives every long-running service a health check and makes every dependency wait for health, or for kafka-init to succeed', () => {
     for (const [name, service] of Object.entries(compose.services)) {
-      expect({ name, healthcheck: Boolean(service.healthcheck?.test) }).toEqual({ name, healthcheck: true });
+      expect({ name, healthcheck: Boolean(service.healthcheck?.test) }).toEqual({ name, healthcheck: name !== 'kafka-init' });
       const deps = service.depends_on ?? {};
       expect(Array.isArray(deps)).toBe(false);
       for (const [dep, { condition }] of Object.entries(deps)) {
         expect(Object.keys(compose.services)).toContain(dep);
-        expect(condition).toBe('service_healthy');
+        expect({ dep, condition }).toEqual({ dep, condition: dep === 'kafka-init' ? 'service_completed_successfully' : 'service_healthy' });
       }
     }
   });
@@ -61,6 +67,47 @@ describe('docker-compose.yml', () => {
       expect(Object.keys(service.depends_on ?? {})).not.toContain('jaeger');
       expect(service.environment?.OTEL_EXPORTER_OTLP_ENDPOINT).toBe('${OTEL_EXPORTER_OTLP_ENDPOINT:-}');
     }
+  });
+});
+
+describe('Kafka in docker-compose.yml (docs/kafka-security.md)', () => {
+  const compose = readCompose();
+  const kafka = compose.services.kafka.environment ?? {};
+
+  it('runs SASL on every listener (SCRAM for clients, PLAIN on the controller), with ACLs enforced and admin the only super user', () => {
+    const protocols = Object.fromEntries(String(kafka.KAFKA_LISTENER_SECURITY_PROTOCOL_MAP).split(',').map((p) => p.split(':')));
+    expect(protocols).toEqual({ CONTROLLER: 'SASL_PLAINTEXT', INTERNAL: 'SASL_PLAINTEXT', EXTERNAL: 'SASL_PLAINTEXT' });
+    expect(String(kafka.KAFKA_LISTENERS).split(',').map((l) => l.split('://')[0]).sort()).toEqual(['CONTROLLER', 'EXTERNAL', 'INTERNAL']);
+    expect(kafka).toMatchObject({
+      KAFKA_LISTENER_NAME_INTERNAL_SASL_ENABLED_MECHANISMS: 'SCRAM-SHA-512,SCRAM-SHA-256',
+      KAFKA_LISTENER_NAME_EXTERNAL_SASL_ENABLED_MECHANISMS: 'SCRAM-SHA-512,SCRAM-SHA-256',
+      KAFKA_LISTENER_NAME_CONTROLLER_SASL_ENABLED_MECHANISMS: 'PLAIN',
+      KAFKA_AUTHORIZER_CLASS_NAME: 'org.apache.kafka.metadata.authorizer.StandardAuthorizer',
+      KAFKA_ALLOW_EVERYONE_IF_NO_ACL_FOUND: 'false',
+      KAFKA_SUPER_USERS: 'User:admin',
+    });
+    // The broker's own login comes from the secret, through the start script, never the environment.
+    expect(compose.services.kafka.secrets).toEqual(['kafka_admin_password']);
+    expect(Object.keys(kafka).filter((k) => k.endsWith('JAAS_CONFIG'))).toEqual([]);
+    expect(existsSync(join(REPO_ROOT, 'compose', 'kafka-start.sh'))).toBe(true);
+  });
+
+  it('connects each service as its own principal, after kafka-init has set the principals', () => {
+    for (const [app, principal] of [['tail-sync', 'tail-sync'], ['webhook-dispatcher', 'webhook-dispatcher']]) {
+      const secret = `kafka_${principal.replace(/-/g, '_')}_password`;
+      expect(compose.services[app].environment).toMatchObject({ KAFKA_SASL_MECHANISM: 'scram-sha-512', KAFKA_SASL_USERNAME: principal, KAFKA_SASL_PASSWORD_FILE: `/run/secrets/${secret}` });
+      expect(compose.services[app].secrets).toContain(secret);
+      expect(compose.services[app].depends_on).toMatchObject({ 'kafka-init': { condition: 'service_completed_successfully' } });
+    }
+    expect(compose.services.gateway.environment).not.toHaveProperty('KAFKA_BROKERS');
+    expect(compose.services['kafka-init'].environment).toMatchObject({
+      KAFKA_SASL_USERNAME: 'admin',
+      KAFKA_SASL_PASSWORD_FILE: '/run/secrets/kafka_admin_password',
+      TAILSYNC_KAFKA_TAIL_SYNC_PASSWORD_FILE: '/run/secrets/kafka_tail_sync_password',
+      TAILSYNC_KAFKA_WEBHOOK_DISPATCHER_PASSWORD_FILE: '/run/secrets/kafka_webhook_dispatcher_password',
+      TAILSYNC_KAFKA_PRODUCT_PASSWORD_FILE: '/run/secrets/kafka_product_password',
+      TAILSYNC_KAFKA_READER_PASSWORD_FILE: '/run/secrets/kafka_reader_password',
+    });
   });
 });
 
@@ -90,7 +137,10 @@ describe('docker-compose.yml hardening', () => {
 
   it('gives secrets only as files (*_FILE), never in an environment, each from the secrets directory', () => {
     const secretNames = Object.keys(compose.secrets ?? {}).sort();
-    expect(secretNames).toEqual(['admin_token', 'jwt_secret', 'postgres_password', 'service_signing_key', 'service_verify_key', 'webhook_secret_key']);
+    expect(secretNames).toEqual([
+      'admin_token', 'jwt_secret', 'kafka_admin_password', 'kafka_product_password', 'kafka_reader_password', 'kafka_tail_sync_password',
+      'kafka_webhook_dispatcher_password', 'postgres_password', 'service_signing_key', 'service_verify_key', 'webhook_secret_key',
+    ]);
     for (const name of secretNames) expect(compose.secrets?.[name].file).toBe(`\${TAILSYNC_SECRETS_DIR:-./secrets}/${name}`);
     for (const [name, service] of Object.entries(compose.services)) {
       const env = Object.entries(service.environment ?? {});

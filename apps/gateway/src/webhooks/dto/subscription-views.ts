@@ -17,6 +17,10 @@ export class SubscriptionView {
   url: string;
   @ApiProperty({ enum: SIGNATURE_SCHEMES, description: "How callbacks are signed: the shared secret (hmac-sha256) or the domain's Ed25519 key (ed25519)." })
   signatureScheme: string;
+  @ApiProperty({ type: Number, nullable: true, description: 'Attempts per second across every copy; null when unset.' })
+  maxPerSecond: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'Attempts in flight across every copy; null when unset.' })
+  maxInFlight: number | null;
   @ApiProperty({ format: 'date-time' })
   createdAt: string;
   @ApiProperty({ format: 'date-time' })

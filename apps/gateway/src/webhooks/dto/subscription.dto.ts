@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PageLimitQuery } from '../../http/page-limit.query';
 import {
-  ArrayMaxSize, ArrayNotEmpty, IsArray, IsDefined, IsIn, IsObject, IsOptional, IsString, Length, MaxLength,
+  ArrayMaxSize, ArrayNotEmpty, IsArray, IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, MaxLength, Min,
   ValidateBy, ValidateIf, type ValidationOptions,
 } from 'class-validator';
 import { DELIVERY_STATUSES, RISK_ASSESSMENT_EXECUTED, SIGNATURE_SCHEMES, type DeliveryStatus, type SignatureScheme } from '@tailsync/contracts';
@@ -60,6 +60,23 @@ export class SubscriptionDto {
   @ValidateIf((o: SubscriptionDto) => o.signatureScheme !== undefined) // null is refused, as any other wrong type
   @IsIn(SIGNATURE_SCHEMES as SignatureScheme[], { message: 'signatureScheme must be hmac-sha256 or ed25519.' })
   signatureScheme?: SignatureScheme;
+
+  @ApiPropertyOptional({
+    type: 'integer', minimum: 1, maximum: 1000,
+    description: 'At most this many attempts per second, across every dispatcher copy. Absent: no cap (a receiver answering 502/503/504, or 429 without Retry-After, is sent fewer attempts at once until it succeeds again).',
+  })
+  @ValidateIf((o: SubscriptionDto) => o.maxPerSecond !== undefined)
+  @IsInt({ message: 'maxPerSecond must be an integer from 1 to 1000.' })
+  @Min(1, { message: 'maxPerSecond must be an integer from 1 to 1000.' })
+  @Max(1000, { message: 'maxPerSecond must be an integer from 1 to 1000.' })
+  maxPerSecond?: number;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, description: 'At most this many attempts in flight at once, across every dispatcher copy. Absent: no cap.' })
+  @ValidateIf((o: SubscriptionDto) => o.maxInFlight !== undefined)
+  @IsInt({ message: 'maxInFlight must be an integer from 1 to 100.' })
+  @Min(1, { message: 'maxInFlight must be an integer from 1 to 100.' })
+  @Max(100, { message: 'maxInFlight must be an integer from 1 to 100.' })
+  maxInFlight?: number;
 }
 
 export class TestSubscriptionDto {

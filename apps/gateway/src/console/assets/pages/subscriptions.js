@@ -38,7 +38,8 @@ export function subscriptionsPage(main, params) {
       fact('Failed in a row', String(s.health.failedDeliveriesInARow)),
       fact('Secret set', when(s.secretUpdatedAt)), fact('Previous secret valid until', when(s.previousSecretValidUntil)),
       fact('Signature scheme', s.signatureScheme === 'ed25519' ? 'ed25519 (the domain key; v1a, EdDSA)' : 'hmac-sha256 (the shared secret; v1, HS256)'),
-      s.signatureScheme === 'ed25519' ? fact('Public keys', signingKeys) : []),
+      s.signatureScheme === 'ed25519' ? fact('Public keys', signingKeys) : [],
+      fact('Limits', `${s.maxPerSecond ?? 'no cap'} per second, ${s.maxInFlight ?? 'no cap'} in flight`)),
     h('div', { className: 'actions' },
       s.status === 'disabled'
         ? action('Enable', note, () => call('POST', `${base()}/Enable`).then((v) => { note.ok('Enabled.'); render(v); }))

@@ -12,8 +12,15 @@ export interface PutSubscriptionRequest {
    * "hmac-sha256" (default) | "ed25519".
    */
   'signatureScheme'?: (string);
+  /**
+   * Flow control across every copy: 1-1000 attempts per second, 1-100 in flight; absent: unset.
+   */
+  'maxPerSecond'?: (number);
+  'maxInFlight'?: (number);
   '_sealedSecret'?: "sealedSecret";
   '_signatureScheme'?: "signatureScheme";
+  '_maxPerSecond'?: "maxPerSecond";
+  '_maxInFlight'?: "maxInFlight";
 }
 
 export interface PutSubscriptionRequest__Output {
@@ -27,6 +34,13 @@ export interface PutSubscriptionRequest__Output {
    * "hmac-sha256" (default) | "ed25519".
    */
   'signatureScheme'?: (string);
+  /**
+   * Flow control across every copy: 1-1000 attempts per second, 1-100 in flight; absent: unset.
+   */
+  'maxPerSecond'?: (number);
+  'maxInFlight'?: (number);
   '_sealedSecret'?: "sealedSecret";
   '_signatureScheme'?: "signatureScheme";
+  '_maxPerSecond'?: "maxPerSecond";
+  '_maxInFlight'?: "maxInFlight";
 }

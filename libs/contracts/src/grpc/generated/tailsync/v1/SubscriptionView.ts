@@ -26,9 +26,13 @@ export interface SubscriptionView {
    * "hmac-sha256" | "ed25519".
    */
   'signatureScheme'?: (string);
+  'maxPerSecond'?: (number);
+  'maxInFlight'?: (number);
   '_previousSecretValidUntil'?: "previousSecretValidUntil";
   '_disabledReason'?: "disabledReason";
   '_disabledAt'?: "disabledAt";
+  '_maxPerSecond'?: "maxPerSecond";
+  '_maxInFlight'?: "maxInFlight";
 }
 
 /**
@@ -55,7 +59,11 @@ export interface SubscriptionView__Output {
    * "hmac-sha256" | "ed25519".
    */
   'signatureScheme': (string);
+  'maxPerSecond'?: (number);
+  'maxInFlight'?: (number);
   '_previousSecretValidUntil'?: "previousSecretValidUntil";
   '_disabledReason'?: "disabledReason";
   '_disabledAt'?: "disabledAt";
+  '_maxPerSecond'?: "maxPerSecond";
+  '_maxInFlight'?: "maxInFlight";
 }
