@@ -1,8 +1,9 @@
+import { recordSharedApps } from './shared-apps';
 import { startStack } from './test-stack';
 
 /** One started stack per run, shared by every e2e file. */
 export default async function globalSetup(): Promise<void> {
   const apps = await startStack();
   (globalThis as { __E2E_APPS__?: unknown }).__E2E_APPS__ = apps;
-  process.env.E2E_APP_PIDS = JSON.stringify(Object.fromEntries(apps.map((a) => [a.instance, a.child.pid])));
+  recordSharedApps(apps);
 }

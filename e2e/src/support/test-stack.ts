@@ -3,6 +3,7 @@ import { join } from 'node:path';
 // A relative path: Jest's globalSetup does not apply moduleNameMapper, so the alias would not resolve here.
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { AppName, AppProcess, grpcEnv, spawnApp, waitForHttp } from '../../../tools/stack';
+import { recordSharedApps, sharedAppPid } from './shared-apps';
 
 /** Ports of the three apps under test (the test infrastructure uses its own, too). */
 export const E2E_PORTS = { gateway: 13000, 'tail-sync': 13001, 'webhook-dispatcher': 13002 } as const;
@@ -65,33 +66,27 @@ export async function startStack(): Promise<AppProcess[]> {
 
 export { waitForHttp, type AppProcess };
 
-/** SIGKILLs a process of the shared stack (started by the global set-up) by its pid. */
-export function killSharedApp(instance: string): void {
-  const pids = JSON.parse(process.env.E2E_APP_PIDS ?? '{}') as Record<string, number>;
-  if (!pids[instance]) throw new Error(`no pid for ${instance}`);
+/** SIGKILLs the process serving `name` in the shared stack. */
+export function killSharedApp(name: AppName): void {
   try {
-    process.kill(pids[instance], 'SIGKILL');
-  } catch {
-    /* already gone */
+    process.kill(sharedAppPid(name), 'SIGKILL');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
   }
 }
 
 /** Starts a replacement for a shared app in its place (same ports); it lives until the test run ends. */
 export async function replaceSharedApp(name: AppName): Promise<AppProcess> {
   const app = startApp(name, `${name}-replacement-${Date.now()}`);
-  const pids = JSON.parse(process.env.E2E_APP_PIDS ?? '{}') as Record<string, number>;
-  pids[name] = app.child.pid as number;
-  process.env.E2E_APP_PIDS = JSON.stringify(pids);
+  recordSharedApps([app]);
   await waitForHttp(`http://127.0.0.1:${E2E_PORTS[name]}/health/ready`, 60_000, [app]);
   await waitForHttp(`${baseUrl()}/health/ready`, 60_000, [app]);
   return app;
 }
 
-/** Stops a process of the shared stack (started by the global set-up) cleanly: SIGTERM, then waits until it is gone. */
-export async function stopSharedApp(instance: string, timeoutMs = 20_000): Promise<void> {
-  const pids = JSON.parse(process.env.E2E_APP_PIDS ?? '{}') as Record<string, number>;
-  const pid = pids[instance];
-  if (!pid) throw new Error(`no pid for ${instance}`);
+/** Stops the process serving `name` in the shared stack cleanly: SIGTERM, then waits until it is gone. */
+export async function stopSharedApp(name: AppName, timeoutMs = 20_000): Promise<void> {
+  const pid = sharedAppPid(name);
   const alive = () => {
     try {
       process.kill(pid, 0);
@@ -109,9 +104,7 @@ export async function stopSharedApp(instance: string, timeoutMs = 20_000): Promi
 /** Starts replacements for several shared apps at once (the gateway is ready only once the services are). */
 export async function replaceSharedApps(names: readonly AppName[]): Promise<void> {
   const apps = names.map((name) => startApp(name, `${name}-replacement-${Date.now()}`));
-  const pids = JSON.parse(process.env.E2E_APP_PIDS ?? '{}') as Record<string, number>;
-  for (const app of apps) pids[app.name] = app.child.pid as number;
-  process.env.E2E_APP_PIDS = JSON.stringify(pids);
+  recordSharedApps(apps);
   await waitForHttp(`${baseUrl()}/health/ready`, 120_000, apps);
 }
 
