@@ -24,11 +24,17 @@ describe('every message tailsync produced in the run, read back from the broker,
   it(`${TOPICS.tailEvents}: every message's key, CloudEvents headers and value`, async () => {
     const a = await newServiceAccount();
     const b = await newServiceAccount(a.domain, 'second source');
-    const tailId = (await api(a, 'PUT', '/Tails', { tailId: 'rb-1', tailNumber: 'NRB1', registrationNumber: 'D-ABCD' })).body.tailId as number;
-    await api(b, 'PUT', '/Tails', { tailId: 'b-rb-1', tailNumber: 'NRB1' });
-    await api(a, 'POST', '/Tails/Deactivate', { tailId: 'rb-1' });
-    await api(a, 'POST', '/Tails/Reactivate', { tailId: 'rb-1' });
-    await api(a, 'POST', '/Tails/ChangeTailNumber', { tailId: 'rb-1', newTailNumber: 'NRB1-B' });
+    const created = await api(a, 'PUT', '/Tails', { tailId: 'rb-1', tailNumber: 'NRB1', registrationNumber: 'D-ABCD' });
+    const tailId = created.body.tailId as number;
+    // Each write answered, so a wait for its events below is a wait for the relay, not for a refused write.
+    const statuses = [
+      created.status,
+      (await api(b, 'PUT', '/Tails', { tailId: 'b-rb-1', tailNumber: 'NRB1' })).status,
+      (await api(a, 'POST', '/Tails/Deactivate', { tailId: 'rb-1' })).status,
+      (await api(a, 'POST', '/Tails/Reactivate', { tailId: 'rb-1' })).status,
+      (await api(a, 'POST', '/Tails/ChangeTailNumber', { tailId: 'rb-1', newTailNumber: 'NRB1-B' })).status,
+    ];
+    expect(statuses).toEqual([201, 200, 200, 200, 200]);
     const mine = (ms: RawMessage[]) => ms.filter((m) => m.key === `${a.domain}:${tailId}`);
     const messages = await eventually(async () => {
       const all = await readToEnd(TAIL_EVENTS_TOPIC.topic);
