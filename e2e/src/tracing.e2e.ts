@@ -63,9 +63,13 @@ describe('tracing on (OTLP to a real Jaeger)', () => {
   }, 180_000);
 
   afterAll(async () => {
-    await Promise.all(traced.map((app) => app.stop()));
-    await replaceSharedApps(APPS);
-    await jaeger?.stop();
+    // Jaeger is no app of the run (the teardown does not know it): it stops even if the stack cannot come back.
+    try {
+      await Promise.all(traced.map((app) => app.stop()));
+      await replaceSharedApps(APPS);
+    } finally {
+      await jaeger?.stop();
+    }
   }, 180_000);
 
   it('a PUT with a traceparent is one trace: the gateway, the gRPC call, tail-sync and the publication of its event', async () => {
