@@ -4,7 +4,7 @@ import { api, freshDomain, newServiceAccount } from './support/accounts';
 import { countBecomes, launchChromium, screenshot, seriousViolations, textBecomes } from './support/browser';
 import { eventually } from './support/eventually';
 import { scripts } from './support/receiver';
-import { deliveryOf, EVT, publish, subscribed } from './support/webhooks';
+import { deliveryOf, EVT, newSecret, publish, publishedBeforeSubscribing, receiver, subscribed } from './support/webhooks';
 import { baseUrl, startApp, waitForHttp } from './support/test-stack';
 
 const HOSTILE = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=1">';
@@ -170,6 +170,26 @@ describe('the console', () => {
     await textBecomes(page.locator('dt', { hasText: 'Signature scheme' }).locator('xpath=following-sibling::dd[1]'), 'ed25519 (the domain key; v1a, EdDSA)');
     await textBecomes(page.locator('dt', { hasText: 'Public keys' }).locator('xpath=following-sibling::dd[1]'), `JWK Set: ${keys[0].kid}`);
     await textBecomes(page.locator('dt', { hasText: 'Limits' }).locator('xpath=following-sibling::dd[1]'), 'no cap per second, 4 in flight');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it("shows a fifo subscription's ordering, and backfills the events published before it from the Deliveries page", async () => {
+    const account = await newServiceAccount();
+    const old = await publishedBeforeSubscribing(account.domain, 2);
+    const r = await receiver();
+    await api(account, 'POST', '/WebhookSubscriptions', { eventNames: [EVT], url: r.url, sharedSecret: newSecret(), ordering: 'fifo', maxPerSecond: 20 });
+    await page.goto(`${baseUrl()}/console#/subscriptions?domain=${account.domain}`);
+    await textBecomes(page.locator('dt', { hasText: 'Ordering' }).locator('xpath=following-sibling::dd[1]'), 'fifo (one event at a time, in the topic order)');
+    await textBecomes(page.locator('dt', { hasText: 'Limits' }).locator('xpath=following-sibling::dd[1]'), '20 per second, no cap in flight');
+
+    await page.goto(`${baseUrl()}/console#/deliveries?domain=${account.domain}`);
+    await page.locator('input[name=since]').fill(new Date(Date.now() - 120_000).toISOString());
+    await page.getByRole('button', { name: 'Backfill from the topic' }).click();
+    await textBecomes(page.getByRole('status'), /^Backfill [0-9a-f-]{36}: 2 events without a delivery sent\.$/);
+    for (const e of old) await deliveryOf(account, e.eventId, 'delivered');
+    await page.getByRole('button', { name: 'Show' }).click();
+    for (const e of old) await page.getByRole('row').filter({ hasText: e.eventId }).getByText('delivered (backfilled)').waitFor();
+    expect(r.requests.map((q) => q.headers['webhook-id'])).toEqual(old.map((e) => e.eventId));
     expect(await seriousViolations(page)).toEqual([]);
   });
 

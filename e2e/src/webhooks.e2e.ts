@@ -34,7 +34,7 @@ describe('webhook subscriptions: create, read, update, delete', () => {
     const created = await api(account, 'POST', '/WebhookSubscriptions/', { eventNames: [EVT], url: 'http://127.0.0.1:9/a', sharedSecret: secret });
     expect(created.status).toBe(200);
     expect(created.body).toEqual({
-      eventNames: [EVT], url: 'http://127.0.0.1:9/a', signatureScheme: 'hmac-sha256', maxPerSecond: null, maxInFlight: null, createdAt: expect.any(String), updatedAt: expect.any(String),
+      eventNames: [EVT], url: 'http://127.0.0.1:9/a', signatureScheme: 'hmac-sha256', maxPerSecond: null, maxInFlight: null, ordering: 'none', createdAt: expect.any(String), updatedAt: expect.any(String),
       secretUpdatedAt: created.body.createdAt, previousSecretValidUntil: null, status: 'active', disabledReason: null, disabledAt: null,
       health: { lastSuccessAt: null, lastFailureAt: null, failedDeliveriesInARow: 0 },
     });
@@ -263,6 +263,7 @@ describe('deliveries to scripted receivers (3 attempts: retries after 200 and 40
       status: 'delivered',
       createdAt: expect.any(String),
       recoveryId: null,
+      backfillId: null,
       attempts: [
         { attempt: 1, at: expect.any(String), statusCode: 503, durationMs: expect.any(Number), error: 'HTTP 503', retryAfterMs: null },
         { attempt: 2, at: expect.any(String), statusCode: 200, durationMs: expect.any(Number), error: null, retryAfterMs: null },

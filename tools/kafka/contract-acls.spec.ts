@@ -9,6 +9,7 @@ describe("the contract's Kafka ACLs", () => {
       'tail-sync WRITE TOPIC tailsync.tail-events',
       'webhook-dispatcher READ TOPIC product.risk-assessment-executed',
       'webhook-dispatcher READ GROUP webhook-dispatcher-events',
+      'webhook-dispatcher READ GROUP webhook-dispatcher-events-backfill-*',
       'webhook-dispatcher WRITE TOPIC product.risk-assessment-executed.dlq',
       'webhook-dispatcher WRITE TOPIC tailsync.webhook-subscriptions',
       'product WRITE TOPIC product.risk-assessment-executed',
@@ -19,12 +20,13 @@ describe("the contract's Kafka ACLs", () => {
 
   it("follow the dispatcher's consumer group", () => {
     expect(rights('tailsync-prod-events')).toContain('webhook-dispatcher READ GROUP tailsync-prod-events');
+    expect(rights('tailsync-prod-events')).toContain('webhook-dispatcher READ GROUP tailsync-prod-events-backfill-*');
   });
 
   it('print as kafka-acls.sh lines with the usernames given', () => {
     const lines = kafkaAclsCommands(contractAcls(), { ...usernames, reader: 'team-x-reader' });
-    expect(lines).toHaveLength(8);
+    expect(lines).toHaveLength(9);
     expect(lines[0]).toBe('kafka-acls.sh --bootstrap-server <bootstrap> --command-config admin.properties --add --allow-principal User:tail-sync --operation Write --topic tailsync.tail-events');
-    expect(lines[7]).toBe('kafka-acls.sh --bootstrap-server <bootstrap> --command-config admin.properties --add --allow-principal User:team-x-reader --operation Read --group reader- --resource-pattern-type prefixed');
+    expect(lines[8]).toBe('kafka-acls.sh --bootstrap-server <bootstrap> --command-config admin.properties --add --allow-principal User:team-x-reader --operation Read --group reader- --resource-pattern-type prefixed');
   });
 });

@@ -2,7 +2,7 @@
  * The principals of the contract ("Kafka security") and the only rights each has, as data: the
  * kafka-principals command applies them with kafkajs, and prints them as `kafka-acls.sh` lines.
  */
-import { TOPICS } from '@tailsync/contracts';
+import { backfillGroupPrefix, TOPICS } from '@tailsync/contracts';
 import type { ServicePrincipal } from './principals';
 
 export type AclOperation = 'READ' | 'WRITE' | 'DESCRIBE';
@@ -32,6 +32,7 @@ export function contractAcls(options: { dispatcherGroup?: string } = {}): AclRul
     topic('tail-sync', TOPICS.tailEvents, 'WRITE'),
     topic('webhook-dispatcher', TOPICS.riskAssessmentExecuted, 'READ'),
     group('webhook-dispatcher', options.dispatcherGroup ?? DEFAULT_DISPATCHER_GROUP),
+    group('webhook-dispatcher', backfillGroupPrefix(options.dispatcherGroup ?? DEFAULT_DISPATCHER_GROUP), true),
     topic('webhook-dispatcher', TOPICS.riskAssessmentExecutedDlq, 'WRITE'),
     topic('webhook-dispatcher', TOPICS.webhookSubscriptions, 'WRITE'),
     topic('product', TOPICS.riskAssessmentExecuted, 'WRITE'),

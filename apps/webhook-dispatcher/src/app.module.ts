@@ -4,6 +4,7 @@ import {
 } from '@tailsync/service-kit';
 import { WebhookDispatcherConfig } from './config/webhook-dispatcher.config';
 import { DispatcherRuntime } from './dispatcher.runtime';
+import { BackfillRequests } from './subscriptions/backfill-requests';
 import { RecoveryRequests } from './subscriptions/recovery-requests';
 import { SigningKeyRequests } from './subscriptions/signing-key-requests';
 import { SubscriptionRequests } from './subscriptions/subscription-requests';
@@ -37,6 +38,7 @@ export function appModule(runtime: DispatcherRuntime) {
     providers: [
       SubscriptionRequests,
       RecoveryRequests,
+      BackfillRequests,
       SigningKeyRequests,
       AdminRequests,
       { provide: ServedCalls, useValue: new ServedCalls(new CallerTokenVerifier(config.SERVICE_VERIFY_KEY, 'webhook-dispatcher')) },

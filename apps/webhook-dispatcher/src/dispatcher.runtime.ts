@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { backfillGroupPrefix, TOPICS } from '@tailsync/contracts';
 import { SecretBox, kafkaConnection, createPool } from '@tailsync/service-kit';
 import type { Pool } from 'pg';
 import { WebhookDispatcherConfig } from './config/webhook-dispatcher.config';
@@ -12,6 +13,7 @@ import { DeliveryStore } from './delivery/delivery.store';
 import { FlowGate } from './delivery/flow-gate';
 import { parseRetryDelays } from './delivery/domain/retry-policy';
 import { RiskAssessmentConsumer } from './delivery/risk-assessment.consumer';
+import { TopicRereader } from './delivery/topic-rereader';
 import { WriteBehindLeases } from './delivery/write-behind-leases';
 import { migrateDispatcherTables } from './store/migrate';
 import { backfillSecretIds } from './subscriptions/subscription-secrets';
@@ -56,6 +58,8 @@ export class DispatcherRuntime {
   readonly metrics = new DeliveryMetrics();
   readonly scheduler: DeliveryScheduler;
   readonly consumer: RiskAssessmentConsumer;
+  /** Reads a domain's events again from the input topic, for a backfill. */
+  readonly rereader: TopicRereader;
   readonly tester: WebhookTester;
   readonly state: SubscriptionState;
   readonly events: SubscriptionEventsPublisher;
@@ -104,6 +108,12 @@ export class DispatcherRuntime {
       clientId: `webhook-dispatcher-events-${instanceId}`,
       groupId: config.WEBHOOK_EVENTS_GROUP_ID,
       topic: options.topic,
+    });
+    this.rereader = new TopicRereader({
+      kafka: kafkaConnection(config),
+      clientId: `webhook-dispatcher-backfill-${instanceId}`,
+      topic: options.topic ?? TOPICS.riskAssessmentExecuted,
+      groupPrefix: backfillGroupPrefix(config.WEBHOOK_EVENTS_GROUP_ID),
     });
   }
 

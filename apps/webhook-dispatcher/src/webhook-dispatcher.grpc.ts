@@ -1,9 +1,10 @@
 import { Controller, Inject } from '@nestjs/common';
 import { GrpcMethod } from '@nestjs/microservices';
 import type { ServerUnaryCall } from '@grpc/grpc-js';
-import { type DeliveryStatus, mapReply, ok, type SignatureScheme, type wire } from '@tailsync/contracts';
+import { type DeliveryOrdering, type DeliveryStatus, mapReply, ok, type SignatureScheme, type wire } from '@tailsync/contracts';
 import { INSTANCE_ID, pingReply, READINESS_CHECKS, ReadinessCheck, ServedCalls } from '@tailsync/service-kit';
 import { AdminRequests } from './admin/admin-requests';
+import { BackfillRequests } from './subscriptions/backfill-requests';
 import { RecoveryRequests } from './subscriptions/recovery-requests';
 import { SigningKeyRequests } from './subscriptions/signing-key-requests';
 import { SubscriptionRequests } from './subscriptions/subscription-requests';
@@ -20,6 +21,7 @@ export class WebhookDispatcherGrpc {
     private readonly calls: ServedCalls,
     private readonly subscriptions: SubscriptionRequests,
     private readonly recovery: RecoveryRequests,
+    private readonly backfills: BackfillRequests,
     private readonly signingKeys: SigningKeyRequests,
     private readonly admin: AdminRequests,
     @Inject(READINESS_CHECKS) private readonly checks: ReadinessCheck[],
@@ -33,8 +35,8 @@ export class WebhookDispatcherGrpc {
 
   @GrpcMethod('WebhookDispatcher', 'PutSubscription')
   putSubscription(body: wire.PutSubscriptionRequest__Output, _: unknown, call: Call) {
-    // `signatureScheme` is a string on the wire; the handler refuses one it does not know.
-    const request = body as Omit<wire.PutSubscriptionRequest__Output, 'signatureScheme'> & { signatureScheme?: SignatureScheme };
+    // `signatureScheme` and `ordering` are strings on the wire; the handler refuses one it does not know.
+    const request = body as Omit<wire.PutSubscriptionRequest__Output, 'signatureScheme' | 'ordering'> & { signatureScheme?: SignatureScheme; ordering?: DeliveryOrdering };
     return this.calls.reply(call, request, 'subscription', (r) => this.subscriptions.put(r));
   }
 
@@ -78,6 +80,11 @@ export class WebhookDispatcherGrpc {
   @GrpcMethod('WebhookDispatcher', 'RecoverDeliveries')
   recoverDeliveries(body: wire.RecoverDeliveriesRequest__Output, _: unknown, call: Call) {
     return this.calls.reply(call, body, 'recovery', (request) => this.recovery.recover(request));
+  }
+
+  @GrpcMethod('WebhookDispatcher', 'BackfillDeliveries')
+  backfillDeliveries(body: wire.BackfillDeliveriesRequest__Output, _: unknown, call: Call) {
+    return this.calls.reply(call, body, 'backfill', (request) => this.backfills.backfill(request));
   }
 
   @GrpcMethod('WebhookDispatcher', 'GetSigningKeySet')

@@ -1,9 +1,8 @@
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 // A relative path: Jest's globalSetup does not apply moduleNameMapper, so the alias would not resolve here.
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { AppName, AppProcess, grpcEnv, spawnApp, waitForHttp } from '../../../tools/stack';
-import { recordSharedApps, sharedAppPid } from './shared-apps';
 
 /** Ports of the three apps under test (the test infrastructure uses its own, too). */
 export const E2E_PORTS = { gateway: 13000, 'tail-sync': 13001, 'webhook-dispatcher': 13002 } as const;
@@ -66,27 +65,42 @@ export async function startStack(): Promise<AppProcess[]> {
 
 export { waitForHttp, type AppProcess };
 
-/** SIGKILLs the process serving `name` in the shared stack. */
-export function killSharedApp(name: AppName): void {
+/**
+ * The pids of the shared stack's apps, by name. In a file, not the environment: each test file has
+ * its own copy of `process.env`, and a file that replaced an app must tell the files after it.
+ */
+const sharedPidsFile = () => join(process.env.TAILSYNC_TEST_DATA ?? '/tmp', 'e2e-shared-pids.json');
+
+export function recordSharedPids(pids: Record<string, number>): void {
+  writeFileSync(sharedPidsFile(), JSON.stringify(pids));
+}
+
+const sharedPids = (): Record<string, number> => JSON.parse(readFileSync(sharedPidsFile(), 'utf8')) as Record<string, number>;
+
+/** SIGKILLs a process of the shared stack (started by the global set-up, or replaced since) by its pid. */
+export function killSharedApp(instance: string): void {
+  const pids = sharedPids();
+  if (!pids[instance]) throw new Error(`no pid for ${instance}`);
   try {
-    process.kill(sharedAppPid(name), 'SIGKILL');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+    process.kill(pids[instance], 'SIGKILL');
+  } catch {
+    /* already gone */
   }
 }
 
 /** Starts a replacement for a shared app in its place (same ports); it lives until the test run ends. */
 export async function replaceSharedApp(name: AppName): Promise<AppProcess> {
   const app = startApp(name, `${name}-replacement-${Date.now()}`);
-  recordSharedApps([app]);
+  recordSharedPids({ ...sharedPids(), [name]: app.child.pid as number });
   await waitForHttp(`http://127.0.0.1:${E2E_PORTS[name]}/health/ready`, 60_000, [app]);
   await waitForHttp(`${baseUrl()}/health/ready`, 60_000, [app]);
   return app;
 }
 
-/** Stops the process serving `name` in the shared stack cleanly: SIGTERM, then waits until it is gone. */
-export async function stopSharedApp(name: AppName, timeoutMs = 20_000): Promise<void> {
-  const pid = sharedAppPid(name);
+/** Stops a process of the shared stack (started by the global set-up, or replaced since) cleanly: SIGTERM, then waits until it is gone. */
+export async function stopSharedApp(instance: string, timeoutMs = 20_000): Promise<void> {
+  const pid = sharedPids()[instance];
+  if (!pid) throw new Error(`no pid for ${instance}`);
   const alive = () => {
     try {
       process.kill(pid, 0);
@@ -104,7 +118,6 @@ export async function stopSharedApp(name: AppName, timeoutMs = 20_000): Promise<
 /** Starts replacements for several shared apps at once (the gateway is ready only once the services are). */
 export async function replaceSharedApps(names: readonly AppName[]): Promise<void> {
   const apps = names.map((name) => startApp(name, `${name}-replacement-${Date.now()}`));
-  recordSharedApps(apps);
+  recordSharedPids({ ...sharedPids(), ...Object.fromEntries(apps.map((app) => [app.name, app.child.pid as number])) });
   await waitForHttp(`${baseUrl()}/health/ready`, 120_000, apps);
 }
-

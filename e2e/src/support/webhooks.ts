@@ -6,6 +6,7 @@ import { api, newServiceAccount, type TestAccount } from './accounts';
 import { principalKafka } from './kafka';
 import { eventually } from './eventually';
 import { scripts, WebhookReceiver, type ReceiverScript } from './receiver';
+import { E2E_PORTS } from './test-stack';
 
 /** Helpers of the webhook e2e files: subscribed domains with real receivers, events on the real broker. */
 export const EVT = 'Product.RiskAssessmentExecuted';
@@ -40,6 +41,22 @@ export async function subscribed(script: ReceiverScript = scripts.status(200)): 
 
 export async function publish(domain: string, count = 1, data: Record<string, unknown> = { score: 3, tail: 'N123AB' }, traceparent?: string) {
   return publishRiskAssessments({ kafka: principalKafka('product'), domain, count, data, traceparent });
+}
+
+const dispatcherUrl = () => process.env.E2E_DISPATCHER_URL ?? `http://127.0.0.1:${E2E_PORTS['webhook-dispatcher']}`;
+
+/** Events the dispatcher consumed for domains without a subscription (its /metrics). */
+async function skippedWithoutSubscription(): Promise<number> {
+  const text = await (await fetch(`${dispatcherUrl()}/metrics`)).text();
+  return Number(/^webhook_events_skipped_total\{reason="no-subscription"\} (\d+)/m.exec(text)?.[1] ?? 0);
+}
+
+/** Events of a domain without a subscription, once the dispatcher has consumed (and skipped) them: they have no delivery. */
+export async function publishedBeforeSubscribing(domain: string, count: number) {
+  const before = await skippedWithoutSubscription();
+  const events = await publish(domain, count);
+  await eventually(async () => (await skippedWithoutSubscription()) >= before + count, 20_000);
+  return events;
 }
 
 /** The domain's delivery of an event once it reached `status`. */

@@ -16,7 +16,16 @@ export interface PutSubscriptionRequest {
   maxPerSecond?: number;
   /** Attempts in flight across every copy (1-100); absent: no cap (the adaptive allowance applies). */
   maxInFlight?: number;
+  /** Default `none`. */
+  ordering?: DeliveryOrdering;
 }
+
+/**
+ * `fifo`: a domain's events are delivered in their order on the input topic, each attempted only
+ * once every earlier one is delivered, skipped or failed; `none`: as they come, concurrently.
+ */
+export type DeliveryOrdering = 'none' | 'fifo';
+export const DELIVERY_ORDERINGS: readonly DeliveryOrdering[] = ['none', 'fifo'];
 
 /** How callbacks are signed: HMAC with the shared secret (`v1`, HS256), or the domain's Ed25519 key (`v1a`, EdDSA). */
 export type SignatureScheme = 'hmac-sha256' | 'ed25519';
@@ -60,6 +69,7 @@ export interface SubscriptionView {
   signatureScheme: SignatureScheme;
   maxPerSecond: number | null;
   maxInFlight: number | null;
+  ordering: DeliveryOrdering;
   createdAt: string;
   updatedAt: string;
   /** When the current shared secret was set. */
@@ -142,6 +152,8 @@ export interface DeliveryView {
   createdAt: string;
   /** The recovery that last started this delivery again; null when none did. */
   recoveryId: string | null;
+  /** The backfill that made this delivery (of an event read again from the topic); null for a live one. */
+  backfillId: string | null;
   attempts: AttemptView[];
 }
 
@@ -164,6 +176,17 @@ export interface RecoverDeliveriesResult {
   recoveryId: string;
   /** How many deliveries were started again. */
   deliveries: number;
+}
+
+/** Send the events still on the input topic from `since` (at most 7 days back) that the domain has no delivery for. */
+export interface BackfillDeliveriesRequest {
+  since: string;
+}
+
+export interface BackfillDeliveriesResult {
+  backfillId: string;
+  /** How many events it found without a delivery (each now has one, paced at the recovery rate). */
+  events: number;
 }
 
 export interface RedeliverResult {

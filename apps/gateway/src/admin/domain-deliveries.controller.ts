@@ -7,12 +7,14 @@ import { Public } from '@tailsync/service-kit';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
 import { deliveriesRequest } from '../webhooks/deliveries-request';
 import { DispatcherClient } from '../services/dispatcher.client';
-import { DeliveriesQuery, RecoverDeliveriesDto } from '../webhooks/dto/subscription.dto';
-import { DeliveryPageView, RecoveryView, RedeliverView } from '../webhooks/dto/subscription-views';
+import { BackfillDeliveriesDto, DeliveriesQuery, RecoverDeliveriesDto } from '../webhooks/dto/subscription.dto';
+import { BackfillView, DeliveryPageView, RecoveryView, RedeliverView } from '../webhooks/dto/subscription-views';
+import { atLeast } from '../services/request-budget';
+import { BACKFILL_MIN_WAIT_MS } from '../webhooks/backfill-min-wait';
 import { adminCaller } from './admin-caller';
 import { DeliveryParams, DomainParams } from './domain-params';
 
-/** A domain's delivery log and its redelivery and recovery, for operators (the integrator's own endpoints, any domain). */
+/** A domain's delivery log and its redelivery, recovery and backfill, for operators (the integrator's own endpoints, any domain). */
 @ApiTags('Admin')
 @ApiBearerAuth()
 @ApiBadRequestResponse({ description: 'Validation failed (problem+json with the validation object).' })
@@ -38,6 +40,16 @@ export class DomainDeliveriesController {
   @ApiConflictResponse({ description: 'The subscription is disabled: enable it first.' })
   async recover(@Param() params: DomainParams, @Body() body: RecoverDeliveriesDto, @Req() req: FastifyRequest): Promise<RecoveryView> {
     return this.dispatcher.recover(adminCaller(params.domain, req), { since: body.since, until: body.until });
+  }
+
+  @Post('Backfill')
+  @HttpCode(202)
+  @ApiOperation({ summary: "Send a domain's events still on the topic that have no delivery, as POST /WebhookSubscriptions/Deliveries/Backfill." })
+  @ApiAcceptedResponse({ type: BackfillView })
+  @ApiNotFoundResponse({ description: 'The domain has no subscription.' })
+  @ApiConflictResponse({ description: 'The subscription is disabled: enable it first.' })
+  async backfill(@Param() params: DomainParams, @Body() body: BackfillDeliveriesDto, @Req() req: FastifyRequest): Promise<BackfillView> {
+    return this.dispatcher.backfill(atLeast(adminCaller(params.domain, req), BACKFILL_MIN_WAIT_MS), { since: body.since });
   }
 
   @Post(':id/Redeliver')

@@ -14,7 +14,7 @@ const LATER_DAY = '2026-01-02T12:00:00.000Z';
 const serviceAccount = { clientId: CLIENT_ID, domain: 'acme', name: 'Acme EFB', status: 'active', createdAt: AT };
 const health = { lastSuccessAt: LATER, lastFailureAt: null, failedDeliveriesInARow: 0 };
 const subscription = {
-  eventNames: ['Product.RiskAssessmentExecuted'], url: 'https://efb.acme.example/webhooks/tailsync', signatureScheme: 'hmac-sha256', maxPerSecond: null, maxInFlight: null, createdAt: AT, updatedAt: LATER,
+  eventNames: ['Product.RiskAssessmentExecuted'], url: 'https://efb.acme.example/webhooks/tailsync', signatureScheme: 'hmac-sha256', maxPerSecond: null, maxInFlight: null, ordering: 'none', createdAt: AT, updatedAt: LATER,
   secretUpdatedAt: AT, previousSecretValidUntil: null, status: 'active', disabledReason: null, disabledAt: null, health,
 };
 const mapping = { source: CLIENT_ID, mappedId: 'efb-42' };
@@ -28,7 +28,7 @@ const validation = {
 };
 const attempt = { attempt: 1, at: AT, statusCode: 204, durationMs: 38, error: null, retryAfterMs: null };
 const DELIVERY_ID = '5d1c0e4f-2a3b-4c5d-8e6f-7a8b9c0d1e2f';
-const delivery = { id: DELIVERY_ID, eventId: EVENT_ID, eventName: 'Product.RiskAssessmentExecuted', status: 'delivered', createdAt: AT, recoveryId: null, attempts: [attempt] };
+const delivery = { id: DELIVERY_ID, eventId: EVENT_ID, eventName: 'Product.RiskAssessmentExecuted', status: 'delivered', createdAt: AT, recoveryId: null, backfillId: null, attempts: [attempt] };
 const diagnostics = { url: subscription.url, statusCode: 204, durationMs: 41, error: null, responseBodySnippet: '' };
 const activity = { tailsWritten: [3, 0, 12], eventsConsumed: [5, 2, 0], delivered: [5, 2, 0], failed: [0, 0, 0], skipped: [0, 0, 0] };
 
@@ -62,6 +62,8 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   DeliveryPageView: { items: [delivery], nextCursor: null },
   RecoverDeliveriesDto: { since: '2026-01-01T00:00:00Z', until: '2026-01-02T00:00:00Z' },
   RecoveryView: { recoveryId: '3c9b7a1e-5d2f-4e6a-8b0c-1d2e3f4a5b6c', deliveries: 12 },
+  BackfillDeliveriesDto: { since: '2026-01-01T00:00:00Z' },
+  BackfillView: { backfillId: '8e2d4c6a-1b3f-4a5e-9c7d-0f1e2d3c4b5a', events: 40 },
   RedeliverView: { id: DELIVERY_ID, status: 'pending' },
   JwksView: { keys: [{ kty: 'OKP', crv: 'Ed25519', x: 'Pk_lSjMurHdyHP51itiehDJb4V0c7Z27EcQpqCCwrP8', kid: KID, alg: 'EdDSA', use: 'sig' }] },
   SigningKeysPageView: {

@@ -1,5 +1,5 @@
 import {
-  type DeliveryActivityReply, type DeliveryPage, type ListDeliveriesRequest, PROTO_FILES, type PutSubscriptionRequest, type RecoverDeliveriesRequest,
+  type BackfillDeliveriesRequest, type BackfillDeliveriesResult, type DeliveryActivityReply, type DeliveryPage, type ListDeliveriesRequest, PROTO_FILES, type PutSubscriptionRequest, type RecoverDeliveriesRequest,
   type RecoverDeliveriesResult, type RedeliverResult, type SigningKeySetView, type SigningKeysView, type SubscriptionView, type TestSubscriptionResult, type wire,
 } from '@tailsync/contracts';
 import { resultOf } from './reply';
@@ -48,6 +48,11 @@ export class DispatcherClient {
   async recover(caller: BudgetedCaller, request: RecoverDeliveriesRequest): Promise<RecoverDeliveriesResult> {
     const { recoveryId, deliveries } = resultOf(await this.channel.call('RecoverDeliveries', caller, request), 'recovery');
     return { recoveryId, deliveries };
+  }
+
+  async backfill(caller: BudgetedCaller, request: BackfillDeliveriesRequest): Promise<BackfillDeliveriesResult> {
+    const { backfillId, events } = resultOf(await this.channel.call('BackfillDeliveries', caller, request), 'backfill');
+    return { backfillId, events: Number(events) };
   }
 
   /** The public JWK Set of the caller's domain (the public endpoint calls it as the domain it names). */

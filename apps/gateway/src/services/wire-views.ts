@@ -1,5 +1,5 @@
 import {
-  type AttemptView, type CreateOrMapOutcome, type DeliveryActivityReply, type DeliveryPage, type DeliveryStatus, type DisabledReason, fieldErrorsFromWire,
+  type AttemptView, type CreateOrMapOutcome, type DeliveryActivityReply, type DeliveryOrdering, type DeliveryPage, type DeliveryStatus, type DisabledReason, fieldErrorsFromWire,
   type PingReply, type SignatureScheme, type SigningKeySetView, type SigningKeysView, type SubscriptionView, type TailActivityReply, type TailHistory, type TailListPage, type TailView, type TailViewStatus,
   type TestSubscriptionResult, type wire,
 } from '@tailsync/contracts';
@@ -43,6 +43,7 @@ export const subscriptionView = (w: wire.SubscriptionView__Output): Subscription
   signatureScheme: w.signatureScheme as SignatureScheme,
   maxPerSecond: w.maxPerSecond ?? null,
   maxInFlight: w.maxInFlight ?? null,
+  ordering: w.ordering as DeliveryOrdering,
   createdAt: w.createdAt,
   updatedAt: w.updatedAt,
   secretUpdatedAt: w.secretUpdatedAt,
@@ -85,6 +86,7 @@ export const deliveryPage = (w: wire.DeliveryPage__Output): DeliveryPage => ({
     status: d.status as DeliveryStatus,
     createdAt: d.createdAt,
     recoveryId: d.recoveryId ?? null,
+    backfillId: d.backfillId ?? null,
     attempts: d.attempts.map(attemptView),
   })),
   nextCursor: w.nextCursor ?? null,

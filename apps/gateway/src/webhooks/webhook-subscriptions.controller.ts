@@ -12,8 +12,9 @@ import { deliveriesRequest } from './deliveries-request';
 import { DispatcherClient } from '../services/dispatcher.client';
 import { atLeast } from '../services/request-budget';
 import type { BudgetedCaller } from '../services/service-channel';
-import { DeliveriesQuery, RecoverDeliveriesDto, SubscriptionDto, TestSubscriptionDto } from './dto/subscription.dto';
-import { DeliveryPageView, RecoveryView, RedeliverView, SigningKeysPageView, SubscriptionView, TestResultView } from './dto/subscription-views';
+import { BACKFILL_MIN_WAIT_MS } from './backfill-min-wait';
+import { BackfillDeliveriesDto, DeliveriesQuery, RecoverDeliveriesDto, SubscriptionDto, TestSubscriptionDto } from './dto/subscription.dto';
+import { BackfillView, DeliveryPageView, RecoveryView, RedeliverView, SigningKeysPageView, SubscriptionView, TestResultView } from './dto/subscription-views';
 import { TestCallLimit } from './test-call-limit';
 
 /** The Test call may take the whole attempt time-out (10 s) before the dispatcher answers. */
@@ -48,6 +49,7 @@ export class WebhookSubscriptionsController {
       ...(body.signatureScheme === undefined ? {} : { signatureScheme: body.signatureScheme }),
       ...(body.maxPerSecond === undefined ? {} : { maxPerSecond: body.maxPerSecond }),
       ...(body.maxInFlight === undefined ? {} : { maxInFlight: body.maxInFlight }),
+      ...(body.ordering === undefined ? {} : { ordering: body.ordering }),
     };
     return this.dispatcher.putSubscription(caller, request);
   }
@@ -109,6 +111,19 @@ export class WebhookSubscriptionsController {
   @ApiConflictResponse({ description: 'The subscription is disabled: enable it first.' })
   async recover(@Caller() caller: BudgetedCaller, @Body() body: RecoverDeliveriesDto): Promise<RecoveryView> {
     return this.dispatcher.recover(caller, { since: body.since, until: body.until });
+  }
+
+  @Post('Deliveries/Backfill')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Send the events still on product.risk-assessment-executed from since (at most 7 days back) that your domain has no delivery for.',
+    description: 'For a subscription created after the events, or events skipped while there was none. Paced like a recovery (WEBHOOK_RECOVERY_PER_SECOND) so live events go first; the delivery log shows them with backfillId. Events that already have a delivery are left to recovery and redelivery.',
+  })
+  @ApiAcceptedResponse({ type: BackfillView })
+  @ApiNotFoundResponse({ description: 'No subscription.' })
+  @ApiConflictResponse({ description: 'The subscription is disabled: enable it first.' })
+  async backfill(@Caller() caller: BudgetedCaller, @Body() body: BackfillDeliveriesDto): Promise<BackfillView> {
+    return this.dispatcher.backfill(atLeast(caller, BACKFILL_MIN_WAIT_MS), { since: body.since });
   }
 
   @Get('SigningKeys')

@@ -26,9 +26,9 @@ export interface AttemptAnswer {
   statusCode: number | null;
   /** A valid Retry-After came with a 429 or 503. */
   retryAfterGiven: boolean;
+  /** Resolves once the attempt's outcome is stored (a fifo domain's next event may go then). */
+  recorded: Promise<void>;
 }
-
-const NOTHING_SENT: AttemptAnswer = { statusCode: null, retryAfterGiven: false };
 
 /**
  * One attempt of a leased delivery against its subscription as it is now: signed, sent, classified
@@ -55,12 +55,15 @@ export class AttemptRunner {
 
   private async attempt(delivery: ClaimedDelivery, subscription: StoredSubscription | undefined, attempt: number, span: Span, log: LogCorrelation): Promise<AttemptAnswer> {
     const at = new Date();
+    // A fifo domain's next event waits for this outcome: record it without lingering.
+    const record = (entry: AttemptRecord, outcome: string) =>
+      subscription?.ordering === 'fifo' ? this.recorder.recordPromptly(entry, outcome) : this.recorder.record(entry, outcome);
     const end = (error: string): AttemptAnswer => {
-      this.recorder.record(
+      const recorded = record(
         { id: delivery.id, leaseToken: delivery.leaseToken, attempt, at, statusCode: null, durationMs: 0, error, retryAfterMs: null, next: { status: 'failed' } },
         'failed',
       );
-      return NOTHING_SENT;
+      return { statusCode: null, retryAfterGiven: false, recorded };
     };
 
     if (!subscription) return end('no subscription: it was deleted before this attempt; nothing was sent');
@@ -114,13 +117,13 @@ export class AttemptRunner {
     }
     const error = result.error ?? (verdict === 'delivered' ? null : `HTTP ${result.statusCode}`);
     this.logger.debug({ msg: 'attempt made', deliveryId: delivery.id, attempt, outcome, statusCode: result.statusCode, durationMs: result.durationMs, ...log });
-    this.recorder.record(
+    const recorded = record(
       { id: delivery.id, leaseToken: delivery.leaseToken, attempt, at, statusCode: result.statusCode ?? null, durationMs: result.durationMs, error, retryAfterMs, next },
       outcome,
     );
     if (result.statusCode === GONE_STATUS) {
       this.state.disable(delivery.domain, 'gone').catch((e) => this.logger.warn({ msg: 'disabling a gone subscription failed', error: (e as Error).message, ...log }));
     }
-    return { statusCode: result.statusCode ?? null, retryAfterGiven: asked !== null };
+    return { statusCode: result.statusCode ?? null, retryAfterGiven: asked !== null, recorded };
   }
 }

@@ -130,7 +130,7 @@ export class DeliveryScheduler {
    * returns how many were new.
    */
   async admit(fresh: NewDelivery[], subscriptions: Map<string, StoredSubscription>): Promise<number> {
-    const { take, rest } = this.split(fresh);
+    const { take, rest } = this.split(fresh, subscriptions);
     this.reserve(take, 1);
     const claimedAt = Date.now();
     const [leased, queued] = await Promise.allSettled([
@@ -155,7 +155,7 @@ export class DeliveryScheduler {
    * stored, and `stored` once the leases are written too, with how many deliveries were new.
    */
   async admitAttemptingFirst(fresh: NewDelivery[], subscriptions: Map<string, StoredSubscription>): Promise<{ stored: Promise<number> }> {
-    const { take, rest } = this.split(fresh);
+    const { take, rest } = this.split(fresh, subscriptions);
     const { leased, written } = this.leaseWrites.lease(take, this.options.owner, this.leaseMs);
     if (leased.length > 0) {
       this.enqueue(leased, subscriptions, Date.now());
@@ -186,15 +186,18 @@ export class DeliveryScheduler {
     return stored;
   }
 
-  /** Which deliveries this copy has room for now (per domain and in all), and the rest. */
-  private split(fresh: NewDelivery[]): { take: NewDelivery[]; rest: NewDelivery[] } {
+  /**
+   * Which deliveries this copy has room for now (per domain and in all), and the rest. A fifo
+   * domain's are all left to the claims, which take them one at a time in the topic's order.
+   */
+  private split(fresh: NewDelivery[], subscriptions: Map<string, StoredSubscription>): { take: NewDelivery[]; rest: NewDelivery[] } {
     const take: NewDelivery[] = [];
     const rest: NewDelivery[] = [];
     let free = this.running ? this.free() : 0;
     const room = new Map<string, number>();
     for (const delivery of fresh) {
       const left = room.get(delivery.domain) ?? this.roomOf(delivery.domain);
-      if (free > 0 && left > 0) {
+      if (free > 0 && left > 0 && subscriptions.get(delivery.domain)?.ordering !== 'fifo') {
         take.push(delivery);
         room.set(delivery.domain, left - 1);
         free--;
@@ -351,6 +354,8 @@ export class DeliveryScheduler {
     try {
       const answer = await this.runner.run(delivery, subscription);
       if (!isCapped(limits)) this.adapt(delivery.domain, answer);
+      // The domain's next event becomes its head once this outcome is stored: claim it then.
+      if (subscription?.ordering === 'fifo') void answer.recorded.then(() => this.running && this.wake());
     } finally {
       permit?.release();
     }

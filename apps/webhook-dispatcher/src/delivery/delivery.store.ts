@@ -1,6 +1,12 @@
 import type { Pool } from 'pg';
 import type { DeliveryStatus } from '@tailsync/contracts';
 
+/** Where an event is on the input topic: a fifo domain's deliveries are attempted in this order. */
+export interface TopicPosition {
+  partition: number;
+  offset: string;
+}
+
 export interface NewDelivery {
   domain: string;
   eventId: string;
@@ -8,6 +14,8 @@ export interface NewDelivery {
   body: string;
   /** `skipped` records an event consumed while the subscription is disabled (never sent). Default `pending`. */
   status?: 'pending' | 'skipped';
+  /** Absent for a delivery made without the topic (specs); it then comes after those with one. */
+  position?: TopicPosition;
   /** The event message's W3C `traceparent`: its attempts belong to that trace, their callbacks carry it. */
   traceparent?: string;
 }
@@ -26,6 +34,8 @@ export interface ClaimedDelivery {
   /** Attempts made before the current round (0, or the count when it was last redelivered). */
   roundStart: number;
   leaseToken: string;
+  /** Carried into the row by a lease written behind its first attempt (WriteBehindLeases). */
+  position?: TopicPosition;
 }
 
 /** What an attempt of a claimed delivery came to, and the state it leaves the delivery in. */
@@ -49,6 +59,7 @@ export interface DeliveryRow {
   status: DeliveryStatus;
   created_at: Date;
   recovery_id: string | null;
+  backfill_id: string | null;
 }
 
 /** Filters of the delivery log. */
@@ -88,13 +99,26 @@ export interface RecordedAttempts {
   disabled: { domain: string; url: string }[];
 }
 
-/** The statement parameters of new deliveries, column by column. */
-function columnsOf(deliveries: NewDelivery[]): [string[], string[], string[], string[], string[], (string | null)[]] {
+/** The statement parameters of new deliveries, column by column (`unnest` of them: {@link NEW_COLUMNS}). */
+function columnsOf(deliveries: NewDelivery[]): [string[], string[], string[], string[], string[], (number | null)[], (string | null)[], (string | null)[]] {
   return [
     deliveries.map((d) => d.domain), deliveries.map((d) => d.eventId), deliveries.map((d) => d.eventName), deliveries.map((d) => d.body),
-    deliveries.map((d) => d.status ?? 'pending'), deliveries.map((d) => d.traceparent ?? null),
+    deliveries.map((d) => d.status ?? 'pending'), ...positionColumns(deliveries), deliveries.map((d) => d.traceparent ?? null),
   ];
 }
+
+const positionColumns = (rows: { position?: TopicPosition }[]): [(number | null)[], (string | null)[]] =>
+  [rows.map((r) => r.position?.partition ?? null), rows.map((r) => r.position?.offset ?? null)];
+
+/** The table's columns {@link columnsOf} fills, and the `unnest` of its parameters $1…$8. */
+const NEW_COLUMNS = 'domain, event_id, event_name, body, status, source_partition, source_offset, traceparent';
+const NEW_ROWS = 'unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::int[], $7::bigint[], $8::text[])';
+
+/**
+ * A fifo domain's deliveries in their order on the input topic (those without a position last, as
+ * made): live ones first, then backfilled ones (a backfill goes behind live events).
+ */
+const FIFO_ORDER = '(d.backfill_id is not null), d.source_partition, d.source_offset, d.seq';
 
 /** A row's `traceparent` as a ClaimedDelivery holds it (absent when the event had none). */
 function traceparentOf(value: string | null | undefined): { traceparent?: string } {
@@ -132,9 +156,9 @@ export class DeliveryStore {
   async insertMany(deliveries: NewDelivery[], holdMs = 0): Promise<number> {
     if (deliveries.length === 0) return 0;
     const { rowCount } = await this.pool.query(
-      `insert into webhook_deliveries (domain, event_id, event_name, body, status, traceparent, next_attempt_at)
-       select i.*, now() + make_interval(secs => $7::float8 / 1000)
-         from unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[]) as i
+      `insert into webhook_deliveries (${NEW_COLUMNS}, next_attempt_at)
+       select i.*, now() + make_interval(secs => $9::float8 / 1000)
+         from ${NEW_ROWS} as i
        on conflict (domain, event_id) do nothing`,
       [...columnsOf(deliveries), holdMs],
     );
@@ -151,9 +175,9 @@ export class DeliveryStore {
   async writeLeased(leased: ClaimedDelivery[], owner: string, leaseMs: number): Promise<Set<string>> {
     if (leased.length === 0) return new Set();
     const { rows } = await this.poolFor(leased.length).query<{ id: string }>(
-      `insert into webhook_deliveries as d (id, domain, event_id, event_name, body, traceparent, status, lease_owner, lease_token, lease_until)
-       select i.id, i.domain, i.event_id, i.event_name, i.body, i.traceparent, 'pending', $8, i.token, clock_timestamp() + make_interval(secs => $9::float8 / 1000)
-         from unnest($1::uuid[], $2::text[], $3::uuid[], $4::text[], $5::text[], $6::uuid[], $7::text[]) as i(id, domain, event_id, event_name, body, token, traceparent)
+      `insert into webhook_deliveries as d (id, domain, event_id, event_name, body, status, lease_owner, lease_token, lease_until, source_partition, source_offset, traceparent)
+       select i.id, i.domain, i.event_id, i.event_name, i.body, 'pending', $7, i.token, clock_timestamp() + make_interval(secs => $8::float8 / 1000), i.source_partition, i.source_offset, i.traceparent
+         from unnest($1::uuid[], $2::text[], $3::uuid[], $4::text[], $5::text[], $6::uuid[], $9::int[], $10::bigint[], $11::text[]) as i(id, domain, event_id, event_name, body, token, source_partition, source_offset, traceparent)
        on conflict (domain, event_id) do update
           set id = excluded.id, lease_owner = excluded.lease_owner, lease_token = excluded.lease_token,
               lease_until = excluded.lease_until, next_attempt_at = now(), updated_at = now()
@@ -161,7 +185,7 @@ export class DeliveryStore {
        returning d.id`,
       [
         leased.map((r) => r.id), leased.map((r) => r.domain), leased.map((r) => r.eventId), leased.map((r) => r.eventName),
-        leased.map((r) => r.body), leased.map((r) => r.leaseToken), leased.map((r) => r.traceparent ?? null), owner, leaseMs,
+        leased.map((r) => r.body), leased.map((r) => r.leaseToken), owner, leaseMs, ...positionColumns(leased), leased.map((r) => r.traceparent ?? null),
       ],
     );
     return new Set(rows.map((r) => r.id));
@@ -175,9 +199,9 @@ export class DeliveryStore {
   async insertLeased(deliveries: NewDelivery[], owner: string, leaseMs: number): Promise<ClaimedDelivery[]> {
     if (deliveries.length === 0) return [];
     const { rows } = await this.poolFor(deliveries.length).query<{ id: string; event_id: string; domain: string; lease_token: string }>(
-      `insert into webhook_deliveries (domain, event_id, event_name, body, status, traceparent, lease_owner, lease_token, lease_until)
-       select i.*, $7, gen_random_uuid(), clock_timestamp() + make_interval(secs => $8::float8 / 1000)
-         from unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[]) as i
+      `insert into webhook_deliveries (${NEW_COLUMNS}, lease_owner, lease_token, lease_until)
+       select i.*, $9, gen_random_uuid(), clock_timestamp() + make_interval(secs => $10::float8 / 1000)
+         from ${NEW_ROWS} as i
        on conflict (domain, event_id) do nothing
        returning id, event_id::text as event_id, domain, lease_token`,
       [...columnsOf(deliveries), owner, leaseMs],
@@ -204,6 +228,10 @@ export class DeliveryStore {
    * per claim, starting after `after`), and each takes its oldest due rows up to its room.
    * Returns the deliveries, the last domain visited (the next claim's `after`) and whether a domain
    * with pending rows was passed over for lack of room (`roomless`: more may be due once it has some).
+   *
+   * A `fifo` subscription's domain gives at most its head: the pending delivery earliest on the topic,
+   * when it is due and nobody holds it. So each event is attempted only once every earlier one is
+   * delivered, skipped or failed, whichever copy runs it.
    */
   async claimDue(
     owner: string, leaseMs: number, limit: number, perDomain: number, domainRoom: Map<string, number>,
@@ -230,22 +258,39 @@ export class DeliveryStore {
       id: string; domain: string; event_id: string; event_name: string; body: string; traceparent: string | null; attempts: number; round_start: number;
       lease_token: string;
     }>(
-      `with picked as (
-         select c.id
+      `with domains as (
+         select r.domain, r.slots, r.n, coalesce(s.ordering, 'none') = 'fifo' as fifo
            from unnest($4::text[], $5::int[]) with ordinality as r(domain, slots, n)
+           left join webhook_subscriptions s on s.domain = r.domain
+       ),
+       picked as (
+         select c.id
+           from domains r
            cross join lateral (
-             select d.id from webhook_deliveries d
-              where d.domain = r.domain and d.status = 'pending' and d.next_attempt_at <= now()
-                and (d.lease_until is null or d.lease_until < now())
-              order by d.next_attempt_at
-              limit r.slots
-              for update skip locked
+             select u.id from (
+               select d.id from webhook_deliveries d
+                where not r.fifo and d.domain = r.domain and d.status = 'pending' and d.next_attempt_at <= now()
+                  and (d.lease_until is null or d.lease_until < now())
+                order by d.next_attempt_at
+                limit r.slots
+                for update skip locked
+             ) u
+             union all
+             -- A fifo domain: only its pending delivery earliest on the topic, once due and not leased
+             -- (not skipped when locked: the update below waits for the row and checks it again).
+             select h.id from (
+               select d.id, d.next_attempt_at, d.lease_until from webhook_deliveries d
+                where r.fifo and d.domain = r.domain and d.status = 'pending'
+                order by ${FIFO_ORDER}
+                limit 1
+             ) h
+              where h.next_attempt_at <= now() and (h.lease_until is null or h.lease_until < now())
            ) c
           limit $2
        )
        update webhook_deliveries d
           set lease_owner = $1, lease_token = gen_random_uuid(), lease_until = clock_timestamp() + make_interval(secs => $3::float8 / 1000)
-        where d.id = any (array(select id from picked))
+        where d.id = any (array(select id from picked)) and d.status = 'pending' and (d.lease_until is null or d.lease_until < now())
        returning d.id, d.domain, d.event_id, d.event_name, d.body, d.traceparent, d.attempts, d.round_start, d.lease_token`,
       [owner, limit, leaseMs, domains, slots],
     );
@@ -380,7 +425,8 @@ export class DeliveryStore {
   async list(domain: string, filter: DeliveryFilter, limit: number, beforeSeq: string | undefined): Promise<{ deliveries: DeliveryRow[]; attempts: AttemptRow[] }> {
     const { rows: deliveries } = await this.pool.query<DeliveryRow>(
       // (`d.seq` in the order: a bare `seq` would name the text output column and sort 99 after 100.)
-      `select d.id, d.seq::text as seq, d.event_id::text as event_id, d.event_name, d.status, d.created_at, d.recovery_id::text as recovery_id
+      `select d.id, d.seq::text as seq, d.event_id::text as event_id, d.event_name, d.status, d.created_at, d.recovery_id::text as recovery_id,
+              d.backfill_id::text as backfill_id
          from webhook_deliveries d
         where d.domain = $1 and ($2::text is null or d.status = $2) and ($3::bigint is null or d.seq < $3)
           and ($5::uuid is null or d.event_id = $5) and ($6::timestamptz is null or d.created_at >= $6) and ($7::timestamptz is null or d.created_at < $7)
@@ -440,6 +486,28 @@ export class DeliveryStore {
          from picked p
         where d.id = p.id and d.status in ('failed', 'skipped')`,
       [domain, window.since, window.until, perSecond, recoveryId],
+    );
+    return rowCount ?? 0;
+  }
+
+  /**
+   * Stores a backfill's events (read again from the topic, in its order) that the domain has no
+   * delivery for, spread out at `perSecond` as {@link recover} does: the k-th new one is due
+   * k / perSecond seconds from now, behind live deliveries. Returns how many were new.
+   */
+  async insertBackfill(deliveries: NewDelivery[], perSecond: number, backfillId: string): Promise<number> {
+    if (deliveries.length === 0) return 0;
+    const { rowCount } = await this.pool.query(
+      `with fresh as (
+         select i.*, row_number() over (order by i.n) - 1 as k
+           from ${NEW_ROWS} with ordinality as i(domain, event_id, event_name, body, status, source_partition, source_offset, n)
+          where not exists (select 1 from webhook_deliveries d where d.domain = i.domain and d.event_id = i.event_id)
+       )
+       insert into webhook_deliveries (${NEW_COLUMNS}, next_attempt_at, backfill_id)
+       select domain, event_id, event_name, body, status, source_partition, source_offset, now() + make_interval(secs => k / $8::float8), $9
+         from fresh
+       on conflict (domain, event_id) do nothing`,
+      [...columnsOf(deliveries), perSecond, backfillId],
     );
     return rowCount ?? 0;
   }

@@ -161,7 +161,7 @@ export class RiskAssessmentConsumer {
         const traceparent = validTraceparent(message.headers?.traceparent?.toString());
         valid.push({
           domain: parsed.event.domain, eventId: parsed.event.eventId, eventName: RISK_ASSESSMENT_EXECUTED, body: callbackBody(parsed.event),
-          ...(traceparent !== undefined ? { traceparent } : {}), offset: BigInt(message.offset),
+          ...(traceparent !== undefined ? { traceparent } : {}), position: { partition, offset: message.offset }, offset: BigInt(message.offset),
         });
       } else {
         dead.push({ message, reason: parsed.reason });

@@ -52,7 +52,7 @@ export class WriteBehindLeases {
       if (!this.remember(`${d.domain}\u0000${eventId}`)) continue;
       leased.push({
         id: randomUUID(), domain: d.domain, eventId, eventName: d.eventName, body: d.body, ...(d.traceparent ? { traceparent: d.traceparent } : {}),
-        attempts: 0, roundStart: 0, leaseToken: randomUUID(),
+        attempts: 0, roundStart: 0, leaseToken: randomUUID(), position: d.position,
       });
     }
     // An event leased lately may still be on its way to PostgreSQL: it is stored once that write lands.

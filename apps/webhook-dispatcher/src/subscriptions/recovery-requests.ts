@@ -1,10 +1,10 @@
 import { Injectable, Inject } from '@nestjs/common';
 import { type RecoverDeliveriesRequest, type RecoverDeliveriesResult, type RpcReply, type RpcRequest } from '@tailsync/contracts';
-import { handleRpc, ProblemError } from '@tailsync/service-kit';
+import { handleRpc } from '@tailsync/service-kit';
 import { randomUUID } from 'node:crypto';
 import { recoveryWindow } from '../delivery/domain/time-window';
 import { DispatcherRuntime } from '../dispatcher.runtime';
-import { noSubscription, validation } from './rpc-problems';
+import { activeSubscription, validation } from './rpc-problems';
 
 /**
  * Every failed or skipped delivery of the caller's domain created in the window starts again (see
@@ -19,11 +19,7 @@ export class RecoveryRequests {
     return handleRpc(request, async ({ caller, body }) => {
       const window = recoveryWindow(body?.since, body?.until, new Date());
       if ('errors' in window) throw validation(window.errors);
-      const sub = await this.runtime.subscriptions.get(caller.domain);
-      if (!sub) throw noSubscription();
-      if (sub.status === 'disabled') {
-        throw new ProblemError({ kind: 'conflict', detail: 'The subscription is disabled: enable it (POST /WebhookSubscriptions/Enable) before recovering.' });
-      }
+      await activeSubscription((domain) => this.runtime.subscriptions.get(domain), caller.domain, 'recovering');
       const recoveryId = randomUUID();
       const deliveries = await this.runtime.deliveries.recover(caller.domain, window, this.runtime.config.WEBHOOK_RECOVERY_PER_SECOND, recoveryId);
       this.runtime.scheduler.wake();

@@ -38,7 +38,7 @@ describe('SubscriptionRequests (the RPC handlers, real PostgreSQL)', () => {
     expect(reply).toEqual({
       ok: true,
       result: {
-        eventNames: [EVT], url: 'http://127.0.0.1:9/hook', signatureScheme: 'hmac-sha256', maxPerSecond: null, maxInFlight: null, createdAt: expect.any(String), updatedAt: expect.any(String),
+        eventNames: [EVT], url: 'http://127.0.0.1:9/hook', signatureScheme: 'hmac-sha256', maxPerSecond: null, maxInFlight: null, ordering: 'none', createdAt: expect.any(String), updatedAt: expect.any(String),
         secretUpdatedAt: expect.any(String), previousSecretValidUntil: null, status: 'active', disabledReason: null, disabledAt: null,
         health: { lastSuccessAt: null, lastFailureAt: null, failedDeliveriesInARow: 0 },
       },

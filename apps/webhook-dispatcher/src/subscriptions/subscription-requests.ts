@@ -1,5 +1,6 @@
 import { Injectable, Inject } from '@nestjs/common';
 import {
+  DELIVERY_ORDERINGS,
   DELIVERY_STATUSES,
   SIGNATURE_SCHEMES,
   type DeleteSubscriptionResult,
@@ -42,6 +43,7 @@ const view = (s: StoredSubscription): SubscriptionView => ({
   signatureScheme: s.signatureScheme,
   maxPerSecond: s.maxPerSecond,
   maxInFlight: s.maxInFlight,
+  ordering: s.ordering,
   createdAt: s.createdAt.toISOString(),
   updatedAt: s.updatedAt.toISOString(),
   secretUpdatedAt: s.secretUpdatedAt.toISOString(),
@@ -77,6 +79,8 @@ export class SubscriptionRequests {
         const value = body?.[name];
         if (value !== undefined && (!Number.isInteger(value) || value < 1 || value > max)) fieldErrors[name] = [`${name} must be an integer from 1 to ${max}.`];
       }
+      const ordering = body?.ordering ?? 'none';
+      if (!DELIVERY_ORDERINGS.includes(ordering)) fieldErrors.ordering = [`ordering must be one of ${DELIVERY_ORDERINGS.join(', ')}.`];
       let secret: string | undefined;
       if (body?.sealedSecret === undefined) {
         // An ed25519 subscription signs with the domain's key: a shared secret is optional.
@@ -94,7 +98,7 @@ export class SubscriptionRequests {
       if (Object.keys(fieldErrors).length > 0) throw validation(fieldErrors);
       const input = {
         eventNames: [...new Set(body.eventNames)], url: body.url, signatureScheme: scheme,
-        maxPerSecond: body.maxPerSecond ?? null, maxInFlight: body.maxInFlight ?? null,
+        maxPerSecond: body.maxPerSecond ?? null, maxInFlight: body.maxInFlight ?? null, ordering,
         sealedSecret: secret === undefined ? null : body.sealedSecret!, secretId: secret === undefined ? null : secretId(secret),
       };
       const saved = await this.runtime.state.save(caller.domain, input, this.runtime.config.WEBHOOK_SECRET_GRACE_SECONDS, () => sealedKeyPair(this.runtime.box, caller.domain));
@@ -179,6 +183,7 @@ export class SubscriptionRequests {
           status: d.status,
           createdAt: d.created_at.toISOString(),
           recoveryId: d.recovery_id,
+          backfillId: d.backfill_id,
           attempts: byDelivery.get(d.id) ?? [],
         })),
         nextCursor: deliveries.length > limit ? encodeCursor(page[page.length - 1].seq) : null,

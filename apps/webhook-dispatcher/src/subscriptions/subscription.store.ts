@@ -1,4 +1,4 @@
-import type { DisabledReason, SignatureScheme, SubscriptionStatus } from '@tailsync/contracts';
+import type { DeliveryOrdering, DisabledReason, SignatureScheme, SubscriptionStatus } from '@tailsync/contracts';
 import type { Pool } from 'pg';
 import { SigningKeyStore, type StoredSigningKey } from './signing-key.store';
 
@@ -29,6 +29,8 @@ export interface StoredSubscription {
   /** Flow control: attempts per second and in flight across every copy; null when unset. */
   maxPerSecond: number | null;
   maxInFlight: number | null;
+  /** `fifo`: one attempt at a time, in the order on the input topic (DeliveryStore.claimDue). */
+  ordering: DeliveryOrdering;
   /** The domain's live Ed25519 keys (`ed25519` only, as read for delivering; empty in what a change returns). */
   signingKeys: StoredSigningKey[];
 }
@@ -52,6 +54,8 @@ export interface SubscriptionInput {
   /** Unset (null) unless given. */
   maxPerSecond?: number | null;
   maxInFlight?: number | null;
+  /** Default `none`. */
+  ordering?: DeliveryOrdering;
   /** Null: keep the stored secret (an `ed25519` subscription saved without one). */
   sealedSecret: string | null;
   /** {@link secretId} of the secret (public: it is every token's `kid`), to tell a rotation from a re-save. */
@@ -65,6 +69,7 @@ interface Row {
   signature_scheme: SignatureScheme;
   max_per_second: number | null;
   max_in_flight: number | null;
+  ordering: DeliveryOrdering;
   secret_sealed: string | null;
   secret_updated_at: Date;
   previous_secret_sealed: string | null;
@@ -86,6 +91,7 @@ const toSubscription = (r: Row): StoredSubscription => ({
   signatureScheme: r.signature_scheme,
   maxPerSecond: r.max_per_second,
   maxInFlight: r.max_in_flight,
+  ordering: r.ordering,
   sealedSecret: r.secret_sealed,
   secretUpdatedAt: r.secret_updated_at,
   previousSealedSecret: r.previous_secret_sealed,
@@ -101,7 +107,7 @@ const toSubscription = (r: Row): StoredSubscription => ({
   signingKeys: [],
 });
 
-const COLUMNS = `domain, event_names, url, signature_scheme, max_per_second, max_in_flight, secret_sealed, secret_updated_at, previous_secret_sealed, previous_secret_valid_until,
+const COLUMNS = `domain, event_names, url, signature_scheme, max_per_second, max_in_flight, ordering, secret_sealed, secret_updated_at, previous_secret_sealed, previous_secret_valid_until,
   status, disabled_reason, disabled_at, last_success_at, last_failure_at, failed_in_a_row, created_at, updated_at`;
 
 /** One subscription per domain, in `webhook_subscriptions`. */
@@ -126,11 +132,11 @@ export class SubscriptionStore {
     // so concurrent saves of a domain are told apart correctly.
     const { rows } = await db.query<Row & { before_status: string | null; before_secret_id: string | null }>(
       `with before as materialized (select status, secret_id from webhook_subscriptions where domain = $1 for update)
-       insert into webhook_subscriptions (domain, event_names, url, secret_sealed, secret_id, secret_updated_at, signature_scheme, max_per_second, max_in_flight)
-       select $1, $2, $3, $4, $5, now(), $7, $8, $9 from (select 1) one left join before on true
+       insert into webhook_subscriptions (domain, event_names, url, secret_sealed, secret_id, secret_updated_at, signature_scheme, max_per_second, max_in_flight, ordering)
+       select $1, $2, $3, $4, $5, now(), $7, $8, $9, $10 from (select 1) one left join before on true
        on conflict (domain) do update
          set event_names = excluded.event_names, url = excluded.url, signature_scheme = excluded.signature_scheme,
-             max_per_second = excluded.max_per_second, max_in_flight = excluded.max_in_flight,
+             max_per_second = excluded.max_per_second, max_in_flight = excluded.max_in_flight, ordering = excluded.ordering,
              secret_sealed = coalesce(excluded.secret_sealed, webhook_subscriptions.secret_sealed),
              secret_id = coalesce(excluded.secret_id, webhook_subscriptions.secret_id), updated_at = now(),
              status = 'active', disabled_reason = null, disabled_at = null, failed_in_a_row = 0, failing_since = null,
@@ -139,7 +145,7 @@ export class SubscriptionStore {
              previous_secret_valid_until = case when ${rotated} then now() + make_interval(secs => $6::float8)
                                                 else webhook_subscriptions.previous_secret_valid_until end
        returning ${COLUMNS}, (select status from before) as before_status, (select secret_id from before) as before_secret_id`,
-      [domain, input.eventNames, input.url, input.sealedSecret, input.secretId, graceSeconds, input.signatureScheme ?? 'hmac-sha256', input.maxPerSecond ?? null, input.maxInFlight ?? null],
+      [domain, input.eventNames, input.url, input.sealedSecret, input.secretId, graceSeconds, input.signatureScheme ?? 'hmac-sha256', input.maxPerSecond ?? null, input.maxInFlight ?? null, input.ordering ?? 'none'],
     );
     const row = rows[0];
     const created = row.before_status === null;

@@ -5,10 +5,10 @@ import { ensureSubscriptionEventsTopic, testConfig } from './harness';
 /**
  * A dispatcher copy on `pool` (a spec's own schema) with its delivery scheduler and its
  * subscription-events publisher running on the real broker, without the event consumer (specs
- * insert deliveries themselves). Stop it with {@link stopDispatcher}.
+ * insert deliveries themselves; `topic` is the input topic a backfill reads). Stop it with {@link stopDispatcher}.
  */
-export async function runningDispatcher(pool: Pool, name: string, settings: Record<string, string> = {}): Promise<DispatcherRuntime> {
-  const runtime = new DispatcherRuntime(testConfig(settings), name, { pool });
+export async function runningDispatcher(pool: Pool, name: string, settings: Record<string, string> = {}, topic?: string): Promise<DispatcherRuntime> {
+  const runtime = new DispatcherRuntime(testConfig(settings), name, { pool, topic });
   await ensureSubscriptionEventsTopic();
   await runtime.events.start();
   runtime.scheduler.start();

@@ -6,6 +6,9 @@
 export type * from './generated/tailsync/v1/ActivityRequest';
 export type * from './generated/tailsync/v1/AttemptView';
 export type * from './generated/tailsync/v1/AttentionSubscription';
+export type * from './generated/tailsync/v1/BackfillDeliveriesReply';
+export type * from './generated/tailsync/v1/BackfillDeliveriesRequest';
+export type * from './generated/tailsync/v1/BackfillDeliveriesResult';
 export type * from './generated/tailsync/v1/ChangeTailNumberRequest';
 export type * from './generated/tailsync/v1/CountTailsReply';
 export type * from './generated/tailsync/v1/CountTailsRequest';

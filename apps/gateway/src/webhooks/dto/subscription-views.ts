@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { DISABLED_REASONS, RISK_ASSESSMENT_EXECUTED, SIGNATURE_SCHEMES } from '@tailsync/contracts';
+import { DELIVERY_ORDERINGS, DISABLED_REASONS, RISK_ASSESSMENT_EXECUTED, SIGNATURE_SCHEMES } from '@tailsync/contracts';
 
 export class SubscriptionHealthView {
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the last delivery was delivered.' })
@@ -21,6 +21,8 @@ export class SubscriptionView {
   maxPerSecond: number | null;
   @ApiProperty({ type: Number, nullable: true, description: 'Attempts in flight across every copy; null when unset.' })
   maxInFlight: number | null;
+  @ApiProperty({ enum: DELIVERY_ORDERINGS, description: "fifo: the domain's events one at a time, in their order on the input topic; none: as they come, concurrently." })
+  ordering: string;
   @ApiProperty({ format: 'date-time' })
   createdAt: string;
   @ApiProperty({ format: 'date-time' })
@@ -93,6 +95,8 @@ export class DeliveryView {
   createdAt: string;
   @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The recovery (POST /WebhookSubscriptions/Deliveries/Recover) that last started this delivery again.' })
   recoveryId: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The backfill (POST /WebhookSubscriptions/Deliveries/Backfill) that made this delivery; null for a live event.' })
+  backfillId: string | null;
   @ApiProperty({ type: [AttemptView], description: 'Oldest first.' })
   attempts: AttemptView[];
 }
@@ -109,6 +113,13 @@ export class RecoveryView {
   recoveryId: string;
   @ApiProperty({ description: 'How many failed or skipped deliveries were started again.' })
   deliveries: number;
+}
+
+export class BackfillView {
+  @ApiProperty({ format: 'uuid', description: 'Shown as backfillId on each delivery it made.' })
+  backfillId: string;
+  @ApiProperty({ description: 'How many events on the topic since then had no delivery (each has one now, paced at the recovery rate).' })
+  events: number;
 }
 
 export class RedeliverView {

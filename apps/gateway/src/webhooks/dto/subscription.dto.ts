@@ -4,7 +4,7 @@ import {
   ArrayMaxSize, ArrayNotEmpty, IsArray, IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, MaxLength, Min,
   ValidateBy, ValidateIf, type ValidationOptions,
 } from 'class-validator';
-import { DELIVERY_STATUSES, RISK_ASSESSMENT_EXECUTED, SIGNATURE_SCHEMES, type DeliveryStatus, type SignatureScheme } from '@tailsync/contracts';
+import { DELIVERY_ORDERINGS, DELIVERY_STATUSES, RISK_ASSESSMENT_EXECUTED, SIGNATURE_SCHEMES, type DeliveryOrdering, type DeliveryStatus, type SignatureScheme } from '@tailsync/contracts';
 
 /** An absolute http or https URL (the dispatcher then applies the SSRF rules under `url`). */
 function IsHttpUrl(options?: ValidationOptions): PropertyDecorator {
@@ -77,6 +77,14 @@ export class SubscriptionDto {
   @Min(1, { message: 'maxInFlight must be an integer from 1 to 100.' })
   @Max(100, { message: 'maxInFlight must be an integer from 1 to 100.' })
   maxInFlight?: number;
+
+  @ApiPropertyOptional({
+    enum: DELIVERY_ORDERINGS,
+    description: 'fifo: each event is attempted only once every earlier one of the domain (in the order on the input topic) is delivered, skipped or failed, so a failing event holds the later ones back until its retries end. none (when absent): as they come, concurrently.',
+  })
+  @ValidateIf((o: SubscriptionDto) => o.ordering !== undefined)
+  @IsIn(DELIVERY_ORDERINGS as DeliveryOrdering[], { message: 'ordering must be none or fifo.' })
+  ordering?: DeliveryOrdering;
 }
 
 export class TestSubscriptionDto {
@@ -115,6 +123,14 @@ export class DeliveriesQuery extends PageLimitQuery {
   @IsString({ message: 'until must be an ISO-8601 date-time.' })
   @MaxLength(40, { message: 'until must be an ISO-8601 date-time.' })
   until?: string;
+}
+
+export class BackfillDeliveriesDto {
+  @ApiProperty({ description: 'From this ISO-8601 instant (at most 7 days back): the events on the topic at or after it.', example: '2025-06-01T00:00:00Z', maxLength: 40 })
+  @IsDefined({ message: 'since is required.' })
+  @IsString({ message: 'since must be an ISO-8601 date-time.' })
+  @MaxLength(40, { message: 'since must be an ISO-8601 date-time.' })
+  since: string;
 }
 
 export class RecoverDeliveriesDto {

@@ -14,6 +14,16 @@ export function parseInstant(value: unknown): Date | undefined {
 }
 
 export const MAX_RECOVERY_WINDOW_DAYS = 31;
+export const MAX_BACKFILL_DAYS = 7;
+
+/** Where a backfill starts: `since` required, not after `now`, at most {@link MAX_BACKFILL_DAYS} days back. */
+export function backfillSince(since: unknown, now: Date): Date | { errors: Record<string, string[]> } {
+  const from = parseInstant(since);
+  if (from === undefined) return { errors: { since: ['since is required and must be an ISO-8601 date-time (e.g. 2025-06-01T00:00:00Z).'] } };
+  if (from > now) return { errors: { since: ['since must not be in the future.'] } };
+  if (now.getTime() - from.getTime() > MAX_BACKFILL_DAYS * 86_400_000) return { errors: { since: [`since may be at most ${MAX_BACKFILL_DAYS} days back.`] } };
+  return from;
+}
 
 /**
  * The window of a recovery: `since` required, `until` defaulting to `now`, `since` before `until`,

@@ -4,6 +4,9 @@ import type { MessageTypeDefinition } from '@grpc/proto-loader';
 import type { ActivityRequest as _tailsync_v1_ActivityRequest, ActivityRequest__Output as _tailsync_v1_ActivityRequest__Output } from './tailsync/v1/ActivityRequest';
 import type { AttemptView as _tailsync_v1_AttemptView, AttemptView__Output as _tailsync_v1_AttemptView__Output } from './tailsync/v1/AttemptView';
 import type { AttentionSubscription as _tailsync_v1_AttentionSubscription, AttentionSubscription__Output as _tailsync_v1_AttentionSubscription__Output } from './tailsync/v1/AttentionSubscription';
+import type { BackfillDeliveriesReply as _tailsync_v1_BackfillDeliveriesReply, BackfillDeliveriesReply__Output as _tailsync_v1_BackfillDeliveriesReply__Output } from './tailsync/v1/BackfillDeliveriesReply';
+import type { BackfillDeliveriesRequest as _tailsync_v1_BackfillDeliveriesRequest, BackfillDeliveriesRequest__Output as _tailsync_v1_BackfillDeliveriesRequest__Output } from './tailsync/v1/BackfillDeliveriesRequest';
+import type { BackfillDeliveriesResult as _tailsync_v1_BackfillDeliveriesResult, BackfillDeliveriesResult__Output as _tailsync_v1_BackfillDeliveriesResult__Output } from './tailsync/v1/BackfillDeliveriesResult';
 import type { DeleteSubscriptionReply as _tailsync_v1_DeleteSubscriptionReply, DeleteSubscriptionReply__Output as _tailsync_v1_DeleteSubscriptionReply__Output } from './tailsync/v1/DeleteSubscriptionReply';
 import type { DeliveryActivityReply as _tailsync_v1_DeliveryActivityReply, DeliveryActivityReply__Output as _tailsync_v1_DeliveryActivityReply__Output } from './tailsync/v1/DeliveryActivityReply';
 import type { DeliveryPage as _tailsync_v1_DeliveryPage, DeliveryPage__Output as _tailsync_v1_DeliveryPage__Output } from './tailsync/v1/DeliveryPage';
@@ -48,6 +51,9 @@ export interface ProtoGrpcType {
       ActivityRequest: MessageTypeDefinition<_tailsync_v1_ActivityRequest, _tailsync_v1_ActivityRequest__Output>
       AttemptView: MessageTypeDefinition<_tailsync_v1_AttemptView, _tailsync_v1_AttemptView__Output>
       AttentionSubscription: MessageTypeDefinition<_tailsync_v1_AttentionSubscription, _tailsync_v1_AttentionSubscription__Output>
+      BackfillDeliveriesReply: MessageTypeDefinition<_tailsync_v1_BackfillDeliveriesReply, _tailsync_v1_BackfillDeliveriesReply__Output>
+      BackfillDeliveriesRequest: MessageTypeDefinition<_tailsync_v1_BackfillDeliveriesRequest, _tailsync_v1_BackfillDeliveriesRequest__Output>
+      BackfillDeliveriesResult: MessageTypeDefinition<_tailsync_v1_BackfillDeliveriesResult, _tailsync_v1_BackfillDeliveriesResult__Output>
       DeleteSubscriptionReply: MessageTypeDefinition<_tailsync_v1_DeleteSubscriptionReply, _tailsync_v1_DeleteSubscriptionReply__Output>
       DeliveryActivityReply: MessageTypeDefinition<_tailsync_v1_DeliveryActivityReply, _tailsync_v1_DeliveryActivityReply__Output>
       DeliveryPage: MessageTypeDefinition<_tailsync_v1_DeliveryPage, _tailsync_v1_DeliveryPage__Output>

@@ -4,7 +4,7 @@ import { action, notice } from './notice.js';
 
 const STATUSES = ['', 'pending', 'delivered', 'failed', 'skipped'];
 
-/** A domain's delivery log filtered by status, event id and time; each delivery's attempts; redeliver; recover a window. */
+/** A domain's delivery log filtered by status, event id and time; each delivery's attempts; redeliver; recover a window; backfill from the topic. */
 export function deliveriesPage(main, params) {
   const note = notice(main);
   const domain = h('input', { name: 'domain', required: true, value: params.get('domain') ?? '' });
@@ -31,7 +31,16 @@ export function deliveriesPage(main, params) {
       .then((r) => { note.ok(`Recovery ${r.recoveryId}: ${r.deliveries} deliveries started again.`); return load(); })
       .catch((error) => note.error(error));
   });
-  main.append(filter, list, more, h('h2', {}, 'Recover'), recover);
+  const backfill = h('form', { className: 'inline', 'aria-label': 'Backfill from the topic' },
+    h('p', {}, 'Send the events still on the topic from since (at most 7 days back) that the domain has no delivery for.'),
+    h('button', { type: 'submit' }, 'Backfill from the topic'));
+  backfill.addEventListener('submit', (event) => {
+    event.preventDefault();
+    call('POST', `/admin/Domains/${encodeURIComponent(domain.value.trim())}/Deliveries/Backfill`, { since: since.value.trim() })
+      .then((r) => { note.ok(`Backfill ${r.backfillId}: ${r.events} events without a delivery sent.`); return load(); })
+      .catch((error) => note.error(error));
+  });
+  main.append(filter, list, more, h('h2', {}, 'Recover'), recover, h('h2', {}, 'Backfill'), backfill);
 
   const rows = [];
   async function load(cursor) {
@@ -42,7 +51,7 @@ export function deliveriesPage(main, params) {
       const page = await call('GET', base + query({ status: status.value, eventId: eventId.value.trim(), since: since.value.trim(), until: until.value.trim(), cursor }));
       rows.push(...page.items);
       fill(list, table('Deliveries, newest first', ['Created', 'Event id', 'Status', 'Attempts', 'Actions'], rows.map((d) => [
-        when(d.createdAt), h('code', {}, d.eventId), h('span', { className: `status ${d.status}` }, d.status), attempts(d),
+        when(d.createdAt), h('code', {}, d.eventId), [h('span', { className: `status ${d.status}` }, d.status), d.backfillId ? ' (backfilled)' : ''], attempts(d),
         d.status === 'failed'
           ? action('Redeliver', note, () => call('POST', `${base}/${encodeURIComponent(d.id)}/Redeliver`).then(() => { note.ok(`Delivery of ${d.eventId} started again.`); return load(); }),
             { 'aria-label': `Redeliver ${d.eventId}` })

@@ -2,7 +2,7 @@ import { call } from '../api.js';
 import { field, fill, h, when } from '../dom.js';
 import { action, notice } from './notice.js';
 
-/** A domain's subscription with its health; disable it, enable it again; a test call with its diagnostics. */
+/** A domain's subscription with its health, signature scheme, limits and ordering; disable it, enable it again; a test call with its diagnostics. */
 export function subscriptionsPage(main, params) {
   const note = notice(main);
   const domain = h('input', { name: 'domain', required: true, value: params.get('domain') ?? '' });
@@ -39,7 +39,8 @@ export function subscriptionsPage(main, params) {
       fact('Secret set', when(s.secretUpdatedAt)), fact('Previous secret valid until', when(s.previousSecretValidUntil)),
       fact('Signature scheme', s.signatureScheme === 'ed25519' ? 'ed25519 (the domain key; v1a, EdDSA)' : 'hmac-sha256 (the shared secret; v1, HS256)'),
       s.signatureScheme === 'ed25519' ? fact('Public keys', signingKeys) : [],
-      fact('Limits', `${s.maxPerSecond ?? 'no cap'} per second, ${s.maxInFlight ?? 'no cap'} in flight`)),
+      fact('Limits', `${s.maxPerSecond ?? 'no cap'} per second, ${s.maxInFlight ?? 'no cap'} in flight`),
+      fact('Ordering', s.ordering === 'fifo' ? 'fifo (one event at a time, in the topic order)' : 'none (as they come, concurrently)')),
     h('div', { className: 'actions' },
       s.status === 'disabled'
         ? action('Enable', note, () => call('POST', `${base()}/Enable`).then((v) => { note.ok('Enabled.'); render(v); }))

@@ -10,7 +10,9 @@ export interface DeliveryView {
   'createdAt'?: (string);
   'recoveryId'?: (string);
   'attempts'?: (_tailsync_v1_AttemptView)[];
+  'backfillId'?: (string);
   '_recoveryId'?: "recoveryId";
+  '_backfillId'?: "backfillId";
 }
 
 export interface DeliveryView__Output {
@@ -21,5 +23,7 @@ export interface DeliveryView__Output {
   'createdAt': (string);
   'recoveryId'?: (string);
   'attempts': (_tailsync_v1_AttemptView__Output)[];
+  'backfillId'?: (string);
   '_recoveryId'?: "recoveryId";
+  '_backfillId'?: "backfillId";
 }

@@ -17,10 +17,15 @@ export interface PutSubscriptionRequest {
    */
   'maxPerSecond'?: (number);
   'maxInFlight'?: (number);
+  /**
+   * "none" (default) | "fifo": one at a time, in the order on the input topic.
+   */
+  'ordering'?: (string);
   '_sealedSecret'?: "sealedSecret";
   '_signatureScheme'?: "signatureScheme";
   '_maxPerSecond'?: "maxPerSecond";
   '_maxInFlight'?: "maxInFlight";
+  '_ordering'?: "ordering";
 }
 
 export interface PutSubscriptionRequest__Output {
@@ -39,8 +44,13 @@ export interface PutSubscriptionRequest__Output {
    */
   'maxPerSecond'?: (number);
   'maxInFlight'?: (number);
+  /**
+   * "none" (default) | "fifo": one at a time, in the order on the input topic.
+   */
+  'ordering'?: (string);
   '_sealedSecret'?: "sealedSecret";
   '_signatureScheme'?: "signatureScheme";
   '_maxPerSecond'?: "maxPerSecond";
   '_maxInFlight'?: "maxInFlight";
+  '_ordering'?: "ordering";
 }

@@ -28,6 +28,10 @@ export interface SubscriptionView {
   'signatureScheme'?: (string);
   'maxPerSecond'?: (number);
   'maxInFlight'?: (number);
+  /**
+   * "none" | "fifo".
+   */
+  'ordering'?: (string);
   '_previousSecretValidUntil'?: "previousSecretValidUntil";
   '_disabledReason'?: "disabledReason";
   '_disabledAt'?: "disabledAt";
@@ -61,6 +65,10 @@ export interface SubscriptionView__Output {
   'signatureScheme': (string);
   'maxPerSecond'?: (number);
   'maxInFlight'?: (number);
+  /**
+   * "none" | "fifo".
+   */
+  'ordering': (string);
   '_previousSecretValidUntil'?: "previousSecretValidUntil";
   '_disabledReason'?: "disabledReason";
   '_disabledAt'?: "disabledAt";

@@ -3,6 +3,8 @@
 import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
 import type { ActivityRequest as _tailsync_v1_ActivityRequest, ActivityRequest__Output as _tailsync_v1_ActivityRequest__Output } from '../../tailsync/v1/ActivityRequest';
+import type { BackfillDeliveriesReply as _tailsync_v1_BackfillDeliveriesReply, BackfillDeliveriesReply__Output as _tailsync_v1_BackfillDeliveriesReply__Output } from '../../tailsync/v1/BackfillDeliveriesReply';
+import type { BackfillDeliveriesRequest as _tailsync_v1_BackfillDeliveriesRequest, BackfillDeliveriesRequest__Output as _tailsync_v1_BackfillDeliveriesRequest__Output } from '../../tailsync/v1/BackfillDeliveriesRequest';
 import type { DeleteSubscriptionReply as _tailsync_v1_DeleteSubscriptionReply, DeleteSubscriptionReply__Output as _tailsync_v1_DeleteSubscriptionReply__Output } from '../../tailsync/v1/DeleteSubscriptionReply';
 import type { DeliveryActivityReply as _tailsync_v1_DeliveryActivityReply, DeliveryActivityReply__Output as _tailsync_v1_DeliveryActivityReply__Output } from '../../tailsync/v1/DeliveryActivityReply';
 import type { DeliveryPageReply as _tailsync_v1_DeliveryPageReply, DeliveryPageReply__Output as _tailsync_v1_DeliveryPageReply__Output } from '../../tailsync/v1/DeliveryPageReply';
@@ -25,6 +27,21 @@ import type { TestSubscriptionRequest as _tailsync_v1_TestSubscriptionRequest, T
  * Methods marked NO_SIDE_EFFECTS are the only ones the gateway retries on another copy.
  */
 export interface WebhookDispatcherClient extends grpc.Client {
+  /**
+   * Sends the events still on the input topic since a time that the domain has no delivery for.
+   */
+  BackfillDeliveries(argument: _tailsync_v1_BackfillDeliveriesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_BackfillDeliveriesReply__Output>): grpc.ClientUnaryCall;
+  BackfillDeliveries(argument: _tailsync_v1_BackfillDeliveriesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_BackfillDeliveriesReply__Output>): grpc.ClientUnaryCall;
+  BackfillDeliveries(argument: _tailsync_v1_BackfillDeliveriesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_BackfillDeliveriesReply__Output>): grpc.ClientUnaryCall;
+  BackfillDeliveries(argument: _tailsync_v1_BackfillDeliveriesRequest, callback: grpc.requestCallback<_tailsync_v1_BackfillDeliveriesReply__Output>): grpc.ClientUnaryCall;
+  /**
+   * Sends the events still on the input topic since a time that the domain has no delivery for.
+   */
+  backfillDeliveries(argument: _tailsync_v1_BackfillDeliveriesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_BackfillDeliveriesReply__Output>): grpc.ClientUnaryCall;
+  backfillDeliveries(argument: _tailsync_v1_BackfillDeliveriesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_BackfillDeliveriesReply__Output>): grpc.ClientUnaryCall;
+  backfillDeliveries(argument: _tailsync_v1_BackfillDeliveriesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_BackfillDeliveriesReply__Output>): grpc.ClientUnaryCall;
+  backfillDeliveries(argument: _tailsync_v1_BackfillDeliveriesRequest, callback: grpc.requestCallback<_tailsync_v1_BackfillDeliveriesReply__Output>): grpc.ClientUnaryCall;
+  
   DeleteSubscription(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_DeleteSubscriptionReply__Output>): grpc.ClientUnaryCall;
   DeleteSubscription(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_DeleteSubscriptionReply__Output>): grpc.ClientUnaryCall;
   DeleteSubscription(argument: _tailsync_v1_SubscriptionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_DeleteSubscriptionReply__Output>): grpc.ClientUnaryCall;
@@ -187,6 +204,11 @@ export interface WebhookDispatcherClient extends grpc.Client {
  * Methods marked NO_SIDE_EFFECTS are the only ones the gateway retries on another copy.
  */
 export interface WebhookDispatcherHandlers extends grpc.UntypedServiceImplementation {
+  /**
+   * Sends the events still on the input topic since a time that the domain has no delivery for.
+   */
+  BackfillDeliveries: grpc.handleUnaryCall<_tailsync_v1_BackfillDeliveriesRequest__Output, _tailsync_v1_BackfillDeliveriesReply>;
+  
   DeleteSubscription: grpc.handleUnaryCall<_tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_DeleteSubscriptionReply>;
   
   /**
@@ -233,6 +255,7 @@ export interface WebhookDispatcherHandlers extends grpc.UntypedServiceImplementa
 }
 
 export interface WebhookDispatcherDefinition extends grpc.ServiceDefinition {
+  BackfillDeliveries: MethodDefinition<_tailsync_v1_BackfillDeliveriesRequest, _tailsync_v1_BackfillDeliveriesReply, _tailsync_v1_BackfillDeliveriesRequest__Output, _tailsync_v1_BackfillDeliveriesReply__Output>
   DeleteSubscription: MethodDefinition<_tailsync_v1_SubscriptionRequest, _tailsync_v1_DeleteSubscriptionReply, _tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_DeleteSubscriptionReply__Output>
   DisableSubscription: MethodDefinition<_tailsync_v1_SubscriptionRequest, _tailsync_v1_SubscriptionReply, _tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SubscriptionReply__Output>
   EnableSubscription: MethodDefinition<_tailsync_v1_SubscriptionRequest, _tailsync_v1_SubscriptionReply, _tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SubscriptionReply__Output>

@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import { RISK_ASSESSMENT_EXECUTED } from '@tailsync/contracts';
+import { Murmur2Partitioner, ProblemError, type KafkaConnection } from '@tailsync/service-kit';
+import { Kafka, logLevel } from 'kafkajs';
+import type { NewDelivery } from './delivery.store';
+import { callbackBody, parseRiskAssessmentMessage } from './domain/event-message';
+
+export interface TopicRereaderOptions {
+  kafka: KafkaConnection;
+  clientId: string;
+  topic: string;
+  /** Each read joins a consumer group of its own named with this prefix (the dispatcher's ACL allows it). */
+  groupPrefix: string;
+}
+
+/**
+ * Reads a domain's events again from the input topic, for a backfill. The topic's key is the
+ * domain, so they are all on the partition the producers' partitioner (murmur2) gives it: that one
+ * partition is read from the first offset at or after `since` to its end when the read starts.
+ * Messages that do not parse, or are another domain's, are passed over (the consumer sent the
+ * malformed ones to the DLQ when it met them).
+ */
+export class TopicRereader {
+  constructor(private readonly options: TopicRereaderOptions) {}
+
+  /** The domain's events from `since`, in the topic's order; fails (503) when the read is not done by `deadline`. */
+  async read(domain: string, since: Date, deadline: number): Promise<NewDelivery[]> {
+    const { topic } = this.options;
+    const kafka = new Kafka({ ...this.options.kafka, clientId: this.options.clientId, logLevel: logLevel.WARN, retry: { retries: 3 } });
+    const admin = kafka.admin();
+    await admin.connect();
+    let partition: number;
+    let start: bigint;
+    let end: bigint;
+    try {
+      const [metadata] = (await admin.fetchTopicMetadata({ topics: [topic] })).topics;
+      partition = Murmur2Partitioner()({ topic, partitionMetadata: metadata.partitions, message: { key: domain, value: null } });
+      start = BigInt((await admin.fetchTopicOffsetsByTimestamp(topic, since.getTime())).find((p) => p.partition === partition)!.offset);
+      end = BigInt((await admin.fetchTopicOffsets(topic)).find((p) => p.partition === partition)!.high);
+    } finally {
+      await admin.disconnect();
+    }
+    if (start >= end) return [];
+
+    const found: NewDelivery[] = [];
+    const consumer = kafka.consumer({ groupId: `${this.options.groupPrefix}${randomUUID()}`, maxWaitTimeInMs: 100, allowAutoTopicCreation: false });
+    let finish!: () => void;
+    const done = new Promise<void>((resolve) => (finish = resolve));
+    try {
+      await consumer.connect();
+      await consumer.subscribe({ topic, fromBeginning: false });
+      await consumer.run({
+        autoCommit: false,
+        eachBatch: async ({ batch }) => {
+          if (batch.partition !== partition) return;
+          for (const message of batch.messages) {
+            const offset = BigInt(message.offset);
+            if (offset < start || offset >= end) continue;
+            const parsed = parseRiskAssessmentMessage(message.key, message.value);
+            if (!parsed.ok || parsed.event.domain !== domain) continue;
+            found.push({
+              domain, eventId: parsed.event.eventId, eventName: RISK_ASSESSMENT_EXECUTED, body: callbackBody(parsed.event),
+              position: { partition, offset: message.offset },
+            });
+          }
+          if (BigInt(batch.lastOffset()) + 1n >= end) finish();
+        },
+      });
+      consumer.seek({ topic, partition, offset: start.toString() });
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), Math.max(0, deadline - Date.now()))));
+      const outcome = await Promise.race([done, late]).finally(() => clearTimeout(timer));
+      if (outcome === 'late') {
+        throw new ProblemError({ kind: 'unavailable', detail: 'Reading the topic took too long; nothing was backfilled. Try a later since, or again.' });
+      }
+      return found;
+    } finally {
+      await consumer.disconnect().catch(() => undefined);
+    }
+  }
+}

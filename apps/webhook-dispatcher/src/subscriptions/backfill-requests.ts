@@ -1,0 +1,34 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { BackfillDeliveriesRequest, BackfillDeliveriesResult, RpcReply, RpcRequest } from '@tailsync/contracts';
+import { handleRpc } from '@tailsync/service-kit';
+import { randomUUID } from 'node:crypto';
+import { backfillSince } from '../delivery/domain/time-window';
+import { DispatcherRuntime } from '../dispatcher.runtime';
+import { activeSubscription, validation } from './rpc-problems';
+
+/** Answer before the gateway gives up: reading the topic may take at most this long, cut to the call's deadline. */
+const READ_LIMIT_MS = 60_000;
+
+/**
+ * Sends the events still on the input topic from `since` that the domain has no delivery for
+ * (TopicRereader, DeliveryStore.insertBackfill): each gets a delivery paced at the recovery rate,
+ * behind live events. 404 without a subscription, 409 while it is disabled.
+ */
+@Injectable()
+export class BackfillRequests {
+  constructor(@Inject(DispatcherRuntime) private readonly runtime: DispatcherRuntime) {}
+
+  backfill(request: RpcRequest<BackfillDeliveriesRequest>): Promise<RpcReply<BackfillDeliveriesResult>> {
+    return handleRpc(request, async ({ caller, body, deadline }) => {
+      const since = backfillSince(body?.since, new Date());
+      if ('errors' in since) throw validation(since.errors);
+      await activeSubscription((domain) => this.runtime.subscriptions.get(domain), caller.domain, 'backfilling');
+      const readUntil = Math.min(Date.now() + READ_LIMIT_MS, deadline === undefined ? Infinity : deadline - 500);
+      const events = await this.runtime.rereader.read(caller.domain, since, readUntil);
+      const backfillId = randomUUID();
+      const count = await this.runtime.deliveries.insertBackfill(events, this.runtime.config.WEBHOOK_RECOVERY_PER_SECOND, backfillId);
+      this.runtime.scheduler.wake();
+      return { backfillId, events: count };
+    });
+  }
+}

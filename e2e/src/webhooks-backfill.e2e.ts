@@ -1,0 +1,43 @@
+/** Backfill from the input topic on the whole stack: events published before the subscription existed, a real receiver. */
+import { api, newServiceAccount } from './support/accounts';
+import { deliveryOf, EVT, newSecret, publish, publishedBeforeSubscribing, receiver } from './support/webhooks';
+
+describe('POST /WebhookSubscriptions/Deliveries/Backfill', () => {
+  it("gives a subscription created now the events published before it, once each, and not those it has", async () => {
+    const account = await newServiceAccount();
+    const since = new Date(Date.now() - 60_000).toISOString();
+    const old = await publishedBeforeSubscribing(account.domain, 4);
+
+    const r = await receiver();
+    const saved = await api(account, 'POST', '/WebhookSubscriptions/', { eventNames: [EVT], url: r.url, sharedSecret: newSecret() });
+    expect(saved.status).toBe(200);
+    const [live] = await publish(account.domain, 1);
+    await deliveryOf(account, live.eventId, 'delivered');
+
+    const res = await api(account, 'POST', '/WebhookSubscriptions/Deliveries/Backfill', { since });
+    expect(res).toMatchObject({ status: 202, body: { backfillId: expect.stringMatching(/^[0-9a-f-]{36}$/), events: 4 } });
+    for (const e of old) expect(await deliveryOf(account, e.eventId, 'delivered')).toMatchObject({ backfillId: res.body.backfillId, recoveryId: null });
+    expect((await deliveryOf(account, live.eventId, 'delivered')).backfillId).toBeNull();
+    const ids = r.requests.map((q) => q.headers['webhook-id']);
+    expect(ids).toEqual([live.eventId, ...old.map((e) => e.eventId)]); // the live one once, then the backfill in the topic order
+
+    const again = await api(account, 'POST', '/WebhookSubscriptions/Deliveries/Backfill', { since });
+    expect(again).toMatchObject({ status: 202, body: { events: 0 } });
+  });
+
+  it('answers 400 for a since it cannot serve and 404 without a subscription; the route is in /openapi.json', async () => {
+    const account = await newServiceAccount();
+    const r = await receiver();
+    await api(account, 'POST', '/WebhookSubscriptions/', { eventNames: [EVT], url: r.url, sharedSecret: newSecret() });
+    for (const body of [{}, { since: 'soon' }, { since: new Date(Date.now() - 8 * 86_400_000).toISOString() }, { since: new Date(Date.now() + 60_000).toISOString() }]) {
+      const res = await api(account, 'POST', '/WebhookSubscriptions/Deliveries/Backfill', body);
+      expect(res.status).toBe(400);
+      expect(res.headers.get('content-type')).toContain('application/problem+json');
+      expect(Object.keys(res.body.fieldErrors)).toEqual(['since']);
+    }
+    await api(account, 'DELETE', '/WebhookSubscriptions');
+    expect((await api(account, 'POST', '/WebhookSubscriptions/Deliveries/Backfill', { since: new Date().toISOString() })).status).toBe(404);
+    const doc = (await api(null, 'GET', '/openapi.json')).body;
+    expect(doc.paths['/WebhookSubscriptions/Deliveries/Backfill'].post.operationId).toBe('backfillDeliveries');
+  });
+});
