@@ -500,11 +500,11 @@ export class DeliveryStore {
     const { rowCount } = await this.pool.query(
       `with fresh as (
          select i.*, row_number() over (order by i.n) - 1 as k
-           from ${NEW_ROWS} with ordinality as i(domain, event_id, event_name, body, status, source_partition, source_offset, n)
+           from ${NEW_ROWS} with ordinality as i(domain, event_id, event_name, body, status, source_partition, source_offset, traceparent, n)
           where not exists (select 1 from webhook_deliveries d where d.domain = i.domain and d.event_id = i.event_id)
        )
        insert into webhook_deliveries (${NEW_COLUMNS}, next_attempt_at, backfill_id)
-       select domain, event_id, event_name, body, status, source_partition, source_offset, now() + make_interval(secs => k / $8::float8), $9
+       select domain, event_id, event_name, body, status, source_partition, source_offset, traceparent, now() + make_interval(secs => k / $9::float8), $10
          from fresh
        on conflict (domain, event_id) do nothing`,
       [...columnsOf(deliveries), perSecond, backfillId],
