@@ -19,16 +19,18 @@ import { BENCH_PORTS, BenchStack, startBenchStack } from './support/stack';
 import { runHttpBaseline, runKafkaBaseline, runPgBaseline } from './workloads/baselines';
 import { runW5 } from './workloads/projection-lag';
 import { runVersionDiagnostic, runW1, runW2, runW3, warmUp } from './workloads/tails';
-import { runW4 } from './workloads/webhooks';
+import { runW8 } from './workloads/fifo';
+import { runW4, runW7 } from './workloads/webhooks';
 import { quietDatabase } from './support/quiet-database';
 
 const RESULTS_DIR = join(REPO_ROOT, 'bench', 'results');
 const PROFILE_DIR = join(RESULTS_DIR, 'profiles');
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
-const USAGE = `usage: npm run bench -- [--only W1,W2,W3,W4,W5,B-http,B-pg,B-kafka,D-idle,D-version] [--duration <s>] [--warmup <s>] [--settle <s>] [--profile]
+const USAGE = `usage: npm run bench -- [--only W1,W2,W3,W4,W5,W7,W8,B-http,B-pg,B-kafka,D-idle,D-version] [--duration <s>] [--warmup <s>] [--settle <s>] [--profile]
   --only       workloads to run (default: all); the baselines they are compared with run too
-               (W4 includes W6, its paced run beside a receiver that never answers)
+               (W4 includes W6, its paced run beside a receiver that never answers; W7 is W4
+               with Ed25519 signatures, compared with W4; W8 is fifo throughput per domain)
   --duration   seconds per HTTP workload and per paced run (default 10)
   --warmup     seconds of unmeasured PUT/GET traffic first, so the Kafka broker's JVM and the
                apps are warm (default 20; 0 = none)
@@ -56,6 +58,8 @@ const STEPS: Step[] = [
   { id: 'B-pg', run: async (ctx) => [await runPgBaseline(ctx, 1), await runPgBaseline(ctx, 4)] },
   { id: 'B-kafka', run: runKafkaBaseline },
   { id: 'W4', needs: ['B-kafka'], run: runW4 },
+  { id: 'W7', needs: ['W4'], run: runW7 },
+  { id: 'W8', run: runW8 },
   { id: 'W5', run: runW5 },
   { id: 'W2', needs: ['B-pg'], run: async (ctx) => [await runW2(ctx, 1), await runW2(ctx, 4)] },
   { id: 'W1', needs: ['B-http'], run: runW1 },
@@ -140,6 +144,9 @@ function compare(rows: Row[]): Row[] {
   throughputVs('W4-burst', 'B-kafka-burst');
   p99Vs('W4-paced', 'B-kafka-paced');
   p99Vs('W6', 'W4-paced');
+  // The Ed25519 pair: W7 against W4 (HMAC), the same events and receiver.
+  throughputVs('W7-burst', 'W4-burst');
+  p99Vs('W7-paced', 'W4-paced');
   p99Vs('W5', 'B-pg-query');
   const idle = byId.get('D-idle')?.cpu;
   const STACK = ['gateway', 'tail-sync', 'dispatcher', 'kafka', 'postgres'];

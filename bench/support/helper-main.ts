@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { Kafka, logLevel } from 'kafkajs';
 // Also the kafkajs idle-timer fix the apps run with, so the raw-kafkajs baseline is measured with it too.
 import { kafkaConnection, type KafkaSettings } from '@tailsync/service-kit';
-import { verifyWebhookRequest } from '@tailsync/webhooks';
+import { verifyWebhookRequest, type WebhookJwks } from '@tailsync/webhooks';
 
 interface Message {
   id: number;
@@ -67,12 +67,19 @@ if (role === 'http-baseline') {
   let verified = 0;
   let verifyFailures: string[] = [];
   let secrets: Record<string, string> = {};
+  // The JWK Sets of `ed25519` domains: their callbacks are checked with these instead of a secret.
+  let publicKeys: Record<string, WebhookJwks> = {};
   let verifyEvery = 20;
   let hanging = 0;
   handlers = {
-    start: async (msg) => {
+    /** What the callbacks are checked with (every `verifyEvery`-th): a domain's JWK Set, or else its secret. */
+    verifyWith: (msg) => {
       secrets = msg.secrets as Record<string, string>;
+      publicKeys = (msg.publicKeys ?? {}) as Record<string, WebhookJwks>;
       verifyEvery = Number(msg.verifyEvery ?? 20);
+      return {};
+    },
+    listen: async () => {
       const server = http.createServer((req, res) => {
         const receivedAt = Date.now();
         const chunks: Buffer[] = [];
@@ -104,7 +111,8 @@ if (role === 'http-baseline') {
           seen.add(eventId);
           const domain = String(body.domain ?? '');
           if (seen.size % verifyEvery === 1) {
-            const verdict = verifyWebhookRequest({ authorizationHeader: authorization, rawBody: raw, secret: secrets[domain] ?? 'x'.repeat(64) });
+            const keys = publicKeys[domain] ? { publicKeys: publicKeys[domain] } : { secret: secrets[domain] ?? 'x'.repeat(64) };
+            const verdict = verifyWebhookRequest({ authorizationHeader: authorization, rawBody: raw, ...keys });
             if (verdict.ok) verified++;
             else if (verifyFailures.length < 5) verifyFailures.push(`step ${verdict.step}: ${verdict.reason}`);
           }

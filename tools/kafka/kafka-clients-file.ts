@@ -56,3 +56,8 @@ export function principalSettings(clients: KafkaClients, principal: Principal): 
     KAFKA_SASL_PASSWORD: clients[principal].password,
   };
 }
+
+/** Every principal's username → password, as a broker's PLAIN login module lists its users. */
+export function passwordsOf(clients: KafkaClients): Record<string, string> {
+  return Object.fromEntries(PRINCIPALS.map((principal) => [clients[principal].username, clients[principal].password]));
+}

@@ -12,7 +12,7 @@ import { javaArgs } from './kafka-jars';
 
 /**
  * How the broker lets clients in. `sasl`: SASL/SCRAM (SHA-512 and SHA-256) on the client listener
- * (over TLS with `tls`), PLAIN on the controller listener (KRaft cannot use SCRAM there: its
+ * (over TLS with `tls`, and PLAIN too when it lists users), PLAIN on the controller listener (KRaft cannot use SCRAM there: its
  * credentials live in the metadata the controller serves), ACLs enforced with
  * `allow.everyone.if.no.acl.found=false` and `admin` the only super user.
  */
@@ -25,6 +25,11 @@ export interface BrokerTls {
   keystoreFile: string;
   /** PEM: the CA that signed it, which clients trust. */
   caFile: string;
+  /**
+   * Users the TLS listener also accepts with SASL/PLAIN (name → password), the mechanism managed
+   * Kafka offerings use; never on a listener without TLS, where PLAIN sends the password in clear.
+   */
+  plainUsers?: Record<string, string>;
 }
 
 export interface KraftConfig {
@@ -111,15 +116,15 @@ function listenerProperties(p: { port: number; controllerPort: number; security:
     'listener.security.protocol.map': `CONTROLLER:SASL_PLAINTEXT,CLIENT:${tls ? 'SASL_SSL' : 'SASL_PLAINTEXT'}`,
     'inter.broker.listener.name': 'CLIENT',
     'sasl.mechanism.inter.broker.protocol': 'SCRAM-SHA-512',
-    'listener.name.client.sasl.enabled.mechanisms': 'SCRAM-SHA-512,SCRAM-SHA-256',
+    'listener.name.client.sasl.enabled.mechanisms': `SCRAM-SHA-512,SCRAM-SHA-256${tls?.plainUsers ? ',PLAIN' : ''}`,
     'listener.name.client.scram-sha-512.sasl.jaas.config': jaas('org.apache.kafka.common.security.scram.ScramLoginModule'),
     'listener.name.client.scram-sha-256.sasl.jaas.config': jaas('org.apache.kafka.common.security.scram.ScramLoginModule'),
+    ...(tls?.plainUsers
+      ? { 'listener.name.client.plain.sasl.jaas.config': jaas('org.apache.kafka.common.security.plain.PlainLoginModule', plainUserEntries(tls.plainUsers)) }
+      : {}),
     'sasl.mechanism.controller.protocol': 'PLAIN',
     'listener.name.controller.sasl.enabled.mechanisms': 'PLAIN',
-    'listener.name.controller.plain.sasl.jaas.config': jaas(
-      'org.apache.kafka.common.security.plain.PlainLoginModule',
-      ` user_${LOCAL_ADMIN}="${p.security.adminPassword}"`,
-    ),
+    'listener.name.controller.plain.sasl.jaas.config': jaas('org.apache.kafka.common.security.plain.PlainLoginModule', plainUserEntries({ [LOCAL_ADMIN]: p.security.adminPassword })),
     'authorizer.class.name': 'org.apache.kafka.metadata.authorizer.StandardAuthorizer',
     'allow.everyone.if.no.acl.found': false,
     'super.users': `User:${LOCAL_ADMIN}`,
@@ -134,6 +139,12 @@ function listenerProperties(p: { port: number; controllerPort: number; security:
       : {}),
   };
 }
+
+/** PlainLoginModule's users: ` user_<name>="<password>"` each. */
+const plainUserEntries = (users: Record<string, string>): string =>
+  Object.entries(users)
+    .map(([name, password]) => ` user_${name}="${password}"`)
+    .join('');
 
 function serverProperties(p: { port: number; controllerPort: number; logDir: string; security: BrokerSecurity }): string {
   const props: Record<string, string | number | boolean> = {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startKafka } from '../kafka/broker';
-import { kafkaClientsPath, localKafkaClients, principalSettings } from '../kafka/kafka-clients-file';
+import { kafkaClientsPath, localKafkaClients, passwordsOf, principalSettings } from '../kafka/kafka-clients-file';
 import type { BrokerSecurity } from '../kafka/kraft-config';
 import { testCertificateAuthority } from '../kafka/test-ca';
 import { KAFKA_CLIENTS_FILE_ENV } from './app-kafka-env';
@@ -51,7 +51,8 @@ export async function startInfrastructure(opts: InfrastructureOptions): Promise<
   }
   const brokers = `127.0.0.1:${opts.kafkaPort}`;
   const clients = security === 'plaintext' ? undefined : localKafkaClients(opts.dataDir, brokers);
-  const tls = security === 'sasl_ssl' ? testCertificateAuthority(join(opts.dataDir, 'kafka-tls')) : undefined;
+  // Over TLS the broker also takes PLAIN, as managed Kafka does, so that mechanism is tested too.
+  const tls = clients && security === 'sasl_ssl' ? { ...testCertificateAuthority(join(opts.dataDir, 'kafka-tls')), plainUsers: passwordsOf(clients) } : undefined;
   const brokerSecurity: BrokerSecurity = clients ? { kind: 'sasl', adminPassword: clients.admin.password, tls } : { kind: 'plaintext' };
   try {
     const [pg, kafka] = await Promise.all([

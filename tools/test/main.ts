@@ -7,6 +7,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { localSecrets, REPO_ROOT, startInfrastructure } from '../stack/infrastructure';
 import { ensureKafkaConsumerPython } from './kafka-consumer-python';
+import { runChild } from './child-run';
 import { closingLine, sumReports } from './reports';
 import { ensurePythonVenv } from './python-venv';
 import { ensureSchemathesis } from './schemathesis';
@@ -67,7 +68,8 @@ async function main() {
   log(`infrastructure up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   let exitCode = 1;
   try {
-    const nx = spawnSync(
+    // Not spawnSync: PostgreSQL and Kafka log into pipes this process drains (child-run.ts).
+    const nx = await runChild(
       process.execPath,
       [require.resolve('nx/bin/nx'), 'run-many', '-t', 'test', '--parallel=1', '--outputStyle=stream', '--skipNxCache', ...process.argv.slice(2)],
       {
@@ -92,7 +94,7 @@ async function main() {
         },
       },
     );
-    const { line, ok } = closingLine(sumReports(reports), nx.status, staticFailures.length);
+    const { line, ok } = closingLine(sumReports(reports), nx, staticFailures.length);
     log(`suite took ${((Date.now() - started) / 1000).toFixed(1)} s; Kafka ${infra.kafkaVersion}, PostgreSQL ${infra.postgresVersion}`);
     process.stdout.write(`${line}\n`);
     exitCode = ok ? 0 : 1;

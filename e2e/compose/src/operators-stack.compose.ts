@@ -10,15 +10,15 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { TailEventMessage, TOPICS } from '@tailsync/contracts';
-import { kafkaAccessFailure, kafkaConnection } from '@tailsync/service-kit';
 import { verifyWebhookRequest } from '@tailsync/webhooks';
-import { Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
+import { Partitioners, Producer } from 'kafkajs';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the test CA the local broker's TLS runs use
 import { testCertificateAuthority } from '../../../tools/kafka/test-ca';
 import { api, newServiceAccount, TestAccount } from '../../src/support/accounts';
 import { eventually, sleep } from '../../src/support/eventually';
 import { collect } from '../../src/support/kafka';
 import { ComposeProject, docker, REPO_ROOT, secretFiles } from './support/compose-project';
+import { attempt, expectExternalRefusals, externalClient, listTopics } from './support/external-kafka-refusals';
 
 const EVT = 'Product.RiskAssessmentExecuted';
 const APPS = ['tail-sync', 'webhook-dispatcher', 'gateway'] as const;
@@ -53,9 +53,6 @@ process.env.E2E_BASE_URL = stack.gatewayUrl;
 process.env.ADMIN_TOKEN = stack.secrets.admin_token;
 // They read tailsync.tail-events as an internal service does: reader, in reader-* groups, over TLS.
 Object.assign(process.env, stack.externalKafka('reader', ca.caFile), { E2E_KAFKA_GROUP_PREFIX: 'reader-compose-' });
-const externalClient = (settings: Record<string, string>) =>
-  new Kafka({ ...kafkaConnection(settings), clientId: `compose-test-${randomUUID().slice(0, 8)}`, logLevel: logLevel.NOTHING, retry: { retries: 2 }, connectionTimeout: 10_000 });
-
 interface Received {
   path: string;
   headers: Record<string, string>;
@@ -208,58 +205,10 @@ describe('the operators’ compose stack', () => {
   });
 
   it('refuses on the EXTERNAL listener a client without credentials, a wrong password, plaintext, and a principal beyond its rights', async () => {
-    const attempt = async (settings: Record<string, string>, run: (kafka: Kafka) => Promise<unknown>): Promise<string> => {
-      try {
-        await run(externalClient(settings));
-      } catch (error) {
-        return kafkaAccessFailure(error, kafkaConnection(settings))?.message ?? `refused: ${(error as Error).message}`;
-      }
-      return 'allowed';
-    };
-    const listTopics = async (kafka: Kafka) => {
-      const admin = kafka.admin();
-      await admin.connect();
-      try {
-        return await admin.listTopics();
-      } finally {
-        await admin.disconnect();
-      }
-    };
-    const produceTo = (topic: string) => async (kafka: Kafka) => {
-      const p = kafka.producer({ allowAutoTopicCreation: false, retry: { retries: 0 } });
-      await p.connect();
-      try {
-        const event = { eventId: randomUUID(), domain: 'attacker', occurredAt: new Date().toISOString(), data: {} };
-        await p.send({ topic, acks: -1, messages: [{ key: event.domain, value: JSON.stringify(event) }] });
-      } finally {
-        await p.disconnect();
-      }
-    };
-    const { KAFKA_SASL_MECHANISM: _mechanism, KAFKA_SASL_USERNAME: _username, KAFKA_SASL_PASSWORD: _password, ...anonymous } = stack.externalKafka('reader', ca.caFile);
-    expect(await attempt(anonymous, listTopics)).toMatch(/^refused/);
+    await expectExternalRefusals(stack, ca.caFile);
     // TLS is required: the same credentials without it get nowhere.
     const { KAFKA_SSL: _ssl, KAFKA_SSL_CA_FILE: _caFile, ...plaintext } = stack.externalKafka('reader', ca.caFile);
     expect(await attempt(plaintext, listTopics)).toMatch(/^refused/);
-    const wrong = { ...stack.externalKafka('reader', ca.caFile), KAFKA_SASL_PASSWORD: 'not-the-reader-password' };
-    const refusedWrong = await attempt(wrong, listTopics);
-    expect(refusedWrong).toContain('refused the credentials');
-    expect(refusedWrong).not.toContain('not-the-reader-password');
-    // reader may read tailsync.*, never write risk assessments the dispatcher would sign and send.
-    expect(await attempt(stack.externalKafka('reader', ca.caFile), produceTo(TOPICS.riskAssessmentExecuted))).toContain('TOPIC_AUTHORIZATION_FAILED');
-    expect(await attempt(stack.externalKafka('reader', ca.caFile), produceTo(TOPICS.tailEvents))).toContain('TOPIC_AUTHORIZATION_FAILED');
-    // product writes risk assessments only: it cannot read the tail events or write the DLQ.
-    expect(await attempt(stack.externalKafka('product', ca.caFile), produceTo(TOPICS.riskAssessmentExecutedDlq))).toContain('TOPIC_AUTHORIZATION_FAILED');
-    const productReads = await attempt(stack.externalKafka('product', ca.caFile), async (kafka) => {
-      const admin = kafka.admin();
-      await admin.connect();
-      try {
-        return await admin.fetchTopicOffsets(TOPICS.tailEvents);
-      } finally {
-        await admin.disconnect();
-      }
-    });
-    expect(productReads).toMatch(/AUTHORIZATION_FAILED|refused/);
-    expect(productReads).not.toBe('allowed');
     // kafka-init ran once and exited 0, and its log names no password.
     expect(stack.state('kafka-init')).toMatchObject({ status: 'exited', exitCode: 0 });
     const initLog = stack.must(['logs', '--no-log-prefix', 'kafka-init']);

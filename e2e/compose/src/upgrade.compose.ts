@@ -15,6 +15,7 @@ import { Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
 import { api, newServiceAccount, TestAccount } from '../../src/support/accounts';
 import { eventually } from '../../src/support/eventually';
 import { ComposeProject, REPO_ROOT } from './support/compose-project';
+import { expectExternalRefusals } from './support/external-kafka-refusals';
 import { checkOutPreviousRelease, previousReleaseRef, removePreviousRelease, secretSettingsOf } from './support/previous-release';
 
 const EVT = 'Product.RiskAssessmentExecuted';
@@ -213,6 +214,10 @@ describe(`an upgrade from the previous release (${ref}) to this checkout, and ba
     expect(log).toHaveLength(3);
     // The deliveries made before the upgrade: the same attempts as before, none added.
     expect(log.filter((d) => d.eventId !== eventId)).toEqual(before.deliveries[first.clientId]);
+  }, STEP_TIMEOUT_MS);
+
+  it('refuses on its default EXTERNAL listener (SASL without TLS) what the contract refuses', async () => {
+    await expectExternalRefusals(current);
   }, STEP_TIMEOUT_MS);
 
   it('rolls back to the previous release as CHANGELOG.md says, keeping what either release wrote', async () => {

@@ -14,9 +14,12 @@ export function testKafkaClients(): KafkaClients {
   return readKafkaClients(file);
 }
 
+/** The settings (KAFKA_SASL_*) an app started as one of those principals gets. */
+export const principalEnv = (principal: Principal): Record<string, string> => principalSettings(testKafkaClients(), principal);
+
 /** The connection of one of those principals, with the run's TLS settings. */
 export const principalKafka = (principal: Principal): KafkaConnection =>
-  kafkaConnection({ KAFKA_SSL: process.env.KAFKA_SSL, KAFKA_SSL_CA_FILE: process.env.KAFKA_SSL_CA_FILE, ...principalSettings(testKafkaClients(), principal) });
+  kafkaConnection({ KAFKA_SSL: process.env.KAFKA_SSL, KAFKA_SSL_CA_FILE: process.env.KAFKA_SSL_CA_FILE, ...principalEnv(principal) });
 
 /** The test's own client: the broker `npm test` started, as the principal its environment names (admin). */
 export const kafka = () => new Kafka({ ...kafkaConnection(process.env), clientId: `e2e-${randomUUID().slice(0, 8)}`, logLevel: logLevel.NOTHING });

@@ -7,6 +7,7 @@ export * from './kafka/periodic-offset-commits';
 export * from './kafka/ensure-topics';
 export * from './kafka/kafka-connection';
 export * from './kafka/kafka-access-failure';
+export * from './kafka/consumer-stopped-for-good';
 export * from './ops/readiness-check';
 export * from './ops/ops.module';
 export * from './ops/readiness-report';

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { DLQ_HEADERS, RISK_ASSESSMENT_EXECUTED, TOPICS } from '@tailsync/contracts';
-import { Murmur2Partitioner, PeriodicOffsetCommits, type KafkaConnection, validTraceparent } from '@tailsync/service-kit';
+import { exitWhenConsumerStopsForGood, Murmur2Partitioner, PeriodicOffsetCommits, type KafkaConnection, validTraceparent } from '@tailsync/service-kit';
 import { Admin, Consumer, Kafka, KafkaMessage, logLevel, Producer } from 'kafkajs';
 import type { SubscriptionReader } from '../subscriptions/subscription-cache';
 import type { StoredSubscription } from '../subscriptions/subscription.store';
@@ -107,6 +107,7 @@ export class RiskAssessmentConsumer {
       maxWaitTimeInMs: 50,
       allowAutoTopicCreation: false,
     });
+    exitWhenConsumerStopsForGood(this.consumer, this.options.kafka, 'webhook-dispatcher');
     await this.consumer.connect();
     // A new assignment: forget the partitions that went to another copy (it reads on from the committed position).
     this.consumer.on(this.consumer.events.GROUP_JOIN, ({ payload }) => {

@@ -7,6 +7,7 @@ export const KAFKAJS_PATCHES = [
   { name: 'idle-timer', module: 'kafkajs/src/network/requestQueue' },
   { name: 'grouping', module: 'kafkajs/src/producer/groupMessagesPerPartition' },
   { name: 'record-encoding', module: 'kafkajs/src/protocol/recordBatch/record/v0' },
+  { name: 'group-authorization', module: 'kafkajs/src/cluster' },
 ] as const;
 
 /** The names of the patches the installed kafkajs lacks. */
