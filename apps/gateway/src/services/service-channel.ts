@@ -71,7 +71,9 @@ export class ServiceChannel<Definition> {
   }
 
   call<M extends keyof Definition & string>(method: M, caller: BudgetedCaller, request: RequestOf<Definition, M>): Promise<ReplyOf<Definition, M>> {
-    const metadata = new Metadata();
+    // grpc-js reads waitForReady from the call's metadata options only, not from the service
+    // config's methodConfig: without it a call fails at once while no copy is connected.
+    const metadata = new Metadata({ waitForReady: true });
     metadata.set(CALLER_METADATA_KEY, this.signer.sign(caller, this.address.name));
     return new Promise((resolve, reject) => {
       this.client[method].call(this.client, request, metadata, { deadline: caller.deadline }, (error, reply) => {
