@@ -86,7 +86,7 @@ describe('admin API: service accounts', () => {
     }
   });
 
-  it('answers 503 to authenticated calls once its revocation list is 15 s stale, and recovers', async () => {
+  it('answers 503 to authenticated calls once its revocation list is 15 s stale, and to what needs the database while it is gone, and recovers', async () => {
     // The copy reaches PostgreSQL through a proxy this test cuts: the list can no longer be refreshed.
     const proxy = new DatabaseProxy(new URL(process.env.DATABASE_URL as string));
     const port = await proxy.listen();
@@ -105,6 +105,16 @@ describe('admin API: service accounts', () => {
       const refused = await fetch(`${base}/Tails`, { headers: { Authorization: `Bearer ${account.token}` } });
       expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
       expect((await fetch(`${base}/Version`)).status).toBe(200);
+      // What needs the database now answers that it is unavailable, never a 500.
+      for (const call of [
+        () => fetch(`${base}/oauth/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'client_credentials', client_id: account.clientId, client_secret: account.clientSecret }) }),
+        () => fetch(`${base}/admin/ServiceAccounts?domain=${account.domain}`, { headers: { Authorization: `Bearer ${process.env.ADMIN_TOKEN}` } }),
+      ]) {
+        const res = await call();
+        expect({ status: res.status, type: res.headers.get('content-type'), retryAfter: res.headers.get('retry-after') }).toEqual({
+          status: 503, type: expect.stringContaining('application/problem+json'), retryAfter: expect.stringMatching(/^\d+$/),
+        });
+      }
       proxy.restore();
       await eventually(async () => (await tailsOn(base, account)) === 200, 15_000, 250);
     } finally {

@@ -1,8 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { pathOf, requestCorrelation } from '@tailsync/service-kit';
+import { isDependencyDown, pathOf, requestCorrelation } from '@tailsync/service-kit';
 import { GatewayConfig } from '../config/gateway.config';
-import { Conflict, InternalError, NotFound, PayloadTooLarge, Problem, Unauthorized, UnsupportedMediaType, ValidationProblem } from './problem';
+import { Conflict, InternalError, NotFound, PayloadTooLarge, Problem, ServiceUnavailable, Unauthorized, UnsupportedMediaType, ValidationProblem } from './problem';
 import { problemBody } from './problem-body';
 
 /** Every error leaves the gateway as a problem: never a stack trace, never a bare 500 for bad input. */
@@ -43,5 +43,7 @@ export function toProblem(error: unknown): Problem {
     if (status === 405) return new Problem(405, 'not-found', 'Method not allowed.', {}, ['This method is not allowed on this endpoint.']);
     if (status >= 400 && status < 500) return new ValidationProblem({}, [error instanceof Error ? error.message : 'The request is invalid.']);
   }
+  // The gateway's own database (accounts, tokens, the admin API) unreachable: the contract's 503.
+  if (isDependencyDown(error)) return new ServiceUnavailable();
   return new InternalError();
 }

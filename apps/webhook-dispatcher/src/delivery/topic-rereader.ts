@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Logger } from '@nestjs/common';
 import { RISK_ASSESSMENT_EXECUTED } from '@tailsync/contracts';
 import { Murmur2Partitioner, ProblemError, type KafkaConnection } from '@tailsync/service-kit';
 import { Kafka, logLevel } from 'kafkajs';
@@ -21,6 +22,8 @@ export interface TopicRereaderOptions {
  * malformed ones to the DLQ when it met them).
  */
 export class TopicRereader {
+  private readonly logger = new Logger('TopicRereader');
+
   constructor(private readonly options: TopicRereaderOptions) {}
 
   /** The domain's events from `since`, in the topic's order; fails (503) when the read is not done by `deadline`. */
@@ -43,9 +46,16 @@ export class TopicRereader {
     if (start >= end) return [];
 
     const found: NewDelivery[] = [];
-    const consumer = kafka.consumer({ groupId: `${this.options.groupPrefix}${randomUUID()}`, maxWaitTimeInMs: 100, allowAutoTopicCreation: false });
-    let finish!: () => void;
-    const done = new Promise<void>((resolve) => (finish = resolve));
+    const groupId = `${this.options.groupPrefix}${randomUUID()}`;
+    const consumer = kafka.consumer({ groupId, maxWaitTimeInMs: 100, allowAutoTopicCreation: false });
+    let finish!: (outcome: 'read' | 'crashed') => void;
+    const done = new Promise<'read' | 'crashed'>((resolve) => (finish = resolve));
+    // kafkajs does not restart a consumer after some errors (a refused group): fail now, not at the deadline.
+    const crashed = (error: Error) => {
+      this.logger.error({ msg: 'a backfill could not read the topic', groupId, error: error.message, hint: `the principal needs Read on groups prefixed ${this.options.groupPrefix}` });
+      finish('crashed');
+    };
+    consumer.on(consumer.events.CRASH, ({ payload }) => crashed(payload.error));
     try {
       await consumer.connect();
       await consumer.subscribe({ topic, fromBeginning: false });
@@ -63,16 +73,21 @@ export class TopicRereader {
               position: { partition, offset: message.offset },
             });
           }
-          if (BigInt(batch.lastOffset()) + 1n >= end) finish();
+          if (BigInt(batch.lastOffset()) + 1n >= end) finish('read');
         },
       });
-      consumer.seek({ topic, partition, offset: start.toString() });
+      try {
+        consumer.seek({ topic, partition, offset: start.toString() });
+      } catch (error) {
+        crashed(error as Error); // it never joined its group
+      }
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), Math.max(0, deadline - Date.now()))));
       const outcome = await Promise.race([done, late]).finally(() => clearTimeout(timer));
       if (outcome === 'late') {
         throw new ProblemError({ kind: 'unavailable', detail: 'Reading the topic took too long; nothing was backfilled. Try a later since, or again.' });
       }
+      if (outcome === 'crashed') throw new ProblemError({ kind: 'unavailable', detail: 'The topic cannot be read now; nothing was backfilled.' });
       return found;
     } finally {
       await consumer.disconnect().catch(() => undefined);
