@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { TOPICS } from '@tailsync/contracts';
 import { kafkaAccessFailure, kafkaConnection, type KafkaConnection } from '@tailsync/service-kit';
 import { type Admin, AclOperationTypes, AclPermissionTypes, AclResourceTypes, Kafka, logLevel, ResourcePatternTypes } from 'kafkajs';
-import { principalEnv, principalKafka, testKafkaClients } from './support/kafka';
+import { principalEnv, principalKafka, produceHarmless as produce, testKafkaClients } from './support/kafka';
 import { api, newServiceAccount } from './support/accounts';
 import { appEnv } from './support/test-stack';
 
@@ -25,17 +25,14 @@ async function refusal(connection: KafkaConnection, run: (kafka: Kafka) => Promi
   throw new Error('the broker allowed it');
 }
 
-/** Sends a well-formed risk assessment of a domain nobody subscribed (so whatever gets through harms nothing). */
-const produce = (topic: string) => async (kafka: Kafka) => {
-  const producer = kafka.producer({ allowAutoTopicCreation: false, retry: { retries: 0 } });
-  await producer.connect();
-  try {
-    const event = { eventId: randomUUID(), domain: 'attacker', occurredAt: new Date().toISOString(), data: {} };
-    await producer.send({ topic, acks: -1, messages: [{ key: event.domain, value: JSON.stringify(event) }] });
-  } finally {
-    await producer.disconnect();
-  }
-};
+/** Runs an app with the test stack's settings and `settings` until it exits (these tests expect it to stop). */
+const runToEnd = (app: 'tail-sync' | 'webhook-dispatcher', settings: Record<string, string>) =>
+  spawnSync(process.execPath, [join(ROOT, 'tools', 'run.js'), join(ROOT, 'apps', app, 'src', 'main.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, ...appEnv(), ...settings },
+    encoding: 'utf8',
+    timeout: 90_000,
+  });
 
 const withAdmin = async <T>(kafka: Kafka, run: (admin: Admin) => Promise<T>): Promise<T> => {
   const admin = kafka.admin();
@@ -130,12 +127,7 @@ describe('Kafka as an attacker sees it (SASL/SCRAM, least-privilege ACLs)', () =
   });
 
   it('stops an app started with a wrong password at once, naming the setting, never the password', () => {
-    const run = spawnSync(process.execPath, [join(ROOT, 'tools', 'run.js'), join(ROOT, 'apps', 'tail-sync', 'src', 'main.ts')], {
-      cwd: ROOT,
-      env: { ...process.env, ...appEnv(), KAFKA_SASL_MECHANISM: 'scram-sha-512', KAFKA_SASL_USERNAME: 'tail-sync', KAFKA_SASL_PASSWORD: 'wrong-password-1234', TAIL_SYNC_HTTP_PORT: '13091', INSTANCE_ID: 'wrong-password' },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const run = runToEnd('tail-sync', { KAFKA_SASL_MECHANISM: 'scram-sha-512', KAFKA_SASL_USERNAME: 'tail-sync', KAFKA_SASL_PASSWORD: 'wrong-password-1234', TAIL_SYNC_HTTP_PORT: '13091', INSTANCE_ID: 'wrong-password' });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('tail-sync failed to start: Kafka at');
     expect(run.stderr).toContain('refused the credentials');
@@ -144,11 +136,8 @@ describe('Kafka as an attacker sees it (SASL/SCRAM, least-privilege ACLs)', () =
   });
 
   it('stops a dispatcher whose principal may not use its consumer group, naming the refusal', () => {
-    const run = spawnSync(process.execPath, [join(ROOT, 'tools', 'run.js'), join(ROOT, 'apps', 'webhook-dispatcher', 'src', 'main.ts')], {
-      cwd: ROOT,
-      env: { ...process.env, ...appEnv(), ...principalEnv('webhook-dispatcher'), WEBHOOK_EVENTS_GROUP_ID: 'not-granted-to-the-dispatcher', WEBHOOK_DISPATCHER_HTTP_PORT: '13092', WEBHOOK_DISPATCHER_GRPC_PORT: '13093', INSTANCE_ID: 'no-group-acl' },
-      encoding: 'utf8',
-      timeout: 90_000,
+    const run = runToEnd('webhook-dispatcher', {
+      ...principalEnv('webhook-dispatcher'), WEBHOOK_EVENTS_GROUP_ID: 'not-granted-to-the-dispatcher', WEBHOOK_DISPATCHER_HTTP_PORT: '13092', WEBHOOK_DISPATCHER_GRPC_PORT: '13093', INSTANCE_ID: 'no-group-acl',
     });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('webhook-dispatcher stopped: its Kafka consumer (group not-granted-to-the-dispatcher) cannot go on');

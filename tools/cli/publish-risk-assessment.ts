@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { TOPICS, type RiskAssessmentExecutedMessage } from '@tailsync/contracts';
-import { describeKafkaConnection, kafkaAccessFailure, kafkaConnection, type KafkaConnection } from '@tailsync/service-kit';
+import { describeKafkaConnection, kafkaAccessFailure, kafkaConnection, type KafkaConnection, validTraceparent } from '@tailsync/service-kit';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import { cliKafkaSettings } from './stack-env';
 
@@ -18,6 +18,8 @@ export interface PublishOptions {
   data?: Record<string, unknown>;
   count?: number;
   topic?: string;
+  /** A W3C `traceparent` header on every message: the deliveries' spans and callbacks join that trace. */
+  traceparent?: string;
 }
 
 const DOMAIN = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -39,7 +41,9 @@ export async function publishRiskAssessments(options: PublishOptions): Promise<R
       await producer.send({
         topic: options.topic ?? TOPICS.riskAssessmentExecuted,
         acks: -1,
-        messages: events.slice(i, i + 5000).map((e) => ({ key: e.domain, value: JSON.stringify(e) })),
+        messages: events.slice(i, i + 5000).map((e) => ({
+          key: e.domain, value: JSON.stringify(e), ...(options.traceparent ? { headers: { traceparent: options.traceparent } } : {}),
+        })),
       });
     }
   } finally {
@@ -48,11 +52,12 @@ export async function publishRiskAssessments(options: PublishOptions): Promise<R
   return events;
 }
 
-export const PUBLISH_USAGE = `usage: npm run cli -- publish-risk-assessment --domain <domain> [--data '<json object>'] [--count <n>] [--brokers <host:port,…>]
+export const PUBLISH_USAGE = `usage: npm run cli -- publish-risk-assessment --domain <domain> [--data '<json object>'] [--count <n>] [--traceparent <w3c>] [--brokers <host:port,…>]
   Publishes Product.RiskAssessmentExecuted event(s) to ${TOPICS.riskAssessmentExecuted} (key = domain).
   --domain   the domain of the events (required)
   --data     the event's data, a JSON object (default {})
   --count    how many events (default 1, at most 100000)
+  --traceparent  a W3C traceparent header on the events (their deliveries join that trace)
   --brokers  Kafka brokers (default $KAFKA_BROKERS or 127.0.0.1:9092)
   Connects with the KAFKA_SSL, KAFKA_SSL_CA_FILE and KAFKA_SASL_* settings of the environment
   (a principal that may write the topic, such as \`product\`); beside \`npm start\`, as its \`product\`.`;
@@ -64,6 +69,7 @@ export async function publishRiskAssessmentCommand(argv: string[], out: (line: s
       domain: { type: 'string' },
       data: { type: 'string' },
       count: { type: 'string' },
+      traceparent: { type: 'string' },
       brokers: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -87,6 +93,9 @@ export async function publishRiskAssessmentCommand(argv: string[], out: (line: s
     }
     if (typeof data !== 'object' || data === null || Array.isArray(data)) return fail('--data must be a JSON object');
   }
+  if (values.traceparent !== undefined && validTraceparent(values.traceparent) === undefined) {
+    return fail('--traceparent must be a W3C traceparent: 00-<32 hex>-<16 hex>-<2 hex>');
+  }
   const count = values.count === undefined ? 1 : Number(values.count);
   if (!Number.isInteger(count) || count < 1 || count > 100_000) return fail('--count must be an integer from 1 to 100000');
   const kafka = kafkaConnection({ ...cliKafkaSettings('product'), ...(values.brokers ? { KAFKA_BROKERS: values.brokers } : {}) });
@@ -94,7 +103,7 @@ export async function publishRiskAssessmentCommand(argv: string[], out: (line: s
   const started = Date.now();
   let events: RiskAssessmentExecutedMessage[];
   try {
-    events = await publishRiskAssessments({ kafka, domain: values.domain, data, count });
+    events = await publishRiskAssessments({ kafka, domain: values.domain, data, count, traceparent: values.traceparent });
   } catch (error) {
     const denied = kafkaAccessFailure(error, kafka);
     process.stderr.write(

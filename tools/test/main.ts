@@ -12,6 +12,7 @@ import { closingLine, sumReports } from './reports';
 import { ensurePythonVenv } from './python-venv';
 import { ensureSchemathesis } from './schemathesis';
 import { ensureChromium } from './chromium';
+import { ensureGoTool, JAEGER, PROMTOOL } from './go-tools';
 
 const dataDir = join(REPO_ROOT, '.data', 'test');
 const reports = join(dataDir, 'reports');
@@ -48,6 +49,8 @@ async function main() {
   const schemathesis = ensureSchemathesis(log);
   const kafkaConsumerPython = ensureKafkaConsumerPython(log);
   const chromium = ensureChromium(log);
+  const jaeger = ensureGoTool(JAEGER, log);
+  const promtool = ensureGoTool(PROMTOOL, log);
   const pythonReceivers = ensurePythonVenv('python-receivers', join(REPO_ROOT, 'e2e', 'python', 'requirements.txt'), log);
   const apiClients = ensurePythonVenv('api-clients', join(REPO_ROOT, 'e2e', 'api-clients', 'requirements.txt'), log);
   // Every run starts from empty stores, so no test depends on an earlier run (a server left
@@ -86,6 +89,8 @@ async function main() {
           TAILSYNC_TEST_PYTHON: join(pythonReceivers, 'bin', 'python'),
           TAILSYNC_API_CLIENTS_PYTHON: join(apiClients, 'bin', 'python'),
           CHROMIUM_PATH: chromium,
+          JAEGER_BIN: jaeger,
+          PROMTOOL_BIN: promtool,
         },
       },
     );

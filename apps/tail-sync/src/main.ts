@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { PROTO_FILES, TAIL_EVENTS_TOPIC } from '@tailsync/contracts';

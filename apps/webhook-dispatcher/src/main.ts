@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { PROTO_FILES, RISK_ASSESSMENT_EXECUTED_DLQ_TOPIC, RISK_ASSESSMENT_EXECUTED_TOPIC, WEBHOOK_SUBSCRIPTIONS_TOPIC } from '@tailsync/contracts';

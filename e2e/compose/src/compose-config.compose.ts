@@ -72,3 +72,21 @@ describe('docker-compose.kafka-tls.yml', () => {
     expect(mounts).toEqual(expect.arrayContaining(['/srv/kafka-tls:/etc/kafka/tls', 'kafka-data:/var/lib/kafka/data', expect.stringMatching(/compose\/kafka-start\.sh:\/opt\/tailsync\/kafka-start\.sh$/)]));
   });
 });
+
+describe('the `tracing` profile', () => {
+  const environment = (config: ReturnType<typeof composeConfig>, service: string) => config.services[service].environment ?? {};
+
+  it('is off by default: no Jaeger runs, and the apps have no OTLP endpoint (tracing off)', () => {
+    const plain = composeConfig(['docker-compose.yml']);
+    expect(Object.keys(plain.services)).not.toContain('jaeger');
+    for (const app of ['gateway', 'tail-sync', 'webhook-dispatcher']) expect(environment(plain, app).OTEL_EXPORTER_OTLP_ENDPOINT).toBe('');
+  });
+
+  it("runs the official Jaeger image when enabled, and the apps export to it when told where", () => {
+    const traced = composeConfig(['docker-compose.yml'], { COMPOSE_PROFILES: 'tracing', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://jaeger:4318' });
+    expect(traced.services.jaeger.image).toBe('jaegertracing/jaeger:2.13.0');
+    for (const app of ['gateway', 'tail-sync', 'webhook-dispatcher']) {
+      expect(environment(traced, app)).toMatchObject({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://jaeger:4318', OTEL_TRACES_SAMPLER: 'parentbased_always_on' });
+    }
+  });
+});

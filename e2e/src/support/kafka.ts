@@ -115,3 +115,15 @@ export function schemaViolations(topic: TopicContract, m: RawMessage): string[] 
   if (topic.message.contentType === 'application/json') found.push(checkValue(JSON.parse(m.value?.toString('utf8') ?? 'null')));
   return found.filter((v): v is string => v !== null).map((v) => `${topic.topic} ${m.partition}@${m.offset}: ${v}`);
 }
+
+/** Sends a well-formed risk assessment of a domain nobody subscribed to `topic` (whatever gets through harms nothing). */
+export const produceHarmless = (topic: string) => async (kafka: Kafka) => {
+  const producer = kafka.producer({ allowAutoTopicCreation: false, retry: { retries: 0 } });
+  await producer.connect();
+  try {
+    const event = { eventId: randomUUID(), domain: 'attacker', occurredAt: new Date().toISOString(), data: {} };
+    await producer.send({ topic, acks: -1, messages: [{ key: event.domain, value: JSON.stringify(event) }] });
+  } finally {
+    await producer.disconnect();
+  }
+};

@@ -63,7 +63,7 @@ export async function startStack(): Promise<AppProcess[]> {
   return apps;
 }
 
-export { waitForHttp };
+export { waitForHttp, type AppProcess };
 
 /**
  * The pids of the shared stack's apps, by name. In a file, not the environment: each test file has
@@ -95,4 +95,29 @@ export async function replaceSharedApp(name: AppName): Promise<AppProcess> {
   await waitForHttp(`http://127.0.0.1:${E2E_PORTS[name]}/health/ready`, 60_000, [app]);
   await waitForHttp(`${baseUrl()}/health/ready`, 60_000, [app]);
   return app;
+}
+
+/** Stops a process of the shared stack (started by the global set-up, or replaced since) cleanly: SIGTERM, then waits until it is gone. */
+export async function stopSharedApp(instance: string, timeoutMs = 20_000): Promise<void> {
+  const pid = sharedPids()[instance];
+  if (!pid) throw new Error(`no pid for ${instance}`);
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (alive()) process.kill(pid, 'SIGTERM');
+  const deadline = Date.now() + timeoutMs;
+  while (alive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  if (alive()) process.kill(pid, 'SIGKILL');
+}
+
+/** Starts replacements for several shared apps at once (the gateway is ready only once the services are). */
+export async function replaceSharedApps(names: readonly AppName[]): Promise<void> {
+  const apps = names.map((name) => startApp(name, `${name}-replacement-${Date.now()}`));
+  recordSharedPids({ ...sharedPids(), ...Object.fromEntries(apps.map((app) => [app.name, app.child.pid as number])) });
+  await waitForHttp(`${baseUrl()}/health/ready`, 120_000, apps);
 }

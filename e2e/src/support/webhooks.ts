@@ -39,8 +39,8 @@ export async function subscribed(script: ReceiverScript = scripts.status(200)): 
   return { account, receiver: r, secret };
 }
 
-export async function publish(domain: string, count = 1, data: Record<string, unknown> = { score: 3, tail: 'N123AB' }) {
-  return publishRiskAssessments({ kafka: principalKafka('product'), domain, count, data });
+export async function publish(domain: string, count = 1, data: Record<string, unknown> = { score: 3, tail: 'N123AB' }, traceparent?: string) {
+  return publishRiskAssessments({ kafka: principalKafka('product'), domain, count, data, traceparent });
 }
 
 const dispatcherUrl = () => process.env.E2E_DISPATCHER_URL ?? `http://127.0.0.1:${E2E_PORTS['webhook-dispatcher']}`;

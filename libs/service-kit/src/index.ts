@@ -37,3 +37,5 @@ export * from './grpc/served-calls';
 export * from './grpc/grpc-server';
 export * from './grpc/service-keys';
 export * from './secrets/secret-box';
+export * from './observability/request-context';
+export * from './observability/tracing-requested';

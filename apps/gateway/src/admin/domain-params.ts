@@ -1,8 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsString, Matches } from 'class-validator';
+import { DOMAIN_MESSAGE, DOMAIN_PATTERN } from '../http/domain-name';
 
-export const DOMAIN_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
-export const DOMAIN_MESSAGE = 'Domain must be 1 to 63 lowercase letters, digits or hyphens, starting with a letter or digit.';
 
 /** `{domain}` in an admin path. */
 export class DomainParams {

@@ -2,8 +2,8 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { GatewayConfig } from '../config/gateway.config';
 import { NotFound, Unauthorized } from '../problems/problem';
-import { ActiveSessions } from '../console/active-sessions';
-import { ConsoleSessions, CSRF_HEADER } from '../console/console-session';
+import { ActiveSessions } from './active-sessions';
+import { ConsoleSessions, CSRF_HEADER } from './console-session';
 import { isAdminToken } from './admin-token';
 import { adminAddressKey, FailureLimit } from './failure-limit';
 

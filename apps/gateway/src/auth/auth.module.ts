@@ -3,8 +3,8 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { JwtModule } from '@nestjs/jwt';
 import { ThrottlerModule } from '@nestjs/throttler';
-import { CallerThrottlerGuard } from '../http/caller-throttler.guard';
-import { SlidingWindowThrottlerStorage } from '../http/sliding-window-throttler.storage';
+import { CallerThrottlerGuard } from './caller-throttler.guard';
+import { SlidingWindowThrottlerStorage } from './sliding-window-throttler.storage';
 import { GatewayConfig } from '../config/gateway.config';
 import { AdminTokenGuard } from './admin-token.guard';
 import { BearerGuard } from './bearer.guard';
@@ -14,8 +14,8 @@ import { ServiceAccountsStore } from './service-accounts.store';
 import { RevokedAccounts } from './revoked-accounts';
 import { FailureLimit } from './failure-limit';
 import { HashingPool } from './hashing-pool';
-import { ConsoleSessions } from '../console/console-session';
-import { ActiveSessions } from '../console/active-sessions';
+import { ConsoleSessions } from './console-session';
+import { ActiveSessions } from './active-sessions';
 
 /** Service accounts, OAuth2 client credentials, and the bearer check on every other endpoint. */
 @Module({

@@ -10,8 +10,8 @@ import { NoStore } from '../http/no-store';
 import { adminAddressKey, FailureLimit } from '../auth/failure-limit';
 import { ConsoleAsset, loadConsoleAssets, PUBLIC_ASSETS } from './console-assets';
 import { sendConsoleFile } from './console-headers';
-import { ActiveSessions } from './active-sessions';
-import { ConsoleSessions, CSRF_HEADER, SESSION_COOKIE, SESSION_LIFETIME_MS } from './console-session';
+import { ActiveSessions } from '../auth/active-sessions';
+import { ConsoleSessions, CSRF_HEADER, SESSION_COOKIE, SESSION_LIFETIME_MS } from '../auth/console-session';
 
 export class SignInDto {
   @IsString({ message: 'token is required.' })

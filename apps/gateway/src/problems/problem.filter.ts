@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isDependencyDown, pathOf } from '@tailsync/service-kit';
+import { isDependencyDown, pathOf, requestCorrelation } from '@tailsync/service-kit';
 import { GatewayConfig } from '../config/gateway.config';
 import { Conflict, InternalError, NotFound, PayloadTooLarge, Problem, ServiceUnavailable, Unauthorized, UnsupportedMediaType, ValidationProblem } from './problem';
 import { problemBody } from './problem-body';
@@ -21,7 +21,7 @@ export class ProblemFilter implements ExceptionFilter {
 
 export function sendProblem(req: FastifyRequest, res: FastifyReply, problem: Problem, baseUrl: string, logger: Logger, cause?: unknown): void {
   const body = problemBody(problem, baseUrl);
-  const log = { instance: body.instance, status: body.status, method: req.method, path: pathOf(req), requestId: req.id };
+  const log = { instance: body.instance, status: body.status, method: req.method, path: pathOf(req), ...requestCorrelation(req) };
   if (problem.status >= 500) logger.error({ ...log, cause: cause instanceof Error && !(cause instanceof Problem) ? cause.message : undefined });
   else logger.debug?.(log);
   if (res.sent) return;

@@ -1,12 +1,10 @@
 import type { CallerContext } from '@tailsync/contracts';
 import type { FastifyRequest } from 'fastify';
+import { validTraceparent } from '@tailsync/service-kit';
 import type { BudgetedCaller } from './service-channel';
 
 const BUDGET_ENDS = Symbol('budgetEnds');
 type Budgeted = { [BUDGET_ENDS]?: number };
-
-/** W3C trace context: version-traceid-parentid-flags, lowercase hex. */
-const TRACEPARENT = /^[\da-f]{2}-[\da-f]{32}-[\da-f]{16}-[\da-f]{2}$/;
 
 /** Starts the request's budget as it arrives: every service call it makes must answer within it. */
 export function startBudget(req: FastifyRequest, budgetMs: number): void {
@@ -15,10 +13,10 @@ export function startBudget(req: FastifyRequest, budgetMs: number): void {
 
 /** The caller as its service calls carry it: the request's deadline and its trace context. */
 export function budgetedCaller(req: FastifyRequest, caller: CallerContext): BudgetedCaller {
-  const traceparent = req.headers.traceparent;
+  const traceparent = validTraceparent(req.headers.traceparent);
   return {
     ...caller,
-    ...(typeof traceparent === 'string' && TRACEPARENT.test(traceparent) ? { traceparent } : {}),
+    ...(traceparent !== undefined ? { traceparent } : {}),
     deadline: (req as Budgeted)[BUDGET_ENDS] ?? Date.now(),
   };
 }

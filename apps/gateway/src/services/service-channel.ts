@@ -4,7 +4,7 @@ import { Metadata, type ServiceError, status } from '@grpc/grpc-js';
 import type { MethodDefinition } from '@grpc/proto-loader';
 import { loadSync } from '@grpc/proto-loader';
 import { type CallerContext, PROTO_LOADER_OPTIONS, PROTO_PACKAGE, PROTO_ROOT } from '@tailsync/contracts';
-import { CALLER_METADATA_KEY, type CallerTokenSigner } from '@tailsync/service-kit';
+import { CALLER_METADATA_KEY, type CallerTokenSigner, correlationOf } from '@tailsync/service-kit';
 import { join } from 'node:path';
 import { InternalError, ServiceUnavailable } from '../problems/problem';
 
@@ -71,11 +71,13 @@ export class ServiceChannel<Definition> {
   }
 
   call<M extends keyof Definition & string>(method: M, caller: BudgetedCaller, request: RequestOf<Definition, M>): Promise<ReplyOf<Definition, M>> {
-    const metadata = new Metadata();
+    // grpc-js reads waitForReady from the call's metadata options only, not from the service
+    // config's methodConfig: without it a call fails at once while no copy is connected.
+    const metadata = new Metadata({ waitForReady: true });
     metadata.set(CALLER_METADATA_KEY, this.signer.sign(caller, this.address.name));
     return new Promise((resolve, reject) => {
       this.client[method].call(this.client, request, metadata, { deadline: caller.deadline }, (error, reply) => {
-        if (error) reject(this.problemOf(method, error));
+        if (error) reject(this.problemOf(method, caller, error));
         else resolve(reply as ReplyOf<Definition, M>);
       });
     });
@@ -85,15 +87,16 @@ export class ServiceChannel<Definition> {
     this.proxy.close();
   }
 
-  private problemOf(method: string, error: ServiceError): Error {
+  private problemOf(method: string, caller: BudgetedCaller, error: ServiceError): Error {
+    const request = correlationOf(caller);
     if (UNANSWERED.has(error.code)) return new ServiceUnavailable(`The service did not answer in time (${this.address.name}). Try again.`);
     if (error.code === status.UNAUTHENTICATED) {
       // The service refused our signed caller: SERVICE_SIGNING_KEY and its SERVICE_VERIFY_KEY differ.
-      this.logger.error({ msg: 'service refused the signed caller', service: this.address.name, method, reason: error.details });
+      this.logger.error({ msg: 'service refused the signed caller', service: this.address.name, method, reason: error.details, ...request });
       return new ServiceUnavailable(`The service refused the gateway (${this.address.name}).`);
     }
     // The service failed unexpectedly; its own log has the cause.
-    this.logger.error({ msg: 'service call failed', service: this.address.name, method, code: status[error.code], reason: error.details });
+    this.logger.error({ msg: 'service call failed', service: this.address.name, method, code: status[error.code], reason: error.details, ...request });
     return new InternalError();
   }
 }

@@ -3,7 +3,7 @@ import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiPro
 import { Public } from '@tailsync/service-kit';
 import { IsDefined, IsString, Matches } from 'class-validator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DOMAIN_MESSAGE, DOMAIN_PATTERN } from '../admin/domain-params';
+import { DOMAIN_MESSAGE, DOMAIN_PATTERN } from '../http/domain-name';
 import { DispatcherClient } from '../services/dispatcher.client';
 import { budgetedCaller } from '../services/request-budget';
 import { JwksView } from './dto/subscription-views';

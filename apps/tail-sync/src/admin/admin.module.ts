@@ -3,8 +3,9 @@ import type { EventStore } from '@tailsync/event-store';
 import type { Pool } from 'pg';
 import { CountTailsHandler } from './application/count-tails.query';
 import { TAIL_COUNTS } from './application/tail-counts.port';
-import { ADMIN_EVENT_STORE } from './application/admin-event-store.port';
 import { ReadActivityHandler } from './application/read-activity.query';
+import { ReaderLags } from './application/reader-lags';
+import { exportReaderLags } from './infrastructure/reader-lag.metrics';
 import { TAIL_ACTIVITY } from './application/tail-activity.port';
 import { PostgresTailActivity } from './infrastructure/postgres-tail-activity';
 import { PostgresTailCounts } from './infrastructure/postgres-tail-counts';
@@ -14,6 +15,9 @@ import { AdminRequests } from './interface/admin-requests';
 @Module({})
 export class AdminModule {
   static forRoot(pool: Pool, eventStore: EventStore): DynamicModule {
+    const activity = new PostgresTailActivity(pool);
+    const readerLags = new ReaderLags(activity, eventStore);
+    exportReaderLags(readerLags);
     return {
       module: AdminModule,
       exports: [AdminRequests],
@@ -22,8 +26,8 @@ export class AdminModule {
         CountTailsHandler,
         ReadActivityHandler,
         { provide: TAIL_COUNTS, useValue: new PostgresTailCounts(pool) },
-        { provide: TAIL_ACTIVITY, useValue: new PostgresTailActivity(pool) },
-        { provide: ADMIN_EVENT_STORE, useValue: eventStore },
+        { provide: TAIL_ACTIVITY, useValue: activity },
+        { provide: ReaderLags, useValue: readerLags },
       ],
     };
   }

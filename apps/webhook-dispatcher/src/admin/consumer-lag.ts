@@ -1,16 +1,32 @@
-import type { KafkaConnection } from '@tailsync/service-kit';
+import { metricsRegistry, type KafkaConnection } from '@tailsync/service-kit';
 import { Admin, Kafka, logLevel } from 'kafkajs';
+import { Gauge } from 'prom-client';
 
-/** Messages of a topic a consumer group has not committed yet, summed over its partitions. */
+/** A partition's messages the group has not committed yet. */
+export interface PartitionLag {
+  partition: number;
+  messages: number;
+}
+
+/**
+ * Messages of a topic a consumer group has not committed yet: per partition on `/metrics`
+ * (`kafka_consumer_group_lag`, the OpenTelemetry Kafka metrics' `kafka.consumer_group.lag`), summed
+ * for the console.
+ */
 export class ConsumerLag {
   private readonly admin: Admin;
   private connected?: Promise<void>;
 
   constructor(kafka: KafkaConnection, clientId: string, private readonly groupId: string, private readonly topic: string) {
     this.admin = new Kafka({ ...kafka, clientId, logLevel: logLevel.NOTHING }).admin();
+    this.exportPerPartition();
   }
 
   async messages(): Promise<number> {
+    return (await this.partitions()).reduce((sum, p) => sum + p.messages, 0);
+  }
+
+  async partitions(): Promise<PartitionLag[]> {
     this.connected ??= this.admin.connect().catch((error: unknown) => {
       this.connected = undefined;
       throw error;
@@ -19,13 +35,32 @@ export class ConsumerLag {
     const [ends, [committed]] = await Promise.all([this.admin.fetchTopicOffsets(this.topic), this.admin.fetchOffsets({ groupId: this.groupId, topics: [this.topic] })]);
     const done = new Map(committed.partitions.map((p) => [p.partition, Number(p.offset)]));
     // A partition the group never committed (-1) counts from the topic's low watermark.
-    return ends.reduce((sum, end) => {
+    return ends.map((end) => {
       const at = done.get(end.partition) ?? -1;
-      return sum + Math.max(0, Number(end.high) - (at < 0 ? Number(end.low) : at));
-    }, 0);
+      return { partition: end.partition, messages: Math.max(0, Number(end.high) - (at < 0 ? Number(end.low) : at)) };
+    });
   }
 
   async close(): Promise<void> {
     if (this.connected) await this.admin.disconnect();
+  }
+
+  /** Read from the broker at each scrape; a broker that does not answer leaves the series out of that scrape. */
+  private exportPerPartition(): void {
+    const name = 'kafka_consumer_group_lag';
+    metricsRegistry.removeSingleMetric(name);
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- prom-client calls `collect` with the gauge as `this`
+    const lag = this;
+    new Gauge({
+      name,
+      help: 'Messages of a topic partition the consumer group has not committed yet (OpenTelemetry kafka.consumer_group.lag)',
+      labelNames: ['group', 'topic', 'partition'] as const,
+      registers: [metricsRegistry],
+      async collect() {
+        this.reset();
+        const partitions = await lag.partitions().catch(() => []);
+        for (const p of partitions) this.set({ group: lag.groupId, topic: lag.topic, partition: String(p.partition) }, p.messages);
+      },
+    });
   }
 }

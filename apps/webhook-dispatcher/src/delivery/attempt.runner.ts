@@ -1,12 +1,14 @@
 import { Logger } from '@nestjs/common';
+import type { Span } from '@opentelemetry/api';
 import { JwtService } from '@nestjs/jwt';
-import { SecretBoxError } from '@tailsync/service-kit';
+import { type LogCorrelation, SecretBoxError } from '@tailsync/service-kit';
 import { CallbackKeys, NoSigningKey } from '../signing/callback-keys';
 import { signCallback, type CallbackSigningKeys } from '../signing/callback-signer';
 import type { SubscriptionState } from '../subscriptions/subscription-state';
 import type { StoredSubscription } from '../subscriptions/subscription.store';
 import type { AttemptRecorder } from './attempt.recorder';
 import type { AttemptSender } from './attempt.sender';
+import { inAttemptSpan } from './attempt-span';
 import type { DeliveryMetrics } from './delivery.metrics';
 import type { AttemptRecord, ClaimedDelivery } from './delivery.store';
 import { delayHonouringRetryAfter, parseRetryAfter, RETRY_AFTER_STATUSES } from './domain/retry-after';
@@ -46,8 +48,12 @@ export class AttemptRunner {
     private readonly options: AttemptRunnerOptions,
   ) {}
 
-  async run(delivery: ClaimedDelivery, subscription: StoredSubscription | undefined): Promise<AttemptAnswer> {
+  run(delivery: ClaimedDelivery, subscription: StoredSubscription | undefined): Promise<AttemptAnswer> {
     const attempt = delivery.attempts + 1;
+    return inAttemptSpan(delivery, attempt, (span, log) => this.attempt(delivery, subscription, attempt, span, log));
+  }
+
+  private async attempt(delivery: ClaimedDelivery, subscription: StoredSubscription | undefined, attempt: number, span: Span, log: LogCorrelation): Promise<AttemptAnswer> {
     const at = new Date();
     // A fifo domain's next event waits for this outcome: record it without lingering.
     const record = (entry: AttemptRecord, outcome: string) =>
@@ -77,6 +83,8 @@ export class AttemptRunner {
       { body: delivery.body, keys, domain: delivery.domain, eventName: delivery.eventName, kind: 'event', webhookId: delivery.eventId, attempt },
       this.jwt,
     );
+    // Passed on as the event carried it; while tracing is on, the HTTP span's own replaces it.
+    if (delivery.traceparent !== undefined) headers.traceparent = delivery.traceparent;
     const result = await this.sender.send({
       url: subscription.url,
       body: delivery.body,
@@ -84,7 +92,13 @@ export class AttemptRunner {
       timeoutMs: this.options.attemptTimeoutMs,
     });
     const verdict = classifyAttempt({ statusCode: result.statusCode, error: result.errorCode });
+    span.setAttribute('tailsync.delivery.outcome', verdict);
+    if (result.statusCode !== undefined) span.setAttribute('http.response.status_code', result.statusCode);
     this.metrics.attemptDuration.observe({ result: verdict }, result.durationMs / 1000);
+    this.metrics.callbackDuration.observe(
+      { http_request_method: 'POST', http_response_status_code: result.statusCode === undefined ? '' : String(result.statusCode), error_type: result.errorCode ?? '' },
+      result.durationMs / 1000,
+    );
     const asked = result.statusCode !== undefined && RETRY_AFTER_STATUSES.has(result.statusCode) ? parseRetryAfter(result.retryAfter, Date.now()) : null;
     const retryAfterMs = asked === null ? null : Math.min(asked, this.options.retryAfterMaxMs);
     let next: AttemptRecord['next'];
@@ -102,12 +116,13 @@ export class AttemptRunner {
       outcome = delay === null ? 'failed' : 'retry-scheduled';
     }
     const error = result.error ?? (verdict === 'delivered' ? null : `HTTP ${result.statusCode}`);
+    this.logger.debug({ msg: 'attempt made', deliveryId: delivery.id, attempt, outcome, statusCode: result.statusCode, durationMs: result.durationMs, ...log });
     const recorded = record(
       { id: delivery.id, leaseToken: delivery.leaseToken, attempt, at, statusCode: result.statusCode ?? null, durationMs: result.durationMs, error, retryAfterMs, next },
       outcome,
     );
     if (result.statusCode === GONE_STATUS) {
-      this.state.disable(delivery.domain, 'gone').catch((e) => this.logger.warn({ msg: 'disabling a gone subscription failed', error: (e as Error).message }));
+      this.state.disable(delivery.domain, 'gone').catch((e) => this.logger.warn({ msg: 'disabling a gone subscription failed', error: (e as Error).message, ...log }));
     }
     return { statusCode: result.statusCode ?? null, retryAfterGiven: asked !== null, recorded };
   }

@@ -23,6 +23,17 @@ export class DeliveryMetrics {
     }),
   );
 
+  /** Callbacks as HTTP client requests: OpenTelemetry's `http.client.request.duration`. */
+  readonly callbackDuration = getOrCreate('http_client_request_duration_seconds', () =>
+    new Histogram({
+      name: 'http_client_request_duration_seconds',
+      help: 'Duration of callback requests (OpenTelemetry http.client.request.duration), by status, or error.type when none came',
+      labelNames: ['http_request_method', 'http_response_status_code', 'error_type'] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10],
+      registers: [metricsRegistry],
+    }),
+  );
+
   readonly queueDepth = getOrCreate('webhook_retry_queue_depth', () =>
     new Gauge({
       name: 'webhook_retry_queue_depth',

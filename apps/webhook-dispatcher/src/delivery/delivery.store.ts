@@ -16,6 +16,8 @@ export interface NewDelivery {
   status?: 'pending' | 'skipped';
   /** Absent for a delivery made without the topic (specs); it then comes after those with one. */
   position?: TopicPosition;
+  /** The event message's W3C `traceparent`: its attempts belong to that trace, their callbacks carry it. */
+  traceparent?: string;
 }
 
 /** A delivery leased to this copy for its next attempt. */
@@ -25,6 +27,8 @@ export interface ClaimedDelivery {
   eventId: string;
   eventName: string;
   body: string;
+  /** The event message's W3C `traceparent`, when it had one. */
+  traceparent?: string;
   /** Attempts made so far (the next one is `attempts + 1`). */
   attempts: number;
   /** Attempts made before the current round (0, or the count when it was last redelivered). */
@@ -96,25 +100,30 @@ export interface RecordedAttempts {
 }
 
 /** The statement parameters of new deliveries, column by column (`unnest` of them: {@link NEW_COLUMNS}). */
-function columnsOf(deliveries: NewDelivery[]): [string[], string[], string[], string[], string[], (number | null)[], (string | null)[]] {
+function columnsOf(deliveries: NewDelivery[]): [string[], string[], string[], string[], string[], (number | null)[], (string | null)[], (string | null)[]] {
   return [
     deliveries.map((d) => d.domain), deliveries.map((d) => d.eventId), deliveries.map((d) => d.eventName), deliveries.map((d) => d.body),
-    deliveries.map((d) => d.status ?? 'pending'), ...positionColumns(deliveries),
+    deliveries.map((d) => d.status ?? 'pending'), ...positionColumns(deliveries), deliveries.map((d) => d.traceparent ?? null),
   ];
 }
 
 const positionColumns = (rows: { position?: TopicPosition }[]): [(number | null)[], (string | null)[]] =>
   [rows.map((r) => r.position?.partition ?? null), rows.map((r) => r.position?.offset ?? null)];
 
-/** The table's columns {@link columnsOf} fills, and the `unnest` of its parameters $1…$7. */
-const NEW_COLUMNS = 'domain, event_id, event_name, body, status, source_partition, source_offset';
-const NEW_ROWS = 'unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::int[], $7::bigint[])';
+/** The table's columns {@link columnsOf} fills, and the `unnest` of its parameters $1…$8. */
+const NEW_COLUMNS = 'domain, event_id, event_name, body, status, source_partition, source_offset, traceparent';
+const NEW_ROWS = 'unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::int[], $7::bigint[], $8::text[])';
 
 /**
  * A fifo domain's deliveries in their order on the input topic (those without a position last, as
  * made): live ones first, then backfilled ones (a backfill goes behind live events).
  */
 const FIFO_ORDER = '(d.backfill_id is not null), d.source_partition, d.source_offset, d.seq';
+
+/** A row's `traceparent` as a ClaimedDelivery holds it (absent when the event had none). */
+function traceparentOf(value: string | null | undefined): { traceparent?: string } {
+  return value ? { traceparent: value } : {};
+}
 
 /** The largest batch written with a plan made once (see the constructor); a burst's batches are planned for their values. */
 export const PLANNED_ONCE_MAX_BATCH = 32;
@@ -148,7 +157,7 @@ export class DeliveryStore {
     if (deliveries.length === 0) return 0;
     const { rowCount } = await this.pool.query(
       `insert into webhook_deliveries (${NEW_COLUMNS}, next_attempt_at)
-       select i.*, now() + make_interval(secs => $8::float8 / 1000)
+       select i.*, now() + make_interval(secs => $9::float8 / 1000)
          from ${NEW_ROWS} as i
        on conflict (domain, event_id) do nothing`,
       [...columnsOf(deliveries), holdMs],
@@ -166,9 +175,9 @@ export class DeliveryStore {
   async writeLeased(leased: ClaimedDelivery[], owner: string, leaseMs: number): Promise<Set<string>> {
     if (leased.length === 0) return new Set();
     const { rows } = await this.poolFor(leased.length).query<{ id: string }>(
-      `insert into webhook_deliveries as d (id, domain, event_id, event_name, body, status, lease_owner, lease_token, lease_until, source_partition, source_offset)
-       select i.id, i.domain, i.event_id, i.event_name, i.body, 'pending', $7, i.token, clock_timestamp() + make_interval(secs => $8::float8 / 1000), i.source_partition, i.source_offset
-         from unnest($1::uuid[], $2::text[], $3::uuid[], $4::text[], $5::text[], $6::uuid[], $9::int[], $10::bigint[]) as i(id, domain, event_id, event_name, body, token, source_partition, source_offset)
+      `insert into webhook_deliveries as d (id, domain, event_id, event_name, body, status, lease_owner, lease_token, lease_until, source_partition, source_offset, traceparent)
+       select i.id, i.domain, i.event_id, i.event_name, i.body, 'pending', $7, i.token, clock_timestamp() + make_interval(secs => $8::float8 / 1000), i.source_partition, i.source_offset, i.traceparent
+         from unnest($1::uuid[], $2::text[], $3::uuid[], $4::text[], $5::text[], $6::uuid[], $9::int[], $10::bigint[], $11::text[]) as i(id, domain, event_id, event_name, body, token, source_partition, source_offset, traceparent)
        on conflict (domain, event_id) do update
           set id = excluded.id, lease_owner = excluded.lease_owner, lease_token = excluded.lease_token,
               lease_until = excluded.lease_until, next_attempt_at = now(), updated_at = now()
@@ -176,7 +185,7 @@ export class DeliveryStore {
        returning d.id`,
       [
         leased.map((r) => r.id), leased.map((r) => r.domain), leased.map((r) => r.eventId), leased.map((r) => r.eventName),
-        leased.map((r) => r.body), leased.map((r) => r.leaseToken), owner, leaseMs, ...positionColumns(leased),
+        leased.map((r) => r.body), leased.map((r) => r.leaseToken), owner, leaseMs, ...positionColumns(leased), leased.map((r) => r.traceparent ?? null),
       ],
     );
     return new Set(rows.map((r) => r.id));
@@ -191,7 +200,7 @@ export class DeliveryStore {
     if (deliveries.length === 0) return [];
     const { rows } = await this.poolFor(deliveries.length).query<{ id: string; event_id: string; domain: string; lease_token: string }>(
       `insert into webhook_deliveries (${NEW_COLUMNS}, lease_owner, lease_token, lease_until)
-       select i.*, $8, gen_random_uuid(), clock_timestamp() + make_interval(secs => $9::float8 / 1000)
+       select i.*, $9, gen_random_uuid(), clock_timestamp() + make_interval(secs => $10::float8 / 1000)
          from ${NEW_ROWS} as i
        on conflict (domain, event_id) do nothing
        returning id, event_id::text as event_id, domain, lease_token`,
@@ -200,7 +209,10 @@ export class DeliveryStore {
     const byEvent = new Map(deliveries.map((d) => [`${d.domain}\u0000${d.eventId.toLowerCase()}`, d]));
     return rows.map((r) => {
       const d = byEvent.get(`${r.domain}\u0000${r.event_id}`)!;
-      return { id: r.id, domain: d.domain, eventId: r.event_id, eventName: d.eventName, body: d.body, attempts: 0, roundStart: 0, leaseToken: r.lease_token };
+      return {
+        id: r.id, domain: d.domain, eventId: r.event_id, eventName: d.eventName, body: d.body, ...traceparentOf(d.traceparent),
+        attempts: 0, roundStart: 0, leaseToken: r.lease_token,
+      };
     });
   }
 
@@ -243,7 +255,8 @@ export class DeliveryStore {
     result.lastDomain = domains[domains.length - 1];
     const slots = domains.map((d) => Math.min(domainRoom.get(d) ?? perDomain, perDomain, limit));
     const { rows } = await this.pool.query<{
-      id: string; domain: string; event_id: string; event_name: string; body: string; attempts: number; round_start: number; lease_token: string;
+      id: string; domain: string; event_id: string; event_name: string; body: string; traceparent: string | null; attempts: number; round_start: number;
+      lease_token: string;
     }>(
       `with domains as (
          select r.domain, r.slots, r.n, coalesce(s.ordering, 'none') = 'fifo' as fifo
@@ -278,7 +291,7 @@ export class DeliveryStore {
        update webhook_deliveries d
           set lease_owner = $1, lease_token = gen_random_uuid(), lease_until = clock_timestamp() + make_interval(secs => $3::float8 / 1000)
         where d.id = any (array(select id from picked)) and d.status = 'pending' and (d.lease_until is null or d.lease_until < now())
-       returning d.id, d.domain, d.event_id, d.event_name, d.body, d.attempts, d.round_start, d.lease_token`,
+       returning d.id, d.domain, d.event_id, d.event_name, d.body, d.traceparent, d.attempts, d.round_start, d.lease_token`,
       [owner, limit, leaseMs, domains, slots],
     );
     for (const r of rows) {
@@ -288,6 +301,7 @@ export class DeliveryStore {
         eventId: r.event_id,
         eventName: r.event_name,
         body: r.body,
+        ...traceparentOf(r.traceparent),
         attempts: r.attempts,
         roundStart: r.round_start,
         leaseToken: r.lease_token,
@@ -486,11 +500,11 @@ export class DeliveryStore {
     const { rowCount } = await this.pool.query(
       `with fresh as (
          select i.*, row_number() over (order by i.n) - 1 as k
-           from ${NEW_ROWS} with ordinality as i(domain, event_id, event_name, body, status, source_partition, source_offset, n)
+           from ${NEW_ROWS} with ordinality as i(domain, event_id, event_name, body, status, source_partition, source_offset, traceparent, n)
           where not exists (select 1 from webhook_deliveries d where d.domain = i.domain and d.event_id = i.event_id)
        )
        insert into webhook_deliveries (${NEW_COLUMNS}, next_attempt_at, backfill_id)
-       select domain, event_id, event_name, body, status, source_partition, source_offset, now() + make_interval(secs => k / $8::float8), $9
+       select domain, event_id, event_name, body, status, source_partition, source_offset, traceparent, now() + make_interval(secs => k / $9::float8), $10
          from fresh
        on conflict (domain, event_id) do nothing`,
       [...columnsOf(deliveries), perSecond, backfillId],

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { DLQ_HEADERS, RISK_ASSESSMENT_EXECUTED, TOPICS } from '@tailsync/contracts';
-import { exitWhenConsumerStopsForGood, Murmur2Partitioner, PeriodicOffsetCommits, type KafkaConnection } from '@tailsync/service-kit';
+import { exitWhenConsumerStopsForGood, Murmur2Partitioner, PeriodicOffsetCommits, type KafkaConnection, validTraceparent } from '@tailsync/service-kit';
 import { Admin, Consumer, Kafka, KafkaMessage, logLevel, Producer } from 'kafkajs';
 import type { SubscriptionReader } from '../subscriptions/subscription-cache';
 import type { StoredSubscription } from '../subscriptions/subscription.store';
@@ -159,9 +159,10 @@ export class RiskAssessmentConsumer {
     for (const message of messages) {
       const parsed = parseRiskAssessmentMessage(message.key, message.value);
       if (parsed.ok) {
+        const traceparent = validTraceparent(message.headers?.traceparent?.toString());
         valid.push({
           domain: parsed.event.domain, eventId: parsed.event.eventId, eventName: RISK_ASSESSMENT_EXECUTED, body: callbackBody(parsed.event),
-          position: { partition, offset: message.offset }, offset: BigInt(message.offset),
+          ...(traceparent !== undefined ? { traceparent } : {}), position: { partition, offset: message.offset }, offset: BigInt(message.offset),
         });
       } else {
         dead.push({ message, reason: parsed.reason });

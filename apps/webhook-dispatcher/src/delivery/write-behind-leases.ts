@@ -50,7 +50,10 @@ export class WriteBehindLeases {
     for (const d of deliveries) {
       const eventId = d.eventId.toLowerCase();
       if (!this.remember(`${d.domain}\u0000${eventId}`)) continue;
-      leased.push({ id: randomUUID(), domain: d.domain, eventId, eventName: d.eventName, body: d.body, attempts: 0, roundStart: 0, leaseToken: randomUUID(), position: d.position });
+      leased.push({
+        id: randomUUID(), domain: d.domain, eventId, eventName: d.eventName, body: d.body, ...(d.traceparent ? { traceparent: d.traceparent } : {}),
+        attempts: 0, roundStart: 0, leaseToken: randomUUID(), position: d.position,
+      });
     }
     // An event leased lately may still be on its way to PostgreSQL: it is stored once that write lands.
     const earlier = leased.length < deliveries.length ? Promise.all([this.writes, this.gathering?.written]) : undefined;

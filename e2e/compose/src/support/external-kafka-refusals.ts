@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { TOPICS } from '@tailsync/contracts';
 import { kafkaAccessFailure, kafkaConnection } from '@tailsync/service-kit';
 import { Kafka, logLevel } from 'kafkajs';
+import { produceHarmless as produceTo } from '../../../src/support/kafka';
 import type { ComposeProject } from './compose-project';
 
 export const externalClient = (settings: Record<string, string>) =>
@@ -28,18 +29,6 @@ export const listTopics = async (kafka: Kafka) => {
     return await admin.listTopics();
   } finally {
     await admin.disconnect();
-  }
-};
-
-/** Sends a well-formed risk assessment of a domain nobody subscribed (whatever gets through harms nothing). */
-export const produceTo = (topic: string) => async (kafka: Kafka) => {
-  const p = kafka.producer({ allowAutoTopicCreation: false, retry: { retries: 0 } });
-  await p.connect();
-  try {
-    const event = { eventId: randomUUID(), domain: 'attacker', occurredAt: new Date().toISOString(), data: {} };
-    await p.send({ topic, acks: -1, messages: [{ key: event.domain, value: JSON.stringify(event) }] });
-  } finally {
-    await p.disconnect();
   }
 };
 

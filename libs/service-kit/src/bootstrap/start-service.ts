@@ -9,6 +9,7 @@ import type { KafkaConnection } from '../kafka/kafka-connection';
 import { assertKafkajsPatched } from '../kafka/kafkajs-patches';
 import { requestIdOf } from './request-id';
 import { addAccessLog } from '../logging/logging.module';
+import { addRequestDurations } from '../observability/http-metrics';
 import { addResponseHeaders, tagResponse } from './response-headers';
 import { TrustProxy } from './trust-proxy';
 
@@ -45,6 +46,7 @@ export async function startService(start: ServiceStart): Promise<NestFastifyAppl
   app.useLogger(app.get(Logger));
   addResponseHeaders(app.getHttpAdapter().getInstance());
   addAccessLog(app.getHttpAdapter().getInstance());
+  addRequestDurations(app.getHttpAdapter().getInstance());
   start.configure?.(app);
   app.enableShutdownHooks();
   const host = process.env.HOST ?? '0.0.0.0';

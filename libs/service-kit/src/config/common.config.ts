@@ -27,6 +27,13 @@ export class CommonConfig implements KafkaSettings {
   @IsOptional()
   @IsString()
   INSTANCE_ID?: string;
+
+  /**
+   * The standard OpenTelemetry variables compose passes on; the SDK reads them (and the other
+   * `OTEL_*` ones) itself when tracing starts (observability/tracing.ts), so they are only named here.
+   */
+  @IsOptional() @IsString() OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+  @IsOptional() @IsString() OTEL_TRACES_SAMPLER?: string;
 }
 
 /** DATABASE_URL with the password put in (encoded as a URL needs); undefined when it already has one. */

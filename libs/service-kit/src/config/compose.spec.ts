@@ -13,7 +13,7 @@ describe('docker-compose.yml', () => {
   const release = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
   it('runs the infrastructure and the three apps, the apps built from the one Dockerfile', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['eventstore', 'gateway', 'kafka', 'kafka-init', 'postgres', 'tail-sync', 'webhook-dispatcher']);
+    expect(Object.keys(compose.services).sort()).toEqual(['eventstore', 'gateway', 'jaeger', 'kafka', 'kafka-init', 'postgres', 'tail-sync', 'webhook-dispatcher']);
     for (const app of ['gateway', 'tail-sync', 'webhook-dispatcher']) {
       expect(compose.services[app].build).toEqual({
         context: '.',
@@ -34,6 +34,7 @@ describe('docker-compose.yml', () => {
     expect(image('eventstore')).toEqual(['EVENTSTORE_IMAGE', 'eventstore/eventstore:24.10']);
     expect(image('kafka')).toEqual(['KAFKA_IMAGE', 'apache/kafka:3.9.1']);
     expect(image('postgres')).toEqual(['POSTGRES_IMAGE', 'postgres:18']);
+    expect(image('jaeger')).toEqual(['JAEGER_IMAGE', 'jaegertracing/jaeger:2.13.0']);
     expect(readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8')).toMatch(/^ARG NODE_IMAGE=node:24\.21-bookworm-slim$/m);
   });
 
@@ -56,6 +57,15 @@ describe('docker-compose.yml', () => {
         expect(Object.keys(compose.services)).toContain(dep);
         expect({ dep, condition }).toEqual({ dep, condition: dep === 'kafka-init' ? 'service_completed_successfully' : 'service_healthy' });
       }
+    }
+  });
+
+  it("runs Jaeger only in the `tracing` profile; the apps pass the standard OTLP variables on, tracing off when unset", () => {
+    expect(compose.services.jaeger.profiles).toEqual(['tracing']);
+    for (const app of ['gateway', 'tail-sync', 'webhook-dispatcher']) {
+      const service = compose.services[app];
+      expect(Object.keys(service.depends_on ?? {})).not.toContain('jaeger');
+      expect(service.environment?.OTEL_EXPORTER_OTLP_ENDPOINT).toBe('${OTEL_EXPORTER_OTLP_ENDPOINT:-}');
     }
   });
 });

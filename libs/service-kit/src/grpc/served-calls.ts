@@ -3,6 +3,8 @@ import { RpcException } from '@nestjs/microservices';
 import { type ServerUnaryCall, status } from '@grpc/grpc-js';
 import { type CallerContext, type ProblemKind, problemToWire, type RpcReply, type RpcRequest, type wire } from '@tailsync/contracts';
 import { CALLER_METADATA_KEY, CallerRefused, CallerTokenVerifier } from './caller-token';
+import { correlationOf, runInRequest } from '../observability/request-context';
+import { performance } from 'node:perf_hooks';
 
 type Handler<T, R> = (request: RpcRequest<T>) => Promise<RpcReply<R>>;
 
@@ -42,9 +44,25 @@ export class ServedCalls {
     throw new RpcException({ code: STATUS_OF[reply.problem.kind], message: reply.problem.detail ?? reply.problem.kind });
   }
 
-  /** The handlers answer through handleRpc (a late request dropped, problems and dependencies down as replies). */
+  /**
+   * The handlers answer through handleRpc (a late request dropped, problems and dependencies down
+   * as replies), as the gateway's request: its lines carry the request's id and trace id. An
+   * unexpected failure is logged here, with them, and answers INTERNAL.
+   */
   private run<T, R>(call: ServerUnaryCall<unknown, unknown>, body: T, handle: Handler<T, R>): Promise<RpcReply<R>> {
-    return handle({ caller: this.callerOf(call), body, deadline: deadlineOf(call) });
+    const caller = this.callerOf(call);
+    return runInRequest(caller, async () => {
+      const started = performance.now();
+      try {
+        const reply = await handle({ caller, body, deadline: deadlineOf(call) });
+        this.logger.debug({ msg: 'call served', method: call.getPath(), ok: reply.ok, durationMs: Math.round(performance.now() - started), ...correlationOf(caller) });
+        return reply;
+      } catch (error) {
+        if (error instanceof RpcException) throw error;
+        this.logger.error({ msg: 'call failed', method: call.getPath(), error: (error as Error)?.message, stack: (error as Error)?.stack, ...correlationOf(caller) });
+        throw new RpcException({ code: status.INTERNAL, message: 'Internal error' });
+      }
+    });
   }
 
   private callerOf(call: ServerUnaryCall<unknown, unknown>): CallerContext {

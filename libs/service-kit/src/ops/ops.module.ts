@@ -4,6 +4,7 @@ import { ManagementServer } from './management-server';
 import { MetricsController } from './metrics';
 import { READINESS_CHECKS, ReadinessCheck } from './readiness-check';
 import { ReadinessReport } from './readiness-report';
+import { TracingShutdown } from '../observability/tracing-shutdown';
 
 /** Health and metrics. Readiness is checked at most once a second, however often it is asked. */
 @Module({})
@@ -14,7 +15,7 @@ export class OpsModule {
       module: OpsModule,
       global: true,
       controllers: [HealthController, MetricsController],
-      providers: [{ provide: READINESS_CHECKS, useValue: checks }, { provide: ReadinessReport, useValue: new ReadinessReport(checks) }],
+      providers: [{ provide: READINESS_CHECKS, useValue: checks }, { provide: ReadinessReport, useValue: new ReadinessReport(checks) }, TracingShutdown],
       exports: [READINESS_CHECKS],
     };
   }
@@ -33,6 +34,7 @@ export class OpsModule {
         { provide: READINESS_CHECKS, useValue: checks },
         { provide: ReadinessReport, useValue: report },
         { provide: ManagementServer, useValue: new ManagementServer(managementPort, report) },
+        TracingShutdown,
       ],
       exports: [READINESS_CHECKS],
     };

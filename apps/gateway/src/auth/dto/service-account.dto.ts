@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { DOMAIN_PATTERN as DOMAIN, DOMAIN_MESSAGE } from '../../admin/domain-params';
+import { DOMAIN_PATTERN as DOMAIN, DOMAIN_MESSAGE } from '../../http/domain-name';
 import { IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
 import { PageLimitQuery } from '../../http/page-limit.query';
 

@@ -8,7 +8,7 @@ import { normalizeTailProperties, type TailPropertiesInput } from '../domain/tai
 import { tailNumberKey, trimTailNumber } from '../domain/tail-number';
 import { hasMapping } from '../domain/tail.state';
 import { BatchDraft, BatchDraftWithWrites } from './batch-draft';
-import type { CallerContext } from './caller-context';
+import { type CallerContext, eventMetadataOf } from './caller-context';
 import { retryOnConflict, type RetryPolicy } from './retry-on-conflict';
 import { placeholderIds, TailIdPlan } from './tail-id-plan';
 import type { TailIdAllocator } from './tail-id-allocator';
@@ -201,7 +201,7 @@ export class CreateOrMapUseCase {
     for (const entry of entries) {
       const { ctx, input, tailNumber, mappedIdStream, tailNumberStream } = entry;
       const { domain, source } = ctx;
-      const metadata = { domain, actor: source };
+      const metadata = eventMetadataOf(ctx);
       try {
         if (!tailNumberStream) throw new TailNumberRequired('tailNumber');
         const key = tailNumberKey(tailNumber);

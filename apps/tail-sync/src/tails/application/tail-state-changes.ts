@@ -7,7 +7,7 @@ import { TailNotFound, TailNumberRequired } from '../domain/tail.errors';
 import type { TailEvent } from '../domain/tail.events';
 import { tailNumberKey, trimTailNumber } from '../domain/tail-number';
 import { hasMapping, type TailState } from '../domain/tail.state';
-import type { CallerContext } from './caller-context';
+import { type CallerContext, eventMetadataOf } from './caller-context';
 import { ReservationInFlight, type ReservationChange } from './reservation-store';
 import { retryOnConflict, type RetryPolicy } from './retry-on-conflict';
 import type { LoadedTail, TailStreams } from './tail-streams';
@@ -83,7 +83,7 @@ export class TailStateChanges {
           throw new ReservationInFlight(newStream, newRes.version);
         }
       }
-      const metadata = { domain: ctx.domain, actor: ctx.source };
+      const metadata = eventMetadataOf(ctx);
       const change = (key: string, read: Reservation, event: ReservationEvent): ReservationChange => ({
         key,
         expectedVersion: read.version,
@@ -118,7 +118,7 @@ export class TailStateChanges {
     changes: ReservationChange[],
   ): Promise<TailCommandResult> {
     if (events.length === 0) return { tail: state, checkpoint: this.streams.latest([loaded.position]) };
-    const metadata = { domain: ctx.domain, actor: ctx.source };
+    const metadata = eventMetadataOf(ctx);
     const write: StreamWrite = {
       streamId: tailStreamId(tailId),
       expectedVersion: loaded.version,

@@ -22,11 +22,18 @@ function ceTypeOf(type: string): Buffer {
 }
 
 /**
- * Headers of a `tailsync.tail-events` message: CloudEvents (Kafka binding, binary mode) and the
- * `event-type` and `event-id` headers consumers had before them. Literal names (those of
- * CLOUDEVENTS_HEADERS, the relay's spec checks them) let V8 build the object from one template.
+ * Headers of a `tailsync.tail-events` message: CloudEvents (Kafka binding, binary mode), the
+ * `event-type` and `event-id` headers consumers had before them, and the W3C `traceparent` of the
+ * request that recorded the event when it had one. Literal names (those of CLOUDEVENTS_HEADERS,
+ * the relay's spec checks them) let V8 build the object from one template.
  */
-export function tailEventHeaders(eventId: string, type: string, occurredAt: string): IHeaders {
+export function tailEventHeaders(eventId: string, type: string, occurredAt: string, traceparent: unknown): IHeaders {
+  const headers = cloudEventHeaders(eventId, type, occurredAt);
+  if (typeof traceparent === 'string') headers.traceparent = traceparent;
+  return headers;
+}
+
+function cloudEventHeaders(eventId: string, type: string, occurredAt: string): IHeaders {
   return {
     'event-type': type,
     'event-id': eventId,

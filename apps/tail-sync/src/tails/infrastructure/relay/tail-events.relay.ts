@@ -17,6 +17,7 @@ import {
 } from '../read-model/read-model.tables';
 import { RecentTailEvents } from '../recent-tail-events';
 import { historiesInBatch, mappedIdsAfterEachVersion, tailEventMessages } from './tail-messages.fold';
+import { endPublishSpans, startPublishSpans } from './publish-spans';
 
 export interface TailEventsRelayOptions {
   /** Topic to publish to. Default `tailsync.tail-events` (`TOPICS.tailEvents`). */
@@ -265,6 +266,13 @@ export class TailEventsRelay {
   }
 
   private async send(messages: Message[]): Promise<void> {
-    await this.producer.send({ topic: this.topic, acks: -1, messages });
+    const spans = startPublishSpans(this.topic, messages);
+    try {
+      await this.producer.send({ topic: this.topic, acks: -1, messages });
+    } catch (error) {
+      endPublishSpans(spans, error);
+      throw error;
+    }
+    endPublishSpans(spans);
   }
 }

@@ -88,7 +88,7 @@ export function tailEventMessages(events: StoredEvent[], mappedIdsAt: Map<string
       chunk = [];
       bytes = 0;
     }
-    chunk.push({ key: tailEventKey(domain, tailId), value: json, headers: tailEventHeaders(e.eventId, e.type, occurredAt) });
+    chunk.push({ key: tailEventKey(domain, tailId), value: json, headers: tailEventHeaders(e.eventId, e.type, occurredAt, (e.metadata as { traceparent?: unknown }).traceparent) });
     bytes += json.length;
   }
   if (chunk.length > 0) chunks.push(chunk);

@@ -1,7 +1,7 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
 import { ThrottlerGuard, ThrottlerLimitDetail } from '@nestjs/throttler';
 import type { FastifyRequest } from 'fastify';
-import { AuthenticatedRequest } from '../auth/caller.decorator';
+import { AuthenticatedRequest } from './caller.decorator';
 import { isProbe } from '@tailsync/service-kit';
 import { RateLimited } from '../problems/problem';
 
