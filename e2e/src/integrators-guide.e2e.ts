@@ -7,12 +7,12 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { newServiceAccount, type TestAccount } from './support/accounts';
 import { eventually } from './support/eventually';
 import { baseUrl } from './support/test-stack';
 import { deliveryOf, publish } from './support/webhooks';
+import { freePort } from '@tailsync/service-kit/testing';
 
 const REPO = join(__dirname, '..', '..');
 const GUIDE = readFileSync(join(REPO, 'docs', 'integrators.md'), 'utf8');
@@ -143,13 +143,3 @@ describe('the integrators’ guide (docs/integrators.md)', () => {
   }, 240_000);
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}

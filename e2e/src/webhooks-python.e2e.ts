@@ -9,7 +9,6 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { verifyStandardWebhook, verifyWebhookRequest } from '@tailsync/webhooks';
@@ -17,6 +16,7 @@ import { api } from './support/accounts';
 import { eventually } from './support/eventually';
 import { type ReceivedRequest } from './support/receiver';
 import { deliveryOf, EVT, newSecret, publish, subscribed } from './support/webhooks';
+import { freePort } from '@tailsync/service-kit/testing';
 
 const REPO = join(__dirname, '..', '..');
 const VECTORS = join(REPO, 'libs', 'webhook-signing', 'vectors');
@@ -118,17 +118,6 @@ describe('the receiver packages on real callbacks', () => {
     }
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function startFlaskReceiver(port: number, secret: string): Promise<{ process: ChildProcess; printed: string[] }> {
   const child = spawn(python(), [join(REPO, 'sdks', 'python', 'examples', 'flask_receiver.py')], {

@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -8,6 +8,7 @@ import { isAlive, waitForExit } from './process-table';
 import { stopStaleProcess } from './stale-process';
 import { startSupervisedProcess } from './supervised-process';
 import { testServerSpec } from './test-server.test-support';
+import { freePort } from '@tailsync/service-kit/testing';
 
 const REPO_ROOT = join(__dirname, '..', '..');
 let dir: string;
@@ -148,16 +149,6 @@ async function launch(then: 'idle' | 'exit'): Promise<{ launcher: ChildProcess; 
     }
   }
   throw new Error(`the launcher exited (${launcher.exitCode}) before its server was ready`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 function answers(port: number): Promise<void> {

@@ -3,3 +3,4 @@ export { schemaLayout } from './postgres/schema-layout.test-support';
 export { migratedSchema } from './postgres/migrated-schema.test-support';
 export type { MigratedSchema } from './postgres/migrated-schema.test-support';
 export { testKafka } from './kafka/test-kafka.test-support';
+export { freePort } from './net/free-port.test-support';

@@ -3,21 +3,10 @@ import { loadSync } from '@grpc/proto-loader';
 import { PROTO_FILES, PROTO_LOADER_OPTIONS, PROTO_ROOT, type wire } from '@tailsync/contracts';
 import { CallerTokenSigner } from '@tailsync/service-kit';
 import { generateKeyPairSync } from 'node:crypto';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { ServiceChannel } from './service-channel';
 import { TAIL_SYNC_SERVICE } from './tail-sync.client';
-
-/** A port nothing listens on yet. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '@tailsync/service-kit/testing';
 
 /** A tail-sync copy (real gRPC server, the contract's `.proto`) whose CreateOrMap answers no outcomes. */
 async function startCopy(port: number): Promise<Server> {
