@@ -78,23 +78,22 @@ def verify_standard_webhook(
     return StandardWebhook(webhook_id=msg_id, timestamp=int(timestamp), payload=payload)
 
 
-def _matches(item: str, expected: list[bytes]) -> bool:
-    version, _, value = item.partition(",")
-    if version != "v1":
-        return False
+def _signature(item: str, version: str) -> Optional[bytes]:
+    """The signature of one `<version>,<base64>` item of the header, if it is of `version` and decodes."""
+    given_version, _, value = item.partition(",")
+    if given_version != version:
+        return None
     try:
-        given = base64.b64decode(value, validate=True)
+        return base64.b64decode(value, validate=True)
     except (ValueError, binascii.Error):
-        return False
-    return any(hmac.compare_digest(e, given) for e in expected)
+        return None
+
+
+def _matches(item: str, expected: list[bytes]) -> bool:
+    given = _signature(item, "v1")
+    return given is not None and any(hmac.compare_digest(e, given) for e in expected)
 
 
 def _matches_v1a(item: str, keys: list, signed: bytes) -> bool:
-    version, _, value = item.partition(",")
-    if version != "v1a":
-        return False
-    try:
-        given = base64.b64decode(value, validate=True)
-    except (ValueError, binascii.Error):
-        return False
-    return ed25519_verifies(keys, signed, given)
+    given = _signature(item, "v1a")
+    return given is not None and ed25519_verifies(keys, signed, given)
