@@ -7,8 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { TOPICS } from '@tailsync/contracts';
 import { kafkaAccessFailure, kafkaConnection, type KafkaConnection } from '@tailsync/service-kit';
-import { type Admin, AclOperationTypes, AclPermissionTypes, AclResourceTypes, Kafka, logLevel, ResourcePatternTypes } from 'kafkajs';
-import { principalEnv, principalKafka, produceHarmless as produce, testKafkaClients } from './support/kafka';
+import { AclOperationTypes, AclPermissionTypes, AclResourceTypes, Kafka, logLevel, ResourcePatternTypes } from 'kafkajs';
+import { principalEnv, principalKafka, produceHarmless as produce, testKafkaClients, withAdmin } from './support/kafka';
 import { api, newServiceAccount } from './support/accounts';
 import { appEnv } from './support/test-stack';
 
@@ -33,16 +33,6 @@ const runToEnd = (app: 'tail-sync' | 'webhook-dispatcher', settings: Record<stri
     encoding: 'utf8',
     timeout: 90_000,
   });
-
-const withAdmin = async <T>(kafka: Kafka, run: (admin: Admin) => Promise<T>): Promise<T> => {
-  const admin = kafka.admin();
-  await admin.connect();
-  try {
-    return await run(admin);
-  } finally {
-    await admin.disconnect();
-  }
-};
 
 /** Joins `groupId` on `topic` and resolves with the first message, or rejects with the group's error. */
 const consumeOne = (topic: string, groupId: string) => async (kafka: Kafka) => {

@@ -5,7 +5,7 @@ import { kafkaConnection, type KafkaConnection } from '@tailsync/service-kit';
 import type { Principal } from '../../../tools/kafka/principals';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { principalSettings, readKafkaClients, type KafkaClients } from '../../../tools/kafka/kafka-clients-file';
-import { Consumer, Kafka, logLevel, type EachMessagePayload } from 'kafkajs';
+import { type Admin, Consumer, Kafka, logLevel, type EachMessagePayload } from 'kafkajs';
 
 /** The principals of the broker `npm test` started (SASL/SCRAM with the contract's ACLs). */
 export function testKafkaClients(): KafkaClients {
@@ -125,5 +125,16 @@ export const produceHarmless = (topic: string) => async (kafka: Kafka) => {
     await producer.send({ topic, acks: -1, messages: [{ key: event.domain, value: JSON.stringify(event) }] });
   } finally {
     await producer.disconnect();
+  }
+};
+
+/** Runs `run` with an admin client of `kafka`, connected for it and disconnected after. */
+export const withAdmin = async <T>(kafka: Kafka, run: (admin: Admin) => Promise<T>): Promise<T> => {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    return await run(admin);
+  } finally {
+    await admin.disconnect();
   }
 };

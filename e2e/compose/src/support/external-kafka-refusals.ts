@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { TOPICS } from '@tailsync/contracts';
 import { kafkaAccessFailure, kafkaConnection } from '@tailsync/service-kit';
 import { Kafka, logLevel } from 'kafkajs';
-import { produceHarmless as produceTo } from '../../../src/support/kafka';
+import { produceHarmless as produceTo, withAdmin } from '../../../src/support/kafka';
 import type { ComposeProject } from './compose-project';
 
 export const externalClient = (settings: Record<string, string>) =>
@@ -22,15 +22,7 @@ export async function attempt(settings: Record<string, string>, run: (kafka: Kaf
   return 'allowed';
 }
 
-export const listTopics = async (kafka: Kafka) => {
-  const admin = kafka.admin();
-  await admin.connect();
-  try {
-    return await admin.listTopics();
-  } finally {
-    await admin.disconnect();
-  }
-};
+export const listTopics = (kafka: Kafka) => withAdmin(kafka, (admin) => admin.listTopics());
 
 /**
  * The refusals every EXTERNAL listener owes (`caFile` for the TLS override): no credentials, a
@@ -48,14 +40,6 @@ export async function expectExternalRefusals(stack: ComposeProject, caFile?: str
   expect(await attempt(stack.externalKafka('reader', caFile), produceTo(TOPICS.tailEvents))).toContain('TOPIC_AUTHORIZATION_FAILED');
   // product writes risk assessments only: it cannot read the tail events or write the DLQ.
   expect(await attempt(stack.externalKafka('product', caFile), produceTo(TOPICS.riskAssessmentExecutedDlq))).toContain('TOPIC_AUTHORIZATION_FAILED');
-  const productReads = await attempt(stack.externalKafka('product', caFile), async (kafka) => {
-    const admin = kafka.admin();
-    await admin.connect();
-    try {
-      return await admin.fetchTopicOffsets(TOPICS.tailEvents);
-    } finally {
-      await admin.disconnect();
-    }
-  });
+  const productReads = await attempt(stack.externalKafka('product', caFile), (kafka) => withAdmin(kafka, (admin) => admin.fetchTopicOffsets(TOPICS.tailEvents)));
   expect(productReads).toMatch(/AUTHORIZATION_FAILED|refused/);
 }
