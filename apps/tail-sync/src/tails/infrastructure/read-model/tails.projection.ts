@@ -18,6 +18,13 @@ import {
   type ReadSideLogger,
 } from './read-model.tables';
 
+// The statements' column lists, made once from the table of columns (tail-rows.columns.ts).
+const ROW_COLUMNS = TAIL_ROW_COLUMNS.map((c) => c.name).join(', ');
+const REPLACED_COLUMNS = TAIL_ROW_COLUMNS.filter((c) => c.name !== 'tail_id')
+  .map((c) => `${c.name} = excluded.${c.name}`)
+  .join(', ');
+const READ_COLUMNS = readColumns();
+
 export interface TailsProjectionOptions {
   /** Name of the projection: its checkpoint row and its lock. Default `tails`. */
   name?: string;
@@ -395,7 +402,7 @@ export class TailsProjection {
       // this version does not know might not, hence the first one that does.
       const domains = existing.map(([, evs]) => String(evs.find((e) => typeof e.data.domain === 'string')?.data.domain ?? ''));
       const { rows } = await client.query<DbTailRow>(
-        `select ${readColumns()} from unnest($1::text[], $2::bigint[]) as k(k_domain, k_tail_id)
+        `select ${READ_COLUMNS} from unnest($1::text[], $2::bigint[]) as k(k_domain, k_tail_id)
            join ${this.tables.tails} t on t.domain = k.k_domain and t.tail_id = k.k_tail_id`,
         [domains, existing.map(([tailId]) => tailId)],
       );
@@ -438,17 +445,15 @@ export class TailsProjection {
     batch: { created: TailState[]; others: TailState[]; mappings: MappingRow[]; checkpoint: AllCheckpoint; plainInserts: boolean },
   ): Promise<number[]> {
     const t = this.tables;
-    const columns = TAIL_ROW_COLUMNS.map((c) => c.name).join(', ');
     const values = new Placeholders();
     const unnested = (states: TailState[]) => `unnest(${tailColumns(states).map((column, i) => values.add(column, `${TAIL_ROW_COLUMNS[i].type}[]`)).join(', ')})`;
-    const replaced = TAIL_ROW_COLUMNS.filter((c) => c.name !== 'tail_id').map((c) => `${c.name} = excluded.${c.name}`).join(', ');
     const mappings = (of: (m: MappingRow) => unknown, type: string) => values.add(batch.mappings.map(of), type);
     const { rows } = await client.query<{ upserted: string[] | null }>(
       `with ins as (
-         insert into ${t.tails} (${columns}) select * from ${unnested(batch.created)}
+         insert into ${t.tails} (${ROW_COLUMNS}) select * from ${unnested(batch.created)}
        ), up as (
-         insert into ${t.tails} (${columns}) select * from ${unnested(batch.others)}
-         on conflict (domain, tail_id) do update set ${replaced}
+         insert into ${t.tails} (${ROW_COLUMNS}) select * from ${unnested(batch.others)}
+         on conflict (domain, tail_id) do update set ${REPLACED_COLUMNS}
          where ${t.tails}.version < excluded.version
          returning tail_id
        ), maps as (
