@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --only W1,W3] [--duration 10] [--profile]`
+ * `npm run bench [-- --only W1,W3] [--duration 10] [--gateways 2] [--dispatchers 2] [--profile]`
  *
  * Starts the stack the way `npm start` does (own ports, data under .data/bench, wiped each run) or
  * uses BASE_URL + KAFKA_BROKERS (+ DATABASE_URL, ADMIN_TOKEN); runs the workloads and the baselines
@@ -16,6 +16,7 @@ import { startCpuSampler } from './support/cpu';
 import { costTable, cpuTable, notesList, profileReport, resultsTable } from './support/report';
 import { profilesSince, ProfileSummary, summarizeProfile } from './support/profile';
 import { BENCH_PORTS, BenchStack, startBenchStack } from './support/stack';
+import type { Copies } from './support/app-copies';
 import { runHttpBaseline, runKafkaBaseline, runPgBaseline } from './workloads/baselines';
 import { runW5 } from './workloads/projection-lag';
 import { runVersionDiagnostic, runW1, runW2, runW3, warmUp } from './workloads/tails';
@@ -27,7 +28,7 @@ const RESULTS_DIR = join(REPO_ROOT, 'bench', 'results');
 const PROFILE_DIR = join(RESULTS_DIR, 'profiles');
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
-const USAGE = `usage: npm run bench -- [--only W1,W2,W3,W4,W5,W7,W8,B-http,B-pg,B-kafka,D-idle,D-version] [--duration <s>] [--warmup <s>] [--settle <s>] [--profile]
+const USAGE = `usage: npm run bench -- [--only W1,W2,W3,W4,W5,W7,W8,B-http,B-pg,B-kafka,D-idle,D-version] [--duration <s>] [--warmup <s>] [--settle <s>] [--gateways <n>] [--dispatchers <n>] [--profile]
   --only       workloads to run (default: all); the baselines they are compared with run too
                (W4 includes W6, its paced run beside a receiver that never answers; W7 is W4
                with Ed25519 signatures, compared with W4; W8 is fifo throughput per domain)
@@ -36,12 +37,17 @@ const USAGE = `usage: npm run bench -- [--only W1,W2,W3,W4,W5,W7,W8,B-http,B-pg,
                apps are warm (default 20; 0 = none)
   --settle     longest wait (s) before each measured window for other processes on the machine
                to use under 25 % CPU (default 10; 0 = do not wait)
+  --gateways   copies of the gateway the bench's stack starts (1-4, default 1): the HTTP
+               workloads spread their connections over them (connection i to copy i mod n, one
+               latency histogram for all); copy i listens on the first copy's ports + 10 × i
+  --dispatchers  copies of the webhook dispatcher (1-4, default 1): one consumer group, the
+               gateways' gRPC target lists every copy; CPU per operation counts every copy
   --profile    start the apps under --cpu-prof and run only the slowest workload (the lowest
                share of its target in bench/results/latest.json, or the --only ones);
                profiles go to bench/results/profiles/
   env: BASE_URL + KAFKA_BROKERS (+ DATABASE_URL for W5 and B-pg, ADMIN_TOKEN) use a running stack;
-       BENCH_GATEWAY_PORT (apps on it and the next two), BENCH_KAFKA_PORT, BENCH_POSTGRES_PORT
-       move the bench's own stack (default ${BENCH_PORTS.gateway}-${BENCH_PORTS.gateway + 2}, ${BENCH_PORTS.kafka}, ${BENCH_PORTS.postgres})`;
+       BENCH_GATEWAY_PORT (apps on it and the next two, gRPC on it + 51 and + 52, the gateway's
+       /metrics on it + 100), BENCH_KAFKA_PORT, BENCH_POSTGRES_PORT move the bench's own stack (default ${BENCH_PORTS.gateway}-${BENCH_PORTS.gateway + 2}, ${BENCH_PORTS.kafka}, ${BENCH_PORTS.postgres})`;
 
 type Step = { id: string; needs?: string[]; run: (ctx: BenchContext) => Promise<Row | Row[]> };
 
@@ -172,6 +178,16 @@ function compare(rows: Row[]): Row[] {
   return rows;
 }
 
+function copiesOf(flag: string, value: string | undefined): number {
+  const n = Number(value);
+  // Four at most: a fifth dispatcher's gRPC port (the gateway's + 52 + 40) would be the default broker's.
+  if (!Number.isInteger(n) || n < 1 || n > 4) throw new Error(`${flag} must be a whole number of copies from 1 to 4\n${USAGE}`);
+  return n;
+}
+
+const copiesText = (copies: Copies) =>
+  `${copies.gateway} gateway${copies.gateway > 1 ? 's' : ''}, 1 tail-sync, ${copies['webhook-dispatcher']} dispatcher${copies['webhook-dispatcher'] > 1 ? 's' : ''}`;
+
 async function main() {
   const { values } = parseArgs({
     options: {
@@ -180,6 +196,8 @@ async function main() {
       profile: { type: 'boolean', default: false },
       settle: { type: 'string', default: '10' },
       warmup: { type: 'string', default: '20' },
+      gateways: { type: 'string', default: '1' },
+      dispatchers: { type: 'string', default: '1' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -190,6 +208,7 @@ async function main() {
   }
   const durationS = Number(values.duration);
   if (!Number.isFinite(durationS) || durationS < 1) throw new Error(`--duration must be a number of seconds ≥ 1\n${USAGE}`);
+  const copies: Copies = { gateway: copiesOf('--gateways', values.gateways), 'webhook-dispatcher': copiesOf('--dispatchers', values.dispatchers) };
   const profile = values.profile === true;
   const steps = chooseSteps(values.only, profile);
 
@@ -197,7 +216,7 @@ async function main() {
   const startedAt = new Date(started).toISOString();
   const load0 = loadavg();
   log(`workloads: ${steps.join(', ')}; ${durationS} s each${profile ? `; apps under --cpu-prof (${PROFILE_DIR})` : ''}`);
-  const stack: BenchStack = await startBenchStack({ log, profileDir: profile ? PROFILE_DIR : undefined });
+  const stack: BenchStack = await startBenchStack({ log, copies, profileDir: profile ? PROFILE_DIR : undefined });
   log(`stack ready in ${((Date.now() - started) / 1000).toFixed(1)} s (${stack.mode}: ${stack.baseUrl})`);
   const ctx = new BenchContext(stack, durationS, log, Number(values.settle));
   const rows: Row[] = [];
@@ -243,7 +262,7 @@ async function main() {
   const result = {
     startedAt,
     elapsedS,
-    args: { only: values.only ?? null, durationS, warmupS: Number(values.warmup), settleS: Number(values.settle), profile },
+    args: { only: values.only ?? null, durationS, warmupS: Number(values.warmup), settleS: Number(values.settle), profile, copies },
     machine: {
       cpus: cpuInfo.length,
       cpuModel: cpuInfo[0]?.model ?? 'unknown',
@@ -272,7 +291,8 @@ async function main() {
     '',
     `${result.machine.cpus} × ${result.machine.cpuModel}, ${result.machine.memoryGiB} GiB; Node ${process.version}; ` +
       `Kafka ${stack.kafkaVersion}; PostgreSQL ${stack.postgresVersion}; stack: ${stack.mode}; ` +
-      `load average before ${result.machine.loadAverageBefore.join(' ')}; ${durationS} s per workload; run took ${elapsedS} s.`,
+      `${copiesText(copies)}; load average before ${result.machine.loadAverageBefore.join(' ')}, after ${result.machine.loadAverageAfter.join(' ')}; ` +
+      `${durationS} s per workload; run took ${elapsedS} s.`,
     '',
     resultsTable(rows),
     '',

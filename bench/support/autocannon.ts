@@ -12,7 +12,8 @@ export interface AutocannonRequest {
 }
 
 export interface AutocannonOptions {
-  url: string;
+  /** Several URLs: connection i goes to url[i % n], and one histogram covers them all. */
+  url: string | string[];
   connections?: number;
   duration?: number;
   amount?: number;

@@ -1,7 +1,8 @@
 /**
  * The stack under test: started the way `npm start` starts it (tools/stack: embedded PostgreSQL and
- * Kafka, unless DATABASE_URL / KAFKA_BROKERS name servers, and the three apps), on the bench's own
- * ports and data directory (.data/bench, wiped on every run); or an external stack named by
+ * Kafka, unless DATABASE_URL / KAFKA_BROKERS name servers, and the three apps: one tail-sync, as
+ * many gateways and dispatchers as asked), on the bench's own ports and data directory
+ * (.data/bench, wiped on every run); or an external stack named by
  * BASE_URL + KAFKA_BROKERS (+ DATABASE_URL, + ADMIN_TOKEN to create service accounts).
  */
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -9,11 +10,16 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { kafkaConnection, type KafkaSettings } from '@tailsync/service-kit';
 import { AppName, AppProcess, grpcEnv, localSecrets, REPO_ROOT, spawnApp, startInfrastructure, waitForHttp } from '@tailsync/stack';
+import { appCopies, Copies, portsOfCopies } from './app-copies';
 import { childPids, ProcessGroup } from './cpu';
 
 export interface BenchStack {
   mode: 'local' | 'external';
+  /** The first gateway copy. */
   baseUrl: string;
+  /** Every gateway copy: the HTTP workloads spread their connections over them. */
+  gatewayUrls: string[];
+  copies: Copies;
   /** The bench's own Kafka client settings (strings, so helper processes get them too). */
   kafka: KafkaSettings;
   databaseUrl?: string;
@@ -32,6 +38,8 @@ export interface BenchStack {
 export interface StackOptions {
   /** Starts the apps under `--cpu-prof` with their profiles written here. */
   profileDir?: string;
+  /** How many copies of the gateway and of the dispatcher to start. */
+  copies: Copies;
   log: (line: string) => void;
 }
 
@@ -69,14 +77,23 @@ export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
     log: opts.log,
   });
   const secrets = localSecrets(dataDir);
-  const baseUrl = `http://127.0.0.1:${BENCH_PORTS.gateway}`;
+  const ports = {
+    gateway: BENCH_PORTS.gateway,
+    'tail-sync': BENCH_PORTS['tail-sync'],
+    'webhook-dispatcher': BENCH_PORTS['webhook-dispatcher'],
+    management: BENCH_PORTS.gateway + 100,
+    tailSyncGrpc: BENCH_PORTS.gateway + 51,
+    dispatcherGrpc: BENCH_PORTS.gateway + 52,
+  };
+  const copies = appCopies(opts.copies, ports);
+  const gatewayUrls = copies.filter((c) => c.name === 'gateway').map((c) => `http://127.0.0.1:${c.env.PORT}`);
+  const baseUrl = gatewayUrls[0];
   const env: Record<string, string> = {
     ...infra.env,
     ...secrets,
-    PORT: String(BENCH_PORTS.gateway),
-    TAIL_SYNC_HTTP_PORT: String(BENCH_PORTS['tail-sync']),
-    WEBHOOK_DISPATCHER_HTTP_PORT: String(BENCH_PORTS['webhook-dispatcher']),
-    ...grpcEnv({ 'tail-sync': [BENCH_PORTS.gateway + 51], 'webhook-dispatcher': [BENCH_PORTS.gateway + 52] }),
+    TAIL_SYNC_HTTP_PORT: String(ports['tail-sync']),
+    // The gateways balance over every dispatcher copy.
+    ...grpcEnv({ 'tail-sync': [ports.tailSyncGrpc], 'webhook-dispatcher': portsOfCopies(ports.dispatcherGrpc, opts.copies['webhook-dispatcher']) }),
     PUBLIC_BASE_URL: baseUrl,
     // The bench's webhook receiver listens on 127.0.0.1.
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
@@ -84,30 +101,27 @@ export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
     RATE_LIMIT_PER_MINUTE: process.env.RATE_LIMIT_PER_MINUTE ?? '100000000',
   };
   const logDir = join(dataDir, 'logs');
-  const names: AppName[] = ['tail-sync', 'webhook-dispatcher', 'gateway'];
-  const apps = names.map((name) => (opts.profileDir ? spawnProfiledApp(name, env, logDir, opts.profileDir) : spawnApp(name, env, logDir)));
+  const apps = copies.map((c) =>
+    opts.profileDir ? spawnProfiledApp(c.name, c.instance, { ...env, ...c.env }, logDir, opts.profileDir) : spawnApp(c.name, { ...env, ...c.env }, logDir, c.instance),
+  );
   const stop = async () => {
     await Promise.all(apps.map((a) => a.stop(15_000)));
     await infra.stop();
   };
   try {
-    await Promise.all([
-      waitForHttp(`http://127.0.0.1:${BENCH_PORTS['tail-sync']}/health/ready`, 120_000, apps),
-      waitForHttp(`http://127.0.0.1:${BENCH_PORTS['webhook-dispatcher']}/health/ready`, 120_000, apps),
-    ]);
-    await waitForHttp(`${baseUrl}/health/ready`, 120_000, apps);
+    const ready = (name: AppName) => copies.filter((c) => c.name === name).map((c) => waitForHttp(c.readyUrl, 120_000, apps));
+    await Promise.all([...ready('tail-sync'), ...ready('webhook-dispatcher')]);
+    await Promise.all(ready('gateway'));
   } catch (error) {
     await stop();
     throw error;
   }
-  const pidOf = (name: AppName) => () => {
-    const pid = apps.find((a) => a.name === name)?.child.pid;
-    return pid ? [pid] : [];
-  };
+  // Every copy's CPU counts for its app.
+  const pidsOf = (name: AppName) => () => apps.filter((a) => a.name === name).flatMap((a) => (a.child.pid ? [a.child.pid] : []));
   const groups: ProcessGroup[] = [
-    { name: 'gateway', pids: pidOf('gateway') },
-    { name: 'tail-sync', pids: pidOf('tail-sync') },
-    { name: 'dispatcher', pids: pidOf('webhook-dispatcher') },
+    { name: 'gateway', pids: pidsOf('gateway') },
+    { name: 'tail-sync', pids: pidsOf('tail-sync') },
+    { name: 'dispatcher', pids: pidsOf('webhook-dispatcher') },
   ];
   const kafkaPidFile = join(dataDir, 'kafka', 'kafka.pid');
   if (!process.env.KAFKA_BROKERS) groups.push({ name: 'kafka', pids: () => readPid(kafkaPidFile) });
@@ -122,6 +136,8 @@ export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
   return {
     mode: 'local',
     baseUrl,
+    gatewayUrls,
+    copies: opts.copies,
     kafka: kafkaSettingsOf(env),
     databaseUrl: env.DATABASE_URL,
     adminToken: secrets.ADMIN_TOKEN,
@@ -138,6 +154,7 @@ async function externalStack(opts: StackOptions, benchGroup: ProcessGroup, helpe
   const baseUrl = (process.env.BASE_URL as string).replace(/\/+$/, '');
   if (!process.env.KAFKA_BROKERS) throw new Error('BASE_URL is set: set KAFKA_BROKERS too (the bench produces the W4 events)');
   if (!process.env.ADMIN_TOKEN) throw new Error('BASE_URL is set: set ADMIN_TOKEN too (the bench creates its own service accounts)');
+  if (opts.copies.gateway !== 1 || opts.copies['webhook-dispatcher'] !== 1) throw new Error('BASE_URL is set: its copies are the ones running there (no --gateways, --dispatchers)');
   let postgresVersion = 'unknown (no DATABASE_URL)';
   if (process.env.DATABASE_URL) {
     const client = new Client({ connectionString: process.env.DATABASE_URL });
@@ -153,6 +170,8 @@ async function externalStack(opts: StackOptions, benchGroup: ProcessGroup, helpe
   return {
     mode: 'external',
     baseUrl,
+    gatewayUrls: [baseUrl],
+    copies: opts.copies,
     kafka: kafkaSettingsOf(process.env),
     databaseUrl: process.env.DATABASE_URL,
     adminToken: process.env.ADMIN_TOKEN,
@@ -195,14 +214,14 @@ async function stopLeftovers(dataDir: string): Promise<void> {
  * and a preload that turns Nest's re-raised shutdown signal into a normal exit, so the profile is
  * written when the app is stopped.
  */
-function spawnProfiledApp(name: AppName, env: Record<string, string>, logDir: string, profileDir: string): AppProcess {
+function spawnProfiledApp(name: AppName, instance: string, env: Record<string, string>, logDir: string, profileDir: string): AppProcess {
   mkdirSync(profileDir, { recursive: true });
-  return spawnApp(name, env, logDir, name, [
+  return spawnApp(name, env, logDir, instance, [
     '--cpu-prof',
     '--cpu-prof-dir',
     profileDir,
     '--cpu-prof-name',
-    `${name}.${Date.now()}.cpuprofile`,
+    `${instance}.${Date.now()}.cpuprofile`,
     '-r',
     join(__dirname, 'profile-exit.js'),
   ]);

@@ -8,6 +8,12 @@ import { BenchContext, Row, target } from '../support/context';
 
 const WARMUP_S = 2;
 
+/** How a workload's connections are spread: over every gateway copy, one histogram for all. */
+const connectionsText = (ctx: BenchContext, connections: number) => {
+  const gateways = ctx.stack.gatewayUrls.length;
+  return gateways > 1 ? `${connections} conn. over ${gateways} gateways` : `${connections} conn.`;
+};
+
 /** A tail as integrators submit it (a few optional properties set). */
 export const tailBody = (mappedId: string, tailNumber: string) => ({
   tailId: mappedId,
@@ -37,7 +43,7 @@ export async function runW1(ctx: BenchContext): Promise<Row> {
   const requests: AutocannonRequest[] = [
     { method: 'PUT', path: '/Tails', setupRequest: (req) => ({ ...req, body: JSON.stringify(next(1)[0]) }) },
   ];
-  const opts = { url: baseUrl, connections, headers: jsonHeaders(account.token), requests };
+  const opts = { url: ctx.stack.gatewayUrls, connections, headers: jsonHeaders(account.token), requests };
   ctx.log(`W1: warm-up ${WARMUP_S} s, then ${ctx.durationS} s of PUT /Tails with ${connections} connections`);
   await autocannon({ ...opts, duration: WARMUP_S });
   const { result, cpu } = await ctx.measure('W1', () => autocannon({ ...opts, duration: ctx.durationS }));
@@ -47,7 +53,7 @@ export async function runW1(ctx: BenchContext): Promise<Row> {
   if (f.errors || f.timeouts) notes.push(`${f.errors} errors, ${f.timeouts} timeouts`);
   return {
     id: 'W1',
-    title: `PUT /Tails, new tail per request (${connections} conn.)`,
+    title: `PUT /Tails, new tail per request (${connectionsText(ctx, connections)})`,
     throughput: { value: f.reqPerSec, unit: 'req/s' },
     latencyMs: { p50: f.latencyMs.p50, p99: f.latencyMs.p99, what: 'response' },
     target: target('≥ 1,000 req/s, p99 ≤ 100 ms', { min: [f.reqPerSec, 1000], maxP99: [f.latencyMs.p99, 100] }),
@@ -81,7 +87,7 @@ export async function runW2(ctx: BenchContext, connections: number): Promise<Row
       },
     },
   ];
-  const opts = { url: baseUrl, connections, headers: jsonHeaders(account.token), requests };
+  const opts = { url: ctx.stack.gatewayUrls, connections, headers: jsonHeaders(account.token), requests };
   ctx.log(`${id}: warm-up, then ${ctx.durationS} s of PUT /Tails/Bulk (${perCall} new tails per call) with ${connections} connection(s)`);
   await autocannon({ ...opts, duration: WARMUP_S });
   created = invalid = calls = 0;
@@ -94,7 +100,7 @@ export async function runW2(ctx: BenchContext, connections: number): Promise<Row
   if (created !== calls * perCall) notes.push(`${calls} calls created ${created} tails (expected ${calls * perCall})`);
   return {
     id,
-    title: `PUT /Tails/Bulk, 1,000 new tails per call (${connections} conn.)`,
+    title: `PUT /Tails/Bulk, 1,000 new tails per call (${connectionsText(ctx, connections)})`,
     throughput: { value: tailsPerSec, unit: 'tails/s' },
     latencyMs: { p50: f.latencyMs.p50, p99: f.latencyMs.p99, what: 'per call' },
     target: target('≥ 10,000 tails/s', { min: [tailsPerSec, 10_000] }),
@@ -119,7 +125,7 @@ export async function runW3(ctx: BenchContext): Promise<Row> {
   const requests: AutocannonRequest[] = [
     { method: 'GET', path: '/Tails/x', setupRequest: (req) => ({ ...req, path: `/Tails/${encodeURIComponent(tails[i++ % seeded].tailId)}` }) },
   ];
-  const opts = { url: baseUrl, connections, headers: { authorization: `Bearer ${account.token}` }, requests };
+  const opts = { url: ctx.stack.gatewayUrls, connections, headers: { authorization: `Bearer ${account.token}` }, requests };
   ctx.log(`W3: warm-up, then ${ctx.durationS} s of GET /Tails/{mappedId} over ${seeded} tails with ${connections} connections`);
   await autocannon({ ...opts, duration: WARMUP_S });
   const { result, cpu } = await ctx.measure('W3', () => autocannon({ ...opts, duration: ctx.durationS }));
@@ -128,7 +134,7 @@ export async function runW3(ctx: BenchContext): Promise<Row> {
   if (f.non2xx || f.errors || f.timeouts) notes.push(`status codes ${JSON.stringify(f.statusCodes)}, ${f.errors} errors, ${f.timeouts} timeouts`);
   return {
     id: 'W3',
-    title: `GET /Tails/{mappedId} (${connections} conn.)`,
+    title: `GET /Tails/{mappedId} (${connectionsText(ctx, connections)})`,
     throughput: { value: f.reqPerSec, unit: 'req/s' },
     latencyMs: { p50: f.latencyMs.p50, p99: f.latencyMs.p99, what: 'response' },
     cpu,
@@ -152,7 +158,7 @@ export async function warmUp(ctx: BenchContext, seconds: number): Promise<void> 
   let i = 0;
   ctx.log(`warm-up: ${seconds} s of mixed PUT /Tails and GET /Tails/{mappedId} (not measured)`);
   await autocannon({
-    url: baseUrl,
+    url: ctx.stack.gatewayUrls,
     connections: 32,
     duration: seconds,
     headers: jsonHeaders(account.token),
@@ -170,14 +176,14 @@ export async function warmUp(ctx: BenchContext, seconds: number): Promise<void> 
  */
 export async function runVersionDiagnostic(ctx: BenchContext): Promise<Row> {
   const connections = 32;
-  const opts = { url: `${ctx.stack.baseUrl}/Version`, connections };
+  const opts = { url: ctx.stack.gatewayUrls.map((url) => `${url}/Version`), connections };
   ctx.log(`D-version: warm-up, then ${ctx.durationS} s of GET /Version with ${connections} connections`);
   await autocannon({ ...opts, duration: WARMUP_S });
   const { result, cpu } = await ctx.measure('D-version', () => autocannon({ ...opts, duration: ctx.durationS }));
   const f = httpFigures(result, connections);
   return {
     id: 'D-version',
-    title: `GET /Version: gateway alone, no auth, no Kafka (${connections} conn.)`,
+    title: `GET /Version: gateway alone, no auth, no Kafka (${connectionsText(ctx, connections)})`,
     throughput: { value: f.reqPerSec, unit: 'req/s' },
     latencyMs: { p50: f.latencyMs.p50, p99: f.latencyMs.p99, what: 'response' },
     cpu,
