@@ -18,7 +18,7 @@ describe('DeliveryStore (real PostgreSQL)', () => {
     store = new DeliveryStore(pool);
   });
   afterAll(() => db.drop());
-  beforeEach(() => pool.query('truncate webhook_deliveries cascade'));
+  beforeEach(() => pool.query('truncate webhook_deliveries, webhook_attempts, webhook_delivery_keys'));
 
   it('migrates idempotently, several copies at once', async () => {
     await Promise.all([migrateDispatcherTables(pool), migrateDispatcherTables(pool), migrateDispatcherTables(pool)]);
@@ -225,7 +225,7 @@ describe('DeliveryStore (real PostgreSQL)', () => {
     expect(claimed.filter((c) => c.domain === small)).toHaveLength(3);
 
     // one domain per claim: the claims take turns
-    await pool.query('truncate webhook_deliveries cascade');
+    await pool.query('truncate webhook_deliveries, webhook_attempts, webhook_delivery_keys');
     await store.insertMany([...Array.from({ length: 5 }, () => delivery('d-a')), ...Array.from({ length: 5 }, () => delivery('d-b'))]);
     const turns: string[] = [];
     let after = '';
