@@ -89,12 +89,10 @@ export class DeliveryLogRetention {
     return turn;
   }
 
-  private async turn(): Promise<{ pauseMs: number } | 'caught-up'> {
-    if (await this.lock.acquire()) {
-      await this.prune();
-      return 'caught-up';
-    }
-    this.export(await this.partitions.weeks(), new Date());
+  /** The leader prunes; the other copies only export the log's gauges. */
+  private async turn(): Promise<'caught-up'> {
+    if (await this.lock.acquire()) await this.prune();
+    else this.export(await this.partitions.weeks(), new Date());
     return 'caught-up';
   }
 
