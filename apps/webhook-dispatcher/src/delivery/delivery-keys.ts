@@ -38,7 +38,7 @@ export const FRESH_DELIVERIES = `input as (
  */
 export const TAKE_OVER_UNLEASED = `with input as (
          select * from unnest($1::uuid[], $2::text[], $3::uuid[], $4::text[], $5::text[], $6::uuid[], $9::int[], $10::bigint[], $11::text[])
-           as i(id, domain, event_id, event_name, body, token, source_partition, source_offset, traceparent)
+           with ordinality as i(id, domain, event_id, event_name, body, token, source_partition, source_offset, traceparent, n)
        ),
        keyed as (
          insert into webhook_delivery_keys (domain, event_id, id, created_at)
@@ -51,6 +51,7 @@ export const TAKE_OVER_UNLEASED = `with input as (
          select i.id, i.domain, i.event_id, i.event_name, i.body, 'pending', $7, i.token, clock_timestamp() + make_interval(secs => $8::float8 / 1000),
                 i.source_partition, i.source_offset, i.traceparent
            from input i join keyed k on k.id = i.id
+          order by i.n
          returning id
        ),
        taken as (
