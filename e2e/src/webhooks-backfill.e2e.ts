@@ -1,5 +1,5 @@
 /** Backfill from the input topic on the whole stack: events published before the subscription existed, a real receiver. */
-import { TOPICS } from '@tailsync/contracts';
+import { WEBHOOK_EVENT_TYPES } from '@tailsync/contracts';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { TopicRereader } from '../../apps/webhook-dispatcher/src/delivery/topic-rereader';
 import { api, newServiceAccount } from './support/accounts';
@@ -48,7 +48,7 @@ describe('POST /WebhookSubscriptions/Deliveries/Backfill', () => {
   it("fails at once with a 503 problem when the dispatcher's principal may not use the read's group (the ACL is missing)", async () => {
     const account = await newServiceAccount();
     await publish(account.domain, 1);
-    const reader = new TopicRereader({ kafka: principalKafka('webhook-dispatcher'), clientId: 'e2e-backfill', topic: TOPICS.riskAssessmentExecuted, groupPrefix: 'not-the-dispatchers-' });
+    const reader = new TopicRereader({ kafka: principalKafka('webhook-dispatcher'), clientId: 'e2e-backfill', eventTypes: WEBHOOK_EVENT_TYPES, groupPrefix: 'not-the-dispatchers-' });
     const started = Date.now();
     await expect(reader.read(account.domain, new Date(Date.now() - 60_000), Date.now() + 40_000)).rejects.toMatchObject({ problem: { kind: 'unavailable' } });
     expect(Date.now() - started).toBeLessThan(20_000);

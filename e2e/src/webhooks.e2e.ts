@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEAD_LETTER_HEADERS_SCHEMA, DLQ_HEADERS, messageValidator, RISK_ASSESSMENT_EXECUTED_SCHEMA, TOPICS } from '@tailsync/contracts';
+import { DLQ_HEADERS, messageValidator, RISK_ASSESSMENT_EXECUTED_DLQ_TOPIC, RISK_ASSESSMENT_EXECUTED_SCHEMA, TOPICS } from '@tailsync/contracts';
 import { Controller, Headers, HttpCode, Module, Post, UseGuards } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { verifyWebhookRequest, type VerifiedWebhook } from '@tailsync/webhooks';
@@ -396,7 +396,7 @@ describe('malformed events', () => {
     // The reason is the published JSON Schema's (the pattern of `eventId`), or why it is not JSON at all.
     const eventIdPattern = RISK_ASSESSMENT_EXECUTED_SCHEMA.properties!.eventId.pattern;
     expect(dead.map((d) => d.reason).sort()).toEqual([`/eventId must match pattern "${eventIdPattern}"`, 'value is not valid UTF-8 JSON']);
-    const checkHeaders = messageValidator(DEAD_LETTER_HEADERS_SCHEMA);
+    const checkHeaders = messageValidator(RISK_ASSESSMENT_EXECUTED_DLQ_TOPIC.message.headers!);
     for (const d of dead) expect(checkHeaders(d.headers)).toBeNull();
     expect(dead.every((d) => d.key === s.account.domain)).toBe(true);
     expect(dead.find((d) => d.reason.includes('JSON'))!.value).toBe(`{"broken": "${marker}"`);

@@ -2,7 +2,7 @@
  * The principals of the contract ("Kafka security") and the only rights each has, as data: the
  * kafka-principals command applies them with kafkajs, and prints them as `kafka-acls.sh` lines.
  */
-import { backfillGroupPrefix, TOPICS } from '@tailsync/contracts';
+import { backfillGroupPrefix, TOPICS, WEBHOOK_EVENT_TYPES } from '@tailsync/contracts';
 import type { ServicePrincipal } from './principals';
 
 export type AclOperation = 'READ' | 'WRITE' | 'DESCRIBE';
@@ -30,12 +30,12 @@ export function contractAcls(options: { dispatcherGroup?: string } = {}): AclRul
   const group = (principal: ServicePrincipal, name: string, prefixed = false): AclRule => ({ principal, resourceType: 'GROUP', name, prefixed, operation: 'READ' });
   return [
     topic('tail-sync', TOPICS.tailEvents, 'WRITE'),
-    topic('webhook-dispatcher', TOPICS.riskAssessmentExecuted, 'READ'),
+    ...WEBHOOK_EVENT_TYPES.map((type) => topic('webhook-dispatcher', type.input.topic, 'READ')),
     group('webhook-dispatcher', options.dispatcherGroup ?? DEFAULT_DISPATCHER_GROUP),
     group('webhook-dispatcher', backfillGroupPrefix(options.dispatcherGroup ?? DEFAULT_DISPATCHER_GROUP), true),
-    topic('webhook-dispatcher', TOPICS.riskAssessmentExecutedDlq, 'WRITE'),
+    ...WEBHOOK_EVENT_TYPES.map((type) => topic('webhook-dispatcher', type.deadLetters.topic, 'WRITE')),
     topic('webhook-dispatcher', TOPICS.webhookSubscriptions, 'WRITE'),
-    topic('product', TOPICS.riskAssessmentExecuted, 'WRITE'),
+    ...WEBHOOK_EVENT_TYPES.map((type) => topic('product', type.input.topic, 'WRITE')),
     topic('reader', TAILSYNC_TOPIC_PREFIX, 'READ', true),
     group('reader', READER_GROUP_PREFIX, true),
   ];

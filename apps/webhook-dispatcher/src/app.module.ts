@@ -12,7 +12,7 @@ import { WebhookDispatcherGrpc } from './webhook-dispatcher.grpc';
 import { AdminRequests } from './admin/admin-requests';
 import { ConsumerLag } from './admin/consumer-lag';
 import { DeliveryActivityStore } from './admin/delivery-activity.store';
-import { TOPICS } from '@tailsync/contracts';
+import { WEBHOOK_EVENT_TYPES } from '@tailsync/contracts';
 
 /** Starts the consumer and the scheduler once Nest is up; stops them first on shutdown (before the pool closes). */
 class RuntimeLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
@@ -51,7 +51,7 @@ export function appModule(runtime: DispatcherRuntime) {
       { provide: DeliveryActivityStore, useValue: new DeliveryActivityStore(pool) },
       {
         provide: ConsumerLag,
-        useFactory: () => new ConsumerLag(kafkaConnection(config), `webhook-dispatcher-admin-${instanceId}`, config.WEBHOOK_EVENTS_GROUP_ID, TOPICS.riskAssessmentExecuted),
+        useFactory: () => new ConsumerLag(kafkaConnection(config), `webhook-dispatcher-admin-${instanceId}`, config.WEBHOOK_EVENTS_GROUP_ID, WEBHOOK_EVENT_TYPES.map((type) => type.input.topic)),
       },
     ],
   })

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { backfillGroupPrefix, TOPICS } from '@tailsync/contracts';
+import { backfillGroupPrefix, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@tailsync/contracts';
 import { SecretBox, kafkaConnection, createPool } from '@tailsync/service-kit';
 import type { Pool } from 'pg';
 import { WebhookDispatcherConfig } from './config/webhook-dispatcher.config';
@@ -12,7 +12,7 @@ import { DeliveryScheduler } from './delivery/delivery.scheduler';
 import { DeliveryStore } from './delivery/delivery.store';
 import { FlowGate } from './delivery/flow-gate';
 import { parseRetryDelays } from './delivery/domain/retry-policy';
-import { RiskAssessmentConsumer } from './delivery/risk-assessment.consumer';
+import { WebhookEventConsumer } from './delivery/webhook-event.consumer';
 import { TopicRereader } from './delivery/topic-rereader';
 import { WriteBehindLeases } from './delivery/write-behind-leases';
 import { migrateDispatcherTables } from './store/migrate';
@@ -57,8 +57,8 @@ export class DispatcherRuntime {
   readonly sender: AttemptSender;
   readonly metrics = new DeliveryMetrics();
   readonly scheduler: DeliveryScheduler;
-  readonly consumer: RiskAssessmentConsumer;
-  /** Reads a domain's events again from the input topic, for a backfill. */
+  readonly consumer: WebhookEventConsumer;
+  /** Reads a domain's events again from the input topics, for a backfill. */
   readonly rereader: TopicRereader;
   readonly tester: WebhookTester;
   readonly state: SubscriptionState;
@@ -68,7 +68,7 @@ export class DispatcherRuntime {
   constructor(
     readonly config: WebhookDispatcherConfig,
     readonly instanceId: string,
-    options: { pool?: Pool; consume?: boolean; topic?: string; leaseWriteLingerMs?: number } = {},
+    options: { pool?: Pool; consume?: boolean; eventTypes?: readonly WebhookEventType[]; leaseWriteLingerMs?: number } = {},
   ) {
     this.pool = options.pool ?? createPool(config.DATABASE_URL);
     this.plannedOncePool = options.pool ?? createPool(config.DATABASE_URL, 4, 'once');
@@ -103,16 +103,17 @@ export class DispatcherRuntime {
       domainConcurrency: config.WEBHOOK_DOMAIN_CONCURRENCY,
       pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
     }, leaseWrites, new FlowGate(this.pool, config.WEBHOOK_ATTEMPT_TIMEOUT_MS + FLOW_HOLD_MARGIN_MS));
-    this.consumer = new RiskAssessmentConsumer(this.deliveries, this.subscriptionCache, this.scheduler, this.metrics, {
+    const eventTypes = options.eventTypes ?? WEBHOOK_EVENT_TYPES;
+    this.consumer = new WebhookEventConsumer(this.deliveries, this.subscriptionCache, this.scheduler, this.metrics, {
       kafka: kafkaConnection(config),
       clientId: `webhook-dispatcher-events-${instanceId}`,
       groupId: config.WEBHOOK_EVENTS_GROUP_ID,
-      topic: options.topic,
+      eventTypes,
     });
     this.rereader = new TopicRereader({
       kafka: kafkaConnection(config),
       clientId: `webhook-dispatcher-backfill-${instanceId}`,
-      topic: options.topic ?? TOPICS.riskAssessmentExecuted,
+      eventTypes,
       groupPrefix: backfillGroupPrefix(config.WEBHOOK_EVENTS_GROUP_ID),
     });
   }

@@ -1,7 +1,7 @@
 import './tracing';
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { PROTO_FILES, RISK_ASSESSMENT_EXECUTED_DLQ_TOPIC, RISK_ASSESSMENT_EXECUTED_TOPIC, WEBHOOK_SUBSCRIPTIONS_TOPIC } from '@tailsync/contracts';
+import { PROTO_FILES, WEBHOOK_EVENT_TYPES, WEBHOOK_SUBSCRIPTIONS_TOPIC } from '@tailsync/contracts';
 import { kafkaConnection, exitOnStartFailure, loadConfig, startService } from '@tailsync/service-kit';
 import { appModule } from './app.module';
 import { WebhookDispatcherConfig } from './config/webhook-dispatcher.config';
@@ -15,7 +15,7 @@ async function main() {
   await startService({
     name: 'webhook-dispatcher',
     module: appModule(runtime),
-    kafka: { connection: kafkaConnection(config), topics: [RISK_ASSESSMENT_EXECUTED_TOPIC, RISK_ASSESSMENT_EXECUTED_DLQ_TOPIC, WEBHOOK_SUBSCRIPTIONS_TOPIC] },
+    kafka: { connection: kafkaConnection(config), topics: [...WEBHOOK_EVENT_TYPES.flatMap((type) => [type.input, type.deadLetters]), WEBHOOK_SUBSCRIPTIONS_TOPIC] },
     httpPort: config.WEBHOOK_DISPATCHER_HTTP_PORT,
     grpc: { protoFile: PROTO_FILES.webhookDispatcher, port: config.WEBHOOK_DISPATCHER_GRPC_PORT },
     instanceId,

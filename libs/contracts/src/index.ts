@@ -11,3 +11,4 @@ export * from './cloudevents';
 export * from './kafka';
 export * from './admin-activity';
 export * from './grpc';
+export * from './webhook-events';

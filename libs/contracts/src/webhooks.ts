@@ -194,7 +194,7 @@ export interface RedeliverResult {
   status: 'pending';
 }
 
-/** The input event of `product.risk-assessment-executed` (key = domain). */
+/** The input event of `product.risk-assessment-executed` (key = domain): see `WebhookEventMessage`. */
 export interface RiskAssessmentExecutedMessage {
   eventId: string;
   domain: string;

@@ -4,12 +4,13 @@ import { Gauge } from 'prom-client';
 
 /** A partition's messages the group has not committed yet. */
 export interface PartitionLag {
+  topic: string;
   partition: number;
   messages: number;
 }
 
 /**
- * Messages of a topic a consumer group has not committed yet: per partition on `/metrics`
+ * Messages of the input topics (one per webhook event type) a consumer group has not committed yet: per partition on `/metrics`
  * (`kafka_consumer_group_lag`, the OpenTelemetry Kafka metrics' `kafka.consumer_group.lag`), summed
  * for the console.
  */
@@ -17,7 +18,7 @@ export class ConsumerLag {
   private readonly admin: Admin;
   private connected?: Promise<void>;
 
-  constructor(kafka: KafkaConnection, clientId: string, private readonly groupId: string, private readonly topic: string) {
+  constructor(kafka: KafkaConnection, clientId: string, private readonly groupId: string, private readonly topics: readonly string[]) {
     this.admin = new Kafka({ ...kafka, clientId, logLevel: logLevel.NOTHING }).admin();
     this.exportPerPartition();
   }
@@ -32,13 +33,18 @@ export class ConsumerLag {
       throw error;
     });
     await this.connected;
-    const [ends, [committed]] = await Promise.all([this.admin.fetchTopicOffsets(this.topic), this.admin.fetchOffsets({ groupId: this.groupId, topics: [this.topic] })]);
-    const done = new Map(committed.partitions.map((p) => [p.partition, Number(p.offset)]));
+    const [ends, committed] = await Promise.all([
+      Promise.all(this.topics.map(async (topic) => ({ topic, partitions: await this.admin.fetchTopicOffsets(topic) }))),
+      this.admin.fetchOffsets({ groupId: this.groupId, topics: [...this.topics] }),
+    ]);
+    const done = new Map(committed.flatMap((t) => t.partitions.map((p) => [`${t.topic}:${p.partition}`, Number(p.offset)] as const)));
     // A partition the group never committed (-1) counts from the topic's low watermark.
-    return ends.map((end) => {
-      const at = done.get(end.partition) ?? -1;
-      return { partition: end.partition, messages: Math.max(0, Number(end.high) - (at < 0 ? Number(end.low) : at)) };
-    });
+    return ends.flatMap(({ topic, partitions }) =>
+      partitions.map((end) => {
+        const at = done.get(`${topic}:${end.partition}`) ?? -1;
+        return { topic, partition: end.partition, messages: Math.max(0, Number(end.high) - (at < 0 ? Number(end.low) : at)) };
+      }),
+    );
   }
 
   async close(): Promise<void> {
@@ -59,7 +65,7 @@ export class ConsumerLag {
       async collect() {
         this.reset();
         const partitions = await lag.partitions().catch(() => []);
-        for (const p of partitions) this.set({ group: lag.groupId, topic: lag.topic, partition: String(p.partition) }, p.messages);
+        for (const p of partitions) this.set({ group: lag.groupId, topic: p.topic, partition: String(p.partition) }, p.messages);
       },
     });
   }

@@ -47,8 +47,10 @@ export class CommittableOffsets {
     return [...this.positions].filter(([, p]) => !p.committed).map(([partition, p]) => ({ topic: this.topic, partition, offset: p.offset }));
   }
 
+  /** Positions committed (of any topic: those of others are passed over). */
   committed(positions: CommitPosition[]): void {
-    for (const { partition, offset } of positions) {
+    for (const { topic, partition, offset } of positions) {
+      if (topic !== this.topic) continue;
       const p = this.positions.get(partition);
       if (p?.offset === offset) p.committed = true;
     }

@@ -52,7 +52,7 @@ export class DeliveryMetrics {
   );
 
   readonly consumed = getOrCreate('webhook_events_consumed_total', () =>
-    new Counter({ name: 'webhook_events_consumed_total', help: 'Messages read from product.risk-assessment-executed', registers: [metricsRegistry] }),
+    new Counter({ name: 'webhook_events_consumed_total', help: 'Messages read from the input topics of the webhook event types', registers: [metricsRegistry] }),
   );
 }
 

@@ -76,7 +76,7 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
 
   async function publish(domain: string, n = 1): Promise<string[]> {
     const events = Array.from({ length: n }, () => ({ eventId: randomUUID(), domain, occurredAt: new Date().toISOString(), data: { score: 7 } }));
-    await deliveries.insertMany(events.map((e) => ({ domain, eventId: e.eventId, eventName: EVT, body: callbackBody(e) })));
+    await deliveries.insertMany(events.map((e) => ({ domain, eventId: e.eventId, eventName: EVT, body: callbackBody(EVT, e) })));
     return events.map((e) => e.eventId);
   }
 
@@ -118,7 +118,7 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
   const fresh = (domain: string, n: number) =>
     Array.from({ length: n }, () => {
       const e = { eventId: randomUUID(), domain, occurredAt: new Date().toISOString(), data: { score: 7 } };
-      return { domain, eventId: e.eventId, eventName: EVT, body: callbackBody(e) };
+      return { domain, eventId: e.eventId, eventName: EVT, body: callbackBody(EVT, e) };
     });
 
   it('admitted deliveries (fresh from the consumer) are attempted at once, without waiting for a claim', async () => {

@@ -43,7 +43,7 @@ describe('ordering "fifo" with two dispatcher copies (real PostgreSQL, real rece
   function topic(count: number) {
     const ids = Array.from({ length: count }, () => randomUUID());
     const events = (domain: string): NewDelivery[] => ids.map((eventId, k) => ({
-      domain, eventId, eventName: EVT, body: callbackBody({ eventId, domain, occurredAt: new Date().toISOString(), data: { k } }), position: { partition: 3, offset: String(k) },
+      domain, eventId, eventName: EVT, body: callbackBody(EVT, { eventId, domain, occurredAt: new Date().toISOString(), data: { k } }), position: { partition: 3, offset: String(k) },
     }));
     return { ids, events };
   }

@@ -5,6 +5,7 @@ import { DispatcherRuntime } from '../dispatcher.runtime';
 import { SubscriptionStore } from '../subscriptions/subscription.store';
 import { ensureSubscriptionEventsTopic, eventually, infraKafka, isolatedDatabase, newSharedSecret, sleep, subscriptionInput, testConfig, uniqueDomain } from '../testing/harness';
 import { scripts, WebhookReceiver } from '../testing/receiver';
+import { eventTypeOnTopic } from '../testing/event-type-on-topic';
 
 /**
  * Copies attempt a steady trickle of events before storing them (WriteBehindLeases). While a
@@ -31,7 +32,7 @@ describe('dispatcher copies handing partitions over while events flow (real Kafk
     await ensureTopics(connection, [{ topic, numPartitions: 6 }, { topic: `${topic}.dlq`, numPartitions: 1 }]);
     const settings = { WEBHOOK_EVENTS_GROUP_ID: `handover-${topic}` };
     // A long linger widens the window in which the old owner has attempted events it has not stored.
-    const copy = (name: string) => new DispatcherRuntime(testConfig(settings), name, { pool: db.pool, topic, leaseWriteLingerMs: 1_000 });
+    const copy = (name: string) => new DispatcherRuntime(testConfig(settings), name, { pool: db.pool, eventTypes: [eventTypeOnTopic(topic)], leaseWriteLingerMs: 1_000 });
     const subscriptions = new SubscriptionStore(db.pool);
     const domains = Array.from({ length: 12 }, () => uniqueDomain('handover'));
     for (const domain of domains) await subscriptions.put(domain, subscriptionInput(receiver.url, newSharedSecret(), domain), 3600);

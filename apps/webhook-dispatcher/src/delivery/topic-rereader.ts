@@ -1,23 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
-import { RISK_ASSESSMENT_EXECUTED } from '@tailsync/contracts';
+import type { WebhookEventType } from '@tailsync/contracts';
 import { Murmur2Partitioner, ProblemError, type KafkaConnection } from '@tailsync/service-kit';
 import { Kafka, logLevel } from 'kafkajs';
 import type { NewDelivery } from './delivery.store';
-import { callbackBody, parseRiskAssessmentMessage } from './domain/event-message';
+import { callbackBody, parseEventMessage } from './domain/event-message';
 
 export interface TopicRereaderOptions {
   kafka: KafkaConnection;
   clientId: string;
-  topic: string;
+  /** Whose input topics are read (the registry's, or test topics). */
+  eventTypes: readonly WebhookEventType[];
   /** Each read joins a consumer group of its own named with this prefix (the dispatcher's ACL allows it). */
   groupPrefix: string;
 }
 
 /**
- * Reads a domain's events again from the input topic, for a backfill. The topic's key is the
+ * Reads a domain's events again from the input topics, for a backfill. A topic's key is the
  * domain, so they are all on the partition the producers' partitioner (murmur2) gives it: that one
- * partition is read from the first offset at or after `since` to its end when the read starts.
+ * partition of each event type's topic is read from the first offset at or after `since` to its end
+ * when the read starts.
  * Messages that do not parse, or are another domain's, are passed over (the consumer sent the
  * malformed ones to the DLQ when it met them).
  */
@@ -26,9 +28,15 @@ export class TopicRereader {
 
   constructor(private readonly options: TopicRereaderOptions) {}
 
-  /** The domain's events from `since`, in the topic's order; fails (503) when the read is not done by `deadline`. */
+  /** The domain's events from `since`, each topic's in its order; fails (503) when the reads are not done by `deadline`. */
   async read(domain: string, since: Date, deadline: number): Promise<NewDelivery[]> {
-    const { topic } = this.options;
+    const found: NewDelivery[] = [];
+    for (const type of this.options.eventTypes) found.push(...(await this.readTopic(type, domain, since, deadline)));
+    return found;
+  }
+
+  private async readTopic(type: WebhookEventType, domain: string, since: Date, deadline: number): Promise<NewDelivery[]> {
+    const { topic } = type.input;
     const kafka = new Kafka({ ...this.options.kafka, clientId: this.options.clientId, logLevel: logLevel.WARN, retry: { retries: 3 } });
     const admin = kafka.admin();
     await admin.connect();
@@ -66,10 +74,10 @@ export class TopicRereader {
           for (const message of batch.messages) {
             const offset = BigInt(message.offset);
             if (offset < start || offset >= end) continue;
-            const parsed = parseRiskAssessmentMessage(message.key, message.value);
+            const parsed = parseEventMessage(type, message.key, message.value);
             if (!parsed.ok || parsed.event.domain !== domain) continue;
             found.push({
-              domain, eventId: parsed.event.eventId, eventName: RISK_ASSESSMENT_EXECUTED, body: callbackBody(parsed.event),
+              domain, eventId: parsed.event.eventId, eventName: type.name, body: callbackBody(type.name, parsed.event),
               position: { partition, offset: message.offset },
             });
           }

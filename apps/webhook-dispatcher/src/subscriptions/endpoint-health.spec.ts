@@ -58,7 +58,7 @@ describe('endpoint health (real PostgreSQL, real Kafka, real receivers)', () => 
     const ids = Array.from({ length: n }, () => randomUUID());
     for (const eventId of ids) {
       // one at a time, so the order of their outcomes is the order of the test
-      const body = callbackBody({ eventId, domain, occurredAt: new Date().toISOString(), data: {} });
+      const body = callbackBody(EVT, { eventId, domain, occurredAt: new Date().toISOString(), data: {} });
       await runtime.deliveries.insertMany([{ domain, eventId, eventName: EVT, body }]);
       runtime.scheduler.wake();
       await eventually(async () =>

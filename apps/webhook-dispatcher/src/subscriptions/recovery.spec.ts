@@ -40,7 +40,7 @@ describe('recovery after an outage and the delivery log filters (real PostgreSQL
   }
   async function insert(domain: string, status: 'pending' | 'skipped' = 'pending'): Promise<string> {
     const eventId = randomUUID();
-    await runtime.deliveries.insertMany([{ domain, eventId, eventName: EVT, body: callbackBody({ eventId, domain, occurredAt: new Date().toISOString(), data: {} }), status }]);
+    await runtime.deliveries.insertMany([{ domain, eventId, eventName: EVT, body: callbackBody(EVT, { eventId, domain, occurredAt: new Date().toISOString(), data: {} }), status }]);
     runtime.scheduler.wake();
     return eventId;
   }

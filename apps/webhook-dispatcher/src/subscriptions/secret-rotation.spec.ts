@@ -108,7 +108,7 @@ describe('rotating the shared secret without a gap (RPC handlers, real PostgreSQ
     const [first, second] = [newSharedSecret(), newSharedSecret()];
     await save(domain, r.url, first);
     const eventId = randomUUID();
-    const body = callbackBody({ eventId, domain, occurredAt: new Date().toISOString(), data: {} });
+    const body = callbackBody(EVT, { eventId, domain, occurredAt: new Date().toISOString(), data: {} });
     await runtime.deliveries.insertMany([{ domain, eventId, eventName: EVT, body }]);
     runtime.scheduler.wake();
     await r.waitFor(1);

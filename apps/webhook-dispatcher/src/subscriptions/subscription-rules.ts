@@ -1,16 +1,13 @@
-import { RISK_ASSESSMENT_EXECUTED } from '@tailsync/contracts';
-
-/** Event names a subscription may list (interface.md: only one event kind exists). */
-export const SUBSCRIBABLE_EVENTS: readonly string[] = [RISK_ASSESSMENT_EXECUTED];
+import { WEBHOOK_EVENT_NAMES } from '@tailsync/contracts';
 
 export const SHARED_SECRET_MIN = 64;
 export const SHARED_SECRET_MAX = 1024;
 
-/** Field errors of `eventNames` (contract: a non-empty array whose values are all Product.RiskAssessmentExecuted). */
+/** Field errors of `eventNames` (contract: a non-empty array of the registry's event names). */
 export function eventNamesErrors(eventNames: unknown): string[] {
   if (!Array.isArray(eventNames) || eventNames.length === 0) return ['eventNames must be a non-empty array.'];
-  if (eventNames.some((n) => typeof n !== 'string' || !SUBSCRIBABLE_EVENTS.includes(n))) {
-    return [`eventNames may only contain ${SUBSCRIBABLE_EVENTS.join(', ')}.`];
+  if (eventNames.some((n) => typeof n !== 'string' || !WEBHOOK_EVENT_NAMES.includes(n))) {
+    return [`eventNames may only contain ${WEBHOOK_EVENT_NAMES.join(', ')}.`];
   }
   return [];
 }

@@ -1,5 +1,5 @@
 import { JwtService } from '@nestjs/jwt';
-import { RISK_ASSESSMENT_EXECUTED, type TestSubscriptionResult } from '@tailsync/contracts';
+import type { TestSubscriptionResult } from '@tailsync/contracts';
 import { CallbackKeys } from '../signing/callback-keys';
 import { signCallback } from '../signing/callback-signer';
 import { TEST_WEBHOOK_ID_PREFIX } from '@tailsync/webhooks';
@@ -11,8 +11,8 @@ export const SNIPPET_BYTES = 1024;
 
 /**
  * The Test call: one signed request to the subscription url with the caller's payload as the exact
- * body, no retries. Token claims as for events, with `sub` = the domain and `evt` =
- * `Product.RiskAssessmentExecuted` (the only event there is) and `test: true`; `Webhook-Id` is
+ * body, no retries. Token claims as for events, with `sub` = the domain, `evt` = the first event
+ * name the subscription lists and `test: true`; `Webhook-Id` is
  * `test_<uuid>` (fresh, so it never collides with an event id a receiver dedupes on) and
  * `Webhook-Attempt` is 1. Receivers refuse it unless told to accept test calls.
  */
@@ -27,7 +27,7 @@ export class WebhookTester {
   async test(subscription: StoredSubscription, payloadToEcho: object, timeoutMs: number): Promise<TestSubscriptionResult> {
     const body = JSON.stringify(payloadToEcho);
     const headers = signCallback(
-      { body, keys: this.keys.forSubscription(subscription), domain: subscription.domain, eventName: RISK_ASSESSMENT_EXECUTED, kind: 'test', webhookId: `${TEST_WEBHOOK_ID_PREFIX}${randomUUID()}`, attempt: 1 },
+      { body, keys: this.keys.forSubscription(subscription), domain: subscription.domain, eventName: subscription.eventNames[0], kind: 'test', webhookId: `${TEST_WEBHOOK_ID_PREFIX}${randomUUID()}`, attempt: 1 },
       this.jwt,
     );
     const result = await this.sender.send({

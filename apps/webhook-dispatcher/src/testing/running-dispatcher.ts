@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import { DispatcherRuntime } from '../dispatcher.runtime';
+import { eventTypeOnTopic } from './event-type-on-topic';
 import { ensureSubscriptionEventsTopic, testConfig } from './harness';
 
 /**
@@ -8,7 +9,7 @@ import { ensureSubscriptionEventsTopic, testConfig } from './harness';
  * insert deliveries themselves; `topic` is the input topic a backfill reads). Stop it with {@link stopDispatcher}.
  */
 export async function runningDispatcher(pool: Pool, name: string, settings: Record<string, string> = {}, topic?: string): Promise<DispatcherRuntime> {
-  const runtime = new DispatcherRuntime(testConfig(settings), name, { pool, topic });
+  const runtime = new DispatcherRuntime(testConfig(settings), name, { pool, ...(topic !== undefined ? { eventTypes: [eventTypeOnTopic(topic)] } : {}) });
   await ensureSubscriptionEventsTopic();
   await runtime.events.start();
   runtime.scheduler.start();

@@ -4,7 +4,7 @@ import {
   ArrayMaxSize, ArrayNotEmpty, IsArray, IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, MaxLength, Min,
   ValidateBy, ValidateIf, type ValidationOptions,
 } from 'class-validator';
-import { DELIVERY_ORDERINGS, DELIVERY_STATUSES, RISK_ASSESSMENT_EXECUTED, SIGNATURE_SCHEMES, type DeliveryOrdering, type DeliveryStatus, type SignatureScheme } from '@tailsync/contracts';
+import { DELIVERY_ORDERINGS, DELIVERY_STATUSES, RISK_ASSESSMENT_EXECUTED, SIGNATURE_SCHEMES, WEBHOOK_EVENT_NAMES, type DeliveryOrdering, type DeliveryStatus, type SignatureScheme } from '@tailsync/contracts';
 
 /** An absolute http or https URL (the dispatcher then applies the SSRF rules under `url`). */
 function IsHttpUrl(options?: ValidationOptions): PropertyDecorator {
@@ -28,12 +28,12 @@ function IsHttpUrl(options?: ValidationOptions): PropertyDecorator {
 }
 
 export class SubscriptionDto {
-  @ApiProperty({ type: [String], enum: [RISK_ASSESSMENT_EXECUTED], minItems: 1, maxItems: 10, example: [RISK_ASSESSMENT_EXECUTED], description: 'Events to be notified of; the only one is Product.RiskAssessmentExecuted.' })
+  @ApiProperty({ type: [String], enum: WEBHOOK_EVENT_NAMES, minItems: 1, maxItems: 10, example: [RISK_ASSESSMENT_EXECUTED], description: `Events to be notified of: ${WEBHOOK_EVENT_NAMES.join(', ')}.` })
   @IsDefined({ message: 'eventNames is required.' })
   @IsArray({ message: 'eventNames must be an array.' })
   @ArrayNotEmpty({ message: 'eventNames must not be empty.' })
   @ArrayMaxSize(10, { message: 'eventNames lists too many names.' })
-  @IsIn([RISK_ASSESSMENT_EXECUTED], { each: true, message: `eventNames may only contain ${RISK_ASSESSMENT_EXECUTED}.` })
+  @IsIn([...WEBHOOK_EVENT_NAMES], { each: true, message: `eventNames may only contain ${WEBHOOK_EVENT_NAMES.join(', ')}.` })
   eventNames: string[];
 
   @ApiProperty({ format: 'uri', maxLength: 2048, example: 'https://hooks.example.com/tailsync', description: 'Absolute http/https URL with a publicly routable host; redirects are not followed.' })

@@ -1,8 +1,11 @@
-import { callbackBody, parseRiskAssessmentMessage } from './event-message';
+import { RISK_ASSESSMENT_EXECUTED_EVENT, WEBHOOK_EVENT_TYPES } from '@tailsync/contracts';
+import { callbackBody, parseEventMessage } from './event-message';
+
+const parseRiskAssessmentMessage = (key: Buffer | string | null, value: Buffer | string | null) => parseEventMessage(RISK_ASSESSMENT_EXECUTED_EVENT, key, value);
 
 const good = { eventId: '5b8f0c1e-8d0a-4f7e-9d43-2f1c2b7a9e10', domain: 'acme', occurredAt: '2025-06-01T12:00:00.000Z', data: { score: 3 } };
 
-describe('parseRiskAssessmentMessage', () => {
+describe('parseEventMessage of Product.RiskAssessmentExecuted', () => {
   it('accepts a well-formed message (key = domain or no key)', () => {
     expect(parseRiskAssessmentMessage('acme', JSON.stringify(good))).toEqual({ ok: true, event: good });
     expect(parseRiskAssessmentMessage(null, Buffer.from(JSON.stringify(good)))).toEqual({ ok: true, event: good });
@@ -39,12 +42,22 @@ describe('parseRiskAssessmentMessage', () => {
 
 describe('callbackBody', () => {
   it('is the contract shape, data passed through', () => {
-    expect(JSON.parse(callbackBody(good))).toEqual({
+    expect(JSON.parse(callbackBody('Product.RiskAssessmentExecuted', good))).toEqual({
       eventId: good.eventId,
       eventName: 'Product.RiskAssessmentExecuted',
       occurredAt: good.occurredAt,
       domain: 'acme',
       data: { score: 3 },
     });
+  });
+});
+
+describe('every registered event type', () => {
+  it.each(WEBHOOK_EVENT_TYPES.map((type) => [type.name, type]))('%s: its input schema demands the fields of the callback envelope', (_name, type) => {
+    for (const field of ['eventId', 'domain', 'occurredAt', 'data']) {
+      const without: Record<string, unknown> = { ...good };
+      delete without[field];
+      expect(parseEventMessage(type, null, JSON.stringify(without))).toEqual({ ok: false, reason: `(value) must have required property '${field}'` });
+    }
   });
 });

@@ -1,19 +1,17 @@
 /**
- * Parsing of `product.risk-assessment-executed` messages and the callback body built from them.
+ * Parsing of a webhook event type's input messages and the callback body built from them.
  * Pure functions, no I/O.
  */
-import { messageValidator, RISK_ASSESSMENT_EXECUTED, RISK_ASSESSMENT_EXECUTED_SCHEMA, type RiskAssessmentExecutedMessage } from '@tailsync/contracts';
+import { messageValidator, type WebhookEventMessage, type WebhookEventType } from '@tailsync/contracts';
 
-export type ParsedEvent = { ok: true; event: RiskAssessmentExecutedMessage } | { ok: false; reason: string };
-
-// The schema published in /asyncapi.json and libs/contracts/schemas: producers get the reason it gives.
-const checkSchema = messageValidator(RISK_ASSESSMENT_EXECUTED_SCHEMA);
+export type ParsedEvent = { ok: true; event: WebhookEventMessage } | { ok: false; reason: string };
 
 /**
- * Validates one message: value JSON meeting the `RiskAssessmentExecuted` JSON Schema, key (when
- * present) equal to the domain. The reason of a refusal goes to the DLQ with the message.
+ * Validates one message of `type`'s input topic: value JSON meeting its JSON Schema (the one
+ * published in /asyncapi.json and libs/contracts/schemas: producers get the reason it gives), key
+ * (when present) equal to the domain. The reason of a refusal goes to the DLQ with the message.
  */
-export function parseRiskAssessmentMessage(key: Buffer | string | null | undefined, value: Buffer | string | null | undefined): ParsedEvent {
+export function parseEventMessage(type: WebhookEventType, key: Buffer | string | null | undefined, value: Buffer | string | null | undefined): ParsedEvent {
   if (value === null || value === undefined || value.length === 0) return { ok: false, reason: 'empty message value' };
   let parsed: unknown;
   try {
@@ -22,9 +20,10 @@ export function parseRiskAssessmentMessage(key: Buffer | string | null | undefin
   } catch {
     return { ok: false, reason: 'value is not valid UTF-8 JSON' };
   }
-  const reason = checkSchema(parsed);
+  // Compiled once per schema: messageValidator keeps it by the schema's $id.
+  const reason = messageValidator(type.input.message.payload)(parsed);
   if (reason !== null) return { ok: false, reason };
-  const event = parsed as RiskAssessmentExecutedMessage;
+  const event = parsed as WebhookEventMessage;
   if (key !== null && key !== undefined && key.length > 0) {
     const keyText = typeof key === 'string' ? key : key.toString('utf8');
     if (keyText !== event.domain) return { ok: false, reason: 'message key does not match the domain' };
@@ -37,10 +36,10 @@ export function parseRiskAssessmentMessage(key: Buffer | string | null | undefin
  * domain, data }` with `data` passed through. Stored with the delivery and sent byte for byte on
  * every attempt, so `payloadHash` is the same for each.
  */
-export function callbackBody(event: RiskAssessmentExecutedMessage): string {
+export function callbackBody(eventName: string, event: WebhookEventMessage): string {
   return JSON.stringify({
     eventId: event.eventId,
-    eventName: RISK_ASSESSMENT_EXECUTED,
+    eventName,
     occurredAt: event.occurredAt,
     domain: event.domain,
     data: event.data,

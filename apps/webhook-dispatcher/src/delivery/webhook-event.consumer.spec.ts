@@ -6,26 +6,29 @@ import { SubscriptionStore } from '../subscriptions/subscription.store';
 import { eventually, infraKafka, isolatedDatabase, sleep, uniqueDomain } from '../testing/harness';
 import { DeliveryMetrics } from './delivery.metrics';
 import { DeliveryStore, type NewDelivery } from './delivery.store';
-import { type DeliveryIntake, INHERITED_HOLD_MS, RiskAssessmentConsumer } from './risk-assessment.consumer';
+import { eventTypeOnTopic } from '../testing/event-type-on-topic';
+import { type DeliveryIntake, INHERITED_HOLD_MS, WebhookEventConsumer } from './webhook-event.consumer';
 
 const EVT = 'Product.RiskAssessmentExecuted';
 
-describe('RiskAssessmentConsumer (real Kafka, real PostgreSQL)', () => {
+describe('WebhookEventConsumer (real Kafka, real PostgreSQL)', () => {
   const suffix = randomUUID().slice(0, 8);
   const topic = `test.risk-assessment-executed.${suffix}`;
   const dlqTopic = `${topic}.dlq`;
+  /** A second event type, as a registry entry would add it: its own name and topic, read by the same consumer. */
+  const second = { ...eventTypeOnTopic(`test.inspection-due.${suffix}`), name: 'Test.InspectionDue' };
   const connection = infraKafka();
   const kafka = new Kafka({ ...connection, clientId: 'consumer-spec', logLevel: logLevel.NOTHING });
   let producer: Producer;
   let db: Awaited<ReturnType<typeof isolatedDatabase>>;
   let deliveries: DeliveryStore;
   let subscriptions: SubscriptionStore;
-  let consumer: RiskAssessmentConsumer;
+  let consumer: WebhookEventConsumer;
   /** Event ids handed on as pending deliveries (the scheduler's intake, storing them as it does unleased). */
   const admitted: string[] = [];
 
   beforeAll(async () => {
-    await ensureTopics(connection, [{ topic, numPartitions: 3 }, { topic: dlqTopic, numPartitions: 1 }]);
+    await ensureTopics(connection, [{ topic, numPartitions: 3 }, { topic: dlqTopic, numPartitions: 1 }, { topic: second.input.topic, numPartitions: 2 }, { topic: second.deadLetters.topic, numPartitions: 1 }]);
     db = await isolatedDatabase('consumer');
     deliveries = new DeliveryStore(db.pool);
     subscriptions = new SubscriptionStore(db.pool);
@@ -45,8 +48,8 @@ describe('RiskAssessmentConsumer (real Kafka, real PostgreSQL)', () => {
         return deliveries.insertMany(fresh, holdMs);
       },
     };
-    consumer = new RiskAssessmentConsumer(deliveries, subscriptions, intake, new DeliveryMetrics(), {
-      kafka: connection, clientId: 'consumer-spec', groupId: `consumer-spec-${suffix}`, topic, dlqTopic,
+    consumer = new WebhookEventConsumer(deliveries, subscriptions, intake, new DeliveryMetrics(), {
+      kafka: connection, clientId: 'consumer-spec', groupId: `consumer-spec-${suffix}`, eventTypes: [eventTypeOnTopic(topic), second],
     });
     await consumer.start();
   });
@@ -110,6 +113,36 @@ describe('RiskAssessmentConsumer (real Kafka, real PostgreSQL)', () => {
     expect(rows.map((r) => r.event_id)).toEqual([events[0].eventId, events[1].eventId, marker.eventId]);
   });
 
+  it('reads every event type of its registry in one group: each event delivered under its own name, only to domains listing it', async () => {
+    const both = uniqueDomain('both');
+    const riskOnly = uniqueDomain('risk');
+    await subscriptions.put(both, { eventNames: [EVT, second.name], url: 'http://127.0.0.1:1/', sealedSecret: 'sealed', secretId: 'id' }, 0);
+    await subscriptions.put(riskOnly, { eventNames: [EVT], url: 'http://127.0.0.1:1/', sealedSecret: 'sealed', secretId: 'id' }, 0);
+    const risk = event(both);
+    const inspections = [event(both, { due: '2026-12-01' }), event(riskOnly, { due: '2026-12-02' })];
+    await producer.send({ topic: second.input.topic, messages: [...inspections.map((e) => ({ key: e.domain, value: JSON.stringify(e) })), { key: both, value: '{' }] });
+    await send([{ key: both, value: JSON.stringify(risk) }]);
+    // Once both topics' offsets are committed past these messages, every delivery of them is stored.
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      // The malformed message of the second topic went to that topic's own DLQ.
+      await eventually(async () => (await admin.fetchTopicOffsets(second.deadLetters.topic)).some((p) => Number(p.high) > 0), 15_000);
+      const committed = await eventually(async () => {
+        const offsets = await admin.fetchOffsets({ groupId: `consumer-spec-${suffix}`, topics: [topic, second.input.topic] });
+        const sum = (t: string) => offsets.find((o) => o.topic === t)!.partitions.reduce((n, p) => n + Math.max(0, Number(p.offset)), 0);
+        const riskStored = (await db.pool.query('select 1 from webhook_deliveries where event_id = $1', [risk.eventId])).rowCount === 1;
+        return sum(second.input.topic) === 3 && riskStored ? offsets : undefined;
+      }, 15_000);
+      expect(committed.map((o) => o.topic).sort()).toEqual([topic, second.input.topic].sort());
+    } finally {
+      await admin.disconnect();
+    }
+    const { rows } = await db.pool.query('select event_id, event_name, body from webhook_deliveries where domain = any($1::text[]) order by event_name', [[both, riskOnly]]);
+    expect(rows.map((r) => [r.event_id, r.event_name])).toEqual([[risk.eventId, EVT], [inspections[0].eventId, second.name]]);
+    expect(JSON.parse(rows[1].body)).toEqual({ eventId: inspections[0].eventId, eventName: second.name, occurredAt: inspections[0].occurredAt, domain: both, data: { due: '2026-12-01' } });
+  });
+
   it('records events of a disabled subscription as skipped deliveries (no attempts), never drops them', async () => {
     const domain = uniqueDomain('off');
     await subscriptions.put(domain, { eventNames: [EVT], url: 'http://127.0.0.1:1/', sealedSecret: 'sealed', secretId: 'id' }, 0);
@@ -125,7 +158,7 @@ describe('RiskAssessmentConsumer (real Kafka, real PostgreSQL)', () => {
   });
 });
 
-describe('RiskAssessmentConsumer: how first attempts are made, and when offsets are committed (real Kafka)', () => {
+describe('WebhookEventConsumer: how first attempts are made, and when offsets are committed (real Kafka)', () => {
   const connection = infraKafka();
   const kafka = new Kafka({ ...connection, clientId: 'consumer-spec-first', logLevel: logLevel.NOTHING });
   let db: Awaited<ReturnType<typeof isolatedDatabase>>;
@@ -154,7 +187,7 @@ describe('RiskAssessmentConsumer: how first attempts are made, and when offsets 
   }
 
   function consumerWith(topic: string, groupId: string, intake: DeliveryIntake) {
-    return new RiskAssessmentConsumer(new DeliveryStore(db.pool), subscriptions, intake, new DeliveryMetrics(), { kafka: connection, clientId: 'consumer-spec-first', groupId, topic, dlqTopic: `${topic}.dlq` });
+    return new WebhookEventConsumer(new DeliveryStore(db.pool), subscriptions, intake, new DeliveryMetrics(), { kafka: connection, clientId: 'consumer-spec-first', groupId, eventTypes: [eventTypeOnTopic(topic)] });
   }
 
   it('holds the events that were in the partition when it was assigned (its previous owner may be attempting them) and attempts later ones first', () =>

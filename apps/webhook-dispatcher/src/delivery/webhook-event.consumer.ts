@@ -1,23 +1,22 @@
 import { Logger } from '@nestjs/common';
-import { DLQ_HEADERS, RISK_ASSESSMENT_EXECUTED, TOPICS } from '@tailsync/contracts';
+import { DLQ_HEADERS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@tailsync/contracts';
 import { exitWhenConsumerStopsForGood, Murmur2Partitioner, PeriodicOffsetCommits, type KafkaConnection, validTraceparent } from '@tailsync/service-kit';
 import { Admin, Consumer, Kafka, KafkaMessage, logLevel, Producer } from 'kafkajs';
 import type { SubscriptionReader } from '../subscriptions/subscription-cache';
 import type { StoredSubscription } from '../subscriptions/subscription.store';
 import type { DeliveryMetrics } from './delivery.metrics';
 import type { DeliveryStore, NewDelivery } from './delivery.store';
-import { CommittableOffsets } from './committable-offsets';
 import { ConfirmedMembership } from './confirmed-membership';
-import { callbackBody, parseRiskAssessmentMessage } from './domain/event-message';
+import { callbackBody, parseEventMessage } from './domain/event-message';
 import { type FirstAttempt, firstAttemptOf } from './domain/first-attempt';
-import { InheritedOffsets } from './inherited-offsets';
+import { InputTopic } from './input-topic';
 
 export interface ConsumerOptions {
   kafka: KafkaConnection;
   clientId: string;
   groupId: string;
-  topic?: string;
-  dlqTopic?: string;
+  /** The event types read (by default the registry's; tests give them topics of their own). */
+  eventTypes?: readonly WebhookEventType[];
 }
 
 /** Where fresh pending deliveries go: stored durably and attempted (the delivery scheduler). */
@@ -48,8 +47,8 @@ export const INHERITED_HOLD_MS = 3_000;
 const ATTEMPT_FIRST_MAX_BATCH = 32;
 
 /**
- * Consumes `product.risk-assessment-executed` in batches (its own consumer group, so copies share
- * the partitions). Per batch: malformed messages go to the `.dlq` topic with the reason; the valid
+ * Consumes the input topics of the webhook event types (`WEBHOOK_EVENT_TYPES`) in batches, in one
+ * consumer group, so copies share the partitions. Per batch: malformed messages go to the `.dlq` topic with the reason; the valid
  * ones are matched against the subscriptions of their domains (kept in memory: SubscriptionCache)
  * and handed to the scheduler, each admitted as `firstAttemptOf` says (domain/first-attempt.ts):
  * a small batch of new events is attempted at once, its leases written behind; a burst is stored
@@ -57,18 +56,16 @@ const ATTEMPT_FIRST_MAX_BATCH = 32;
  * committed (within `COMMIT_INTERVAL_MS`) only once all its deliveries are stored, batches in
  * order: at-least-once, nothing lost when the process is killed at any point.
  */
-export class RiskAssessmentConsumer {
-  private readonly logger = new Logger('RiskAssessmentConsumer');
+export class WebhookEventConsumer {
+  private readonly logger = new Logger('WebhookEventConsumer');
   private readonly kafka: Kafka;
   private consumer: Consumer | undefined;
   private producer: Producer | undefined;
   /** Asks for the partitions' high-water marks after each assignment (InheritedOffsets). */
   private admin: Admin | undefined;
-  private readonly topic: string;
-  private readonly dlqTopic: string;
+  /** Per input topic, its event type and offsets. */
+  private readonly inputs: Map<string, InputTopic>;
   private readonly membership = new ConfirmedMembership();
-  private readonly inherited = new InheritedOffsets();
-  private readonly offsets: CommittableOffsets;
   private readonly commits: PeriodicOffsetCommits;
 
   constructor(
@@ -78,13 +75,14 @@ export class RiskAssessmentConsumer {
     private readonly metrics: DeliveryMetrics,
     private readonly options: ConsumerOptions,
   ) {
-    this.topic = options.topic ?? TOPICS.riskAssessmentExecuted;
-    this.dlqTopic = options.dlqTopic ?? TOPICS.riskAssessmentExecutedDlq;
-    this.offsets = new CommittableOffsets(this.topic, () => this.commits.schedule());
+    const moved = () => this.commits.schedule();
+    this.inputs = new Map((options.eventTypes ?? WEBHOOK_EVENT_TYPES).map((type) => [type.input.topic, new InputTopic(type, moved)]));
     this.commits = new PeriodicOffsetCommits(() => this.consumer, {
       intervalMs: COMMIT_INTERVAL_MS,
-      due: () => this.offsets.due(),
-      committed: (positions) => this.offsets.committed(positions),
+      due: () => [...this.inputs.values()].flatMap((input) => input.offsets.due()),
+      committed: (positions) => {
+        for (const input of this.inputs.values()) input.offsets.committed(positions);
+      },
     });
     this.kafka = new Kafka({
       ...options.kafka,
@@ -112,39 +110,43 @@ export class RiskAssessmentConsumer {
     // A new assignment: forget the partitions that went to another copy (it reads on from the committed position).
     this.consumer.on(this.consumer.events.GROUP_JOIN, ({ payload }) => {
       this.membership.confirm();
-      this.inherited.reassigned(this.highWatermarks());
-      this.offsets.reassigned(new Set(payload.memberAssignment[this.topic] ?? []));
+      for (const input of this.inputs.values()) {
+        input.inherited.reassigned(this.highWatermarks(input.topic));
+        input.offsets.reassigned(new Set(payload.memberAssignment[input.topic] ?? []));
+      }
     });
     this.consumer.on(this.consumer.events.HEARTBEAT, () => this.membership.confirm());
     // A group that never committed starts at the beginning: no event produced before the first copy joined is missed.
-    await this.consumer.subscribe({ topic: this.topic, fromBeginning: true });
+    await this.consumer.subscribe({ topics: [...this.inputs.keys()], fromBeginning: true });
     await this.consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
       partitionsConsumedConcurrently: 3,
       eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
-        const inheritedBelow = await this.inherited.boundOf(batch.partition, batch.highWatermark);
+        const input = this.inputs.get(batch.topic)!;
+        const inheritedBelow = await input.inherited.boundOf(batch.partition, batch.highWatermark);
         for (let i = 0; i < batch.messages.length; i += CHUNK) {
           if (!isRunning() || isStale()) return;
           const chunk = batch.messages.slice(i, i + CHUNK);
-          const { stored } = await this.handle(chunk, batch.partition, inheritedBelow);
+          const { stored } = await this.handle(input.type, chunk, batch.partition, inheritedBelow);
           const last = chunk[chunk.length - 1].offset;
           resolveOffset(last);
-          this.offsets.after(batch.partition, (BigInt(last) + 1n).toString(), stored);
+          input.offsets.after(batch.partition, (BigInt(last) + 1n).toString(), stored);
           await heartbeat();
         }
       },
     });
   }
 
-  private async highWatermarks(): Promise<Map<number, bigint>> {
-    const partitions = await this.admin!.fetchTopicOffsets(this.topic);
+  private async highWatermarks(topic: string): Promise<Map<number, bigint>> {
+    const partitions = await this.admin!.fetchTopicOffsets(topic);
     return new Map(partitions.map((p) => [p.partition, BigInt(p.high)]));
   }
 
   async stop(): Promise<void> {
     // Commit while still in the group what is stored by then; a batch stored after it is read again by the next owner.
-    await this.offsets.settled(Date.now() + 5_000);
+    const deadline = Date.now() + 5_000;
+    await Promise.all([...this.inputs.values()].map((input) => input.offsets.settled(deadline)));
     await this.commits.close().catch(() => undefined);
     await this.consumer?.disconnect().catch(() => undefined);
     await this.producer?.disconnect().catch(() => undefined);
@@ -152,16 +154,16 @@ export class RiskAssessmentConsumer {
   }
 
   /** Resolves once the batch is handed on; `stored` once every delivery of it is stored. */
-  private async handle(messages: KafkaMessage[], partition: number, inheritedBelow: bigint): Promise<{ stored: Promise<unknown> }> {
+  private async handle(type: WebhookEventType, messages: KafkaMessage[], partition: number, inheritedBelow: bigint): Promise<{ stored: Promise<unknown> }> {
     this.metrics.consumed.inc(messages.length);
     const valid: (NewDelivery & { offset: bigint })[] = [];
     const dead: { message: KafkaMessage; reason: string }[] = [];
     for (const message of messages) {
-      const parsed = parseRiskAssessmentMessage(message.key, message.value);
+      const parsed = parseEventMessage(type, message.key, message.value);
       if (parsed.ok) {
         const traceparent = validTraceparent(message.headers?.traceparent?.toString());
         valid.push({
-          domain: parsed.event.domain, eventId: parsed.event.eventId, eventName: RISK_ASSESSMENT_EXECUTED, body: callbackBody(parsed.event),
+          domain: parsed.event.domain, eventId: parsed.event.eventId, eventName: type.name, body: callbackBody(type.name, parsed.event),
           ...(traceparent !== undefined ? { traceparent } : {}), position: { partition, offset: message.offset }, offset: BigInt(message.offset),
         });
       } else {
@@ -171,14 +173,14 @@ export class RiskAssessmentConsumer {
 
     if (dead.length > 0) {
       await this.producer!.send({
-        topic: this.dlqTopic,
+        topic: type.deadLetters.topic,
         acks: -1,
         messages: dead.map(({ message, reason }) => ({
           key: message.key,
           value: message.value,
           headers: {
             [DLQ_HEADERS.reason]: reason,
-            [DLQ_HEADERS.topic]: this.topic,
+            [DLQ_HEADERS.topic]: type.input.topic,
             [DLQ_HEADERS.partition]: String(partition),
             [DLQ_HEADERS.offset]: message.offset,
             [DLQ_HEADERS.at]: new Date().toISOString(),
@@ -187,7 +189,7 @@ export class RiskAssessmentConsumer {
       });
       this.metrics.skipped.inc({ reason: 'malformed' }, dead.length);
       for (const { message, reason } of dead) {
-        this.logger.warn({ msg: 'malformed event sent to the DLQ', partition, offset: message.offset, reason });
+        this.logger.warn({ msg: 'malformed event sent to the DLQ', topic: type.input.topic, partition, offset: message.offset, reason });
       }
     }
 

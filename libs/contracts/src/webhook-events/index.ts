@@ -1,0 +1,3 @@
+export * from './webhook-event-type';
+export * from './webhook-event-types';
+export * from './risk-assessment-executed.event';
