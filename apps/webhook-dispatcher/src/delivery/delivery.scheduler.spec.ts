@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SecretBox } from '@tailsync/service-kit';
 import { verifyWebhookRequest } from '@tailsync/webhooks';
-import { scripts, WebhookReceiver } from '../testing/receiver';
+import { scripts, WebhookReceiver } from '@tailsync/webhooks/testing';
 import { SubscriptionState } from '../subscriptions/subscription-state';
 import { SubscriptionStore } from '../subscriptions/subscription.store';
 import { eventually, isolatedDatabase, newSharedSecret, sleep, startedEventsPublisher, subscriptionInput, testKey, uniqueDomain } from '../testing/harness';

@@ -6,7 +6,7 @@ import { callbackBody } from '../delivery/domain/event-message';
 import { DispatcherRuntime } from '../dispatcher.runtime';
 import { eventually, infraKafka, isolatedDatabase, newSharedSecret, uniqueDomain } from '../testing/harness';
 import { runningDispatcher, stopDispatcher } from '../testing/running-dispatcher';
-import { WebhookReceiver } from '../testing/receiver';
+import { WebhookReceiver } from '@tailsync/webhooks/testing';
 import { BackfillRequests } from './backfill-requests';
 import { SubscriptionRequests } from './subscription-requests';
 

@@ -1,7 +1,7 @@
 import type { CallerContext, RpcReply } from '@tailsync/contracts';
 import { DispatcherRuntime } from '../dispatcher.runtime';
 import { ensureSubscriptionEventsTopic, isolatedDatabase, newSharedSecret, testConfig, uniqueDomain } from '../testing/harness';
-import { scripts, WebhookReceiver } from '../testing/receiver';
+import { scripts, WebhookReceiver } from '@tailsync/webhooks/testing';
 import { decodeCursor, encodeCursor, SubscriptionRequests } from './subscription-requests';
 
 const EVT = 'Product.RiskAssessmentExecuted';
