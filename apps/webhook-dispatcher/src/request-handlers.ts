@@ -1,8 +1,8 @@
 import type { DispatcherRuntime } from './dispatcher.runtime';
-import { BackfillRequests } from './subscriptions/backfill-requests';
-import { RecoveryRequests } from './subscriptions/recovery-requests';
-import { SigningKeyRequests } from './subscriptions/signing-key-requests';
-import { SubscriptionRequests } from './subscriptions/subscription-requests';
+import { BackfillRequests } from './interface/backfill-requests';
+import { RecoveryRequests } from './interface/recovery-requests';
+import { SigningKeyRequests } from './interface/signing-key-requests';
+import { SubscriptionRequests } from './interface/subscription-requests';
 
 /** The handlers of the gateway's webhook calls (webhook-dispatcher.grpc.ts routes to them). */
 export interface RequestHandlers {

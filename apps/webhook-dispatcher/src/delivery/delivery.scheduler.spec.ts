@@ -10,7 +10,7 @@ import { AttemptSender } from './attempt.sender';
 import { DeliveryMetrics } from './delivery.metrics';
 import { AttemptRecorder } from './attempt.recorder';
 import { AttemptRunner, type AttemptRunnerOptions } from './attempt.runner';
-import { CallbackKeys } from '../signing/callback-keys';
+import { CallbackKeys } from '../subscriptions/callback-keys';
 import { WriteBehindLeases } from './write-behind-leases';
 import { FlowGate } from './flow-gate';
 import { DeliveryScheduler, type SchedulerOptions } from './delivery.scheduler';

@@ -7,8 +7,8 @@ import { DispatcherRuntime } from '../dispatcher.runtime';
 import { eventually, infraKafka, isolatedDatabase, newSharedSecret, uniqueDomain } from '../testing/harness';
 import { runningDispatcher, stopDispatcher } from '../testing/running-dispatcher';
 import { WebhookReceiver } from '@tailsync/webhooks/testing';
-import { BackfillRequests } from './backfill-requests';
-import { SubscriptionRequests } from './subscription-requests';
+import { BackfillRequests } from '../interface/backfill-requests';
+import { SubscriptionRequests } from '../interface/subscription-requests';
 import { requestHandlersOf } from '../request-handlers';
 
 const EVT = 'Product.RiskAssessmentExecuted';

@@ -7,7 +7,7 @@ import { DispatcherRuntime } from '../dispatcher.runtime';
 import { ensureSubscriptionEventsTopic, eventually, infraKafka, isolatedDatabase, newSharedSecret, uniqueDomain } from '../testing/harness';
 import { runningDispatcher, stopDispatcher } from '../testing/running-dispatcher';
 import { scripts, WebhookReceiver } from '@tailsync/webhooks/testing';
-import { SubscriptionRequests } from './subscription-requests';
+import { SubscriptionRequests } from '../interface/subscription-requests';
 import { requestHandlersOf } from '../request-handlers';
 
 const EVT = 'Product.RiskAssessmentExecuted';

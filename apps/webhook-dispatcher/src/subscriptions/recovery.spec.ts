@@ -5,8 +5,8 @@ import { DispatcherRuntime } from '../dispatcher.runtime';
 import { eventually, isolatedDatabase, newSharedSecret, sleep, uniqueDomain } from '../testing/harness';
 import { runningDispatcher, stopDispatcher } from '../testing/running-dispatcher';
 import { scripts, WebhookReceiver } from '@tailsync/webhooks/testing';
-import { RecoveryRequests } from './recovery-requests';
-import { SubscriptionRequests } from './subscription-requests';
+import { RecoveryRequests } from '../interface/recovery-requests';
+import { SubscriptionRequests } from '../interface/subscription-requests';
 import { requestHandlersOf } from '../request-handlers';
 
 const EVT = 'Product.RiskAssessmentExecuted';

@@ -8,8 +8,8 @@ import { DispatcherRuntime } from '../dispatcher.runtime';
 import { eventually, isolatedDatabase, newSharedSecret, sleep, uniqueDomain } from '../testing/harness';
 import { runningDispatcher, stopDispatcher } from '../testing/running-dispatcher';
 import { scripts, WebhookReceiver, type ReceivedRequest } from '@tailsync/webhooks/testing';
-import { SigningKeyRequests } from './signing-key-requests';
-import { SubscriptionRequests } from './subscription-requests';
+import { SigningKeyRequests } from '../interface/signing-key-requests';
+import { SubscriptionRequests } from '../interface/subscription-requests';
 import { requestHandlersOf } from '../request-handlers';
 
 const EVT = 'Product.RiskAssessmentExecuted';

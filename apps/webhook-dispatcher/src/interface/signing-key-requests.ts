@@ -2,9 +2,9 @@ import type { RpcReply, RpcRequest, SigningKeysView, wire } from '@tailsync/cont
 import { handleRpc, ProblemError } from '@tailsync/service-kit';
 import type { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
 import type { SecretBox } from '@tailsync/service-kit';
-import type { SubscriptionStore } from './subscription.store';
-import type { SubscriptionEventsPublisher } from './subscription-events.publisher';
-import { sealedKeyPair, signingKeyAt } from '../signing/callback-keys';
+import type { SubscriptionStore } from '../subscriptions/subscription.store';
+import type { SubscriptionEventsPublisher } from '../subscriptions/subscription-events.publisher';
+import { sealedKeyPair, signingKeyAt } from '../subscriptions/callback-keys';
 import { noSubscription } from './rpc-problems';
 
 /** How long a JWK Set may be cached, at most; never longer than a rotation's grace period either. */

@@ -3,7 +3,7 @@ import { handleRpc } from '@tailsync/service-kit';
 import { randomUUID } from 'node:crypto';
 import { backfillSince } from '../delivery/domain/time-window';
 import type { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
-import type { SubscriptionStore } from './subscription.store';
+import type { SubscriptionStore } from '../subscriptions/subscription.store';
 import type { TopicRereader } from '../delivery/topic-rereader';
 import type { DeliveryStore } from '../delivery/delivery.store';
 import type { DeliveryScheduler } from '../delivery/delivery.scheduler';
