@@ -46,9 +46,11 @@ describe('POST /WebhookSubscriptions/Deliveries/Backfill', () => {
 
   it("answers 503 at once, storing nothing, when the dispatcher's principal lost Read on its backfill groups (the ACL is missing)", async () => {
     const account = await newServiceAccount();
+    const since = new Date(Date.now() - 60_000).toISOString();
+    // An event a backfill would deliver: without one on the partition it would not read at all.
+    await publishedBeforeSubscribing(account.domain, 1);
     const r = await receiver();
     await api(account, 'POST', '/WebhookSubscriptions/', { eventNames: [EVT], url: r.url, sharedSecret: newSecret() });
-    const since = new Date(Date.now() - 60_000).toISOString();
     const grant = {
       resourceType: AclResourceTypes.GROUP, resourceName: backfillGroupPrefix('webhook-dispatcher-events'), resourcePatternType: ResourcePatternTypes.PREFIXED,
       principal: `User:${testKafkaClients()['webhook-dispatcher'].username}`, host: '*', operation: AclOperationTypes.READ, permissionType: AclPermissionTypes.ALLOW,

@@ -2,6 +2,7 @@ export * from './version';
 export * from './topics';
 export * from './rpc';
 export * from './ping';
+export * from './tail-properties';
 export * from './tail-commands';
 export * from './webhooks';
 export * from './webhook-subscription-events';

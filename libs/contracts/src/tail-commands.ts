@@ -1,15 +1,11 @@
 /** Request and reply bodies of tail-sync's commands as its handlers see them (gateway → tail-sync over gRPC, libs/contracts/proto). */
+import type { TailPropertiesInput } from './tail-properties';
 
 /** A tail as submitted (interface.md, Tail input properties), after the gateway's validation. */
-export interface TailSubmission {
+export interface TailSubmission extends TailPropertiesInput {
   /** The caller's Mapped ID. */
   tailId: string;
   tailNumber: string;
-  registrationNumber?: string | null;
-  icaoTypeName?: string | null;
-  vendorTypeName?: string | null;
-  countryCode?: string | null;
-  passengerSeating?: number | null;
 }
 
 export interface CreateOrMapRequest {

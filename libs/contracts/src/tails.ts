@@ -2,6 +2,7 @@
  * Shapes of the tail read side (contract: Tails — tail view, list, history) and of the
  * `tailsync.tail-events` Kafka messages (contract: Tail events for other services).
  */
+import type { TailProperties } from './tail-properties';
 
 export type TailViewStatus = 'active' | 'inactive';
 
@@ -13,18 +14,13 @@ export interface TailMappingView {
   mappedId: string;
 }
 
-/** The tail view every tail endpoint answers with. */
-export interface TailView {
+/** The tail view every tail endpoint answers with: its optional properties are the table's (tail-properties.ts). */
+export interface TailView extends TailProperties {
   /** The service's own positive integer id. */
   tailId: number;
   /** The caller's (source's) Mapped ID of this tail; `null` when the caller has none. */
   mappedId: string | null;
   tailNumber: string;
-  registrationNumber: string | null;
-  icaoTypeName: string | null;
-  vendorTypeName: string | null;
-  countryCode: string | null;
-  passengerSeating: number | null;
   status: TailViewStatus;
   /** Every mapping of the tail (a tail belongs to one domain), oldest first: the creator's first. */
   mappings: TailMappingView[];

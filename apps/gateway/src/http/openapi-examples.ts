@@ -3,6 +3,8 @@
  * request and response body of an operation shows a realistic value; the e2e suite checks each
  * example against its schema. Values follow the contract's own examples (domain `acme`).
  */
+import { normalizeTailProperties } from '@tailsync/contracts';
+
 const AT = '2026-01-01T12:00:00.000Z';
 const LATER = '2026-01-01T12:05:00.000Z';
 const EVENT_ID = '0b6f1a52-6c1e-4b7e-9a59-3f1d2c8e7a40';
@@ -18,10 +20,9 @@ const subscription = {
   secretUpdatedAt: AT, previousSecretValidUntil: null, status: 'active', disabledReason: null, disabledAt: null, health,
 };
 const mapping = { source: CLIENT_ID, mappedId: 'efb-42' };
-const tail = {
-  tailId: 17, mappedId: 'efb-42', tailNumber: 'N123AB', registrationNumber: 'N123AB', icaoTypeName: 'B738', vendorTypeName: 'Boeing 737-800',
-  countryCode: 'US', passengerSeating: 172, status: 'active', mappings: [mapping], createdAt: AT, updatedAt: LATER, version: 2,
-};
+// A view has every tail property: one the example does not give is null (a property added to the table).
+const tailProperties = normalizeTailProperties({ registrationNumber: 'N123AB', icaoTypeName: 'B738', vendorTypeName: 'Boeing 737-800', countryCode: 'US', passengerSeating: 172 });
+const tail = { tailId: 17, mappedId: 'efb-42', tailNumber: 'N123AB', ...tailProperties, status: 'active', mappings: [mapping], createdAt: AT, updatedAt: LATER, version: 2 };
 const validation = {
   fieldErrors: { tailNumber: ['Tail number is required.'] }, generalErrors: [], isValid: false, title: 'One or more validation errors occurred.',
   instance: '6f1d2c8e-7a40-4b7e-9a59-0b6f1a526c1e', type: 'https://tailsync.example.com/docs/errors#validation-errors', detail: 'Tail number is required.',

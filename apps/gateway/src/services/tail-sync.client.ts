@@ -1,6 +1,6 @@
 import {
   type CreateOrMapOutcome, PROTO_FILES, type TailActivityReply, type TailCountsReply, type TailHistory, type TailListPage, type TailListQuery,
-  type TailSubmission, type TailView, type wire,
+  TAIL_PROPERTY_NAMES, type TailSubmission, type TailView, type wire,
 } from '@tailsync/contracts';
 import { resultOf } from './reply';
 import type { BudgetedCaller, ServiceChannel } from './service-channel';
@@ -61,13 +61,7 @@ export class TailSyncClient {
 
 /** An absent property of a submission is null in the gateway's DTO and left out on the wire. */
 function submissionToWire(tail: TailSubmission): wire.TailSubmission {
-  return {
-    tailId: tail.tailId,
-    tailNumber: tail.tailNumber,
-    registrationNumber: tail.registrationNumber ?? undefined,
-    icaoTypeName: tail.icaoTypeName ?? undefined,
-    vendorTypeName: tail.vendorTypeName ?? undefined,
-    countryCode: tail.countryCode ?? undefined,
-    passengerSeating: tail.passengerSeating ?? undefined,
-  };
+  const onWire: Record<string, unknown> = { tailId: tail.tailId, tailNumber: tail.tailNumber };
+  for (const name of TAIL_PROPERTY_NAMES) onWire[name] = tail[name] ?? undefined;
+  return onWire as unknown as wire.TailSubmission;
 }

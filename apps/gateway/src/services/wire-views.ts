@@ -1,7 +1,7 @@
 import {
   type AttemptView, type CreateOrMapOutcome, type DeliveryActivityReply, type DeliveryOrdering, type DeliveryPage, type DeliveryStatus, type DisabledReason, fieldErrorsFromWire,
   type PingReply, type SignatureScheme, type SigningKeySetView, type SigningKeysView, type SubscriptionView, type TailActivityReply, type TailHistory, type TailListPage, type TailView, type TailViewStatus,
-  type TestSubscriptionResult, type wire,
+  type TestSubscriptionResult, type wire, normalizeTailProperties,
 } from '@tailsync/contracts';
 
 /*
@@ -14,11 +14,7 @@ export const tailView = (w: wire.TailView__Output): TailView => ({
   tailId: w.tailId,
   mappedId: w.mappedId ?? null,
   tailNumber: w.tailNumber,
-  registrationNumber: w.registrationNumber ?? null,
-  icaoTypeName: w.icaoTypeName ?? null,
-  vendorTypeName: w.vendorTypeName ?? null,
-  countryCode: w.countryCode ?? null,
-  passengerSeating: w.passengerSeating ?? null,
+  ...normalizeTailProperties(w),
   status: w.status as TailViewStatus,
   mappings: w.mappings.map(({ source, mappedId }) => ({ source, mappedId })),
   createdAt: w.createdAt,

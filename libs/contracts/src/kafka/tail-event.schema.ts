@@ -1,4 +1,5 @@
 import { TAIL_EVENTS_SOURCE, tailEventCloudEventType } from '../cloudevents';
+import { TAIL_PROPERTIES, TAIL_PROPERTY_KINDS, TAIL_PROPERTY_NAMES, type TailPropertyValue } from '../tail-properties';
 import { cloudEventHeadersSchema } from './cloud-event-headers.schema';
 import { dataByType, DATE_TIME_SCHEMA, DOMAIN_SCHEMA, JSON_SCHEMA_DRAFT_07, messageSchemaId, UUID_SCHEMA, type JsonSchema } from './json-schema';
 
@@ -7,24 +8,27 @@ export const TAIL_EVENT_SCHEMA_VERSION = '1.0.0';
 export const TAIL_EVENT_SCHEMA_ID = messageSchemaId('TailEvent', TAIL_EVENT_SCHEMA_VERSION);
 
 const text = (description: string): JsonSchema => ({ type: 'string', description });
-const optionalText = (description: string): JsonSchema => ({ type: ['string', 'null'], description });
 const actor = text('clientId of the service account that acted.');
+
+/** What a kind of property value says beyond its type, before "null when not given.". */
+const KIND_NOTES: Record<TailPropertyValue['kind'], string> = { text: '', 'country-code': 'ISO 3166-1 alpha-2; ', integer: '' };
+
+/** `TailCreated` carries every tail property, `null` when not given (tail-properties.ts). */
+const PROPERTY_FIELDS: Record<string, JsonSchema> = Object.fromEntries(
+  TAIL_PROPERTIES.map(({ name, value }) => [name, { type: [TAIL_PROPERTY_KINDS[value.kind].json, 'null'], description: `${KIND_NOTES[value.kind]}null when not given.` }]),
+);
 
 /** Data of each tail event type: the event's own fields (the envelope is not repeated). */
 const DATA: Record<string, JsonSchema> = {
   TailCreated: {
     type: 'object',
-    required: ['actor', 'source', 'mappedId', 'tailNumber', 'registrationNumber', 'icaoTypeName', 'vendorTypeName', 'countryCode', 'passengerSeating'],
+    required: ['actor', 'source', 'mappedId', 'tailNumber', ...TAIL_PROPERTY_NAMES],
     properties: {
       actor,
       source: text('clientId of the creator: the source of the first Mapped ID.'),
       mappedId: text('The creator\'s Mapped ID.'),
       tailNumber: text('The tail number, trimmed.'),
-      registrationNumber: optionalText('null when not given.'),
-      icaoTypeName: optionalText('null when not given.'),
-      vendorTypeName: optionalText('null when not given.'),
-      countryCode: optionalText('ISO 3166-1 alpha-2; null when not given.'),
-      passengerSeating: { type: ['integer', 'null'], description: 'null when not given.' },
+      ...PROPERTY_FIELDS,
     },
   },
   MappingAdded: {

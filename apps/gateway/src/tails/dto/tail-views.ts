@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { declareTailPropertyViews } from './tail-property.decorators';
 
 export class ValidationObjectView {
   @ApiProperty({ type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } }) fieldErrors: Record<string, string[]>;
@@ -28,15 +29,15 @@ export class TailMappingView {
   @ApiProperty() mappedId: string;
 }
 
-export class TailView {
+/** What names a tail, then its optional properties (from the table of tail properties): the view's first members, in order. */
+class TailViewHead {
   @ApiProperty() tailId: number;
   @ApiProperty({ nullable: true, type: String }) mappedId: string | null;
   @ApiProperty() tailNumber: string;
-  @ApiProperty({ nullable: true, type: String }) registrationNumber: string | null;
-  @ApiProperty({ nullable: true, type: String }) icaoTypeName: string | null;
-  @ApiProperty({ nullable: true, type: String }) vendorTypeName: string | null;
-  @ApiProperty({ nullable: true, type: String }) countryCode: string | null;
-  @ApiProperty({ nullable: true, type: Number }) passengerSeating: number | null;
+}
+declareTailPropertyViews(TailViewHead);
+
+export class TailView extends TailViewHead {
   @ApiProperty({ enum: ['active', 'inactive'] }) status: 'active' | 'inactive';
   @ApiProperty({ type: [TailMappingView] }) mappings: TailMappingView[];
   @ApiProperty({ format: 'date-time' }) createdAt: string;

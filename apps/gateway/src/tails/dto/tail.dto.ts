@@ -1,6 +1,7 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsInt, IsISO31661Alpha2, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { declareTailPropertyInputs } from './tail-property.decorators';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
@@ -18,34 +19,8 @@ export class TailDto {
   @IsNotEmpty({ message: 'Tail number is required.' })
   @MaxLength(20, { message: 'Tail number must be at most 20 characters.' })
   tailNumber: string;
-
-  @ApiPropertyOptional({ type: String, maxLength: 50, nullable: true })
-  @IsOptional()
-  @IsString({ message: 'Registration number must be a string.' })
-  @MaxLength(50, { message: 'Registration number must be at most 50 characters.' })
-  registrationNumber?: string | null;
-
-  @ApiPropertyOptional({ type: String, maxLength: 100, nullable: true, example: 'B738' })
-  @IsOptional()
-  @IsString({ message: 'ICAO type name must be a string.' })
-  @MaxLength(100, { message: 'ICAO type name must be at most 100 characters.' })
-  icaoTypeName?: string | null;
-
-  @ApiPropertyOptional({ type: String, maxLength: 100, nullable: true })
-  @IsOptional()
-  @IsString({ message: 'Vendor type name must be a string.' })
-  @MaxLength(100, { message: 'Vendor type name must be at most 100 characters.' })
-  vendorTypeName?: string | null;
-
-  @ApiPropertyOptional({ type: String, description: 'ISO 3166-1 alpha-2 (an assigned code, either case)', pattern: '^[A-Za-z]{2}$', example: 'US', nullable: true })
-  @IsOptional()
-  @IsISO31661Alpha2({ message: 'Country code must be an ISO 3166-1 alpha-2 code.' })
-  countryCode?: string | null;
-
-  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 1000, nullable: true })
-  @IsOptional()
-  @IsInt({ message: 'Passenger seating must be an integer.' })
-  @Min(0, { message: 'Passenger seating must be from 0 to 1,000.' })
-  @Max(1000, { message: 'Passenger seating must be from 0 to 1,000.' })
-  passengerSeating?: number | null;
 }
+
+// The optional properties (registrationNumber, …) come from the table of tail properties; the
+// controller hands the instance on as a `TailSubmission`, which names them.
+declareTailPropertyInputs(TailDto);

@@ -1,10 +1,10 @@
 import { Batcher } from '@tailsync/service-kit';
+import { normalizeTailProperties, type TailPropertiesInput } from '@tailsync/contracts';
 import { WrongExpectedVersionError, type AllCheckpoint } from '@tailsync/event-store';
 import { createOrMap } from '../domain/create-or-map';
 import { mappedIdClaimed, tailNumberClaimed, type Reservation } from '../domain/reservation.events';
 import { mappedIdStreamId, tailNumberStreamId } from '../domain/stream-ids';
 import { TailNumberRequired, isTailDomainError } from '../domain/tail.errors';
-import { normalizeTailProperties, type TailPropertiesInput } from '../domain/tail-properties';
 import { tailNumberKey, trimTailNumber } from '../domain/tail-number';
 import { hasMapping } from '../domain/tail.state';
 import { BatchDraft, BatchDraftWithWrites } from './batch-draft';

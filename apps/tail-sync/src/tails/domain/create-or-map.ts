@@ -1,7 +1,7 @@
 import { decide, fold } from './tail.decider';
 import type { TailEvent } from './tail.events';
 import { TailNumberRequired } from './tail.errors';
-import type { TailProperties } from './tail-properties';
+import type { TailProperties } from '@tailsync/contracts';
 import { hasMapping, type TailState } from './tail.state';
 import { tailNumberKey, trimTailNumber } from './tail-number';
 

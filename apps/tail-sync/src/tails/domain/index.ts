@@ -1,4 +1,3 @@
-export * from './tail-properties';
 export * from './tail-number';
 export * from './tail.events';
 export * from './tail.state';

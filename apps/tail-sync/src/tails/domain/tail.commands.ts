@@ -1,4 +1,4 @@
-import type { TailProperties } from './tail-properties';
+import type { TailProperties } from '@tailsync/contracts';
 
 /**
  * What every command carries so that `decide` stays pure and deterministic: the id and time

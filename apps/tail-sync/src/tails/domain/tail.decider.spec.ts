@@ -24,13 +24,19 @@ describe('evolve', () => {
       tailId: 7,
       domain: 'acme',
       tailNumber: 'N123',
-      properties: { registrationNumber: 'REG', icaoTypeName: 'B738', vendorTypeName: 'Boeing 737-800', countryCode: 'US', passengerSeating: 160 },
+      properties: { ...noProperties, registrationNumber: 'REG', icaoTypeName: 'B738', vendorTypeName: 'Boeing 737-800', countryCode: 'US', passengerSeating: 160 },
       status: 'active',
       mappings: [{ source: 'client-a', mappedId: 'M-1' }],
       version: 1,
       createdAt: T0,
       updatedAt: T0,
     });
+  });
+
+  it('TailCreated stored before a tail property existed folds it to null', () => {
+    const { data } = created({ countryCode: 'US' }) as Extract<TailEvent, { type: 'TailCreated' }>;
+    const { passengerSeating: _absent, ...older } = data;
+    expect(evolve(initialState, { type: 'TailCreated', data: older as typeof data }).properties).toEqual({ ...noProperties, countryCode: 'US' });
   });
 
   it('MappingAdded appends a mapping', () => {
@@ -109,11 +115,8 @@ describe('decide', () => {
             source: 'client-a',
             mappedId: 'M-9',
             tailNumber: 'n42',
-            registrationNumber: null,
-            icaoTypeName: null,
-            vendorTypeName: null,
+            ...noProperties,
             countryCode: 'DE',
-            passengerSeating: null,
           },
         },
       ]);

@@ -1,3 +1,4 @@
+import { normalizeTailProperties } from '@tailsync/contracts';
 import type { TailCommand } from './tail.commands';
 import type { TailEvent, TailEventBase } from './tail.events';
 import {
@@ -20,13 +21,8 @@ export function evolve(state: TailState | null, event: TailEvent): TailState {
       tailId: d.tailId,
       domain: d.domain,
       tailNumber: d.tailNumber,
-      properties: {
-        registrationNumber: d.registrationNumber ?? null,
-        icaoTypeName: d.icaoTypeName ?? null,
-        vendorTypeName: d.vendorTypeName ?? null,
-        countryCode: d.countryCode ?? null,
-        passengerSeating: d.passengerSeating ?? null,
-      },
+      // An event stored before a property existed lacks its key: the property is null.
+      properties: normalizeTailProperties(d),
       status: 'active',
       mappings: [{ source: d.source, mappedId: d.mappedId }],
       version: 1,
@@ -88,11 +84,8 @@ export function decide(command: TailCommand, state: TailState | null): TailEvent
           source: command.source,
           mappedId: command.mappedId,
           tailNumber,
-          registrationNumber: command.properties.registrationNumber ?? null,
-          icaoTypeName: command.properties.icaoTypeName ?? null,
-          vendorTypeName: command.properties.vendorTypeName ?? null,
-          countryCode: command.properties.countryCode ?? null,
-          passengerSeating: command.properties.passengerSeating ?? null,
+          // Exactly the table's keys, in its order: the stored event's JSON (and the Kafka value) keeps its bytes.
+          ...normalizeTailProperties(command.properties),
         },
       },
     ];

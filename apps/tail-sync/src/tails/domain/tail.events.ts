@@ -1,4 +1,4 @@
-import type { TailProperties } from './tail-properties';
+import type { TailProperties } from '@tailsync/contracts';
 
 /** Fields every tail event's data carries. */
 export interface TailEventBase {

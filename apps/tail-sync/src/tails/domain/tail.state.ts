@@ -1,4 +1,4 @@
-import type { TailProperties } from './tail-properties';
+import type { TailProperties } from '@tailsync/contracts';
 
 export type TailStatus = 'active' | 'inactive';
 

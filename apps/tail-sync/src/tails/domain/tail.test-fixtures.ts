@@ -1,20 +1,14 @@
 // Builders shared by the domain's unit tests (not part of the production API).
+import { normalizeTailProperties, type TailProperties } from '@tailsync/contracts';
 import type { TailCommand } from './tail.commands';
 import { evolve } from './tail.decider';
 import type { TailEvent } from './tail.events';
-import type { TailProperties } from './tail-properties';
 import type { TailState } from './tail.state';
 
 export const T0 = '2025-01-01T00:00:00.000Z';
 export const T1 = '2025-01-02T00:00:00.000Z';
 
-export const noProperties: TailProperties = {
-  registrationNumber: null,
-  icaoTypeName: null,
-  vendorTypeName: null,
-  countryCode: null,
-  passengerSeating: null,
-};
+export const noProperties: TailProperties = normalizeTailProperties({});
 
 let seq = 0;
 export const uuid = (): string => `00000000-0000-4000-8000-${String(++seq).padStart(12, '0')}`;

@@ -1,6 +1,6 @@
+import { TAIL_PROPERTIES, TAIL_PROPERTY_KINDS, type TailProperties } from '@tailsync/contracts';
 import { tailNumberKey } from '../../domain/tail-number';
 import type { TailState } from '../../domain/tail.state';
-import type { TailProperties } from '../../domain/tail-properties';
 
 // How a tail's state maps to the columns of `<prefix>tails`, both ways: one table of columns,
 // from which the projection's statements and the read model's select are made.
@@ -12,18 +12,8 @@ interface TailColumn {
   of: (state: TailState) => unknown;
 }
 
-/**
- * The optional properties' columns, one per key of {@link TailProperties}: a property added
- * there does not compile until it has its column here (and a migration adds it).
- */
-const PROPERTY_COLUMNS: { [K in keyof TailProperties]: { name: string; type: 'text' | 'int' } } = {
-  registrationNumber: { name: 'registration_number', type: 'text' },
-  icaoTypeName: { name: 'icao_type_name', type: 'text' },
-  vendorTypeName: { name: 'vendor_type_name', type: 'text' },
-  countryCode: { name: 'country_code', type: 'text' },
-  passengerSeating: { name: 'passenger_seating', type: 'int' },
-};
-const PROPERTY_KEYS = Object.keys(PROPERTY_COLUMNS) as (keyof TailProperties)[];
+/** The optional properties' columns, from the table of tail properties (libs/contracts). */
+const PROPERTY_COLUMNS = TAIL_PROPERTIES.map(({ name, column, value }) => ({ key: name, name: column, type: TAIL_PROPERTY_KINDS[value.kind].sql }));
 
 /** Every column of a tail row, in the order the projection writes them. */
 export const TAIL_ROW_COLUMNS: readonly TailColumn[] = [
@@ -31,7 +21,7 @@ export const TAIL_ROW_COLUMNS: readonly TailColumn[] = [
   { name: 'domain', type: 'text', of: (s) => s.domain },
   { name: 'tail_number', type: 'text', of: (s) => s.tailNumber },
   { name: 'tail_number_key', type: 'text', of: (s) => tailNumberKey(s.tailNumber) },
-  ...PROPERTY_KEYS.map((key): TailColumn => ({ ...PROPERTY_COLUMNS[key], of: (s) => s.properties[key] })),
+  ...PROPERTY_COLUMNS.map(({ key, name, type }): TailColumn => ({ name, type, of: (s) => s.properties[key] })),
   { name: 'status', type: 'text', of: (s) => s.status },
   { name: 'version', type: 'int', of: (s) => s.version },
   { name: 'created_at', type: 'timestamptz', of: (s) => s.createdAt },
@@ -69,8 +59,8 @@ export interface DbTailRow {
 export function propertiesOf(r: object): TailProperties {
   const row = r as Record<string, unknown>;
   const properties: Record<string, unknown> = {};
-  for (const key of PROPERTY_KEYS) properties[key] = row[PROPERTY_COLUMNS[key].name] ?? null;
-  return properties as unknown as TailProperties;
+  for (const { key, name } of PROPERTY_COLUMNS) properties[key] = row[name] ?? null;
+  return properties as TailProperties;
 }
 
 /** A stored row as the domain's state. Its mappings live in their own table and are not needed to fold. */

@@ -1,6 +1,7 @@
 /**
  * TailsReadModel queries against a real PostgreSQL (`DATABASE_URL`), fed by the real projection.
  */
+import { normalizeTailProperties } from '@tailsync/contracts';
 import type { AllCheckpoint } from '@tailsync/event-store';
 import { TailsProjection } from './tails.projection';
 import { decodeTailCursor, encodeTailCursor, TailListQueryError, TailsReadModel } from './tails.read-model';
@@ -67,11 +68,7 @@ describeDb('TailsReadModel (PostgreSQL)', () => {
       tailId: ids[1],
       mappedId: 'A-1',
       tailNumber: 'N1',
-      registrationNumber: null,
-      icaoTypeName: null,
-      vendorTypeName: null,
-      countryCode: null,
-      passengerSeating: 1,
+      ...normalizeTailProperties({ passengerSeating: 1 }),
       status: 'active',
       mappings: [
         { source: 'client-a', mappedId: 'A-1' },

@@ -1,3 +1,4 @@
+import { messageValidator, TAIL_EVENT_SCHEMA } from '@tailsync/contracts';
 import { created } from '../../domain/tail.test-fixtures';
 import { mappingAdded, renumbered, storedTailEvents } from '../stored-tail-events.test-support';
 import { historiesInBatch, mappedIdsAfterEachVersion, tailEventMessages, tailEventOwnFields } from './tail-messages.fold';
@@ -27,10 +28,20 @@ describe('tail messages (events → topic messages)', () => {
     expect(first.key).toBe('acme:3');
     const value = JSON.parse(String(first.value));
     expect(value).toMatchObject({ type: 'TailCreated', domain: 'acme', tailId: 3, mappedIds: ['M-1'], position: events[0].position });
-    expect(value.data).toEqual(tailEventOwnFields(events[0].data));
+    expect(value.data).toEqual(tailEventOwnFields('TailCreated', events[0].data));
     expect(value.data).not.toHaveProperty('eventId');
     expect(JSON.parse(String(chunks[1][0].value)).mappedIds).toEqual(['M-1', 'B-3']);
     expect(tailEventMessages(events, new Map([['tail-3', mappedIdsAfterEachVersion(events)]]), 1 << 20)).toHaveLength(1);
+  });
+
+  it('publishes a TailCreated stored before a tail property existed with that property null, as its schema requires', () => {
+    const [stored] = storedTailEvents([created({ tailId: 5, countryCode: 'DE' })]);
+    const { passengerSeating: _absent, ...olderData } = stored.data; // as a TailCreated of a version without passengerSeating
+    const [[message]] = tailEventMessages([{ ...stored, data: olderData }], new Map([['tail-5', mappedIdsAfterEachVersion([stored])]]), 1 << 20);
+    const value = { ...JSON.parse(String(message.value)), position: '1:0' }; // the test store's positions are not the real stores' form
+    expect(value.data).toMatchObject({ countryCode: 'DE', passengerSeating: null });
+    expect(messageValidator(TAIL_EVENT_SCHEMA)(value)).toBeNull();
+    expect(messageValidator(TAIL_EVENT_SCHEMA)({ ...value, data: tailEventOwnFields('MappingAdded', olderData) })).toMatch(/passengerSeating/);
   });
 
   it('fails loudly when a read-back history lacks a version the batch read', () => {

@@ -1,5 +1,5 @@
 import type { Message } from 'kafkajs';
-import { tailEventKey, type TailEventMessage } from '@tailsync/contracts';
+import { TAIL_PROPERTY_NAMES, tailEventKey, type TailEventMessage } from '@tailsync/contracts';
 import type { StoredEvent } from '@tailsync/event-store';
 import { tailIdOfStream, tailStreamId } from '../../domain/stream-ids';
 import { evolve } from '../../domain/tail.decider';
@@ -11,10 +11,13 @@ import { tailEventHeaders } from './tail-event-headers';
 const ENVELOPE_FIELDS = new Set(['eventId', 'domain', 'tailId', 'occurredAt']);
 
 /** A tail event's own fields: its data without the envelope; keeps `actor`. */
-export function tailEventOwnFields(data: Record<string, unknown>): Record<string, unknown> {
+export function tailEventOwnFields(type: string, data: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   // Object.keys, not Object.entries: no [key, value] array per field (1,000 events per batch).
   for (const k of Object.keys(data)) if (!ENVELOPE_FIELDS.has(k)) out[k] = data[k];
+  // A TailCreated stored before a tail property existed (or by an older copy, mid-deploy) lacks
+  // it; the schema requires every property, null when not given, as `evolve` reads it.
+  if (type === 'TailCreated') for (const name of TAIL_PROPERTY_NAMES) if (!(name in out)) out[name] = null;
   return out;
 }
 
@@ -79,7 +82,7 @@ export function tailEventMessages(events: StoredEvent[], mappedIdsAt: Map<string
       tailId,
       mappedIds,
       occurredAt,
-      data: tailEventOwnFields(e.data),
+      data: tailEventOwnFields(e.type, e.data),
       position: e.position,
     };
     const json = JSON.stringify(value);
