@@ -19,6 +19,7 @@ import { BENCH_PORTS, BenchStack, startBenchStack } from './support/stack';
 import { runHttpBaseline, runKafkaBaseline, runPgBaseline } from './workloads/baselines';
 import { runW5 } from './workloads/projection-lag';
 import { runVersionDiagnostic, runW1, runW2, runW3, warmUp } from './workloads/tails';
+import { runW4L } from './workloads/filled-log';
 import { runW8 } from './workloads/fifo';
 import { runW4, runW7 } from './workloads/webhooks';
 import { quietDatabase } from './support/quiet-database';
@@ -27,10 +28,12 @@ const RESULTS_DIR = join(REPO_ROOT, 'bench', 'results');
 const PROFILE_DIR = join(RESULTS_DIR, 'profiles');
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
-const USAGE = `usage: npm run bench -- [--only W1,W2,W3,W4,W5,W7,W8,B-http,B-pg,B-kafka,D-idle,D-version] [--duration <s>] [--warmup <s>] [--settle <s>] [--profile]
+const USAGE = `usage: npm run bench -- [--only W1,W2,W3,W4,W4L,W5,W7,W8,B-http,B-pg,B-kafka,D-idle,D-version] [--duration <s>] [--warmup <s>] [--settle <s>] [--profile]
   --only       workloads to run (default: all); the baselines they are compared with run too
                (W4 includes W6, its paced run beside a receiver that never answers; W7 is W4
-               with Ed25519 signatures, compared with W4; W8 is fifo throughput per domain)
+               with Ed25519 signatures, compared with W4; W8 is fifo throughput per domain; W4L, only
+               run when named, is W4's burst with the delivery log empty and filled with
+               BENCH_FILLED_LOG deliveries, default 10 million, alternating)
   --duration   seconds per HTTP workload and per paced run (default 10)
   --warmup     seconds of unmeasured PUT/GET traffic first, so the Kafka broker's JVM and the
                apps are warm (default 20; 0 = none)
@@ -43,7 +46,8 @@ const USAGE = `usage: npm run bench -- [--only W1,W2,W3,W4,W5,W7,W8,B-http,B-pg,
        BENCH_GATEWAY_PORT (apps on it and the next two), BENCH_KAFKA_PORT, BENCH_POSTGRES_PORT
        move the bench's own stack (default ${BENCH_PORTS.gateway}-${BENCH_PORTS.gateway + 2}, ${BENCH_PORTS.kafka}, ${BENCH_PORTS.postgres})`;
 
-type Step = { id: string; needs?: string[]; run: (ctx: BenchContext) => Promise<Row | Row[]> };
+/** `onlyWhenNamed`: not part of a full run (W4L fills ten million rows first), only of `--only`. */
+type Step = { id: string; needs?: string[]; onlyWhenNamed?: true; run: (ctx: BenchContext) => Promise<Row | Row[]> };
 
 /**
  * In run order. The gateway's rate-limit bookkeeping (@nestjs/throttler's in-memory storage) does
@@ -59,6 +63,7 @@ const STEPS: Step[] = [
   { id: 'B-kafka', run: runKafkaBaseline },
   { id: 'W4', needs: ['B-kafka'], run: runW4 },
   { id: 'W7', needs: ['W4'], run: runW7 },
+  { id: 'W4L', onlyWhenNamed: true, run: runW4L },
   { id: 'W8', run: runW8 },
   { id: 'W5', run: runW5 },
   { id: 'W2', needs: ['B-pg'], run: async (ctx) => [await runW2(ctx, 1), await runW2(ctx, 4)] },
@@ -103,7 +108,7 @@ function chooseSteps(only: string | undefined, profile: boolean): string[] {
     }
     return STEPS.filter((s) => ids.has(s.id)).map((s) => s.id);
   }
-  if (!profile) return STEPS.map((s) => s.id);
+  if (!profile) return STEPS.filter((s) => !s.onlyWhenNamed).map((s) => s.id);
   // The slowest workload: the lowest share of its target in the latest full run.
   const latest = join(RESULTS_DIR, 'latest.json');
   if (!existsSync(latest)) return ['W1'];

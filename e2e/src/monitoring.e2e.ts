@@ -43,4 +43,13 @@ describe('monitoring: what deploy/ names, the apps export', () => {
     expect(tailSync).toMatch(/^tailsync_reader_lag_seconds\{reader="tails"\} [\d.e+-]+$/m);
     expect(tailSync).toMatch(/^tailsync_reader_lag_seconds\{reader="relay:tailsync\.tail-events"\} [\d.e+-]+$/m);
   });
+
+  it('reports the delivery log\'s weekly partitions against its retention (35 days by default)', async () => {
+    const dispatcher = await scrape(SCRAPED['webhook-dispatcher']);
+    expect(dispatcher).toMatch(/^webhook_delivery_log_retention_seconds 3024000$/m);
+    // this week's and four ahead, at least (more when the stack's log is older)
+    expect(Number(/^webhook_delivery_log_partitions (\d+)$/m.exec(dispatcher)?.[1])).toBeGreaterThanOrEqual(5);
+    // the oldest week kept has not ended more than the retention ago
+    expect(Number(/^webhook_delivery_log_oldest_week_end_seconds (\S+)$/m.exec(dispatcher)?.[1])).toBeLessThan(3024000);
+  });
 });

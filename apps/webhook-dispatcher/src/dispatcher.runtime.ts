@@ -7,6 +7,7 @@ import { AttemptRecorder } from './delivery/attempt.recorder';
 import { AttemptRunner } from './delivery/attempt.runner';
 import { AttemptSender } from './delivery/attempt.sender';
 import { CallbackKeys } from './subscriptions/callback-keys';
+import { DeliveryLogRetention } from './delivery/delivery-log-retention';
 import { DeliveryMetrics } from './delivery/delivery.metrics';
 import { DeliveryScheduler } from './delivery/delivery.scheduler';
 import { DeliveryStore } from './delivery/delivery.store';
@@ -63,6 +64,8 @@ export class DispatcherRuntime {
   readonly tester: WebhookTester;
   readonly state: SubscriptionState;
   readonly events: SubscriptionEventsPublisher;
+  /** Drops the delivery log's weeks past WEBHOOK_LOG_RETENTION_DAYS (on one copy at a time). */
+  readonly retention: DeliveryLogRetention;
   private readonly logger = new Logger('DispatcherRuntime');
 
   constructor(
@@ -110,6 +113,7 @@ export class DispatcherRuntime {
       groupId: config.WEBHOOK_EVENTS_GROUP_ID,
       eventTypes,
     });
+    this.retention = new DeliveryLogRetention(this.pool, this.metrics, { retentionDays: config.WEBHOOK_LOG_RETENTION_DAYS });
     this.rereader = new TopicRereader({
       kafka: kafkaConnection(config),
       clientId: `webhook-dispatcher-backfill-${instanceId}`,
@@ -127,6 +131,7 @@ export class DispatcherRuntime {
   async start(): Promise<void> {
     await this.events.start();
     await this.subscriptionCache.start();
+    await this.retention.start();
     this.scheduler.start();
     await this.consumer.start();
     this.logger.log({ msg: 'delivering webhooks', allowPrivateUrls: this.config.WEBHOOK_ALLOW_PRIVATE_URLS });
@@ -136,6 +141,7 @@ export class DispatcherRuntime {
   async stop(): Promise<void> {
     await this.consumer.stop();
     await this.scheduler.stop();
+    await this.retention.stop();
     await this.subscriptionCache.stop();
     await this.events.stop();
     this.sender.close();

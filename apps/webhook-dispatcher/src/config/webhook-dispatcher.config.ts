@@ -2,6 +2,7 @@ import { IsBoolean, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min, Va
 import { Transform } from 'class-transformer';
 import { CalledServiceConfig, parseSecretBoxKey } from '@tailsync/service-kit';
 import { MAX_RETRY_DELAY_MS, parseRetryDelays } from '../delivery/domain/retry-policy';
+import { MAX_RECOVERY_WINDOW_DAYS } from '../delivery/domain/time-window';
 
 @ValidatorConstraint({ name: 'secretBoxKey' })
 class IsSecretBoxKey implements ValidatorConstraintInterface {
@@ -121,6 +122,18 @@ export class WebhookDispatcherConfig extends CalledServiceConfig {
   @Min(1)
   @Max(10_000)
   WEBHOOK_RECOVERY_PER_SECOND: number = 50;
+
+  /**
+   * Deliveries and their attempts are kept this many days, then dropped a whole week at a time (a
+   * week holding a pending delivery stays until it ends). A recovery may ask for deliveries up to
+   * 31 days old, so less is refused.
+   */
+  @IsInt()
+  @Min(MAX_RECOVERY_WINDOW_DAYS, {
+    message: `WEBHOOK_LOG_RETENTION_DAYS must be at least ${MAX_RECOVERY_WINDOW_DAYS}: a recovery may restart deliveries up to ${MAX_RECOVERY_WINDOW_DAYS} days old`,
+  })
+  @Max(36_500)
+  WEBHOOK_LOG_RETENTION_DAYS: number = 35;
 
   /** Consumer group of the event consumer (copies of the dispatcher share it). */
   @IsString()

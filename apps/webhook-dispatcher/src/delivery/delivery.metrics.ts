@@ -51,6 +51,23 @@ export class DeliveryMetrics {
     }),
   );
 
+  /** Delivery-log retention (DeliveryLogRetention): weekly partitions, and how long ago the oldest one's week ended. */
+  readonly logPartitions = getOrCreate('webhook_delivery_log_partitions', () =>
+    new Gauge({ name: 'webhook_delivery_log_partitions', help: 'Weekly partitions of the delivery log (webhook_deliveries)', registers: [metricsRegistry] }),
+  );
+
+  readonly logOldestWeekEnd = getOrCreate('webhook_delivery_log_oldest_week_end_seconds', () =>
+    new Gauge({
+      name: 'webhook_delivery_log_oldest_week_end_seconds',
+      help: 'How long ago the oldest week kept in the delivery log ended (negative while it has not); dropped once past the retention',
+      registers: [metricsRegistry],
+    }),
+  );
+
+  readonly logRetention = getOrCreate('webhook_delivery_log_retention_seconds', () =>
+    new Gauge({ name: 'webhook_delivery_log_retention_seconds', help: 'WEBHOOK_LOG_RETENTION_DAYS, in seconds', registers: [metricsRegistry] }),
+  );
+
   readonly consumed = getOrCreate('webhook_events_consumed_total', () =>
     new Counter({ name: 'webhook_events_consumed_total', help: 'Messages read from the input topics of the webhook event types', registers: [metricsRegistry] }),
   );

@@ -18,7 +18,7 @@ describe('DeliveryStore (real PostgreSQL)', () => {
     store = new DeliveryStore(pool);
   });
   afterAll(() => db.drop());
-  beforeEach(() => pool.query('truncate webhook_deliveries cascade'));
+  beforeEach(() => pool.query('truncate webhook_deliveries, webhook_attempts, webhook_delivery_keys'));
 
   it('migrates idempotently, several copies at once', async () => {
     await Promise.all([migrateDispatcherTables(pool), migrateDispatcherTables(pool), migrateDispatcherTables(pool)]);
@@ -81,6 +81,9 @@ describe('DeliveryStore (real PostgreSQL)', () => {
     // the taken-over row is the writer's: its attempt is recorded under the writer's id and lease
     const recorded = await store.recordAttempts([{ id: mine[0].id, leaseToken: mine[0].leaseToken, attempt: 1, at: new Date(), statusCode: 200, durationMs: 1, error: null, retryAfterMs: null, next: { status: 'delivered' } }]);
     expect([...recorded.recorded]).toEqual([mine[0].id]);
+    // its dedupe key names it: the log finds it by event id, and the event read again makes nothing new
+    expect((await store.list('acme', { eventId: held.eventId }, 10, undefined)).deliveries.map((d) => d.id)).toEqual([mine[0].id]);
+    expect(await store.insertMany([held, fresh])).toBe(0);
   });
 
   it('writes small batches on its plan-once connections and larger ones on the main pool, alike', async () => {
@@ -225,7 +228,7 @@ describe('DeliveryStore (real PostgreSQL)', () => {
     expect(claimed.filter((c) => c.domain === small)).toHaveLength(3);
 
     // one domain per claim: the claims take turns
-    await pool.query('truncate webhook_deliveries cascade');
+    await pool.query('truncate webhook_deliveries, webhook_attempts, webhook_delivery_keys');
     await store.insertMany([...Array.from({ length: 5 }, () => delivery('d-a')), ...Array.from({ length: 5 }, () => delivery('d-b'))]);
     const turns: string[] = [];
     let after = '';

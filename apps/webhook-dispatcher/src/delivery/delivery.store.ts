@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import type { DeliveryStatus } from '@tailsync/contracts';
+import { FRESH_DELIVERIES, NEW_COLUMNS, TAKE_OVER_UNLEASED } from './delivery-keys';
 
 /** Where an event is on the input topic: a fifo domain's deliveries are attempted in this order. */
 export interface TopicPosition {
@@ -99,7 +100,7 @@ export interface RecordedAttempts {
   disabled: { domain: string; url: string }[];
 }
 
-/** The statement parameters of new deliveries, column by column (`unnest` of them: {@link NEW_COLUMNS}). */
+/** The statement parameters of new deliveries, column by column (their `unnest`: NEW_ROWS in delivery-keys.ts). */
 function columnsOf(deliveries: NewDelivery[]): [string[], string[], string[], string[], string[], (number | null)[], (string | null)[], (string | null)[]] {
   return [
     deliveries.map((d) => d.domain), deliveries.map((d) => d.eventId), deliveries.map((d) => d.eventName), deliveries.map((d) => d.body),
@@ -109,10 +110,6 @@ function columnsOf(deliveries: NewDelivery[]): [string[], string[], string[], st
 
 const positionColumns = (rows: { position?: TopicPosition }[]): [(number | null)[], (string | null)[]] =>
   [rows.map((r) => r.position?.partition ?? null), rows.map((r) => r.position?.offset ?? null)];
-
-/** The table's columns {@link columnsOf} fills, and the `unnest` of its parameters $1…$8. */
-const NEW_COLUMNS = 'domain, event_id, event_name, body, status, source_partition, source_offset, traceparent';
-const NEW_ROWS = 'unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::int[], $7::bigint[], $8::text[])';
 
 /**
  * A fifo domain's deliveries in their order on the input topic (those without a position last, as
@@ -156,10 +153,9 @@ export class DeliveryStore {
   async insertMany(deliveries: NewDelivery[], holdMs = 0): Promise<number> {
     if (deliveries.length === 0) return 0;
     const { rowCount } = await this.pool.query(
-      `insert into webhook_deliveries (${NEW_COLUMNS}, next_attempt_at)
-       select i.*, now() + make_interval(secs => $9::float8 / 1000)
-         from ${NEW_ROWS} as i
-       on conflict (domain, event_id) do nothing`,
+      `with ${FRESH_DELIVERIES}
+       insert into webhook_deliveries (id, ${NEW_COLUMNS}, next_attempt_at)
+       select id, ${NEW_COLUMNS}, now() + make_interval(secs => $9::float8 / 1000) from fresh order by n`,
       [...columnsOf(deliveries), holdMs],
     );
     return rowCount ?? 0;
@@ -175,14 +171,7 @@ export class DeliveryStore {
   async writeLeased(leased: ClaimedDelivery[], owner: string, leaseMs: number): Promise<Set<string>> {
     if (leased.length === 0) return new Set();
     const { rows } = await this.poolFor(leased.length).query<{ id: string }>(
-      `insert into webhook_deliveries as d (id, domain, event_id, event_name, body, status, lease_owner, lease_token, lease_until, source_partition, source_offset, traceparent)
-       select i.id, i.domain, i.event_id, i.event_name, i.body, 'pending', $7, i.token, clock_timestamp() + make_interval(secs => $8::float8 / 1000), i.source_partition, i.source_offset, i.traceparent
-         from unnest($1::uuid[], $2::text[], $3::uuid[], $4::text[], $5::text[], $6::uuid[], $9::int[], $10::bigint[], $11::text[]) as i(id, domain, event_id, event_name, body, token, source_partition, source_offset, traceparent)
-       on conflict (domain, event_id) do update
-          set id = excluded.id, lease_owner = excluded.lease_owner, lease_token = excluded.lease_token,
-              lease_until = excluded.lease_until, next_attempt_at = now(), updated_at = now()
-        where d.status = 'pending' and d.attempts = 0 and d.lease_owner is null
-       returning d.id`,
+      TAKE_OVER_UNLEASED,
       [
         leased.map((r) => r.id), leased.map((r) => r.domain), leased.map((r) => r.eventId), leased.map((r) => r.eventName),
         leased.map((r) => r.body), leased.map((r) => r.leaseToken), owner, leaseMs, ...positionColumns(leased), leased.map((r) => r.traceparent ?? null),
@@ -199,10 +188,9 @@ export class DeliveryStore {
   async insertLeased(deliveries: NewDelivery[], owner: string, leaseMs: number): Promise<ClaimedDelivery[]> {
     if (deliveries.length === 0) return [];
     const { rows } = await this.poolFor(deliveries.length).query<{ id: string; event_id: string; domain: string; lease_token: string }>(
-      `insert into webhook_deliveries (${NEW_COLUMNS}, lease_owner, lease_token, lease_until)
-       select i.*, $9, gen_random_uuid(), clock_timestamp() + make_interval(secs => $10::float8 / 1000)
-         from ${NEW_ROWS} as i
-       on conflict (domain, event_id) do nothing
+      `with ${FRESH_DELIVERIES}
+       insert into webhook_deliveries (id, ${NEW_COLUMNS}, lease_owner, lease_token, lease_until)
+       select id, ${NEW_COLUMNS}, $9, gen_random_uuid(), clock_timestamp() + make_interval(secs => $10::float8 / 1000) from fresh order by n
        returning id, event_id::text as event_id, domain, lease_token`,
       [...columnsOf(deliveries), owner, leaseMs],
     );
@@ -392,9 +380,9 @@ export class DeliveryStore {
           returning s.domain, s.url, (s.disabled_reason = 'failing' and s.disabled_at = now()) as disabled_now
        ),
        attempts as (
-         insert into webhook_attempts (delivery_id, attempt, at, status_code, duration_ms, error, retry_after_ms)
-         select i.id, i.attempt, i.at, i.status_code, i.duration_ms, i.error, i.retry_after_ms from input i join updated u on u.id = i.id
-         on conflict (delivery_id, attempt) do nothing
+         insert into webhook_attempts (delivery_id, delivery_created_at, attempt, at, status_code, duration_ms, error, retry_after_ms)
+         select i.id, u.created_at, i.attempt, i.at, i.status_code, i.duration_ms, i.error, i.retry_after_ms from input i join updated u on u.id = i.id
+         on conflict (delivery_id, delivery_created_at, attempt) do nothing
          returning delivery_id
        )
        select 'recorded' as kind, delivery_id::text as key, null as url from attempts
@@ -429,7 +417,7 @@ export class DeliveryStore {
               d.backfill_id::text as backfill_id
          from webhook_deliveries d
         where d.domain = $1 and ($2::text is null or d.status = $2) and ($3::bigint is null or d.seq < $3)
-          and ($5::uuid is null or d.event_id = $5) and ($6::timestamptz is null or d.created_at >= $6) and ($7::timestamptz is null or d.created_at < $7)
+          and ($5::uuid is null or d.id = (select k.id from webhook_delivery_keys k where k.domain = $1 and k.event_id = $5)) and ($6::timestamptz is null or d.created_at >= $6) and ($7::timestamptz is null or d.created_at < $7)
         order by d.seq desc
         limit $4`,
       [domain, filter.status ?? null, beforeSeq ?? null, limit, filter.eventId ?? null, filter.since ?? null, filter.until ?? null],
@@ -498,15 +486,10 @@ export class DeliveryStore {
   async insertBackfill(deliveries: NewDelivery[], perSecond: number, backfillId: string): Promise<number> {
     if (deliveries.length === 0) return 0;
     const { rowCount } = await this.pool.query(
-      `with fresh as (
-         select i.*, row_number() over (order by i.n) - 1 as k
-           from ${NEW_ROWS} with ordinality as i(domain, event_id, event_name, body, status, source_partition, source_offset, traceparent, n)
-          where not exists (select 1 from webhook_deliveries d where d.domain = i.domain and d.event_id = i.event_id)
-       )
-       insert into webhook_deliveries (${NEW_COLUMNS}, next_attempt_at, backfill_id)
-       select domain, event_id, event_name, body, status, source_partition, source_offset, traceparent, now() + make_interval(secs => k / $9::float8), $10
-         from fresh
-       on conflict (domain, event_id) do nothing`,
+      `with ${FRESH_DELIVERIES},
+       numbered as (select *, row_number() over (order by n) - 1 as k from fresh)
+       insert into webhook_deliveries (id, ${NEW_COLUMNS}, next_attempt_at, backfill_id)
+       select id, ${NEW_COLUMNS}, now() + make_interval(secs => k / $9::float8), $10 from numbered order by n`,
       [...columnsOf(deliveries), perSecond, backfillId],
     );
     return rowCount ?? 0;

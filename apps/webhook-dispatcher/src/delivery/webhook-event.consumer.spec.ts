@@ -108,11 +108,12 @@ describe('WebhookEventConsumer (real Kafka, real PostgreSQL)', () => {
     await send([{ key: subscribed, value: JSON.stringify(events[0]) }]);
     const marker = event(subscribed);
     await send([{ key: subscribed, value: JSON.stringify(marker) }]);
-    await eventually(async () => (await db.pool.query('select 1 from webhook_deliveries where event_id = $1', [marker.eventId])).rowCount === 1, 15_000);
-    const { rows } = await db.pool.query('select domain, event_id from webhook_deliveries where domain = any($1::text[]) order by seq', [[subscribed, unsubscribed]]);
-    // Which of a batch's deliveries is stored first depends on how each is admitted (held after a
-    // rebalance, or attempted first): the log's order is not the point here, one row per event is.
-    expect(rows.map((r) => r.event_id).sort()).toEqual([events[0].eventId, events[1].eventId, marker.eventId].sort());
+    // A batch's deliveries may be stored by statements running side by side (attempt-first, held,
+    // store-first), so the marker's row can land before an earlier event's: wait for all three.
+    const expected = [events[0].eventId, events[1].eventId, marker.eventId];
+    await eventually(async () => (await db.pool.query('select 1 from webhook_deliveries where event_id = any($1::uuid[])', [expected])).rowCount === 3, 15_000);
+    const { rows } = await db.pool.query('select domain, event_id from webhook_deliveries where domain = any($1::text[])', [[subscribed, unsubscribed]]);
+    expect(rows.map((r) => r.event_id).sort()).toEqual([...expected].sort());
   });
 
   it('reads every event type of its registry in one group: each event delivered under its own name, only to domains listing it', async () => {
