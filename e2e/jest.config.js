@@ -3,8 +3,8 @@ module.exports = {
   displayName: 'e2e',
   rootDir: __dirname,
   testMatch: ['<rootDir>/src/**/*.e2e.ts'],
-  globalSetup: '<rootDir>/src/support/global-setup.ts',
-  globalTeardown: '<rootDir>/src/support/global-teardown.ts',
+  globalSetup: '<rootDir>/src/support/global-setup.js',
+  globalTeardown: '<rootDir>/src/support/global-teardown.js',
   testSequencer: '<rootDir>/src/support/sequencer.js',
   testTimeout: 120_000,
   // Child processes of crash tests keep pipes open; the teardown has already stopped them.

@@ -202,10 +202,7 @@ function readPid(file: string): number[] {
 async function stopLeftovers(dataDir: string): Promise<void> {
   // A bench run killed earlier can leave its servers running on this data directory.
   // The launchers' own clean-up (not exported by @tailsync/stack), as `npm test` uses it.
-  // eslint-disable-next-line @nx/enforce-module-boundaries
-  const { stopOrphanedPostgres } = await import('../../tools/postgres/embedded-postgres');
-  // eslint-disable-next-line @nx/enforce-module-boundaries
-  const { stopOrphanedBroker } = await import('../../tools/kafka/broker');
+  const { stopOrphanedPostgres, stopOrphanedBroker } = await import('@tailsync/tools/testing');
   await Promise.all([stopOrphanedPostgres(join(dataDir, 'postgres')), stopOrphanedBroker(join(dataDir, 'kafka'))]);
 }
 

@@ -2,8 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { SCHEMAS_DIR, TAIL_EVENTS_TOPIC, tailEventKey } from '@tailsync/contracts';
 import { librdkafkaProperties } from '@tailsync/service-kit';
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { principalSettings } from '../../tools/kafka/kafka-clients-file';
+import { principalSettings } from '@tailsync/tools/testing';
 import { testKafkaClients } from './support/kafka';
 import { api, newServiceAccount } from './support/accounts';
 

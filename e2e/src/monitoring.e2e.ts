@@ -1,5 +1,4 @@
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { exportedMetricNames, metricNamesIn, monitoringExpressions, PROMETHEUS_OWN } from '../../tools/deploy/monitored-metrics';
+import { exportedMetricNames, metricNamesIn, monitoringExpressions, PROMETHEUS_OWN } from '@tailsync/tools/testing';
 import { E2E_PORTS, managementUrl } from './support/test-stack';
 
 /** Where Prometheus scrapes each app: the gateway's management port, the services' HTTP ports. */

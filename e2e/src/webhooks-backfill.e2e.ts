@@ -1,9 +1,8 @@
 /** Backfill from the input topic on the whole stack: events published before the subscription existed, a real receiver. */
-import { WEBHOOK_EVENT_TYPES } from '@tailsync/contracts';
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { TopicRereader } from '../../apps/webhook-dispatcher/src/delivery/topic-rereader';
+import { backfillGroupPrefix } from '@tailsync/contracts';
+import { AclOperationTypes, AclPermissionTypes, AclResourceTypes, Kafka, ResourcePatternTypes } from 'kafkajs';
 import { api, newServiceAccount } from './support/accounts';
-import { principalKafka } from './support/kafka';
+import { principalKafka, testKafkaClients } from './support/kafka';
 import { deliveryOf, EVT, newSecret, publish, publishedBeforeSubscribing, receiver } from './support/webhooks';
 
 describe('POST /WebhookSubscriptions/Deliveries/Backfill', () => {
@@ -45,12 +44,31 @@ describe('POST /WebhookSubscriptions/Deliveries/Backfill', () => {
     expect(doc.paths['/WebhookSubscriptions/Deliveries/Backfill'].post.operationId).toBe('backfillDeliveries');
   });
 
-  it("fails at once with a 503 problem when the dispatcher's principal may not use the read's group (the ACL is missing)", async () => {
+  it("answers 503 at once, storing nothing, when the dispatcher's principal lost Read on its backfill groups (the ACL is missing)", async () => {
     const account = await newServiceAccount();
-    await publish(account.domain, 1);
-    const reader = new TopicRereader({ kafka: principalKafka('webhook-dispatcher'), clientId: 'e2e-backfill', eventTypes: WEBHOOK_EVENT_TYPES, groupPrefix: 'not-the-dispatchers-' });
-    const started = Date.now();
-    await expect(reader.read(account.domain, new Date(Date.now() - 60_000), Date.now() + 40_000)).rejects.toMatchObject({ problem: { kind: 'unavailable' } });
-    expect(Date.now() - started).toBeLessThan(20_000);
+    const since = new Date(Date.now() - 60_000).toISOString();
+    // An event a backfill would deliver: without one on the partition it would not read at all.
+    await publishedBeforeSubscribing(account.domain, 1);
+    const r = await receiver();
+    await api(account, 'POST', '/WebhookSubscriptions/', { eventNames: [EVT], url: r.url, sharedSecret: newSecret() });
+    const grant = {
+      resourceType: AclResourceTypes.GROUP, resourceName: backfillGroupPrefix('webhook-dispatcher-events'), resourcePatternType: ResourcePatternTypes.PREFIXED,
+      principal: `User:${testKafkaClients()['webhook-dispatcher'].username}`, host: '*', operation: AclOperationTypes.READ, permissionType: AclPermissionTypes.ALLOW,
+    };
+    const admin = new Kafka({ ...principalKafka('admin'), clientId: 'e2e-backfill-acl' }).admin();
+    await admin.connect();
+    try {
+      const { filterResponses } = await admin.deleteAcls({ filters: [grant] });
+      expect(filterResponses[0].matchingAcls).toHaveLength(1); // the grant kafka-principals made is what this test takes away
+      const started = Date.now();
+      const res = await api(account, 'POST', '/WebhookSubscriptions/Deliveries/Backfill', { since });
+      expect(res.status).toBe(503);
+      expect(res.headers.get('content-type')).toContain('application/problem+json');
+      expect(Date.now() - started).toBeLessThan(20_000);
+    } finally {
+      await admin.createAcls({ acl: [grant] });
+      await admin.disconnect();
+    }
+    expect((await api(account, 'GET', '/WebhookSubscriptions/Deliveries?limit=10')).body.items).toEqual([]);
   });
 });

@@ -8,8 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AppProcess } from '@tailsync/stack';
 import { verifyWebhookRequest } from '@tailsync/webhooks';
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { publishRiskAssessments } from '../../tools/cli/publish-risk-assessment';
+import { publishRiskAssessments } from '@tailsync/tools/testing';
 import { api, newServiceAccount, TestAccount } from './support/accounts';
 import { ReceivedRequest, ReceiverScript, scripts, WebhookReceiver } from './support/receiver';
 import { baseUrl, E2E_PORTS, killSharedApp, replaceSharedApp, startApp, waitForHttp } from './support/test-stack';

@@ -6,10 +6,8 @@
  */
 import type { AppProcess } from '@tailsync/stack';
 import { Pool } from 'pg';
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { publishRiskAssessments } from '../../tools/cli/publish-risk-assessment';
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { arrivalOrder } from '../../apps/webhook-dispatcher/src/testing/arrival-order';
+import { publishRiskAssessments } from '@tailsync/tools/testing';
+import { arrivalOrder } from '@tailsync/webhooks/testing';
 import { api, newServiceAccount } from './support/accounts';
 import { eventually } from './support/eventually';
 import { principalKafka } from './support/kafka';

@@ -7,8 +7,8 @@ import type { BrokerSecurity } from '../kafka/kraft-config';
 import { testCertificateAuthority } from '../kafka/test-ca';
 import { KAFKA_CLIENTS_FILE_ENV } from './app-kafka-env';
 // A relative path: Jest's globalSetup (the e2e stack) does not apply the path aliases.
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { newServiceKeys, type ServiceKeys } from '../../libs/service-kit/src/grpc/service-keys';
+// The keys alone: the whole service-kit takes 1.6 s to load, which `npm start` would wait for.
+import { newServiceKeys, type ServiceKeys } from '@tailsync/service-kit/service-keys';
 import { startEmbeddedPostgres } from '../postgres/embedded-postgres';
 
 export const REPO_ROOT = join(__dirname, '..', '..');

@@ -6,7 +6,7 @@ import { WebhookDispatcherConfig } from './config/webhook-dispatcher.config';
 import { AttemptRecorder } from './delivery/attempt.recorder';
 import { AttemptRunner } from './delivery/attempt.runner';
 import { AttemptSender } from './delivery/attempt.sender';
-import { CallbackKeys } from './signing/callback-keys';
+import { CallbackKeys } from './subscriptions/callback-keys';
 import { DeliveryLogRetention } from './delivery/delivery-log-retention';
 import { DeliveryMetrics } from './delivery/delivery.metrics';
 import { DeliveryScheduler } from './delivery/delivery.scheduler';
@@ -23,7 +23,7 @@ import { SubscriptionCache } from './subscriptions/subscription-cache';
 import { SubscriptionState } from './subscriptions/subscription-state';
 import { SubscriptionStore } from './subscriptions/subscription.store';
 import { UnsealedSecrets } from './subscriptions/unsealed-secrets';
-import { WebhookTester } from './subscriptions/webhook-tester';
+import { WebhookTester } from './delivery/webhook-tester';
 
 /**
  * Attempts finishing within this long of each other are recorded by one statement: at 200/s about

@@ -12,8 +12,7 @@ import { join } from 'node:path';
 import { TailEventMessage, TOPICS } from '@tailsync/contracts';
 import { verifyWebhookRequest } from '@tailsync/webhooks';
 import { Partitioners, Producer } from 'kafkajs';
-// eslint-disable-next-line @nx/enforce-module-boundaries -- the test CA the local broker's TLS runs use
-import { testCertificateAuthority } from '../../../tools/kafka/test-ca';
+import { testCertificateAuthority } from '@tailsync/tools/testing';
 import { api, newServiceAccount, TestAccount } from '../../src/support/accounts';
 import { eventually, sleep } from '../../src/support/eventually';
 import { collect } from '../../src/support/kafka';

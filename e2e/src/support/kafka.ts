@@ -1,10 +1,7 @@
 import { messageValidator, type TopicContract } from '@tailsync/contracts';
 import { randomUUID } from 'node:crypto';
 import { kafkaConnection, type KafkaConnection } from '@tailsync/service-kit';
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import type { Principal } from '../../../tools/kafka/principals';
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { principalSettings, readKafkaClients, type KafkaClients } from '../../../tools/kafka/kafka-clients-file';
+import { principalSettings, readKafkaClients, type KafkaClients, type Principal } from '@tailsync/tools/testing';
 import { type Admin, Consumer, Kafka, logLevel, type EachMessagePayload } from 'kafkajs';
 
 /** The principals of the broker `npm test` started (SASL/SCRAM with the contract's ACLs). */

@@ -1,8 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
-// eslint-disable-next-line @nx/enforce-module-boundaries
-export { scripts, WebhookReceiver, type ReceivedRequest, type ReceiverScript } from '../../../apps/webhook-dispatcher/src/testing/receiver';
+export { scripts, WebhookReceiver, type ReceivedRequest, type ReceiverScript } from '@tailsync/webhooks/testing';
 
 export interface JoseVerdict {
   ok: boolean;

@@ -1,8 +1,7 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 // A relative path: Jest's globalSetup does not apply moduleNameMapper, so the alias would not resolve here.
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { AppName, AppProcess, grpcEnv, spawnApp, waitForHttp } from '../../../tools/stack';
+import { AppName, AppProcess, grpcEnv, spawnApp, waitForHttp } from '@tailsync/stack';
 
 /** Ports of the three apps under test (the test infrastructure uses its own, too). */
 export const E2E_PORTS = { gateway: 13000, 'tail-sync': 13001, 'webhook-dispatcher': 13002 } as const;

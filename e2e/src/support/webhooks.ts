@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { kafkaConnection } from '@tailsync/service-kit';
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { publishRiskAssessments } from '../../../tools/cli/publish-risk-assessment';
+import { publishRiskAssessments } from '@tailsync/tools/testing';
 import { api, newServiceAccount, type TestAccount } from './accounts';
 import { principalKafka } from './kafka';
 import { eventually } from './eventually';

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { Span } from '@opentelemetry/api';
 import { JwtService } from '@nestjs/jwt';
 import { type LogCorrelation, SecretBoxError } from '@tailsync/service-kit';
-import { CallbackKeys, NoSigningKey } from '../signing/callback-keys';
+import { CallbackKeys, NoSigningKey } from '../subscriptions/callback-keys';
 import { signCallback, type CallbackSigningKeys } from '../signing/callback-signer';
 import type { SubscriptionState } from '../subscriptions/subscription-state';
 import type { StoredSubscription } from '../subscriptions/subscription.store';

@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { scripts, WebhookReceiver } from '../testing/receiver';
+import { scripts, WebhookReceiver } from '@tailsync/webhooks/testing';
 import { AttemptSender } from './attempt.sender';
 
 describe('AttemptSender (real HTTP)', () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SecretBox } from '@tailsync/service-kit';
 import { verifyWebhookRequest } from '@tailsync/webhooks';
-import { scripts, WebhookReceiver } from '../testing/receiver';
+import { scripts, WebhookReceiver } from '@tailsync/webhooks/testing';
 import { SubscriptionState } from '../subscriptions/subscription-state';
 import { SubscriptionStore } from '../subscriptions/subscription.store';
 import { eventually, isolatedDatabase, newSharedSecret, sleep, startedEventsPublisher, subscriptionInput, testKey, uniqueDomain } from '../testing/harness';
@@ -10,7 +10,7 @@ import { AttemptSender } from './attempt.sender';
 import { DeliveryMetrics } from './delivery.metrics';
 import { AttemptRecorder } from './attempt.recorder';
 import { AttemptRunner, type AttemptRunnerOptions } from './attempt.runner';
-import { CallbackKeys } from '../signing/callback-keys';
+import { CallbackKeys } from '../subscriptions/callback-keys';
 import { WriteBehindLeases } from './write-behind-leases';
 import { FlowGate } from './flow-gate';
 import { DeliveryScheduler, type SchedulerOptions } from './delivery.scheduler';

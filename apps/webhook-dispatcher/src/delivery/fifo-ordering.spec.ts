@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { CallerContext, DeliveryOrdering } from '@tailsync/contracts';
 import { DispatcherRuntime } from '../dispatcher.runtime';
-import { SubscriptionRequests } from '../subscriptions/subscription-requests';
-import { arrivalOrder } from '../testing/arrival-order';
 import { eventually, isolatedDatabase, newSharedSecret, uniqueDomain } from '../testing/harness';
-import { WebhookReceiver, type ReceiverScript } from '../testing/receiver';
+import { arrivalOrder, WebhookReceiver, type ReceiverScript } from '@tailsync/webhooks/testing';
 import { runningDispatcher, stopDispatcher } from '../testing/running-dispatcher';
 import type { NewDelivery } from './delivery.store';
 import { callbackBody } from './domain/event-message';
+import { requestHandlersOf } from '../request-handlers';
 
 const EVT = 'Product.RiskAssessmentExecuted';
 const caller = (domain: string): CallerContext => ({ domain, source: 'client', requestId: 'r' });
@@ -32,7 +31,7 @@ describe('ordering "fifo" with two dispatcher copies (real PostgreSQL, real rece
     const domain = uniqueDomain();
     const receiver = await WebhookReceiver.start(script);
     receivers.push(receiver);
-    const reply = await new SubscriptionRequests(copies[0]).put({
+    const reply = await requestHandlersOf(copies[0]).subscriptions.put({
       caller: caller(domain), body: { eventNames: [EVT], url: receiver.url, sealedSecret: copies[0].box.encrypt(newSharedSecret(), domain), ...(ordering ? { ordering } : {}) },
     });
     if (!reply.ok) throw new Error(JSON.stringify(reply.problem));
@@ -107,7 +106,7 @@ describe('ordering "fifo" with two dispatcher copies (real PostgreSQL, real rece
 
   it('refuses an ordering it does not know, and saving without one sets none', async () => {
     const domain = uniqueDomain();
-    const requests = new SubscriptionRequests(copies[0]);
+    const requests = requestHandlersOf(copies[0]).subscriptions;
     const put = (extra: Record<string, unknown>) =>
       requests.put({ caller: caller(domain), body: { eventNames: [EVT], url: 'http://127.0.0.1:9/x', sealedSecret: copies[0].box.encrypt(newSharedSecret(), domain), ...extra } });
     expect(await put({ ordering: 'lifo' })).toMatchObject({ ok: false, problem: { fieldErrors: { ordering: ['ordering must be one of none, fifo.'] } } });

@@ -3,10 +3,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CallerContext } from '@tailsync/contracts';
 import { DispatcherRuntime } from '../dispatcher.runtime';
-import { SubscriptionRequests } from '../subscriptions/subscription-requests';
 import { eventually, isolatedDatabase, newSharedSecret, sleep, uniqueDomain } from '../testing/harness';
 import { runningDispatcher, stopDispatcher } from '../testing/running-dispatcher';
 import { callbackBody } from './domain/event-message';
+import { requestHandlersOf } from '../request-handlers';
 
 const EVT = 'Product.RiskAssessmentExecuted';
 
@@ -50,7 +50,7 @@ class SlowReceiver {
 const caller = (domain: string): CallerContext => ({ domain, source: 'client', requestId: 'r' });
 
 async function subscribe(runtime: DispatcherRuntime, domain: string, url: string, limits: { maxPerSecond?: number; maxInFlight?: number }) {
-  const reply = await new SubscriptionRequests(runtime).put({
+  const reply = await requestHandlersOf(runtime).subscriptions.put({
     caller: caller(domain), body: { eventNames: [EVT], url, sealedSecret: runtime.box.encrypt(newSharedSecret(), domain), ...limits },
   });
   if (!reply.ok) throw new Error(JSON.stringify(reply.problem));
@@ -148,7 +148,7 @@ describe('flow control: maxInFlight and maxPerSecond across two dispatcher copie
 
   it('refuses caps out of range', async () => {
     const domain = uniqueDomain();
-    const requests = new SubscriptionRequests(copies[0]);
+    const requests = requestHandlersOf(copies[0]).subscriptions;
     const put = (limits: Record<string, unknown>) =>
       requests.put({ caller: caller(domain), body: { eventNames: [EVT], url: 'http://127.0.0.1:9/x', sealedSecret: copies[0].box.encrypt(newSharedSecret(), domain), ...limits } });
     expect(await put({ maxPerSecond: 0, maxInFlight: 101 })).toMatchObject({

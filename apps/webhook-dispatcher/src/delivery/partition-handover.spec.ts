@@ -4,7 +4,7 @@ import { Kafka, logLevel } from 'kafkajs';
 import { DispatcherRuntime } from '../dispatcher.runtime';
 import { SubscriptionStore } from '../subscriptions/subscription.store';
 import { ensureSubscriptionEventsTopic, eventually, infraKafka, isolatedDatabase, newSharedSecret, sleep, subscriptionInput, testConfig, uniqueDomain } from '../testing/harness';
-import { scripts, WebhookReceiver } from '../testing/receiver';
+import { scripts, WebhookReceiver } from '@tailsync/webhooks/testing';
 import { eventTypeOnTopic } from '../testing/event-type-on-topic';
 
 /**

@@ -6,9 +6,10 @@ import { callbackBody } from '../delivery/domain/event-message';
 import { DispatcherRuntime } from '../dispatcher.runtime';
 import { eventually, infraKafka, isolatedDatabase, newSharedSecret, uniqueDomain } from '../testing/harness';
 import { runningDispatcher, stopDispatcher } from '../testing/running-dispatcher';
-import { WebhookReceiver } from '../testing/receiver';
-import { BackfillRequests } from './backfill-requests';
-import { SubscriptionRequests } from './subscription-requests';
+import { WebhookReceiver } from '@tailsync/webhooks/testing';
+import { BackfillRequests } from '../interface/backfill-requests';
+import { SubscriptionRequests } from '../interface/subscription-requests';
+import { requestHandlersOf } from '../request-handlers';
 
 const EVT = 'Product.RiskAssessmentExecuted';
 const PER_SECOND = 5;
@@ -28,8 +29,8 @@ describe('backfill from the input topic (real Kafka, real PostgreSQL, real recei
     await producer.connect();
     db = await isolatedDatabase('backfill');
     runtime = await runningDispatcher(db.pool, 'backfill', { WEBHOOK_RECOVERY_PER_SECOND: String(PER_SECOND) }, topic);
-    messages = new SubscriptionRequests(runtime);
-    backfills = new BackfillRequests(runtime);
+    messages = requestHandlersOf(runtime).subscriptions;
+    backfills = requestHandlersOf(runtime).backfill;
   });
   afterAll(async () => {
     await stopDispatcher(runtime);

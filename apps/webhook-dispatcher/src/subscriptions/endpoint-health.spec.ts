@@ -6,8 +6,9 @@ import { callbackBody } from '../delivery/domain/event-message';
 import { DispatcherRuntime } from '../dispatcher.runtime';
 import { ensureSubscriptionEventsTopic, eventually, infraKafka, isolatedDatabase, newSharedSecret, uniqueDomain } from '../testing/harness';
 import { runningDispatcher, stopDispatcher } from '../testing/running-dispatcher';
-import { scripts, WebhookReceiver } from '../testing/receiver';
-import { SubscriptionRequests } from './subscription-requests';
+import { scripts, WebhookReceiver } from '@tailsync/webhooks/testing';
+import { SubscriptionRequests } from '../interface/subscription-requests';
+import { requestHandlersOf } from '../request-handlers';
 
 const EVT = 'Product.RiskAssessmentExecuted';
 
@@ -44,7 +45,7 @@ describe('endpoint health (real PostgreSQL, real Kafka, real receivers)', () => 
   async function dispatcher(env: Record<string, string>) {
     const runtime = await runningDispatcher(db.pool, `health-${runtimes.length}`, { WEBHOOK_RETRY_DELAYS_MS: '20', ...env });
     runtimes.push(runtime);
-    return { runtime, messages: new SubscriptionRequests(runtime) };
+    return { runtime, messages: requestHandlersOf(runtime).subscriptions };
   }
 
   const caller = (domain: string): CallerContext => ({ domain, source: 'client', requestId: 'r' });

@@ -4,9 +4,10 @@ import { callbackBody } from '../delivery/domain/event-message';
 import { DispatcherRuntime } from '../dispatcher.runtime';
 import { eventually, isolatedDatabase, newSharedSecret, sleep, uniqueDomain } from '../testing/harness';
 import { runningDispatcher, stopDispatcher } from '../testing/running-dispatcher';
-import { scripts, WebhookReceiver } from '../testing/receiver';
-import { RecoveryRequests } from './recovery-requests';
-import { SubscriptionRequests } from './subscription-requests';
+import { scripts, WebhookReceiver } from '@tailsync/webhooks/testing';
+import { RecoveryRequests } from '../interface/recovery-requests';
+import { SubscriptionRequests } from '../interface/subscription-requests';
+import { requestHandlersOf } from '../request-handlers';
 
 const EVT = 'Product.RiskAssessmentExecuted';
 
@@ -20,8 +21,8 @@ describe('recovery after an outage and the delivery log filters (real PostgreSQL
   beforeAll(async () => {
     db = await isolatedDatabase('recovery');
     runtime = await runningDispatcher(db.pool, 'recovery', { WEBHOOK_RETRY_DELAYS_MS: '20', WEBHOOK_RECOVERY_PER_SECOND: '5' });
-    messages = new SubscriptionRequests(runtime);
-    recovery = new RecoveryRequests(runtime);
+    messages = requestHandlersOf(runtime).subscriptions;
+    recovery = requestHandlersOf(runtime).recovery;
   });
   afterAll(async () => {
     await stopDispatcher(runtime);

@@ -6,8 +6,9 @@ import { callbackBody } from '../delivery/domain/event-message';
 import { DispatcherRuntime } from '../dispatcher.runtime';
 import { eventually, isolatedDatabase, newSharedSecret, sleep, uniqueDomain } from '../testing/harness';
 import { runningDispatcher, stopDispatcher } from '../testing/running-dispatcher';
-import { scripts, WebhookReceiver, type ReceivedRequest } from '../testing/receiver';
-import { SubscriptionRequests } from './subscription-requests';
+import { scripts, WebhookReceiver, type ReceivedRequest } from '@tailsync/webhooks/testing';
+import { SubscriptionRequests } from '../interface/subscription-requests';
+import { requestHandlersOf } from '../request-handlers';
 
 const EVT = 'Product.RiskAssessmentExecuted';
 const GRACE = 3600;
@@ -21,7 +22,7 @@ describe('rotating the shared secret without a gap (RPC handlers, real PostgreSQ
   beforeAll(async () => {
     db = await isolatedDatabase('rotation');
     runtime = await runningDispatcher(db.pool, 'rot', { WEBHOOK_SECRET_GRACE_SECONDS: String(GRACE), WEBHOOK_RETRY_DELAYS_MS: '600,600' });
-    messages = new SubscriptionRequests(runtime);
+    messages = requestHandlersOf(runtime).subscriptions;
   });
   afterAll(async () => {
     await stopDispatcher(runtime);

@@ -7,9 +7,10 @@ import { callbackBody } from '../delivery/domain/event-message';
 import { DispatcherRuntime } from '../dispatcher.runtime';
 import { eventually, isolatedDatabase, newSharedSecret, sleep, uniqueDomain } from '../testing/harness';
 import { runningDispatcher, stopDispatcher } from '../testing/running-dispatcher';
-import { scripts, WebhookReceiver, type ReceivedRequest } from '../testing/receiver';
-import { SigningKeyRequests } from './signing-key-requests';
-import { SubscriptionRequests } from './subscription-requests';
+import { scripts, WebhookReceiver, type ReceivedRequest } from '@tailsync/webhooks/testing';
+import { SigningKeyRequests } from '../interface/signing-key-requests';
+import { SubscriptionRequests } from '../interface/subscription-requests';
+import { requestHandlersOf } from '../request-handlers';
 
 const EVT = 'Product.RiskAssessmentExecuted';
 const GRACE_SECONDS = 2;
@@ -35,8 +36,8 @@ describe('Ed25519 signing keys: publication before signing, retirement after (RP
   beforeAll(async () => {
     db = await isolatedDatabase('signing_keys');
     runtime = await runningDispatcher(db.pool, 'keys', { WEBHOOK_SECRET_GRACE_SECONDS: String(GRACE_SECONDS), WEBHOOK_RETRY_DELAYS_MS: '200' });
-    subscriptions = new SubscriptionRequests(runtime);
-    keys = new SigningKeyRequests(runtime);
+    subscriptions = requestHandlersOf(runtime).subscriptions;
+    keys = requestHandlersOf(runtime).signingKeys;
     receiver = await WebhookReceiver.start(scripts.status(200));
   });
   afterAll(async () => {

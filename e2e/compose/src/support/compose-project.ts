@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { newServiceKeys } from '@tailsync/service-kit';
-// eslint-disable-next-line @nx/enforce-module-boundaries -- an .env file written as the CLI writes one
-import { envFileValue } from '../../../../tools/stack/env-file-value';
+// An .env file written as the CLI writes one.
+import { envFileValue } from '@tailsync/stack';
 
 export const REPO_ROOT = join(__dirname, '..', '..', '..', '..');
 

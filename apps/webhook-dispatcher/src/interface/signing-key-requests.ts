@@ -1,8 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
 import type { RpcReply, RpcRequest, SigningKeysView, wire } from '@tailsync/contracts';
 import { handleRpc, ProblemError } from '@tailsync/service-kit';
-import { DispatcherRuntime } from '../dispatcher.runtime';
-import { sealedKeyPair, signingKeyAt } from '../signing/callback-keys';
+import type { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
+import type { SecretBox } from '@tailsync/service-kit';
+import type { SubscriptionStore } from '../subscriptions/subscription.store';
+import type { SubscriptionEventsPublisher } from '../subscriptions/subscription-events.publisher';
+import { sealedKeyPair, signingKeyAt } from '../subscriptions/callback-keys';
 import { noSubscription } from './rpc-problems';
 
 /** How long a JWK Set may be cached, at most; never longer than a rotation's grace period either. */
@@ -13,17 +15,21 @@ const JWKS_MAX_AGE_SECONDS = 300;
  * schedule, and a rotation (a new key published a grace period before it signs, the old one kept a
  * grace period after: WEBHOOK_SECRET_GRACE_SECONDS).
  */
-@Injectable()
 export class SigningKeyRequests {
-  constructor(@Inject(DispatcherRuntime) private readonly runtime: DispatcherRuntime) {}
+  constructor(
+    private readonly config: WebhookDispatcherConfig,
+    private readonly box: SecretBox,
+    private readonly subscriptions: SubscriptionStore,
+    private readonly events: SubscriptionEventsPublisher,
+  ) {}
 
   /** The public keys of the caller's domain (the gateway's public JWK Set endpoint names the domain); empty when it has none. */
   keySet(request: RpcRequest<unknown>): Promise<RpcReply<wire.SigningKeySet>> {
     return handleRpc(request, async ({ caller }) => {
-      const keys = (await this.runtime.subscriptions.keys.live([caller.domain])).get(caller.domain) ?? [];
+      const keys = (await this.subscriptions.keys.live([caller.domain])).get(caller.domain) ?? [];
       return {
         keys: keys.map(({ kid, publicKey }) => ({ kid, x: publicKey })),
-        maxAgeSeconds: Math.min(JWKS_MAX_AGE_SECONDS, this.runtime.config.WEBHOOK_SECRET_GRACE_SECONDS),
+        maxAgeSeconds: Math.min(JWKS_MAX_AGE_SECONDS, this.config.WEBHOOK_SECRET_GRACE_SECONDS),
       };
     });
   }
@@ -35,20 +41,20 @@ export class SigningKeyRequests {
   /** 404 without a subscription; 409 when it signs with its shared secret (rotated by saving a new one). */
   rotate(request: RpcRequest<unknown>): Promise<RpcReply<SigningKeysView>> {
     return handleRpc(request, async ({ caller }) => {
-      const subscription = await this.runtime.subscriptions.get(caller.domain);
+      const subscription = await this.subscriptions.get(caller.domain);
       if (!subscription) throw noSubscription();
       if (subscription.signatureScheme !== 'ed25519') {
         throw new ProblemError({ kind: 'conflict', detail: 'The subscription signs with its shared secret (hmac-sha256): rotate that by saving the subscription with a new sharedSecret.' });
       }
-      await this.runtime.events.inTransaction((db) =>
-        this.runtime.subscriptions.keys.rotate(caller.domain, () => sealedKeyPair(this.runtime.box, caller.domain), this.runtime.config.WEBHOOK_SECRET_GRACE_SECONDS, db),
+      await this.events.inTransaction((db) =>
+        this.subscriptions.keys.rotate(caller.domain, () => sealedKeyPair(this.box, caller.domain), this.config.WEBHOOK_SECRET_GRACE_SECONDS, db),
       );
       return this.view(caller.domain);
     });
   }
 
   private async view(domain: string): Promise<SigningKeysView> {
-    const keys = (await this.runtime.subscriptions.keys.live([domain])).get(domain) ?? [];
+    const keys = (await this.subscriptions.keys.live([domain])).get(domain) ?? [];
     const now = new Date();
     const current = signingKeyAt(keys, now);
     return {

@@ -1,4 +1,3 @@
-import { Injectable, Inject } from '@nestjs/common';
 import {
   DELIVERY_ORDERINGS,
   DELIVERY_STATUSES,
@@ -20,18 +19,24 @@ import {
 import { handleRpc, ProblemError } from '@tailsync/service-kit';
 import { SecretBoxError } from '@tailsync/service-kit';
 import { secretId } from '@tailsync/webhooks';
-import { DispatcherRuntime } from '../dispatcher.runtime';
-import { sealedKeyPair } from '../signing/callback-keys';
+import type { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
+import type { SecretBox } from '@tailsync/service-kit';
+import type { SubscriptionStore } from '../subscriptions/subscription.store';
+import type { SubscriptionState } from '../subscriptions/subscription-state';
+import type { WebhookTester } from '../delivery/webhook-tester';
+import type { DeliveryStore } from '../delivery/delivery.store';
+import type { DeliveryScheduler } from '../delivery/delivery.scheduler';
+import { sealedKeyPair } from '../subscriptions/callback-keys';
 import type { DeliveryFilter } from '../delivery/delivery.store';
 import { validateWebhookUrl } from '../delivery/domain/ssrf-guard';
 import { resolverAll } from '../delivery/resolver-lookup';
 
 const RESOLVE_ALL = resolverAll();
 import { parseInstant } from '../delivery/domain/time-window';
-import { eventNamesErrors, sharedSecretErrors } from './subscription-rules';
+import { eventNamesErrors, sharedSecretErrors } from '../subscriptions/subscription-rules';
 import { noSubscription, validation } from './rpc-problems';
-import { previousSecretValidUntil } from './subscription-secrets';
-import type { StoredSubscription } from './subscription.store';
+import { previousSecretValidUntil } from '../subscriptions/subscription-secrets';
+import type { StoredSubscription } from '../subscriptions/subscription.store';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DEFAULT_PAGE = 50;
@@ -60,9 +65,16 @@ const view = (s: StoredSubscription): SubscriptionView => ({
 
 
 /** The gateway's webhook requests (webhook-dispatcher.grpc.ts receives them); every one is scoped to the caller's domain. */
-@Injectable()
 export class SubscriptionRequests {
-  constructor(@Inject(DispatcherRuntime) private readonly runtime: DispatcherRuntime) {}
+  constructor(
+    private readonly config: WebhookDispatcherConfig,
+    private readonly box: SecretBox,
+    private readonly subscriptions: SubscriptionStore,
+    private readonly state: SubscriptionState,
+    private readonly tester: WebhookTester,
+    private readonly deliveries: DeliveryStore,
+    private readonly scheduler: DeliveryScheduler,
+  ) {}
 
   put(request: RpcRequest<PutSubscriptionRequest>): Promise<RpcReply<SubscriptionView>> {
     return handleRpc(request, async ({ caller, body }) => {
@@ -70,7 +82,7 @@ export class SubscriptionRequests {
       const names = eventNamesErrors(body?.eventNames);
       if (names.length) fieldErrors.eventNames = names;
       const url = typeof body?.url === 'string'
-        ? await validateWebhookUrl(body.url, { allowPrivate: this.runtime.config.WEBHOOK_ALLOW_PRIVATE_URLS, resolve: RESOLVE_ALL })
+        ? await validateWebhookUrl(body.url, { allowPrivate: this.config.WEBHOOK_ALLOW_PRIVATE_URLS, resolve: RESOLVE_ALL })
         : { ok: false as const, message: 'url must be an absolute http or https URL' };
       if (!url.ok) fieldErrors.url = [url.message];
       const scheme = body?.signatureScheme ?? 'hmac-sha256';
@@ -87,7 +99,7 @@ export class SubscriptionRequests {
         if (scheme !== 'ed25519') fieldErrors.sharedSecret = ['sharedSecret is required.'];
       } else {
         try {
-          secret = this.runtime.box.decrypt(String(body.sealedSecret), caller.domain);
+          secret = this.box.decrypt(String(body.sealedSecret), caller.domain);
           const secretErrors = sharedSecretErrors(secret);
           if (secretErrors.length) fieldErrors.sharedSecret = secretErrors;
         } catch (error) {
@@ -101,29 +113,29 @@ export class SubscriptionRequests {
         maxPerSecond: body.maxPerSecond ?? null, maxInFlight: body.maxInFlight ?? null, ordering,
         sealedSecret: secret === undefined ? null : body.sealedSecret!, secretId: secret === undefined ? null : secretId(secret),
       };
-      const saved = await this.runtime.state.save(caller.domain, input, this.runtime.config.WEBHOOK_SECRET_GRACE_SECONDS, () => sealedKeyPair(this.runtime.box, caller.domain));
+      const saved = await this.state.save(caller.domain, input, this.config.WEBHOOK_SECRET_GRACE_SECONDS, () => sealedKeyPair(this.box, caller.domain));
       return view(saved.subscription);
     });
   }
 
   get(request: RpcRequest<unknown>): Promise<RpcReply<SubscriptionView>> {
-    return this.viewReply(request, (domain) => this.runtime.subscriptions.get(domain));
+    return this.viewReply(request, (domain) => this.subscriptions.get(domain));
   }
 
   delete(request: RpcRequest<unknown>): Promise<RpcReply<DeleteSubscriptionResult>> {
     return handleRpc(request, async ({ caller }) => {
-      if (!(await this.runtime.state.delete(caller.domain))) throw noSubscription();
+      if (!(await this.state.delete(caller.domain))) throw noSubscription();
       return { deleted: true as const };
     });
   }
 
   enable(request: RpcRequest<unknown>): Promise<RpcReply<SubscriptionView>> {
-    return this.viewReply(request, (domain) => this.runtime.state.enable(domain));
+    return this.viewReply(request, (domain) => this.state.enable(domain));
   }
 
   /** The admin API's Disable: idempotent, a subscription already disabled keeps its reason. */
   disable(request: RpcRequest<unknown>): Promise<RpcReply<SubscriptionView>> {
-    return this.viewReply(request, (domain) => this.runtime.state.disableByOperator(domain));
+    return this.viewReply(request, (domain) => this.state.disableByOperator(domain));
   }
 
   test(request: RpcRequest<TestSubscriptionRequest>): Promise<RpcReply<TestSubscriptionResult>> {
@@ -132,12 +144,12 @@ export class SubscriptionRequests {
       if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
         throw validation({ payloadToEcho: ['payloadToEcho is required and must be a JSON object.'] });
       }
-      const sub = await this.runtime.subscriptions.get(caller.domain);
+      const sub = await this.subscriptions.get(caller.domain);
       if (!sub) throw noSubscription();
       // Answer before the gateway gives up on us: the call's limit is the attempt timeout, cut to the request's deadline.
       const left = deadline === undefined ? Infinity : deadline - Date.now() - 500;
-      const timeoutMs = Math.max(100, Math.min(this.runtime.config.WEBHOOK_ATTEMPT_TIMEOUT_MS, left));
-      return this.runtime.tester.test(sub, payload, timeoutMs);
+      const timeoutMs = Math.max(100, Math.min(this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS, left));
+      return this.tester.test(sub, payload, timeoutMs);
     });
   }
 
@@ -167,7 +179,7 @@ export class SubscriptionRequests {
       }
       if (Object.keys(fieldErrors).length > 0) throw validation(fieldErrors);
 
-      const { deliveries, attempts } = await this.runtime.deliveries.list(caller.domain, filter, limit + 1, before);
+      const { deliveries, attempts } = await this.deliveries.list(caller.domain, filter, limit + 1, before);
       const page = deliveries.slice(0, limit);
       const byDelivery = new Map<string, DeliveryView['attempts']>();
       for (const a of attempts) {
@@ -195,10 +207,10 @@ export class SubscriptionRequests {
     return handleRpc(request, async ({ caller, body }) => {
       const id = body?.id;
       if (typeof id !== 'string' || !UUID.test(id)) throw new ProblemError({ kind: 'not-found', detail: 'No such delivery.' });
-      const outcome = await this.runtime.deliveries.redeliver(caller.domain, id.toLowerCase());
+      const outcome = await this.deliveries.redeliver(caller.domain, id.toLowerCase());
       if (outcome === 'not-found') throw new ProblemError({ kind: 'not-found', detail: 'No such delivery.' });
       if (outcome === 'conflict') throw new ProblemError({ kind: 'conflict', detail: 'Only a failed delivery can be redelivered.' });
-      this.runtime.scheduler.wake();
+      this.scheduler.wake();
       return { id: id.toLowerCase(), status: 'pending' as const };
     });
   }

@@ -1,8 +1,8 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { ActivityRequest, DeliveryActivityReply, RpcReply, RpcRequest } from '@tailsync/contracts';
 import { handleRpc } from '@tailsync/service-kit';
-import { DeliveryActivityStore } from './delivery-activity.store';
-import { ConsumerLag } from './consumer-lag';
+import { DeliveryActivityStore } from '../admin/delivery-activity.store';
+import { ConsumerLag } from '../admin/consumer-lag';
 
 /** The gateway's admin requests across domains: the operators' overview of deliveries. */
 @Injectable()

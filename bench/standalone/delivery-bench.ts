@@ -4,7 +4,7 @@
  *   2. latency: events published at a steady rate → event-to-callback latency p50 / p99.
  *
  *   BENCH_BASE_URL=http://localhost:3000 ADMIN_TOKEN=… KAFKA_BROKERS=127.0.0.1:9092 \
- *     node tools/run.js apps/webhook-dispatcher/bench/delivery-bench.ts [--burst 10000] [--domains 4] [--rate 200] [--seconds 10]
+ *     node tools/run.js bench/standalone/delivery-bench.ts [--burst 10000] [--domains 4] [--rate 200] [--seconds 10]
  *
  * The stack's dispatcher needs WEBHOOK_ALLOW_PRIVATE_URLS=true (the receivers listen on 127.0.0.1).
  * Traffic stays on this machine; every loop is bounded.
@@ -14,9 +14,8 @@ import { parseArgs } from 'node:util';
 import { TOPICS } from '@tailsync/contracts';
 import { kafkaConnection } from '@tailsync/service-kit';
 import { Kafka, logLevel } from 'kafkajs';
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { publishRiskAssessments } from '../../../tools/cli/publish-risk-assessment';
-import { scripts, WebhookReceiver } from '../src/testing/receiver';
+import { publishRiskAssessments } from '@tailsync/tools/testing';
+import { scripts, WebhookReceiver } from '@tailsync/webhooks/testing';
 
 const base = process.env.BENCH_BASE_URL ?? 'http://localhost:3000';
 const kafka = kafkaConnection(process.env);

@@ -1,9 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
 import type { BackfillDeliveriesRequest, BackfillDeliveriesResult, RpcReply, RpcRequest } from '@tailsync/contracts';
 import { handleRpc } from '@tailsync/service-kit';
 import { randomUUID } from 'node:crypto';
 import { backfillSince } from '../delivery/domain/time-window';
-import { DispatcherRuntime } from '../dispatcher.runtime';
+import type { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
+import type { SubscriptionStore } from '../subscriptions/subscription.store';
+import type { TopicRereader } from '../delivery/topic-rereader';
+import type { DeliveryStore } from '../delivery/delivery.store';
+import type { DeliveryScheduler } from '../delivery/delivery.scheduler';
 import { activeSubscription, validation } from './rpc-problems';
 
 /** Answer before the gateway gives up: reading the topic may take at most this long, cut to the call's deadline. */
@@ -14,20 +17,25 @@ const READ_LIMIT_MS = 60_000;
  * (TopicRereader, DeliveryStore.insertBackfill): each gets a delivery paced at the recovery rate,
  * behind live events. 404 without a subscription, 409 while it is disabled.
  */
-@Injectable()
 export class BackfillRequests {
-  constructor(@Inject(DispatcherRuntime) private readonly runtime: DispatcherRuntime) {}
+  constructor(
+    private readonly config: WebhookDispatcherConfig,
+    private readonly subscriptions: SubscriptionStore,
+    private readonly rereader: TopicRereader,
+    private readonly deliveries: DeliveryStore,
+    private readonly scheduler: DeliveryScheduler,
+  ) {}
 
   backfill(request: RpcRequest<BackfillDeliveriesRequest>): Promise<RpcReply<BackfillDeliveriesResult>> {
     return handleRpc(request, async ({ caller, body, deadline }) => {
       const since = backfillSince(body?.since, new Date());
       if ('errors' in since) throw validation(since.errors);
-      await activeSubscription((domain) => this.runtime.subscriptions.get(domain), caller.domain, 'backfilling');
+      await activeSubscription((domain) => this.subscriptions.get(domain), caller.domain, 'backfilling');
       const readUntil = Math.min(Date.now() + READ_LIMIT_MS, deadline === undefined ? Infinity : deadline - 500);
-      const events = await this.runtime.rereader.read(caller.domain, since, readUntil);
+      const events = await this.rereader.read(caller.domain, since, readUntil);
       const backfillId = randomUUID();
-      const count = await this.runtime.deliveries.insertBackfill(events, this.runtime.config.WEBHOOK_RECOVERY_PER_SECOND, backfillId);
-      this.runtime.scheduler.wake();
+      const count = await this.deliveries.insertBackfill(events, this.config.WEBHOOK_RECOVERY_PER_SECOND, backfillId);
+      this.scheduler.wake();
       return { backfillId, events: count };
     });
   }

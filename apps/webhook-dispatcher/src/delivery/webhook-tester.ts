@@ -1,11 +1,11 @@
 import { JwtService } from '@nestjs/jwt';
 import type { TestSubscriptionResult } from '@tailsync/contracts';
-import { CallbackKeys } from '../signing/callback-keys';
+import { CallbackKeys } from '../subscriptions/callback-keys';
 import { signCallback } from '../signing/callback-signer';
 import { TEST_WEBHOOK_ID_PREFIX } from '@tailsync/webhooks';
 import { randomUUID } from 'node:crypto';
-import type { AttemptSender } from '../delivery/attempt.sender';
-import type { StoredSubscription } from './subscription.store';
+import type { AttemptSender } from './attempt.sender';
+import type { StoredSubscription } from '../subscriptions/subscription.store';
 
 export const SNIPPET_BYTES = 1024;
 

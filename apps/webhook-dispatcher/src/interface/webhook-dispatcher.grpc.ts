@@ -3,11 +3,11 @@ import { GrpcMethod } from '@nestjs/microservices';
 import type { ServerUnaryCall } from '@grpc/grpc-js';
 import { type DeliveryOrdering, type DeliveryStatus, mapReply, ok, type SignatureScheme, type wire } from '@tailsync/contracts';
 import { INSTANCE_ID, pingReply, READINESS_CHECKS, ReadinessCheck, ServedCalls } from '@tailsync/service-kit';
-import { AdminRequests } from './admin/admin-requests';
-import { BackfillRequests } from './subscriptions/backfill-requests';
-import { RecoveryRequests } from './subscriptions/recovery-requests';
-import { SigningKeyRequests } from './subscriptions/signing-key-requests';
-import { SubscriptionRequests } from './subscriptions/subscription-requests';
+import { AdminRequests } from './admin-requests';
+import { BackfillRequests } from './backfill-requests';
+import { RecoveryRequests } from './recovery-requests';
+import { SigningKeyRequests } from './signing-key-requests';
+import { SubscriptionRequests } from './subscription-requests';
 
 type Call = ServerUnaryCall<unknown, unknown>;
 

@@ -1,8 +1,9 @@
 import type { CallerContext, RpcReply } from '@tailsync/contracts';
 import { DispatcherRuntime } from '../dispatcher.runtime';
 import { ensureSubscriptionEventsTopic, isolatedDatabase, newSharedSecret, testConfig, uniqueDomain } from '../testing/harness';
-import { scripts, WebhookReceiver } from '../testing/receiver';
+import { scripts, WebhookReceiver } from '@tailsync/webhooks/testing';
 import { decodeCursor, encodeCursor, SubscriptionRequests } from './subscription-requests';
+import { requestHandlersOf } from '../request-handlers';
 
 const EVT = 'Product.RiskAssessmentExecuted';
 
@@ -15,10 +16,10 @@ describe('SubscriptionRequests (the RPC handlers, real PostgreSQL)', () => {
   beforeAll(async () => {
     db = await isolatedDatabase('messages');
     runtime = new DispatcherRuntime(testConfig(), 'spec', { pool: db.pool });
-    open = new SubscriptionRequests(runtime);
+    open = requestHandlersOf(runtime).subscriptions;
     await ensureSubscriptionEventsTopic();
     await runtime.events.start();
-    guarded = new SubscriptionRequests(new DispatcherRuntime(testConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: 'false' }), 'spec-guarded', { pool: db.pool }));
+    guarded = requestHandlersOf(new DispatcherRuntime(testConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: 'false' }), 'spec-guarded', { pool: db.pool })).subscriptions;
   });
   afterAll(async () => {
     await runtime.events.stop();

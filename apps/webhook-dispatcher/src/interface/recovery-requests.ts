@@ -1,9 +1,11 @@
-import { Injectable, Inject } from '@nestjs/common';
 import { type RecoverDeliveriesRequest, type RecoverDeliveriesResult, type RpcReply, type RpcRequest } from '@tailsync/contracts';
 import { handleRpc } from '@tailsync/service-kit';
 import { randomUUID } from 'node:crypto';
 import { recoveryWindow } from '../delivery/domain/time-window';
-import { DispatcherRuntime } from '../dispatcher.runtime';
+import type { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
+import type { SubscriptionStore } from '../subscriptions/subscription.store';
+import type { DeliveryStore } from '../delivery/delivery.store';
+import type { DeliveryScheduler } from '../delivery/delivery.scheduler';
 import { activeSubscription, validation } from './rpc-problems';
 
 /**
@@ -11,18 +13,22 @@ import { activeSubscription, validation } from './rpc-problems';
  * DeliveryStore.recover): 404 without a subscription, 409 while it is disabled (they would only be
  * skipped again). The scheduler paces them; the log shows their progress (and `recoveryId`).
  */
-@Injectable()
 export class RecoveryRequests {
-  constructor(@Inject(DispatcherRuntime) private readonly runtime: DispatcherRuntime) {}
+  constructor(
+    private readonly config: WebhookDispatcherConfig,
+    private readonly subscriptions: SubscriptionStore,
+    private readonly deliveries: DeliveryStore,
+    private readonly scheduler: DeliveryScheduler,
+  ) {}
 
   recover(request: RpcRequest<RecoverDeliveriesRequest>): Promise<RpcReply<RecoverDeliveriesResult>> {
     return handleRpc(request, async ({ caller, body }) => {
       const window = recoveryWindow(body?.since, body?.until, new Date());
       if ('errors' in window) throw validation(window.errors);
-      await activeSubscription((domain) => this.runtime.subscriptions.get(domain), caller.domain, 'recovering');
+      await activeSubscription((domain) => this.subscriptions.get(domain), caller.domain, 'recovering');
       const recoveryId = randomUUID();
-      const deliveries = await this.runtime.deliveries.recover(caller.domain, window, this.runtime.config.WEBHOOK_RECOVERY_PER_SECOND, recoveryId);
-      this.runtime.scheduler.wake();
+      const deliveries = await this.deliveries.recover(caller.domain, window, this.config.WEBHOOK_RECOVERY_PER_SECOND, recoveryId);
+      this.scheduler.wake();
       return { recoveryId, deliveries };
     });
   }

@@ -1,9 +1,9 @@
 import type { SecretBox } from '@tailsync/service-kit';
-import { signingKeySealContext, type SealedKeyPair, type StoredSigningKey } from '../subscriptions/signing-key.store';
-import { signingSecrets } from '../subscriptions/subscription-secrets';
-import type { StoredSubscription } from '../subscriptions/subscription.store';
-import type { CallbackSigningKeys } from './callback-signer';
-import { DomainSigningKey, newSigningKeyPair } from './domain-signing-key';
+import { signingKeySealContext, type SealedKeyPair, type StoredSigningKey } from './signing-key.store';
+import { signingSecrets } from './subscription-secrets';
+import type { StoredSubscription } from './subscription.store';
+import type { CallbackSigningKeys } from '../signing/callback-signer';
+import { DomainSigningKey, newSigningKeyPair } from '../signing/domain-signing-key';
 
 /** Keys kept unsealed at most; past it the longest kept is dropped. */
 const MAX_KEPT = 10_000;

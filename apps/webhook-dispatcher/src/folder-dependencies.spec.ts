@@ -1,0 +1,13 @@
+/**
+ * The dispatcher's folders depend one way (README, "Where things are"): `interface/` (the gateway's
+ * calls) → `delivery/` → `subscriptions/` → `signing/`, each never imported back.
+ */
+import { folderCycles, folderGraph } from '@tailsync/service-kit/testing';
+
+describe("the webhook-dispatcher's folders", () => {
+  it('import each other one way only: no cycle between folders', () => {
+    const graph = folderGraph(__dirname);
+    expect(graph.get('delivery')).toContain('subscriptions'); // the graph is read at all
+    expect(folderCycles(graph)).toEqual([]);
+  });
+});

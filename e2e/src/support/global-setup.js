@@ -1,0 +1,1 @@
+module.exports = require('./typescript-setup')('global-setup.ts');

@@ -1,0 +1,48 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize, relative, sep } from 'node:path';
+
+/** Which top folders of an app's `src/` import which others ('.' is a file directly in `src/`). */
+export type FolderGraph = Map<string, Set<string>>;
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith('.ts') && !/\.(spec|test-support)\.ts$/.test(entry.name) ? [path] : [];
+  });
+}
+
+/**
+ * The folders' production imports (relative ones: the only way into another folder of the same
+ * app). Specs and test support are wiring, not structure, and do not count.
+ */
+export function folderGraph(root: string): FolderGraph {
+  const folderOf = (path: string) => {
+    const parts = relative(root, path).split(sep);
+    return parts.length > 1 ? parts[0] : '.';
+  };
+  const graph: FolderGraph = new Map();
+  for (const file of sources(root)) {
+    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/from '(\.[^']+)'/g)) {
+      const from = folderOf(file);
+      const to = folderOf(normalize(join(dirname(file), specifier)));
+      if (from !== to) graph.set(from, (graph.get(from) ?? new Set()).add(to));
+    }
+  }
+  return graph;
+}
+
+/** Every path of folders that leads from a folder back to it, as `a → b → a`. */
+export function folderCycles(graph: FolderGraph): string[] {
+  const found: string[] = [];
+  for (const start of graph.keys()) {
+    const walk = (at: string, path: string[]) => {
+      for (const next of graph.get(at) ?? []) {
+        if (next === start) found.push([...path, next].join(' → '));
+        else if (!path.includes(next)) walk(next, [...path, next]);
+      }
+    };
+    walk(start, [start]);
+  }
+  return found;
+}
