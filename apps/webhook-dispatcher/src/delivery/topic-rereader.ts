@@ -4,7 +4,7 @@ import type { WebhookEventType } from '@tailsync/contracts';
 import { Murmur2Partitioner, ProblemError, type KafkaConnection } from '@tailsync/service-kit';
 import { Kafka, logLevel } from 'kafkajs';
 import type { NewDelivery } from './delivery.store';
-import { callbackBody, parseEventMessage } from './domain/event-message';
+import { callbackBody, eventMessageParser } from './domain/event-message';
 
 export interface TopicRereaderOptions {
   kafka: KafkaConnection;
@@ -37,6 +37,7 @@ export class TopicRereader {
 
   private async readTopic(type: WebhookEventType, domain: string, since: Date, deadline: number): Promise<NewDelivery[]> {
     const { topic } = type.input;
+    const parse = eventMessageParser(type);
     const kafka = new Kafka({ ...this.options.kafka, clientId: this.options.clientId, logLevel: logLevel.WARN, retry: { retries: 3 } });
     const admin = kafka.admin();
     await admin.connect();
@@ -74,7 +75,7 @@ export class TopicRereader {
           for (const message of batch.messages) {
             const offset = BigInt(message.offset);
             if (offset < start || offset >= end) continue;
-            const parsed = parseEventMessage(type, message.key, message.value);
+            const parsed = parse(message.key, message.value);
             if (!parsed.ok || parsed.event.domain !== domain) continue;
             found.push({
               domain, eventId: parsed.event.eventId, eventName: type.name, body: callbackBody(type.name, parsed.event),

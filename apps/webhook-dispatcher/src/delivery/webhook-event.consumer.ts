@@ -7,7 +7,7 @@ import type { StoredSubscription } from '../subscriptions/subscription.store';
 import type { DeliveryMetrics } from './delivery.metrics';
 import type { DeliveryStore, NewDelivery } from './delivery.store';
 import { ConfirmedMembership } from './confirmed-membership';
-import { callbackBody, parseEventMessage } from './domain/event-message';
+import { callbackBody } from './domain/event-message';
 import { type FirstAttempt, firstAttemptOf } from './domain/first-attempt';
 import { InputTopic } from './input-topic';
 
@@ -128,7 +128,7 @@ export class WebhookEventConsumer {
         for (let i = 0; i < batch.messages.length; i += CHUNK) {
           if (!isRunning() || isStale()) return;
           const chunk = batch.messages.slice(i, i + CHUNK);
-          const { stored } = await this.handle(input.type, chunk, batch.partition, inheritedBelow);
+          const { stored } = await this.handle(input, chunk, batch.partition, inheritedBelow);
           const last = chunk[chunk.length - 1].offset;
           resolveOffset(last);
           input.offsets.after(batch.partition, (BigInt(last) + 1n).toString(), stored);
@@ -154,12 +154,12 @@ export class WebhookEventConsumer {
   }
 
   /** Resolves once the batch is handed on; `stored` once every delivery of it is stored. */
-  private async handle(type: WebhookEventType, messages: KafkaMessage[], partition: number, inheritedBelow: bigint): Promise<{ stored: Promise<unknown> }> {
+  private async handle({ type, parse }: InputTopic, messages: KafkaMessage[], partition: number, inheritedBelow: bigint): Promise<{ stored: Promise<unknown> }> {
     this.metrics.consumed.inc(messages.length);
     const valid: (NewDelivery & { offset: bigint })[] = [];
     const dead: { message: KafkaMessage; reason: string }[] = [];
     for (const message of messages) {
-      const parsed = parseEventMessage(type, message.key, message.value);
+      const parsed = parse(message.key, message.value);
       if (parsed.ok) {
         const traceparent = validTraceparent(message.headers?.traceparent?.toString());
         valid.push({

@@ -1,11 +1,11 @@
 import { RISK_ASSESSMENT_EXECUTED_EVENT, WEBHOOK_EVENT_TYPES } from '@tailsync/contracts';
-import { callbackBody, parseEventMessage } from './event-message';
+import { callbackBody, eventMessageParser } from './event-message';
 
-const parseRiskAssessmentMessage = (key: Buffer | string | null, value: Buffer | string | null) => parseEventMessage(RISK_ASSESSMENT_EXECUTED_EVENT, key, value);
+const parseRiskAssessmentMessage = eventMessageParser(RISK_ASSESSMENT_EXECUTED_EVENT);
 
 const good = { eventId: '5b8f0c1e-8d0a-4f7e-9d43-2f1c2b7a9e10', domain: 'acme', occurredAt: '2025-06-01T12:00:00.000Z', data: { score: 3 } };
 
-describe('parseEventMessage of Product.RiskAssessmentExecuted', () => {
+describe('eventMessageParser of Product.RiskAssessmentExecuted', () => {
   it('accepts a well-formed message (key = domain or no key)', () => {
     expect(parseRiskAssessmentMessage('acme', JSON.stringify(good))).toEqual({ ok: true, event: good });
     expect(parseRiskAssessmentMessage(null, Buffer.from(JSON.stringify(good)))).toEqual({ ok: true, event: good });
@@ -57,7 +57,7 @@ describe('every registered event type', () => {
     for (const field of ['eventId', 'domain', 'occurredAt', 'data']) {
       const without: Record<string, unknown> = { ...good };
       delete without[field];
-      expect(parseEventMessage(type, null, JSON.stringify(without))).toEqual({ ok: false, reason: `(value) must have required property '${field}'` });
+      expect(eventMessageParser(type)(null, JSON.stringify(without))).toEqual({ ok: false, reason: `(value) must have required property '${field}'` });
     }
   });
 });
