@@ -1,6 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { LeaderLock, PollingLoop } from '@tailsync/service-kit';
-import { createHash } from 'node:crypto';
+import { advisoryLockKey, LeaderLock, PollingLoop } from '@tailsync/service-kit';
 import type { Pool } from 'pg';
 import { DeliveryLogPartitions, type LogWeek } from './delivery-log-partitions';
 import type { DeliveryMetrics } from './delivery.metrics';
@@ -44,7 +43,7 @@ export class DeliveryLogRetention {
     this.weeksAhead = options.weeksAhead ?? 4;
     // Scoped by the pool's session options (its search_path), so copies sharing one log share the lock.
     const scope = `tailsync.webhook-delivery-log-retention:${pool.options.options ?? ''}`;
-    this.lock = new LeaderLock(pool, createHash('sha256').update(scope).digest().readBigInt64BE(0).toString());
+    this.lock = new LeaderLock(pool, advisoryLockKey(scope));
     const intervalMs = options.intervalMs ?? 60_000;
     this.loop = new PollingLoop(() => this.turn(), {
       idleMs: intervalMs,

@@ -1,9 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { CLOUDEVENTS_HEADERS as CE, CLOUDEVENTS_SPEC_VERSION, JSON_CONTENT_TYPE, TOPICS, WEBHOOK_SUBSCRIPTION_EVENT_SCHEMA_ID,
   WEBHOOK_SUBSCRIPTION_EVENTS_SOURCE, webhookSubscriptionCloudEventType, type WebhookSubscriptionEvent } from '@tailsync/contracts';
-import { type KafkaConnection, LeaderLock, metricsRegistry, Murmur2Partitioner, PollingLoop } from '@tailsync/service-kit';
+import { advisoryLockKey, type KafkaConnection, LeaderLock, metricsRegistry, Murmur2Partitioner, PollingLoop } from '@tailsync/service-kit';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
-import { createHash } from 'node:crypto';
 import type { Pool } from 'pg';
 import { Counter } from 'prom-client';
 
@@ -44,7 +43,7 @@ export class SubscriptionEventsRelay {
     this.kafka = new Kafka({ ...options.kafka, clientId: options.clientId, logLevel: logLevel.WARN, retry: { initialRetryTime: 100, retries: 8 } });
     // Scoped by the pool's session options (its search_path), so copies sharing one outbox table share the lock.
     const scope = `tailsync.webhook-subscription-events:${pool.options.options ?? ''}`;
-    this.lock = new LeaderLock(pool, createHash('sha256').update(scope).digest().readBigInt64BE(0).toString());
+    this.lock = new LeaderLock(pool, advisoryLockKey(scope));
     this.loop = new PollingLoop(() => this.turn(), {
       idleMs: IDLE_MS,
       errorBackoffMs: IDLE_MS,

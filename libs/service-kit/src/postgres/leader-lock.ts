@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Client, type Pool } from 'pg';
 
 export interface LeaderLockOptions {
@@ -8,6 +9,14 @@ export interface LeaderLockOptions {
 }
 
 const noop = () => undefined;
+
+/**
+ * A 64-bit advisory lock key (as a decimal string) derived from a name, computed locally so taking
+ * the lock needs no extra round trip.
+ */
+export function advisoryLockKey(name: string): string {
+  return createHash('sha256').update(name).digest().readBigInt64BE(0).toString();
+}
 
 /**
  * Leadership among copies of a service: a session-level `pg_try_advisory_lock` held on a dedicated

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { AllCheckpoint, EventStore, ReadAllResult, StoredEvent } from '@tailsync/event-store';
 import { inSchema } from '@tailsync/service-kit';
 
@@ -31,14 +30,6 @@ export function readModelTables(schema?: string): ReadModelTables {
 export function storeCheckpointSql(tables: ReadModelTables): string {
   return `insert into ${tables.checkpoints} (name, checkpoint, updated_at) values ($1, $2, now())
           on conflict (name) do update set checkpoint = excluded.checkpoint, updated_at = excluded.updated_at`;
-}
-
-/**
- * A 64-bit advisory lock key (as a decimal string) derived from a name, computed locally so taking
- * the lock needs no extra round trip.
- */
-export function advisoryLockKey(name: string): string {
-  return createHash('sha256').update(name).digest().readBigInt64BE(0).toString();
 }
 
 /** Minimal logger, compatible with Nest's `Logger`. */

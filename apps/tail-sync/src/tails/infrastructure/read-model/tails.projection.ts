@@ -1,4 +1,4 @@
-import { PollingLoop } from '@tailsync/service-kit';
+import { advisoryLockKey, PollingLoop } from '@tailsync/service-kit';
 import type { Pool, PoolClient } from 'pg';
 import { escapeLiteral } from 'pg';
 import type { AllCheckpoint, EventStore, StoredEvent } from '@tailsync/event-store';
@@ -9,7 +9,6 @@ import { eventsByTail, foldTailRows, type MappingRow } from './tail-rows.fold';
 import { Placeholders } from './placeholders';
 import { fromDb, readColumns, TAIL_ROW_COLUMNS, tailColumns, type DbTailRow } from './tail-rows.columns';
 import {
-  advisoryLockKey,
   consoleLogger,
   inGlobalOrder,
   readModelTables,

@@ -1,4 +1,4 @@
-import { LeaderLock, PollingLoop } from '@tailsync/service-kit';
+import { advisoryLockKey, LeaderLock, PollingLoop } from '@tailsync/service-kit';
 import type { Pool } from 'pg';
 import type { Message, Producer } from 'kafkajs';
 import { Counter, Gauge } from 'prom-client';
@@ -7,7 +7,6 @@ import type { AllCheckpoint, EventStore } from '@tailsync/event-store';
 import { metricsRegistry } from '@tailsync/service-kit';
 import { tailIdOfStream } from '../../domain/stream-ids';
 import {
-  advisoryLockKey,
   consoleLogger,
   inGlobalOrder,
   readModelTables,
