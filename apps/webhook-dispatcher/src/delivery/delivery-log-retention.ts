@@ -71,13 +71,13 @@ export class DeliveryLogRetention {
     await this.partitions.addWeeks(now, this.weeksAhead);
     const cutoff = now.getTime() - this.options.retentionDays * DAY_MS;
     const turn: RetentionTurn = { dropped: [], held: [], keysDeleted: 0 };
-    let kept: LogWeek[] = [];
+    const kept: LogWeek[] = [];
     for (const week of await this.partitions.weeks()) {
       const outcome = week.end.getTime() <= cutoff ? await this.partitions.dropWeek(week, this.options.lockTimeoutMs ?? 2_000) : 'kept';
       if (outcome === 'dropped') turn.dropped.push(week.suffix);
       else {
         if (outcome === 'pending') turn.held.push(week.suffix);
-        kept = [...kept, week];
+        kept.push(week);
       }
     }
     // Keys go only below the oldest week kept: a week held for a pending delivery keeps its keys.
