@@ -29,8 +29,7 @@ describe('backfill from the input topic (real Kafka, real PostgreSQL, real recei
     await producer.connect();
     db = await isolatedDatabase('backfill');
     runtime = await runningDispatcher(db.pool, 'backfill', { WEBHOOK_RECOVERY_PER_SECOND: String(PER_SECOND) }, topic);
-    messages = requestHandlersOf(runtime).subscriptions;
-    backfills = requestHandlersOf(runtime).backfill;
+    ({ subscriptions: messages, backfill: backfills } = requestHandlersOf(runtime));
   });
   afterAll(async () => {
     await stopDispatcher(runtime);

@@ -21,8 +21,7 @@ describe('recovery after an outage and the delivery log filters (real PostgreSQL
   beforeAll(async () => {
     db = await isolatedDatabase('recovery');
     runtime = await runningDispatcher(db.pool, 'recovery', { WEBHOOK_RETRY_DELAYS_MS: '20', WEBHOOK_RECOVERY_PER_SECOND: '5' });
-    messages = requestHandlersOf(runtime).subscriptions;
-    recovery = requestHandlersOf(runtime).recovery;
+    ({ subscriptions: messages, recovery } = requestHandlersOf(runtime));
   });
   afterAll(async () => {
     await stopDispatcher(runtime);

@@ -36,8 +36,7 @@ describe('Ed25519 signing keys: publication before signing, retirement after (RP
   beforeAll(async () => {
     db = await isolatedDatabase('signing_keys');
     runtime = await runningDispatcher(db.pool, 'keys', { WEBHOOK_SECRET_GRACE_SECONDS: String(GRACE_SECONDS), WEBHOOK_RETRY_DELAYS_MS: '200' });
-    subscriptions = requestHandlersOf(runtime).subscriptions;
-    keys = requestHandlersOf(runtime).signingKeys;
+    ({ subscriptions, signingKeys: keys } = requestHandlersOf(runtime));
     receiver = await WebhookReceiver.start(scripts.status(200));
   });
   afterAll(async () => {
