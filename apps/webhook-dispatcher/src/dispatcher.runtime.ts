@@ -3,19 +3,23 @@ import { backfillGroupPrefix, WEBHOOK_EVENT_TYPES, type WebhookEventType } from 
 import { SecretBox, kafkaConnection, createPool } from '@tailsync/service-kit';
 import type { Pool } from 'pg';
 import { WebhookDispatcherConfig } from './config/webhook-dispatcher.config';
-import { AttemptRecorder } from './delivery/attempt.recorder';
-import { AttemptRunner } from './delivery/attempt.runner';
-import { AttemptSender } from './delivery/attempt.sender';
+import { AttemptRecorder } from './attempts/attempt.recorder';
+import { AttemptRunner } from './attempts/attempt.runner';
+import { AttemptSender } from './attempts/attempt.sender';
 import { CallbackKeys } from './subscriptions/callback-keys';
-import { DeliveryLogRetention } from './delivery/delivery-log-retention';
-import { DeliveryMetrics } from './delivery/delivery.metrics';
-import { DeliveryScheduler } from './delivery/delivery.scheduler';
-import { DeliveryStore } from './delivery/delivery.store';
-import { FlowGate } from './delivery/flow-gate';
-import { parseRetryDelays } from './delivery/domain/retry-policy';
-import { WebhookEventConsumer } from './delivery/webhook-event.consumer';
-import { TopicRereader } from './delivery/topic-rereader';
-import { WriteBehindLeases } from './delivery/write-behind-leases';
+import { DeliveryLogRetention } from './delivery-log/delivery-log-retention';
+import { DeliveryMetrics } from './delivery-log/delivery.metrics';
+import { DeliveryScheduler } from './scheduling/delivery.scheduler';
+import { AttemptRecords } from './attempts/attempt-records.store';
+import { BatchPools } from './delivery-log/batch-pools';
+import { DeliveryLog } from './delivery-log/delivery-log.store';
+import { NewDeliveries } from './delivery-log/new-deliveries.store';
+import { DeliveryLeases } from './scheduling/delivery-leases.store';
+import { FlowGate } from './scheduling/flow-gate';
+import { parseRetryDelays } from './attempts/domain/retry-policy';
+import { WebhookEventConsumer } from './intake/webhook-event.consumer';
+import { TopicRereader } from './intake/topic-rereader';
+import { WriteBehindLeases } from './attempts/write-behind-leases';
 import { migrateDispatcherTables } from './store/migrate';
 import { backfillSecretIds } from './subscriptions/subscription-secrets';
 import { SubscriptionEventsPublisher } from './subscriptions/subscription-events.publisher';
@@ -23,7 +27,7 @@ import { SubscriptionCache } from './subscriptions/subscription-cache';
 import { SubscriptionState } from './subscriptions/subscription-state';
 import { SubscriptionStore } from './subscriptions/subscription.store';
 import { UnsealedSecrets } from './subscriptions/unsealed-secrets';
-import { WebhookTester } from './delivery/webhook-tester';
+import { WebhookTester } from './attempts/webhook-tester';
 
 /**
  * Attempts finishing within this long of each other are recorded by one statement: at 200/s about
@@ -48,12 +52,15 @@ const FLOW_HOLD_MARGIN_MS = 5_000;
  */
 export class DispatcherRuntime {
   readonly pool: Pool;
-  /** Writes the steady path's small batches, planning each statement once per connection (DeliveryStore). */
+  /** Writes the steady path's small batches, planning each statement once per connection (BatchPools). */
   readonly plannedOncePool: Pool;
   readonly subscriptions: SubscriptionStore;
   /** The subscriptions deliveries go to, kept in memory while PostgreSQL's change notices arrive. */
   readonly subscriptionCache: SubscriptionCache;
-  readonly deliveries: DeliveryStore;
+  /** Makes delivery rows, one per (domain, event id). */
+  readonly newDeliveries: NewDeliveries;
+  /** A domain's deliveries as the gateway's calls read and change them. */
+  readonly deliveryLog: DeliveryLog;
   readonly box: SecretBox;
   readonly sender: AttemptSender;
   readonly metrics = new DeliveryMetrics();
@@ -82,24 +89,27 @@ export class DispatcherRuntime {
       application_name: 'webhook-dispatcher-subscription-notices',
       connectionTimeoutMillis: 5_000,
     });
-    this.deliveries = new DeliveryStore(this.pool, {
+    const pools = new BatchPools(this.pool, this.plannedOncePool);
+    this.newDeliveries = new NewDeliveries(pools);
+    this.deliveryLog = new DeliveryLog(this.pool);
+    const attemptRecords = new AttemptRecords(pools, {
       disableAfterFailures: config.WEBHOOK_DISABLE_AFTER_FAILURES,
       disableAfterHours: config.WEBHOOK_DISABLE_AFTER_HOURS,
-    }, this.plannedOncePool);
+    });
     this.box = new SecretBox(config.WEBHOOK_SECRET_KEY);
     this.sender = new AttemptSender(config.WEBHOOK_ALLOW_PRIVATE_URLS);
     const callbackKeys = new CallbackKeys(new UnsealedSecrets(this.box));
     this.tester = new WebhookTester(callbackKeys, this.sender);
     this.events = new SubscriptionEventsPublisher(this.pool, { kafka: kafkaConnection(config), clientId: `webhook-dispatcher-subscription-events-${instanceId}` });
     this.state = new SubscriptionState(this.subscriptions, this.events);
-    const leaseWrites = new WriteBehindLeases(this.deliveries, { lingerMs: options.leaseWriteLingerMs ?? LEASE_WRITE_LINGER_MS });
-    const recorder = new AttemptRecorder(this.deliveries, this.state, this.metrics, { lingerMs: RECORD_LINGER_MS }, leaseWrites);
+    const leaseWrites = new WriteBehindLeases(this.newDeliveries, { lingerMs: options.leaseWriteLingerMs ?? LEASE_WRITE_LINGER_MS });
+    const recorder = new AttemptRecorder(attemptRecords, this.state, this.metrics, { lingerMs: RECORD_LINGER_MS }, leaseWrites);
     const runner = new AttemptRunner(callbackKeys, this.sender, recorder, this.metrics, this.state, {
       retryDelaysMs: parseRetryDelays(config.WEBHOOK_RETRY_DELAYS_MS),
       retryAfterMaxMs: config.WEBHOOK_RETRY_AFTER_MAX_MS,
       attemptTimeoutMs: config.WEBHOOK_ATTEMPT_TIMEOUT_MS,
     });
-    this.scheduler = new DeliveryScheduler(this.deliveries, this.subscriptionCache, runner, recorder, this.metrics, {
+    this.scheduler = new DeliveryScheduler(this.newDeliveries, new DeliveryLeases(this.pool), this.subscriptionCache, runner, recorder, this.metrics, {
       owner: `${instanceId}:${process.pid}`,
       attemptTimeoutMs: config.WEBHOOK_ATTEMPT_TIMEOUT_MS,
       maxConcurrency: config.WEBHOOK_MAX_CONCURRENCY,
@@ -107,7 +117,7 @@ export class DispatcherRuntime {
       pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
     }, leaseWrites, new FlowGate(this.pool, config.WEBHOOK_ATTEMPT_TIMEOUT_MS + FLOW_HOLD_MARGIN_MS));
     const eventTypes = options.eventTypes ?? WEBHOOK_EVENT_TYPES;
-    this.consumer = new WebhookEventConsumer(this.deliveries, this.subscriptionCache, this.scheduler, this.metrics, {
+    this.consumer = new WebhookEventConsumer(this.newDeliveries, this.subscriptionCache, this.scheduler, this.metrics, {
       kafka: kafkaConnection(config),
       clientId: `webhook-dispatcher-events-${instanceId}`,
       groupId: config.WEBHOOK_EVENTS_GROUP_ID,

@@ -1,13 +1,14 @@
 /**
  * The dispatcher's folders depend one way (README, "Where things are"): `interface/` (the gateway's
- * calls) → `delivery/` → `subscriptions/` → `signing/`, each never imported back.
+ * calls) → `intake/` and `scheduling/` → `attempts/` → `delivery-log/` and `subscriptions/` →
+ * `signing/`, each never imported back.
  */
 import { folderCycles, folderGraph } from '@tailsync/service-kit/testing';
 
 describe("the webhook-dispatcher's folders", () => {
   it('import each other one way only: no cycle between folders', () => {
     const graph = folderGraph(__dirname);
-    expect(graph.get('delivery')).toContain('subscriptions'); // the graph is read at all
+    expect(graph.get('scheduling')).toContain('attempts'); // the graph is read at all
     expect(folderCycles(graph)).toEqual([]);
   });
 });

@@ -17,11 +17,11 @@ export interface RequestHandlers {
  * wired, for the app's module and for the specs alike.
  */
 export function requestHandlersOf(runtime: DispatcherRuntime): RequestHandlers {
-  const { config, box, subscriptions, state, tester, deliveries, scheduler, rereader, events } = runtime;
+  const { config, box, subscriptions, state, tester, newDeliveries, deliveryLog, scheduler, rereader, events } = runtime;
   return {
-    subscriptions: new SubscriptionRequests(config, box, subscriptions, state, tester, deliveries, scheduler),
-    recovery: new RecoveryRequests(config, subscriptions, deliveries, scheduler),
-    backfill: new BackfillRequests(config, subscriptions, rereader, deliveries, scheduler),
+    subscriptions: new SubscriptionRequests(config, box, subscriptions, state, tester, deliveryLog, scheduler),
+    recovery: new RecoveryRequests(config, subscriptions, deliveryLog, scheduler),
+    backfill: new BackfillRequests(config, subscriptions, rereader, newDeliveries, scheduler),
     signingKeys: new SigningKeyRequests(config, box, subscriptions, events),
   };
 }

@@ -1,8 +1,8 @@
 import { IsBoolean, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min, Validate, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
 import { Transform } from 'class-transformer';
 import { CalledServiceConfig, parseSecretBoxKey } from '@tailsync/service-kit';
-import { MAX_RETRY_DELAY_MS, parseRetryDelays } from '../delivery/domain/retry-policy';
-import { MAX_RECOVERY_WINDOW_DAYS } from '../delivery/domain/time-window';
+import { MAX_RETRY_DELAY_MS, parseRetryDelays } from '../attempts/domain/retry-policy';
+import { MAX_RECOVERY_WINDOW_DAYS } from '../delivery-log/domain/time-window';
 
 @ValidatorConstraint({ name: 'secretBoxKey' })
 class IsSecretBoxKey implements ValidatorConstraintInterface {

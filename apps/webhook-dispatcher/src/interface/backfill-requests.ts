@@ -1,12 +1,12 @@
 import type { BackfillDeliveriesRequest, BackfillDeliveriesResult, RpcReply, RpcRequest } from '@tailsync/contracts';
 import { handleRpc } from '@tailsync/service-kit';
 import { randomUUID } from 'node:crypto';
-import { backfillSince } from '../delivery/domain/time-window';
+import { backfillSince } from '../delivery-log/domain/time-window';
 import type { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
 import type { SubscriptionStore } from '../subscriptions/subscription.store';
-import type { TopicRereader } from '../delivery/topic-rereader';
-import type { DeliveryStore } from '../delivery/delivery.store';
-import type { DeliveryScheduler } from '../delivery/delivery.scheduler';
+import type { TopicRereader } from '../intake/topic-rereader';
+import type { NewDeliveries } from '../delivery-log/new-deliveries.store';
+import type { DeliveryScheduler } from '../scheduling/delivery.scheduler';
 import { activeSubscription, validation } from './rpc-problems';
 
 /** Answer before the gateway gives up: reading the topic may take at most this long, cut to the call's deadline. */
@@ -14,7 +14,7 @@ const READ_LIMIT_MS = 60_000;
 
 /**
  * Sends the events still on the input topic from `since` that the domain has no delivery for
- * (TopicRereader, DeliveryStore.insertBackfill): each gets a delivery paced at the recovery rate,
+ * (TopicRereader, NewDeliveries.insertBackfill): each gets a delivery paced at the recovery rate,
  * behind live events. 404 without a subscription, 409 while it is disabled.
  */
 export class BackfillRequests {
@@ -22,7 +22,7 @@ export class BackfillRequests {
     private readonly config: WebhookDispatcherConfig,
     private readonly subscriptions: SubscriptionStore,
     private readonly rereader: TopicRereader,
-    private readonly deliveries: DeliveryStore,
+    private readonly newDeliveries: NewDeliveries,
     private readonly scheduler: DeliveryScheduler,
   ) {}
 
@@ -34,7 +34,7 @@ export class BackfillRequests {
       const readUntil = Math.min(Date.now() + READ_LIMIT_MS, deadline === undefined ? Infinity : deadline - 500);
       const events = await this.rereader.read(caller.domain, since, readUntil);
       const backfillId = randomUUID();
-      const count = await this.deliveries.insertBackfill(events, this.config.WEBHOOK_RECOVERY_PER_SECOND, backfillId);
+      const count = await this.newDeliveries.insertBackfill(events, this.config.WEBHOOK_RECOVERY_PER_SECOND, backfillId);
       this.scheduler.wake();
       return { backfillId, events: count };
     });

@@ -1,23 +1,23 @@
 import { type RecoverDeliveriesRequest, type RecoverDeliveriesResult, type RpcReply, type RpcRequest } from '@tailsync/contracts';
 import { handleRpc } from '@tailsync/service-kit';
 import { randomUUID } from 'node:crypto';
-import { recoveryWindow } from '../delivery/domain/time-window';
+import { recoveryWindow } from '../delivery-log/domain/time-window';
 import type { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
 import type { SubscriptionStore } from '../subscriptions/subscription.store';
-import type { DeliveryStore } from '../delivery/delivery.store';
-import type { DeliveryScheduler } from '../delivery/delivery.scheduler';
+import type { DeliveryLog } from '../delivery-log/delivery-log.store';
+import type { DeliveryScheduler } from '../scheduling/delivery.scheduler';
 import { activeSubscription, validation } from './rpc-problems';
 
 /**
  * Every failed or skipped delivery of the caller's domain created in the window starts again (see
- * DeliveryStore.recover): 404 without a subscription, 409 while it is disabled (they would only be
+ * DeliveryLog.recover): 404 without a subscription, 409 while it is disabled (they would only be
  * skipped again). The scheduler paces them; the log shows their progress (and `recoveryId`).
  */
 export class RecoveryRequests {
   constructor(
     private readonly config: WebhookDispatcherConfig,
     private readonly subscriptions: SubscriptionStore,
-    private readonly deliveries: DeliveryStore,
+    private readonly deliveryLog: DeliveryLog,
     private readonly scheduler: DeliveryScheduler,
   ) {}
 
@@ -27,7 +27,7 @@ export class RecoveryRequests {
       if ('errors' in window) throw validation(window.errors);
       await activeSubscription((domain) => this.subscriptions.get(domain), caller.domain, 'recovering');
       const recoveryId = randomUUID();
-      const deliveries = await this.deliveries.recover(caller.domain, window, this.config.WEBHOOK_RECOVERY_PER_SECOND, recoveryId);
+      const deliveries = await this.deliveryLog.recover(caller.domain, window, this.config.WEBHOOK_RECOVERY_PER_SECOND, recoveryId);
       this.scheduler.wake();
       return { recoveryId, deliveries };
     });

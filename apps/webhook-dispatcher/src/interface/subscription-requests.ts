@@ -23,16 +23,15 @@ import type { WebhookDispatcherConfig } from '../config/webhook-dispatcher.confi
 import type { SecretBox } from '@tailsync/service-kit';
 import type { SubscriptionStore } from '../subscriptions/subscription.store';
 import type { SubscriptionState } from '../subscriptions/subscription-state';
-import type { WebhookTester } from '../delivery/webhook-tester';
-import type { DeliveryStore } from '../delivery/delivery.store';
-import type { DeliveryScheduler } from '../delivery/delivery.scheduler';
+import type { WebhookTester } from '../attempts/webhook-tester';
+import type { DeliveryScheduler } from '../scheduling/delivery.scheduler';
 import { sealedKeyPair } from '../subscriptions/callback-keys';
-import type { DeliveryFilter } from '../delivery/delivery.store';
-import { validateWebhookUrl } from '../delivery/domain/ssrf-guard';
-import { resolverAll } from '../delivery/resolver-lookup';
+import type { DeliveryFilter, DeliveryLog } from '../delivery-log/delivery-log.store';
+import { validateWebhookUrl } from '../attempts/domain/ssrf-guard';
+import { resolverAll } from '../attempts/resolver-lookup';
 
 const RESOLVE_ALL = resolverAll();
-import { parseInstant } from '../delivery/domain/time-window';
+import { parseInstant } from '../delivery-log/domain/time-window';
 import { eventNamesErrors, sharedSecretErrors } from '../subscriptions/subscription-rules';
 import { noSubscription, validation } from './rpc-problems';
 import { previousSecretValidUntil } from '../subscriptions/subscription-secrets';
@@ -72,7 +71,7 @@ export class SubscriptionRequests {
     private readonly subscriptions: SubscriptionStore,
     private readonly state: SubscriptionState,
     private readonly tester: WebhookTester,
-    private readonly deliveries: DeliveryStore,
+    private readonly deliveryLog: DeliveryLog,
     private readonly scheduler: DeliveryScheduler,
   ) {}
 
@@ -179,7 +178,7 @@ export class SubscriptionRequests {
       }
       if (Object.keys(fieldErrors).length > 0) throw validation(fieldErrors);
 
-      const { deliveries, attempts } = await this.deliveries.list(caller.domain, filter, limit + 1, before);
+      const { deliveries, attempts } = await this.deliveryLog.list(caller.domain, filter, limit + 1, before);
       const page = deliveries.slice(0, limit);
       const byDelivery = new Map<string, DeliveryView['attempts']>();
       for (const a of attempts) {
@@ -207,7 +206,7 @@ export class SubscriptionRequests {
     return handleRpc(request, async ({ caller, body }) => {
       const id = body?.id;
       if (typeof id !== 'string' || !UUID.test(id)) throw new ProblemError({ kind: 'not-found', detail: 'No such delivery.' });
-      const outcome = await this.deliveries.redeliver(caller.domain, id.toLowerCase());
+      const outcome = await this.deliveryLog.redeliver(caller.domain, id.toLowerCase());
       if (outcome === 'not-found') throw new ProblemError({ kind: 'not-found', detail: 'No such delivery.' });
       if (outcome === 'conflict') throw new ProblemError({ kind: 'conflict', detail: 'Only a failed delivery can be redelivered.' });
       this.scheduler.wake();

@@ -5,8 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { runMigrations } from '@tailsync/service-kit';
 import { migratedSchema } from '@tailsync/service-kit/testing';
 import { Pool } from 'pg';
-import { DeliveryStore } from '../delivery/delivery.store';
-import { infraEnv } from '../testing/harness';
+import { deliveryStores, infraEnv } from '../testing/harness';
 import { DISPATCHER_MIGRATIONS } from './migrate';
 
 const PARTITIONS = '20261126220000000_delivery-log-partitions';
@@ -56,11 +55,11 @@ describe('moving a filled delivery log into weekly partitions (real PostgreSQL)'
     expect((await pool.query(`select relkind from pg_class where oid = 'webhook_deliveries'::regclass`)).rows[0].relkind).toBe('p');
 
     // the delivery log of a domain: all its 1,000 deliveries, page by page, with their attempts
-    const store = new DeliveryStore(pool);
+    const store = deliveryStores(pool);
     const seen: string[] = [];
     let attempts = 0;
     for (let cursor: string | undefined; ;) {
-      const page = await store.list('fill-7', {}, 300, cursor);
+      const page = await store.log.list('fill-7', {}, 300, cursor);
       seen.push(...page.deliveries.map((d) => d.event_id));
       attempts += page.attempts.length;
       if (page.deliveries.length < 300) break;
@@ -69,28 +68,28 @@ describe('moving a filled delivery log into weekly partitions (real PostgreSQL)'
     expect(new Set(seen).size).toBe(1_000);
     expect(attempts).toBe(1_000);
     const { rows: [old] } = await pool.query<{ event_id: string; body: string }>(`select event_id::text, body from webhook_deliveries where domain = 'fill-1' order by created_at limit 1`);
-    expect((await store.list('fill-1', { eventId: old.event_id }, 10, undefined)).deliveries).toMatchObject([{ event_id: old.event_id }]);
+    expect((await store.log.list('fill-1', { eventId: old.event_id }, 10, undefined)).deliveries).toMatchObject([{ event_id: old.event_id }]);
 
     // a re-consumed event of the old log is still one delivery
-    expect(await store.insertMany([{ domain: 'fill-1', eventId: old.event_id, eventName: 'Product.RiskAssessmentExecuted', body: old.body }])).toBe(0);
+    expect(await store.newDeliveries.insertMany([{ domain: 'fill-1', eventId: old.event_id, eventName: 'Product.RiskAssessmentExecuted', body: old.body }])).toBe(0);
 
     // a recovery over the last 31 days restarts exactly the failed deliveries created in them
     const now = new Date();
     const { rows: [expected] } = await pool.query<{ n: number }>(
       `select count(*)::int as n from webhook_deliveries where domain = 'fill-11' and status = 'failed' and created_at >= $1`, [new Date(now.getTime() - 31 * DAY)]);
     expect(expected.n).toBeGreaterThan(0);
-    expect(await store.recover('fill-11', { since: new Date(now.getTime() - 31 * DAY), until: now }, 50, randomUUID())).toBe(expected.n);
+    expect(await store.log.recover('fill-11', { since: new Date(now.getTime() - 31 * DAY), until: now }, 50, randomUUID())).toBe(expected.n);
 
     // a pending delivery of the old log is claimed, carries its trace context, and its attempt is recorded beside it
-    const [claimed] = await store.claimDue('copy', 10_000, 1, 1, new Map([['fill-20', 1]]), 'fill-2', 1);
+    const [claimed] = await store.leases.claimDue('copy', 10_000, 1, 1, new Map([['fill-20', 1]]), 'fill-2', 1);
     expect(claimed).toMatchObject({ domain: 'fill-20', attempts: 0, traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' });
-    const recorded = await store.recordAttempts([{ id: claimed.id, leaseToken: claimed.leaseToken, attempt: 1, at: new Date(), statusCode: 200, durationMs: 3, error: null, retryAfterMs: null, next: { status: 'delivered' } }]);
+    const recorded = await store.records.recordAttempts([{ id: claimed.id, leaseToken: claimed.leaseToken, attempt: 1, at: new Date(), statusCode: 200, durationMs: 3, error: null, retryAfterMs: null, next: { status: 'delivered' } }]);
     expect([...recorded.recorded]).toEqual([claimed.id]);
     const { rows: [attempt] } = await pool.query(`select tableoid::regclass::text as part from webhook_attempts where delivery_id = $1`, [claimed.id]);
     expect(attempt.part).toMatch(/^webhook_attempts_to_\d{8}$/);
 
     // new deliveries go to this week's partition (the first one until next Monday), new events are new
-    expect(await store.insertMany([{ domain: 'fill-1', eventId: randomUUID(), eventName: 'Product.RiskAssessmentExecuted', body: '{}' }])).toBe(1);
+    expect(await store.newDeliveries.insertMany([{ domain: 'fill-1', eventId: randomUUID(), eventName: 'Product.RiskAssessmentExecuted', body: '{}' }])).toBe(1);
     expect((await pool.query('select count(*)::int as n from webhook_deliveries')).rows[0].n).toBe(100_001);
   });
 });

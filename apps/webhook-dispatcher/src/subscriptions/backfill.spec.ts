@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CallerContext, DeliveryView, RiskAssessmentExecutedMessage } from '@tailsync/contracts';
 import { ensureTopics, Murmur2Partitioner } from '@tailsync/service-kit';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
-import { callbackBody } from '../delivery/domain/event-message';
+import { callbackBody } from '../intake/domain/event-message';
 import { DispatcherRuntime } from '../dispatcher.runtime';
 import { eventually, infraKafka, isolatedDatabase, newSharedSecret, uniqueDomain } from '../testing/harness';
 import { runningDispatcher, stopDispatcher } from '../testing/running-dispatcher';
@@ -68,7 +68,7 @@ describe('backfill from the input topic (real Kafka, real PostgreSQL, real recei
     const old = await published(domain, 10);
     // One of them was consumed and delivered already: it has a delivery, so it is not sent again.
     const [delivered] = old.splice(4, 1);
-    await runtime.deliveries.insertMany([{ domain, eventId: delivered.eventId, eventName: EVT, body: callbackBody(EVT, delivered) }]);
+    await runtime.newDeliveries.insertMany([{ domain, eventId: delivered.eventId, eventName: EVT, body: callbackBody(EVT, delivered) }]);
     runtime.scheduler.wake();
     await receiver.waitForRequest((r) => r.headers['webhook-id'] === delivered.eventId);
 
@@ -77,7 +77,7 @@ describe('backfill from the input topic (real Kafka, real PostgreSQL, real recei
     const backfillId = reply.ok ? reply.result.backfillId : '';
     // A live event consumed meanwhile goes before the backfill's queue.
     const live = event(domain);
-    await runtime.deliveries.insertMany([{ domain, eventId: live.eventId, eventName: EVT, body: callbackBody(EVT, live) }]);
+    await runtime.newDeliveries.insertMany([{ domain, eventId: live.eventId, eventName: EVT, body: callbackBody(EVT, live) }]);
     runtime.scheduler.wake();
 
     const done = await eventually(async () => {
@@ -111,7 +111,7 @@ describe('backfill from the input topic (real Kafka, real PostgreSQL, real recei
     const reply = await backfill(domain, new Date(Date.now() - 60_000).toISOString());
     expect(reply).toMatchObject({ ok: true, result: { events: 5 } });
     const live = [event(domain), event(domain)];
-    await runtime.deliveries.insertMany(live.map((e, k) => ({ domain, eventId: e.eventId, eventName: EVT, body: callbackBody(EVT, e), position: { partition: 0, offset: String(1_000_000 + k) } })));
+    await runtime.newDeliveries.insertMany(live.map((e, k) => ({ domain, eventId: e.eventId, eventName: EVT, body: callbackBody(EVT, e), position: { partition: 0, offset: String(1_000_000 + k) } })));
     runtime.scheduler.wake();
     await receiver.waitFor(7, 20_000);
     const ids = receiver.requests.map((r) => String(r.headers['webhook-id']));

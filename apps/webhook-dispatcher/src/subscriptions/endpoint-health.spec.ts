@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { TOPICS, type CallerContext, type SubscriptionView, type WebhookSubscriptionEvent } from '@tailsync/contracts';
 import { metricsRegistry } from '@tailsync/service-kit';
 import { Kafka, logLevel, type Consumer } from 'kafkajs';
-import { callbackBody } from '../delivery/domain/event-message';
+import { callbackBody } from '../intake/domain/event-message';
 import { DispatcherRuntime } from '../dispatcher.runtime';
 import { ensureSubscriptionEventsTopic, eventually, infraKafka, isolatedDatabase, newSharedSecret, uniqueDomain } from '../testing/harness';
 import { runningDispatcher, stopDispatcher } from '../testing/running-dispatcher';
@@ -60,7 +60,7 @@ describe('endpoint health (real PostgreSQL, real Kafka, real receivers)', () => 
     for (const eventId of ids) {
       // one at a time, so the order of their outcomes is the order of the test
       const body = callbackBody(EVT, { eventId, domain, occurredAt: new Date().toISOString(), data: {} });
-      await runtime.deliveries.insertMany([{ domain, eventId, eventName: EVT, body }]);
+      await runtime.newDeliveries.insertMany([{ domain, eventId, eventName: EVT, body }]);
       runtime.scheduler.wake();
       await eventually(async () =>
         ['delivered', 'failed'].includes((await db.pool.query('select status from webhook_deliveries where event_id = $1', [eventId])).rows[0]?.status));

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CallerContext, DeliveryView } from '@tailsync/contracts';
-import { callbackBody } from '../delivery/domain/event-message';
+import { callbackBody } from '../intake/domain/event-message';
 import { DispatcherRuntime } from '../dispatcher.runtime';
 import { eventually, isolatedDatabase, newSharedSecret, sleep, uniqueDomain } from '../testing/harness';
 import { runningDispatcher, stopDispatcher } from '../testing/running-dispatcher';
@@ -40,7 +40,7 @@ describe('recovery after an outage and the delivery log filters (real PostgreSQL
   }
   async function insert(domain: string, status: 'pending' | 'skipped' = 'pending'): Promise<string> {
     const eventId = randomUUID();
-    await runtime.deliveries.insertMany([{ domain, eventId, eventName: EVT, body: callbackBody(EVT, { eventId, domain, occurredAt: new Date().toISOString(), data: {} }), status }]);
+    await runtime.newDeliveries.insertMany([{ domain, eventId, eventName: EVT, body: callbackBody(EVT, { eventId, domain, occurredAt: new Date().toISOString(), data: {} }), status }]);
     runtime.scheduler.wake();
     return eventId;
   }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CallerContext } from '@tailsync/contracts';
 import { secretId, standardWebhooksSecret, verifyWebhookRequest } from '@tailsync/webhooks';
 import { Webhook } from 'standardwebhooks';
-import { callbackBody } from '../delivery/domain/event-message';
+import { callbackBody } from '../intake/domain/event-message';
 import { DispatcherRuntime } from '../dispatcher.runtime';
 import { eventually, isolatedDatabase, newSharedSecret, sleep, uniqueDomain } from '../testing/harness';
 import { runningDispatcher, stopDispatcher } from '../testing/running-dispatcher';
@@ -110,7 +110,7 @@ describe('rotating the shared secret without a gap (RPC handlers, real PostgreSQ
     await save(domain, r.url, first);
     const eventId = randomUUID();
     const body = callbackBody(EVT, { eventId, domain, occurredAt: new Date().toISOString(), data: {} });
-    await runtime.deliveries.insertMany([{ domain, eventId, eventName: EVT, body }]);
+    await runtime.newDeliveries.insertMany([{ domain, eventId, eventName: EVT, body }]);
     runtime.scheduler.wake();
     await r.waitFor(1);
     await save(domain, r.url, second); // the retry is due 600 ms after the first attempt

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { CallerContext, SigningKeysView } from '@tailsync/contracts';
 import { verifyWebhookRequest, type WebhookJwks } from '@tailsync/webhooks';
-import { callbackBody } from '../delivery/domain/event-message';
+import { callbackBody } from '../intake/domain/event-message';
 import { DispatcherRuntime } from '../dispatcher.runtime';
 import { eventually, isolatedDatabase, newSharedSecret, sleep, uniqueDomain } from '../testing/harness';
 import { runningDispatcher, stopDispatcher } from '../testing/running-dispatcher';
@@ -87,7 +87,7 @@ describe('Ed25519 signing keys: publication before signing, retirement after (RP
     await sleep(Math.max(0, t0 + GRACE_SECONDS * 1000 + 100 - Date.now()));
     expect(statuses(ok(await keys.list({ caller: caller(domain), body: {} })))).toEqual([[a, 'retiring'], [b, 'current']]);
     const eventId = randomUUID();
-    await runtime.deliveries.insertMany([{ domain, eventId, eventName: EVT, body: callbackBody(EVT, { eventId, domain, occurredAt: new Date().toISOString(), data: {} }) }]);
+    await runtime.newDeliveries.insertMany([{ domain, eventId, eventName: EVT, body: callbackBody(EVT, { eventId, domain, occurredAt: new Date().toISOString(), data: {} }) }]);
     runtime.scheduler.wake();
     const event = (await eventually(async () => receiver.requests.find((r) => r.headers['webhook-id'] === eventId))) as ReceivedRequest;
     expect(kidOf(event)).toBe(b);

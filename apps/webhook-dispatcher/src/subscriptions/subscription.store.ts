@@ -29,7 +29,7 @@ export interface StoredSubscription {
   /** Flow control: attempts per second and in flight across every copy; null when unset. */
   maxPerSecond: number | null;
   maxInFlight: number | null;
-  /** `fifo`: one attempt at a time, in the order on the input topic (DeliveryStore.claimDue). */
+  /** `fifo`: one attempt at a time, in the order on the input topic (DeliveryLeases.claimDue). */
   ordering: DeliveryOrdering;
   /** The domain's live Ed25519 keys (`ed25519` only, as read for delivering; empty in what a change returns). */
   signingKeys: StoredSigningKey[];

@@ -8,6 +8,11 @@ import { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
 import { migrateDispatcherTables } from '../store/migrate';
 import { SubscriptionEventsPublisher } from '../subscriptions/subscription-events.publisher';
 import type { SubscriptionInput } from '../subscriptions/subscription.store';
+import { AttemptRecords } from '../attempts/attempt-records.store';
+import { BatchPools } from '../delivery-log/batch-pools';
+import { DeliveryLog } from '../delivery-log/delivery-log.store';
+import { NewDeliveries } from '../delivery-log/new-deliveries.store';
+import { DeliveryLeases } from '../scheduling/delivery-leases.store';
 
 /** The real PostgreSQL and Kafka `npm test` started (never mocks), with its Kafka client settings. */
 export function infraEnv(): KafkaSettings & { DATABASE_URL: string; KAFKA_BROKERS: string } {
@@ -71,6 +76,12 @@ export async function startedEventsPublisher(pool: Pool): Promise<SubscriptionEv
   const publisher = new SubscriptionEventsPublisher(pool, { kafka: infraKafka(), clientId: `spec-subscription-events-${randomBytes(3).toString('hex')}` });
   await publisher.start();
   return publisher;
+}
+
+/** The stores of the delivery tables on one pool, as a runtime wires them (small batches on `plannedOnce`). */
+export function deliveryStores(pool: Pool, plannedOnce: Pool = pool) {
+  const pools = new BatchPools(pool, plannedOnce);
+  return { newDeliveries: new NewDeliveries(pools), leases: new DeliveryLeases(pool), records: new AttemptRecords(pools), log: new DeliveryLog(pool) };
 }
 
 export const uniqueDomain = (prefix = 'd') => `${prefix}-${randomBytes(5).toString('hex')}`;

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
-import { isolatedDatabase, testConfig, uniqueDomain } from '../testing/harness';
+import { deliveryStores, isolatedDatabase, testConfig, uniqueDomain } from '../testing/harness';
 import { DeliveryLogPartitions, type LogWeek } from './delivery-log-partitions';
 import { DeliveryLogRetention } from './delivery-log-retention';
 import { DeliveryMetrics } from './delivery.metrics';
-import { DeliveryStore, type NewDelivery } from './delivery.store';
+import type { NewDelivery } from './delivery';
 
 const EVT = 'Product.RiskAssessmentExecuted';
 const DAY = 86_400_000;
@@ -13,14 +13,14 @@ const HOUR = 3_600_000;
 describe('delivery-log retention: whole weeks dropped by the leader (real PostgreSQL)', () => {
   let db: Awaited<ReturnType<typeof isolatedDatabase>>;
   let pool: Pool;
-  let store: DeliveryStore;
+  let store: ReturnType<typeof deliveryStores>;
   const domain = uniqueDomain('ret');
   const metrics = new DeliveryMetrics();
 
   beforeAll(async () => {
     db = await isolatedDatabase('retention');
     pool = db.pool;
-    store = new DeliveryStore(pool);
+    store = deliveryStores(pool);
   });
   afterAll(() => db.drop());
 
@@ -30,7 +30,7 @@ describe('delivery-log retention: whole weeks dropped by the leader (real Postgr
       const eventId = randomUUID();
       return { domain, eventId, eventName: EVT, body: JSON.stringify({ eventId }) };
     });
-    expect(await store.insertMany(made)).toBe(n);
+    expect(await store.newDeliveries.insertMany(made)).toBe(n);
     const events = made.map((d) => d.eventId);
     // moving created_at moves each row to the partition of its week
     await pool.query(
@@ -91,23 +91,23 @@ describe('delivery-log retention: whole weeks dropped by the leader (real Postgr
     expect((await metrics.logOldestWeekEnd.get()).values[0].value).toBe((now.getTime() - w2.end.getTime()) / 1000);
 
     // the delivery log shows what is kept, attempts included
-    const { deliveries, attempts } = await store.list(domain, {}, 100, undefined);
+    const { deliveries, attempts } = await store.log.list(domain, {}, 100, undefined);
     expect(deliveries.map((d) => d.event_id).sort()).toEqual([...inW2, ...failedInWindow, ...inW4].map((d) => d.eventId).sort());
     expect(attempts).toHaveLength(deliveries.length);
-    expect((await store.list(domain, { eventId: failedInWindow[0].eventId }, 10, undefined)).deliveries).toHaveLength(1);
+    expect((await store.log.list(domain, { eventId: failedInWindow[0].eventId }, 10, undefined)).deliveries).toHaveLength(1);
 
     // a recovery over the 31 days before "now" finds every failed delivery in them
-    expect(await store.recover(domain, { since: new Date(now.getTime() - 31 * DAY), until: now }, 50, randomUUID())).toBe(failedInWindow.length);
+    expect(await store.log.recover(domain, { since: new Date(now.getTime() - 31 * DAY), until: now }, 50, randomUUID())).toBe(failedInWindow.length);
 
     // re-consumed events of kept weeks make no second delivery; one of a dropped week is an event never
     // seen (stored now: in the default partition, as this spec's "now" is weeks ahead of the clock)
-    expect(await store.insertMany([...inW2, ...failedInWindow, ...inW4])).toBe(0);
-    expect(await store.insertMany([inW1[0]])).toBe(1);
+    expect(await store.newDeliveries.insertMany([...inW2, ...failedInWindow, ...inW4])).toBe(0);
+    expect(await store.newDeliveries.insertMany([inW1[0]])).toBe(1);
 
     // once its pending delivery ends, the held week goes at the next turn
     await pool.query(`update webhook_deliveries set status = 'delivered' where event_id = $1`, [stillPending.eventId]);
     expect((await retention.prune(now)).dropped).toEqual([w2.suffix]);
-    expect((await store.list(domain, {}, 100, undefined)).deliveries.map((d) => d.event_id).sort())
+    expect((await store.log.list(domain, {}, 100, undefined)).deliveries.map((d) => d.event_id).sort())
       .toEqual([...failedInWindow, ...inW4, inW1[0]].map((d) => d.eventId).sort());
     expect((await partitions.weeks()).slice(0, 2).map((w) => w.suffix)).toEqual([w3, w4].map((w) => w.suffix));
   });

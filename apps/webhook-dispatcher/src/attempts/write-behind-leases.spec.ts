@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { isolatedDatabase, sleep } from '../testing/harness';
-import { DeliveryStore, type NewDelivery } from './delivery.store';
+import type { NewDelivery } from '../delivery-log/delivery';
+import { BatchPools } from '../delivery-log/batch-pools';
+import { NewDeliveries } from '../delivery-log/new-deliveries.store';
 import { WriteBehindLeases } from './write-behind-leases';
 
 const EVT = 'Product.RiskAssessmentExecuted';
@@ -8,11 +10,11 @@ const delivery = (domain: string, eventId = randomUUID()): NewDelivery => ({ dom
 
 describe('WriteBehindLeases (real PostgreSQL)', () => {
   let db: Awaited<ReturnType<typeof isolatedDatabase>>;
-  let store: DeliveryStore;
+  let store: NewDeliveries;
 
   beforeAll(async () => {
     db = await isolatedDatabase('write-behind');
-    store = new DeliveryStore(db.pool);
+    store = new NewDeliveries(new BatchPools(db.pool));
   });
   afterAll(() => db.drop());
 
@@ -60,7 +62,7 @@ describe('WriteBehindLeases (real PostgreSQL)', () => {
 
   it('tries a refused write again until it lands; flush waits for it', async () => {
     let refusals = 2;
-    const flaky = { writeLeased: (...args: Parameters<DeliveryStore['writeLeased']>) => (refusals-- > 0 ? Promise.reject(new Error('connection lost')) : store.writeLeased(...args)) };
+    const flaky = { writeLeased: (...args: Parameters<NewDeliveries['writeLeased']>) => (refusals-- > 0 ? Promise.reject(new Error('connection lost')) : store.writeLeased(...args)) };
     const leases = new WriteBehindLeases(flaky, { lingerMs: 10, retryMs: 50 });
     const a = delivery('acme');
     const { leased, written } = leases.lease([a], 'copy-1', 60_000);

@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import type { WebhookEventType } from '@tailsync/contracts';
 import { Murmur2Partitioner, ProblemError, type KafkaConnection } from '@tailsync/service-kit';
 import { Kafka, logLevel } from 'kafkajs';
-import type { NewDelivery } from './delivery.store';
+import type { NewDelivery } from '../delivery-log/delivery';
 import { callbackBody, eventMessageParser } from './domain/event-message';
 
 export interface TopicRereaderOptions {

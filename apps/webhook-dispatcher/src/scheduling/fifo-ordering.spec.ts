@@ -4,8 +4,8 @@ import { DispatcherRuntime } from '../dispatcher.runtime';
 import { eventually, isolatedDatabase, newSharedSecret, uniqueDomain } from '../testing/harness';
 import { arrivalOrder, WebhookReceiver, type ReceiverScript } from '@tailsync/webhooks/testing';
 import { runningDispatcher, stopDispatcher } from '../testing/running-dispatcher';
-import type { NewDelivery } from './delivery.store';
-import { callbackBody } from './domain/event-message';
+import type { NewDelivery } from '../delivery-log/delivery';
+import { callbackBody } from '../intake/domain/event-message';
 import { requestHandlersOf } from '../request-handlers';
 
 const EVT = 'Product.RiskAssessmentExecuted';

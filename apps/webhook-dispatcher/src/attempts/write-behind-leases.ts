@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
-import type { ClaimedDelivery, DeliveryStore, NewDelivery } from './delivery.store';
+import type { ClaimedDelivery, NewDelivery } from '../delivery-log/delivery';
+import type { NewDeliveries } from '../delivery-log/new-deliveries.store';
 
 export interface WriteBehindLeasesOptions {
   /** How long leases wait for others before they are written together. */
@@ -37,7 +38,7 @@ export class WriteBehindLeases {
   private giveUpAfter: number | undefined;
 
   constructor(
-    private readonly store: Pick<DeliveryStore, 'writeLeased'>,
+    private readonly store: Pick<NewDeliveries, 'writeLeased'>,
     private readonly options: WriteBehindLeasesOptions,
   ) {}
 

@@ -4,24 +4,23 @@ import { verifyWebhookRequest } from '@tailsync/webhooks';
 import { scripts, WebhookReceiver } from '@tailsync/webhooks/testing';
 import { SubscriptionState } from '../subscriptions/subscription-state';
 import { SubscriptionStore } from '../subscriptions/subscription.store';
-import { eventually, isolatedDatabase, newSharedSecret, sleep, startedEventsPublisher, subscriptionInput, testKey, uniqueDomain } from '../testing/harness';
+import { deliveryStores, eventually, isolatedDatabase, newSharedSecret, sleep, startedEventsPublisher, subscriptionInput, testKey, uniqueDomain } from '../testing/harness';
 import type { SubscriptionEventsPublisher } from '../subscriptions/subscription-events.publisher';
-import { AttemptSender } from './attempt.sender';
-import { DeliveryMetrics } from './delivery.metrics';
-import { AttemptRecorder } from './attempt.recorder';
-import { AttemptRunner, type AttemptRunnerOptions } from './attempt.runner';
+import { AttemptSender } from '../attempts/attempt.sender';
+import { DeliveryMetrics } from '../delivery-log/delivery.metrics';
+import { AttemptRecorder } from '../attempts/attempt.recorder';
+import { AttemptRunner, type AttemptRunnerOptions } from '../attempts/attempt.runner';
 import { CallbackKeys } from '../subscriptions/callback-keys';
-import { WriteBehindLeases } from './write-behind-leases';
+import { WriteBehindLeases } from '../attempts/write-behind-leases';
 import { FlowGate } from './flow-gate';
 import { DeliveryScheduler, type SchedulerOptions } from './delivery.scheduler';
-import { DeliveryStore } from './delivery.store';
-import { callbackBody } from './domain/event-message';
+import { callbackBody } from '../intake/domain/event-message';
 
 const EVT = 'Product.RiskAssessmentExecuted';
 
 describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
   let db: Awaited<ReturnType<typeof isolatedDatabase>>;
-  let deliveries: DeliveryStore;
+  let deliveries: ReturnType<typeof deliveryStores>;
   let subscriptions: SubscriptionStore;
   const box = new SecretBox(testKey);
   const schedulers: DeliveryScheduler[] = [];
@@ -32,7 +31,7 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
   beforeAll(async () => {
     db = await isolatedDatabase('scheduler');
     events = await startedEventsPublisher(db.pool);
-    deliveries = new DeliveryStore(db.pool);
+    deliveries = deliveryStores(db.pool);
     subscriptions = new SubscriptionStore(db.pool);
   });
   afterEach(async () => {
@@ -57,9 +56,9 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
     };
     const metrics = new DeliveryMetrics();
     const state = new SubscriptionState(subscriptions, events);
-    const leaseWrites = new WriteBehindLeases(deliveries, { lingerMs: options.leaseLingerMs ?? 20 });
-    const recorder = new AttemptRecorder(deliveries, state, metrics, { lingerMs: 0 }, leaseWrites);
-    const s = new DeliveryScheduler(deliveries, subscriptions, new AttemptRunner(new CallbackKeys(box), sender, recorder, metrics, state, o), recorder, metrics, o, leaseWrites, new FlowGate(db.pool, 15_000));
+    const leaseWrites = new WriteBehindLeases(deliveries.newDeliveries, { lingerMs: options.leaseLingerMs ?? 20 });
+    const recorder = new AttemptRecorder(deliveries.records, state, metrics, { lingerMs: 0 }, leaseWrites);
+    const s = new DeliveryScheduler(deliveries.newDeliveries, deliveries.leases, subscriptions, new AttemptRunner(new CallbackKeys(box), sender, recorder, metrics, state, o), recorder, metrics, o, leaseWrites, new FlowGate(db.pool, 15_000));
     schedulers.push(s);
     s.start();
     return s;
@@ -76,7 +75,7 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
 
   async function publish(domain: string, n = 1): Promise<string[]> {
     const events = Array.from({ length: n }, () => ({ eventId: randomUUID(), domain, occurredAt: new Date().toISOString(), data: { score: 7 } }));
-    await deliveries.insertMany(events.map((e) => ({ domain, eventId: e.eventId, eventName: EVT, body: callbackBody(EVT, e) })));
+    await deliveries.newDeliveries.insertMany(events.map((e) => ({ domain, eventId: e.eventId, eventName: EVT, body: callbackBody(EVT, e) })));
     return events.map((e) => e.eventId);
   }
 
@@ -164,7 +163,7 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
     const { receiver, domain } = await subscribe();
     const s = scheduler({ maxConcurrency: 1, domainConcurrency: 1 });
     const batch = fresh(domain, 3); // room for two: one running, one queued
-    const refused = jest.spyOn(deliveries, 'insertMany').mockRejectedValueOnce(new Error('connection lost'));
+    const refused = jest.spyOn(deliveries.newDeliveries, 'insertMany').mockRejectedValueOnce(new Error('connection lost'));
     try {
       await expect(s.admitAttemptingFirst(batch, await subscriptions.getMany([domain]))).rejects.toThrow('connection lost');
     } finally {
@@ -226,7 +225,7 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
   it('a delivery left leased by a copy that died after storing it is attempted by another once the lease runs out', async () => {
     const { receiver, domain } = await subscribe();
     const [d] = fresh(domain, 1);
-    await deliveries.insertLeased([d], 'died-after-insert', 400);
+    await deliveries.newDeliveries.insertLeased([d], 'died-after-insert', 400);
     const stored = Date.now();
     scheduler();
     const [request] = await receiver.waitFor(1, 3000);

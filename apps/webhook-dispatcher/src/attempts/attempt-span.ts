@@ -1,6 +1,6 @@
 import { context, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { correlationOf, type LogCorrelation, runInRequest } from '@tailsync/service-kit';
-import type { ClaimedDelivery } from './delivery.store';
+import type { ClaimedDelivery } from '../delivery-log/delivery';
 
 const tracer = trace.getTracer('tailsync.webhook-dispatcher');
 

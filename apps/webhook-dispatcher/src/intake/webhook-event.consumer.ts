@@ -4,8 +4,9 @@ import { exitWhenConsumerStopsForGood, Murmur2Partitioner, PeriodicOffsetCommits
 import { Admin, Consumer, Kafka, KafkaMessage, logLevel, Producer } from 'kafkajs';
 import type { SubscriptionReader } from '../subscriptions/subscription-cache';
 import type { StoredSubscription } from '../subscriptions/subscription.store';
-import type { DeliveryMetrics } from './delivery.metrics';
-import type { DeliveryStore, NewDelivery } from './delivery.store';
+import type { DeliveryMetrics } from '../delivery-log/delivery.metrics';
+import type { NewDelivery } from '../delivery-log/delivery';
+import type { NewDeliveries } from '../delivery-log/new-deliveries.store';
 import { ConfirmedMembership } from './confirmed-membership';
 import { callbackBody } from './domain/event-message';
 import { type FirstAttempt, firstAttemptOf } from './domain/first-attempt';
@@ -69,7 +70,7 @@ export class WebhookEventConsumer {
   private readonly commits: PeriodicOffsetCommits;
 
   constructor(
-    private readonly deliveries: DeliveryStore,
+    private readonly deliveries: NewDeliveries,
     private readonly subscriptions: SubscriptionReader,
     private readonly intake: DeliveryIntake,
     private readonly metrics: DeliveryMetrics,

@@ -5,7 +5,7 @@ import type { CallerContext } from '@tailsync/contracts';
 import { DispatcherRuntime } from '../dispatcher.runtime';
 import { eventually, isolatedDatabase, newSharedSecret, sleep, uniqueDomain } from '../testing/harness';
 import { runningDispatcher, stopDispatcher } from '../testing/running-dispatcher';
-import { callbackBody } from './domain/event-message';
+import { callbackBody } from '../intake/domain/event-message';
 import { requestHandlersOf } from '../request-handlers';
 
 const EVT = 'Product.RiskAssessmentExecuted';

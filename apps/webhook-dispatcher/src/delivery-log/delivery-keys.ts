@@ -1,3 +1,5 @@
+import type { NewDelivery, TopicPosition } from './delivery';
+
 /**
  * One delivery per domain and event: the log is partitioned by week (its unique keys must hold the
  * partition key), so each delivery's (domain, event id) is taken in `webhook_delivery_keys` by the
@@ -8,7 +10,7 @@
 /** The columns of new deliveries' rows, in the order of their statement parameters $1…$8. */
 export const NEW_COLUMNS = 'domain, event_id, event_name, body, status, source_partition, source_offset, traceparent';
 
-/** The `unnest` of the parameters $1…$8 of new deliveries (DeliveryStore's columnsOf). */
+/** The `unnest` of the parameters $1…$8 of new deliveries ({@link columnsOf} below). */
 export const NEW_ROWS = 'unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::int[], $7::bigint[], $8::text[])';
 
 /**
@@ -31,7 +33,7 @@ export const FRESH_DELIVERIES = `input as (
        fresh as (select i.* from input i join keyed k on k.id = i.id order by i.n)`;
 
 /**
- * DeliveryStore.writeLeased's statement: inserts leased deliveries ($1 ids, $2 domains, $3 event
+ * NewDeliveries.writeLeased's statement: inserts leased deliveries ($1 ids, $2 domains, $3 event
  * ids, $4 names, $5 bodies, $6 lease tokens, $9 partitions, $10 offsets, $11 traceparents; owner $7
  * for $8 ms) whose event is new, and takes over an existing row of the event that nobody has leased
  * or attempted yet: it becomes the new row (its id, and its key's). Returns the ids written.
@@ -66,3 +68,14 @@ export const TAKE_OVER_UNLEASED = `with input as (
          update webhook_delivery_keys k set id = t.id from taken t where k.domain = t.domain and k.event_id = t.event_id
        )
        select id from inserted union all select id from taken`;
+
+/** The statement parameters of new deliveries, column by column (their `unnest`: NEW_ROWS in delivery-keys.ts). */
+export function columnsOf(deliveries: NewDelivery[]): [string[], string[], string[], string[], string[], (number | null)[], (string | null)[], (string | null)[]] {
+  return [
+    deliveries.map((d) => d.domain), deliveries.map((d) => d.eventId), deliveries.map((d) => d.eventName), deliveries.map((d) => d.body),
+    deliveries.map((d) => d.status ?? 'pending'), ...positionColumns(deliveries), deliveries.map((d) => d.traceparent ?? null),
+  ];
+}
+
+export const positionColumns = (rows: { position?: TopicPosition }[]): [(number | null)[], (string | null)[]] =>
+  [rows.map((r) => r.position?.partition ?? null), rows.map((r) => r.position?.offset ?? null)];

@@ -9,8 +9,9 @@ import type { StoredSubscription } from '../subscriptions/subscription.store';
 import type { AttemptRecorder } from './attempt.recorder';
 import type { AttemptSender } from './attempt.sender';
 import { inAttemptSpan } from './attempt-span';
-import type { DeliveryMetrics } from './delivery.metrics';
-import type { AttemptRecord, ClaimedDelivery } from './delivery.store';
+import type { DeliveryMetrics } from '../delivery-log/delivery.metrics';
+import type { ClaimedDelivery } from '../delivery-log/delivery';
+import type { AttemptRecord } from './attempt-records.store';
 import { delayHonouringRetryAfter, parseRetryAfter, RETRY_AFTER_STATUSES } from './domain/retry-after';
 import { classifyAttempt, GONE_STATUS, nextAttemptDelay } from './domain/retry-policy';
 

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { SubscriptionState } from '../subscriptions/subscription-state';
-import type { DeliveryMetrics } from './delivery.metrics';
-import type { AttemptRecord, DeliveryStore } from './delivery.store';
+import type { DeliveryMetrics } from '../delivery-log/delivery.metrics';
+import type { AttemptRecord, AttemptRecords } from './attempt-records.store';
 import type { WriteBehindLeases } from './write-behind-leases';
 
 export interface AttemptRecorderOptions {
@@ -33,7 +33,7 @@ export class AttemptRecorder {
   private giveUpAfter: number | undefined;
 
   constructor(
-    private readonly deliveries: DeliveryStore,
+    private readonly records: AttemptRecords,
     private readonly state: SubscriptionState,
     private readonly metrics: DeliveryMetrics,
     private readonly options: AttemptRecorderOptions,
@@ -88,7 +88,7 @@ export class AttemptRecorder {
         this.pending = [];
         try {
           await this.leaseWrites?.flush();
-          const { recorded, disabled } = await this.deliveries.recordAttempts(batch.map((p) => p.record));
+          const { recorded, disabled } = await this.records.recordAttempts(batch.map((p) => p.record));
           for (const { domain, url } of disabled) {
             this.state.announceDisabled(domain, url, 'failing').catch((e) => this.logger.warn({ msg: 'announcing a disabled subscription failed', error: (e as Error).message }));
           }

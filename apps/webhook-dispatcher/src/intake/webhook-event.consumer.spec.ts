@@ -4,8 +4,10 @@ import { DLQ_HEADERS, RISK_ASSESSMENT_EXECUTED_SCHEMA } from '@tailsync/contract
 import { Kafka, logLevel, type Producer } from 'kafkajs';
 import { SubscriptionStore } from '../subscriptions/subscription.store';
 import { eventually, infraKafka, isolatedDatabase, sleep, uniqueDomain } from '../testing/harness';
-import { DeliveryMetrics } from './delivery.metrics';
-import { DeliveryStore, type NewDelivery } from './delivery.store';
+import { DeliveryMetrics } from '../delivery-log/delivery.metrics';
+import type { NewDelivery } from '../delivery-log/delivery';
+import { BatchPools } from '../delivery-log/batch-pools';
+import { NewDeliveries } from '../delivery-log/new-deliveries.store';
 import { eventTypeOnTopic } from '../testing/event-type-on-topic';
 import { type DeliveryIntake, INHERITED_HOLD_MS, WebhookEventConsumer } from './webhook-event.consumer';
 
@@ -21,7 +23,7 @@ describe('WebhookEventConsumer (real Kafka, real PostgreSQL)', () => {
   const kafka = new Kafka({ ...connection, clientId: 'consumer-spec', logLevel: logLevel.NOTHING });
   let producer: Producer;
   let db: Awaited<ReturnType<typeof isolatedDatabase>>;
-  let deliveries: DeliveryStore;
+  let deliveries: NewDeliveries;
   let subscriptions: SubscriptionStore;
   let consumer: WebhookEventConsumer;
   /** Event ids handed on as pending deliveries (the scheduler's intake, storing them as it does unleased). */
@@ -30,7 +32,7 @@ describe('WebhookEventConsumer (real Kafka, real PostgreSQL)', () => {
   beforeAll(async () => {
     await ensureTopics(connection, [{ topic, numPartitions: 3 }, { topic: dlqTopic, numPartitions: 1 }, { topic: second.input.topic, numPartitions: 2 }, { topic: second.deadLetters.topic, numPartitions: 1 }]);
     db = await isolatedDatabase('consumer');
-    deliveries = new DeliveryStore(db.pool);
+    deliveries = new NewDeliveries(new BatchPools(db.pool));
     subscriptions = new SubscriptionStore(db.pool);
     producer = kafka.producer();
     await producer.connect();
@@ -190,7 +192,7 @@ describe('WebhookEventConsumer: how first attempts are made, and when offsets ar
   }
 
   function consumerWith(topic: string, groupId: string, intake: DeliveryIntake) {
-    return new WebhookEventConsumer(new DeliveryStore(db.pool), subscriptions, intake, new DeliveryMetrics(), { kafka: connection, clientId: 'consumer-spec-first', groupId, eventTypes: [eventTypeOnTopic(topic)] });
+    return new WebhookEventConsumer(new NewDeliveries(new BatchPools(db.pool)), subscriptions, intake, new DeliveryMetrics(), { kafka: connection, clientId: 'consumer-spec-first', groupId, eventTypes: [eventTypeOnTopic(topic)] });
   }
 
   it('holds the events that were in the partition when it was assigned (its previous owner may be attempting them) and attempts later ones first', () =>
