@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ensureTopics } from '@tailsync/service-kit';
 import { Kafka, logLevel } from 'kafkajs';
-import { DispatcherRuntime } from '../dispatcher.runtime';
+import { DispatcherCopy } from '../testing/dispatcher-copy';
 import { SubscriptionStore } from '../subscriptions/subscription.store';
 import { ensureSubscriptionEventsTopic, eventually, infraKafka, isolatedDatabase, newSharedSecret, sleep, subscriptionInput, testConfig, uniqueDomain } from '../testing/harness';
 import { scripts, WebhookReceiver } from '@tailsync/webhooks/testing';
@@ -32,7 +32,7 @@ describe('dispatcher copies handing partitions over while events flow (real Kafk
     await ensureTopics(connection, [{ topic, numPartitions: 6 }, { topic: `${topic}.dlq`, numPartitions: 1 }]);
     const settings = { WEBHOOK_EVENTS_GROUP_ID: `handover-${topic}` };
     // A long linger widens the window in which the old owner has attempted events it has not stored.
-    const copy = (name: string) => new DispatcherRuntime(testConfig(settings), name, { pool: db.pool, eventTypes: [eventTypeOnTopic(topic)], leaseWriteLingerMs: 1_000 });
+    const copy = (name: string) => DispatcherCopy.create({ config: testConfig(settings), instanceId: name, pool: db.pool, eventTypes: [eventTypeOnTopic(topic)], leaseWriteLingerMs: 1_000 });
     const subscriptions = new SubscriptionStore(db.pool);
     const domains = Array.from({ length: 12 }, () => uniqueDomain('handover'));
     for (const domain of domains) await subscriptions.put(domain, subscriptionInput(receiver.url, newSharedSecret(), domain), 3600);
@@ -40,8 +40,8 @@ describe('dispatcher copies handing partitions over while events flow (real Kafk
     const producer = new Kafka({ ...connection, clientId: 'handover-spec', logLevel: logLevel.NOTHING }).producer();
     await producer.connect();
     const sent: string[] = [];
-    const first = copy('first');
-    const second = copy('second');
+    const first = await copy('first');
+    const second = await copy('second');
     await first.start();
     let firstStopped = false;
     try {

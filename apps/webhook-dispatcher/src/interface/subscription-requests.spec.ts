@@ -1,9 +1,8 @@
 import type { CallerContext, RpcReply } from '@tailsync/contracts';
-import { DispatcherRuntime } from '../dispatcher.runtime';
+import { DispatcherCopy } from '../testing/dispatcher-copy';
 import { ensureSubscriptionEventsTopic, isolatedDatabase, newSharedSecret, testConfig, uniqueDomain } from '../testing/harness';
 import { scripts, WebhookReceiver } from '@tailsync/webhooks/testing';
 import { decodeCursor, encodeCursor, SubscriptionRequests } from './subscription-requests';
-import { requestHandlersOf } from '../request-handlers';
 
 const EVT = 'Product.RiskAssessmentExecuted';
 
@@ -11,19 +10,23 @@ describe('SubscriptionRequests (the RPC handlers, real PostgreSQL)', () => {
   let db: Awaited<ReturnType<typeof isolatedDatabase>>;
   let open: SubscriptionRequests;
   let guarded: SubscriptionRequests;
-  let runtime: DispatcherRuntime;
+  let runtime: DispatcherCopy;
+  let guardedCopy: DispatcherCopy;
 
   beforeAll(async () => {
     db = await isolatedDatabase('messages');
-    runtime = new DispatcherRuntime(testConfig(), 'spec', { pool: db.pool });
-    open = requestHandlersOf(runtime).subscriptions;
+    runtime = await DispatcherCopy.create({ config: testConfig(), instanceId: 'spec', pool: db.pool });
+    open = runtime.requests.subscriptions;
     await ensureSubscriptionEventsTopic();
     await runtime.events.start();
-    guarded = requestHandlersOf(new DispatcherRuntime(testConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: 'false' }), 'spec-guarded', { pool: db.pool })).subscriptions;
+    guardedCopy = await DispatcherCopy.create({ config: testConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: 'false' }), instanceId: 'spec-guarded', pool: db.pool });
+    guarded = guardedCopy.requests.subscriptions;
   });
   afterAll(async () => {
     await runtime.events.stop();
     runtime.sender.close();
+    await runtime.close();
+    await guardedCopy.close();
     await db.drop();
   });
 

@@ -1,19 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { CallerContext, DeliveryOrdering } from '@tailsync/contracts';
-import { DispatcherRuntime } from '../dispatcher.runtime';
+import { DispatcherCopy } from '../testing/dispatcher-copy';
 import { eventually, isolatedDatabase, newSharedSecret, uniqueDomain } from '../testing/harness';
 import { arrivalOrder, WebhookReceiver, type ReceiverScript } from '@tailsync/webhooks/testing';
 import { runningDispatcher, stopDispatcher } from '../testing/running-dispatcher';
 import type { NewDelivery } from '../delivery-log/delivery';
 import { callbackBody } from '../intake/domain/event-message';
-import { requestHandlersOf } from '../request-handlers';
 
 const EVT = 'Product.RiskAssessmentExecuted';
 const caller = (domain: string): CallerContext => ({ domain, source: 'client', requestId: 'r' });
 
 describe('ordering "fifo" with two dispatcher copies (real PostgreSQL, real receivers)', () => {
   let db: Awaited<ReturnType<typeof isolatedDatabase>>;
-  let copies: DispatcherRuntime[];
+  let copies: DispatcherCopy[];
   const receivers: WebhookReceiver[] = [];
 
   beforeAll(async () => {
@@ -31,7 +30,7 @@ describe('ordering "fifo" with two dispatcher copies (real PostgreSQL, real rece
     const domain = uniqueDomain();
     const receiver = await WebhookReceiver.start(script);
     receivers.push(receiver);
-    const reply = await requestHandlersOf(copies[0]).subscriptions.put({
+    const reply = await copies[0].requests.subscriptions.put({
       caller: caller(domain), body: { eventNames: [EVT], url: receiver.url, sealedSecret: copies[0].box.encrypt(newSharedSecret(), domain), ...(ordering ? { ordering } : {}) },
     });
     if (!reply.ok) throw new Error(JSON.stringify(reply.problem));
@@ -106,7 +105,7 @@ describe('ordering "fifo" with two dispatcher copies (real PostgreSQL, real rece
 
   it('refuses an ordering it does not know, and saving without one sets none', async () => {
     const domain = uniqueDomain();
-    const requests = requestHandlersOf(copies[0]).subscriptions;
+    const requests = copies[0].requests.subscriptions;
     const put = (extra: Record<string, unknown>) =>
       requests.put({ caller: caller(domain), body: { eventNames: [EVT], url: 'http://127.0.0.1:9/x', sealedSecret: copies[0].box.encrypt(newSharedSecret(), domain), ...extra } });
     expect(await put({ ordering: 'lifo' })).toMatchObject({ ok: false, problem: { fieldErrors: { ordering: ['ordering must be one of none, fifo.'] } } });

@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CallerContext } from '@tailsync/contracts';
-import { DispatcherRuntime } from '../dispatcher.runtime';
+import { DispatcherCopy } from '../testing/dispatcher-copy';
 import { eventually, isolatedDatabase, newSharedSecret, sleep, uniqueDomain } from '../testing/harness';
 import { runningDispatcher, stopDispatcher } from '../testing/running-dispatcher';
 import { callbackBody } from '../intake/domain/event-message';
-import { requestHandlersOf } from '../request-handlers';
 
 const EVT = 'Product.RiskAssessmentExecuted';
 
@@ -49,8 +48,8 @@ class SlowReceiver {
 
 const caller = (domain: string): CallerContext => ({ domain, source: 'client', requestId: 'r' });
 
-async function subscribe(runtime: DispatcherRuntime, domain: string, url: string, limits: { maxPerSecond?: number; maxInFlight?: number }) {
-  const reply = await requestHandlersOf(runtime).subscriptions.put({
+async function subscribe(runtime: DispatcherCopy, domain: string, url: string, limits: { maxPerSecond?: number; maxInFlight?: number }) {
+  const reply = await runtime.requests.subscriptions.put({
     caller: caller(domain), body: { eventNames: [EVT], url, sealedSecret: runtime.box.encrypt(newSharedSecret(), domain), ...limits },
   });
   if (!reply.ok) throw new Error(JSON.stringify(reply.problem));
@@ -58,26 +57,26 @@ async function subscribe(runtime: DispatcherRuntime, domain: string, url: string
 }
 
 /** Fresh deliveries handed to the copies in turn, as their consumers would (leased to each, queued at once). */
-async function deliver(runtimes: DispatcherRuntime[], domain: string, count: number): Promise<void> {
+async function deliver(runtimes: DispatcherCopy[], domain: string, count: number): Promise<void> {
   const fresh = Array.from({ length: count }, () => randomUUID()).map((eventId) => ({ domain, eventId, eventName: EVT, body: callbackBody(EVT, { eventId, domain, occurredAt: new Date().toISOString(), data: {} }) }));
   await Promise.all(runtimes.map(async (r, i) => r.scheduler.admit(fresh.filter((_, k) => k % runtimes.length === i), await r.subscriptions.getMany([domain]))));
 }
 
 /** When each attempt of the domain started, by the dispatchers' clocks (the delivery log), in order. */
-async function attemptStarts(runtime: DispatcherRuntime, domain: string): Promise<number[]> {
+async function attemptStarts(runtime: DispatcherCopy, domain: string): Promise<number[]> {
   const { rows } = await runtime.pool.query<{ at: Date }>(
     'select a.at from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id where d.domain = $1 order by a.at', [domain]);
   return rows.map((r) => r.at.getTime());
 }
 
-const delivered = (runtime: DispatcherRuntime, domain: string, count: number, timeoutMs = 30_000) =>
+const delivered = (runtime: DispatcherCopy, domain: string, count: number, timeoutMs = 30_000) =>
   eventually(async () => {
     const { rows } = await runtime.pool.query<{ n: string }>("select count(*) as n from webhook_deliveries where domain = $1 and status = 'delivered'", [domain]);
     return Number(rows[0].n) >= count;
   }, timeoutMs, 100);
 
 /** While `work` runs, the most attempts each copy had running at once. */
-async function busiest(runtimes: DispatcherRuntime[], work: Promise<unknown>): Promise<number[]> {
+async function busiest(runtimes: DispatcherCopy[], work: Promise<unknown>): Promise<number[]> {
   const most = runtimes.map(() => 0);
   let done = false;
   void work.finally(() => (done = true));
@@ -91,7 +90,7 @@ async function busiest(runtimes: DispatcherRuntime[], work: Promise<unknown>): P
 
 describe('flow control: maxInFlight and maxPerSecond across two dispatcher copies (real PostgreSQL, real receivers)', () => {
   let db: Awaited<ReturnType<typeof isolatedDatabase>>;
-  let copies: DispatcherRuntime[];
+  let copies: DispatcherCopy[];
   const receivers: SlowReceiver[] = [];
   const receiver = async (answer: (n: number) => { status: number; delayMs: number }) => {
     const r = await new SlowReceiver(answer).start();
@@ -148,7 +147,7 @@ describe('flow control: maxInFlight and maxPerSecond across two dispatcher copie
 
   it('refuses caps out of range', async () => {
     const domain = uniqueDomain();
-    const requests = requestHandlersOf(copies[0]).subscriptions;
+    const requests = copies[0].requests.subscriptions;
     const put = (limits: Record<string, unknown>) =>
       requests.put({ caller: caller(domain), body: { eventNames: [EVT], url: 'http://127.0.0.1:9/x', sealedSecret: copies[0].box.encrypt(newSharedSecret(), domain), ...limits } });
     expect(await put({ maxPerSecond: 0, maxInFlight: 101 })).toMatchObject({
@@ -162,7 +161,7 @@ describe('flow control: maxInFlight and maxPerSecond across two dispatcher copie
 
 describe('the adaptive slow-down of an uncapped domain (one copy, real receiver)', () => {
   let db: Awaited<ReturnType<typeof isolatedDatabase>>;
-  let copy: DispatcherRuntime;
+  let copy: DispatcherCopy;
   let slow: SlowReceiver;
 
   beforeAll(async () => {

@@ -5,7 +5,7 @@ import { runMigrations } from '@tailsync/service-kit';
 import { migratedSchema, schemaLayout } from '@tailsync/service-kit/testing';
 import { secretId } from '@tailsync/webhooks';
 import { Pool } from 'pg';
-import { DispatcherRuntime } from '../dispatcher.runtime';
+import { DispatcherCopy } from '../testing/dispatcher-copy';
 import { infraEnv, newSharedSecret, testConfig } from '../testing/harness';
 import { DISPATCHER_MIGRATIONS } from './migrate';
 
@@ -29,7 +29,7 @@ describe('migrating an existing database in place (real PostgreSQL)', () => {
   });
 
   it('adds the new columns, fills in the secret id, and takes re-saving the same secret for no rotation', async () => {
-    const runtime = new DispatcherRuntime(testConfig(), 'upgrade', { pool });
+    const runtime = await DispatcherCopy.create({ config: testConfig(), instanceId: 'upgrade', pool });
     const secret = newSharedSecret();
     const sealed = runtime.box.encrypt(secret, 'acme');
     await pool.query(`insert into webhook_subscriptions (domain, event_names, url, secret_sealed, updated_at) values ('acme', $1, 'http://127.0.0.1:9/', $2, now() - interval '1 day')`, [[EVT], sealed]);
@@ -41,6 +41,7 @@ describe('migrating an existing database in place (real PostgreSQL)', () => {
     const resaved = await runtime.subscriptions.put('acme', { eventNames: [EVT], url: 'http://127.0.0.1:9/', sealedSecret: runtime.box.encrypt(secret, 'acme'), secretId: secretId(secret) }, 60);
     expect(resaved).toMatchObject({ created: false, rotated: false, subscription: { previousSealedSecret: null } });
     runtime.sender.close();
+    await runtime.close();
   });
 });
 

@@ -3,13 +3,12 @@ import type { CallerContext, DeliveryView, RiskAssessmentExecutedMessage } from 
 import { ensureTopics, Murmur2Partitioner } from '@tailsync/service-kit';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
 import { callbackBody } from '../intake/domain/event-message';
-import { DispatcherRuntime } from '../dispatcher.runtime';
+import { DispatcherCopy } from '../testing/dispatcher-copy';
 import { eventually, infraKafka, isolatedDatabase, newSharedSecret, uniqueDomain } from '../testing/harness';
 import { runningDispatcher, stopDispatcher } from '../testing/running-dispatcher';
 import { WebhookReceiver } from '@tailsync/webhooks/testing';
 import { BackfillRequests } from '../interface/backfill-requests';
 import { SubscriptionRequests } from '../interface/subscription-requests';
-import { requestHandlersOf } from '../request-handlers';
 
 const EVT = 'Product.RiskAssessmentExecuted';
 const PER_SECOND = 5;
@@ -17,7 +16,7 @@ const PER_SECOND = 5;
 describe('backfill from the input topic (real Kafka, real PostgreSQL, real receivers)', () => {
   const topic = `test.risk-assessment-executed.backfill.${randomUUID().slice(0, 8)}`;
   let db: Awaited<ReturnType<typeof isolatedDatabase>>;
-  let runtime: DispatcherRuntime;
+  let runtime: DispatcherCopy;
   let producer: Producer;
   let messages: SubscriptionRequests;
   let backfills: BackfillRequests;
@@ -29,7 +28,7 @@ describe('backfill from the input topic (real Kafka, real PostgreSQL, real recei
     await producer.connect();
     db = await isolatedDatabase('backfill');
     runtime = await runningDispatcher(db.pool, 'backfill', { WEBHOOK_RECOVERY_PER_SECOND: String(PER_SECOND) }, topic);
-    ({ subscriptions: messages, backfill: backfills } = requestHandlersOf(runtime));
+    ({ subscriptions: messages, backfill: backfills } = runtime.requests);
   });
   afterAll(async () => {
     await stopDispatcher(runtime);

@@ -3,18 +3,17 @@ import { TOPICS, type CallerContext, type SubscriptionView, type WebhookSubscrip
 import { metricsRegistry } from '@tailsync/service-kit';
 import { Kafka, logLevel, type Consumer } from 'kafkajs';
 import { callbackBody } from '../intake/domain/event-message';
-import { DispatcherRuntime } from '../dispatcher.runtime';
+import { DispatcherCopy } from '../testing/dispatcher-copy';
 import { ensureSubscriptionEventsTopic, eventually, infraKafka, isolatedDatabase, newSharedSecret, uniqueDomain } from '../testing/harness';
 import { runningDispatcher, stopDispatcher } from '../testing/running-dispatcher';
 import { scripts, WebhookReceiver } from '@tailsync/webhooks/testing';
 import { SubscriptionRequests } from '../interface/subscription-requests';
-import { requestHandlersOf } from '../request-handlers';
 
 const EVT = 'Product.RiskAssessmentExecuted';
 
 describe('endpoint health (real PostgreSQL, real Kafka, real receivers)', () => {
   let db: Awaited<ReturnType<typeof isolatedDatabase>>;
-  const runtimes: DispatcherRuntime[] = [];
+  const runtimes: DispatcherCopy[] = [];
   let consumer: Consumer;
   const published: WebhookSubscriptionEvent[] = [];
   const receivers: WebhookReceiver[] = [];
@@ -45,7 +44,7 @@ describe('endpoint health (real PostgreSQL, real Kafka, real receivers)', () => 
   async function dispatcher(env: Record<string, string>) {
     const runtime = await runningDispatcher(db.pool, `health-${runtimes.length}`, { WEBHOOK_RETRY_DELAYS_MS: '20', ...env });
     runtimes.push(runtime);
-    return { runtime, messages: requestHandlersOf(runtime).subscriptions };
+    return { runtime, messages: runtime.requests.subscriptions };
   }
 
   const caller = (domain: string): CallerContext => ({ domain, source: 'client', requestId: 'r' });
@@ -55,7 +54,7 @@ describe('endpoint health (real PostgreSQL, real Kafka, real receivers)', () => 
     return reply.result;
   };
   /** Inserts `n` deliveries and waits until each has ended. */
-  async function deliver(runtime: DispatcherRuntime, domain: string, n: number): Promise<void> {
+  async function deliver(runtime: DispatcherCopy, domain: string, n: number): Promise<void> {
     const ids = Array.from({ length: n }, () => randomUUID());
     for (const eventId of ids) {
       // one at a time, so the order of their outcomes is the order of the test

@@ -1,19 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { CallerContext, DeliveryView } from '@tailsync/contracts';
 import { callbackBody } from '../intake/domain/event-message';
-import { DispatcherRuntime } from '../dispatcher.runtime';
+import { DispatcherCopy } from '../testing/dispatcher-copy';
 import { eventually, isolatedDatabase, newSharedSecret, sleep, uniqueDomain } from '../testing/harness';
 import { runningDispatcher, stopDispatcher } from '../testing/running-dispatcher';
 import { scripts, WebhookReceiver } from '@tailsync/webhooks/testing';
 import { RecoveryRequests } from '../interface/recovery-requests';
 import { SubscriptionRequests } from '../interface/subscription-requests';
-import { requestHandlersOf } from '../request-handlers';
 
 const EVT = 'Product.RiskAssessmentExecuted';
 
 describe('recovery after an outage and the delivery log filters (real PostgreSQL, real receivers)', () => {
   let db: Awaited<ReturnType<typeof isolatedDatabase>>;
-  let runtime: DispatcherRuntime;
+  let runtime: DispatcherCopy;
   let messages: SubscriptionRequests;
   let recovery: RecoveryRequests;
   const receivers: WebhookReceiver[] = [];
@@ -21,7 +20,7 @@ describe('recovery after an outage and the delivery log filters (real PostgreSQL
   beforeAll(async () => {
     db = await isolatedDatabase('recovery');
     runtime = await runningDispatcher(db.pool, 'recovery', { WEBHOOK_RETRY_DELAYS_MS: '20', WEBHOOK_RECOVERY_PER_SECOND: '5' });
-    ({ subscriptions: messages, recovery } = requestHandlersOf(runtime));
+    ({ subscriptions: messages, recovery } = runtime.requests);
   });
   afterAll(async () => {
     await stopDispatcher(runtime);

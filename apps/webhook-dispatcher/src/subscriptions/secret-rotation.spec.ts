@@ -3,26 +3,25 @@ import type { CallerContext } from '@tailsync/contracts';
 import { secretId, standardWebhooksSecret, verifyWebhookRequest } from '@tailsync/webhooks';
 import { Webhook } from 'standardwebhooks';
 import { callbackBody } from '../intake/domain/event-message';
-import { DispatcherRuntime } from '../dispatcher.runtime';
+import { DispatcherCopy } from '../testing/dispatcher-copy';
 import { eventually, isolatedDatabase, newSharedSecret, sleep, uniqueDomain } from '../testing/harness';
 import { runningDispatcher, stopDispatcher } from '../testing/running-dispatcher';
 import { scripts, WebhookReceiver, type ReceivedRequest } from '@tailsync/webhooks/testing';
 import { SubscriptionRequests } from '../interface/subscription-requests';
-import { requestHandlersOf } from '../request-handlers';
 
 const EVT = 'Product.RiskAssessmentExecuted';
 const GRACE = 3600;
 
 describe('rotating the shared secret without a gap (RPC handlers, real PostgreSQL, real receivers)', () => {
   let db: Awaited<ReturnType<typeof isolatedDatabase>>;
-  let runtime: DispatcherRuntime;
+  let runtime: DispatcherCopy;
   let messages: SubscriptionRequests;
   const receivers: WebhookReceiver[] = [];
 
   beforeAll(async () => {
     db = await isolatedDatabase('rotation');
     runtime = await runningDispatcher(db.pool, 'rot', { WEBHOOK_SECRET_GRACE_SECONDS: String(GRACE), WEBHOOK_RETRY_DELAYS_MS: '600,600' });
-    messages = requestHandlersOf(runtime).subscriptions;
+    messages = runtime.requests.subscriptions;
   });
   afterAll(async () => {
     await stopDispatcher(runtime);

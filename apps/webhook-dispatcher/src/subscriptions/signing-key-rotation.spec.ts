@@ -4,13 +4,12 @@ import { join } from 'node:path';
 import type { CallerContext, SigningKeysView } from '@tailsync/contracts';
 import { verifyWebhookRequest, type WebhookJwks } from '@tailsync/webhooks';
 import { callbackBody } from '../intake/domain/event-message';
-import { DispatcherRuntime } from '../dispatcher.runtime';
+import { DispatcherCopy } from '../testing/dispatcher-copy';
 import { eventually, isolatedDatabase, newSharedSecret, sleep, uniqueDomain } from '../testing/harness';
 import { runningDispatcher, stopDispatcher } from '../testing/running-dispatcher';
 import { scripts, WebhookReceiver, type ReceivedRequest } from '@tailsync/webhooks/testing';
 import { SigningKeyRequests } from '../interface/signing-key-requests';
 import { SubscriptionRequests } from '../interface/subscription-requests';
-import { requestHandlersOf } from '../request-handlers';
 
 const EVT = 'Product.RiskAssessmentExecuted';
 const GRACE_SECONDS = 2;
@@ -28,7 +27,7 @@ function verifiedByCryptography(jwks: WebhookJwks, requests: ReceivedRequest[]):
 
 describe('Ed25519 signing keys: publication before signing, retirement after (RPC handlers, real PostgreSQL, real receivers)', () => {
   let db: Awaited<ReturnType<typeof isolatedDatabase>>;
-  let runtime: DispatcherRuntime;
+  let runtime: DispatcherCopy;
   let subscriptions: SubscriptionRequests;
   let keys: SigningKeyRequests;
   let receiver: WebhookReceiver;
@@ -36,7 +35,7 @@ describe('Ed25519 signing keys: publication before signing, retirement after (RP
   beforeAll(async () => {
     db = await isolatedDatabase('signing_keys');
     runtime = await runningDispatcher(db.pool, 'keys', { WEBHOOK_SECRET_GRACE_SECONDS: String(GRACE_SECONDS), WEBHOOK_RETRY_DELAYS_MS: '200' });
-    ({ subscriptions, signingKeys: keys } = requestHandlersOf(runtime));
+    ({ subscriptions, signingKeys: keys } = runtime.requests);
     receiver = await WebhookReceiver.start(scripts.status(200));
   });
   afterAll(async () => {

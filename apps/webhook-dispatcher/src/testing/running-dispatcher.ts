@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { DispatcherRuntime } from '../dispatcher.runtime';
+import { DispatcherCopy } from './dispatcher-copy';
 import { eventTypeOnTopic } from './event-type-on-topic';
 import { ensureSubscriptionEventsTopic, testConfig } from './harness';
 
@@ -8,16 +8,17 @@ import { ensureSubscriptionEventsTopic, testConfig } from './harness';
  * subscription-events publisher running on the real broker, without the event consumer (specs
  * insert deliveries themselves; `topic` is the input topic a backfill reads). Stop it with {@link stopDispatcher}.
  */
-export async function runningDispatcher(pool: Pool, name: string, settings: Record<string, string> = {}, topic?: string): Promise<DispatcherRuntime> {
-  const runtime = new DispatcherRuntime(testConfig(settings), name, { pool, ...(topic !== undefined ? { eventTypes: [eventTypeOnTopic(topic)] } : {}) });
+export async function runningDispatcher(pool: Pool, name: string, settings: Record<string, string> = {}, topic?: string): Promise<DispatcherCopy> {
+  const copy = await DispatcherCopy.create({ config: testConfig(settings), instanceId: name, pool, ...(topic !== undefined ? { eventTypes: [eventTypeOnTopic(topic)] } : {}) });
   await ensureSubscriptionEventsTopic();
-  await runtime.events.start();
-  runtime.scheduler.start();
-  return runtime;
+  await copy.events.start();
+  copy.scheduler.start();
+  return copy;
 }
 
-export async function stopDispatcher(runtime: DispatcherRuntime): Promise<void> {
-  await runtime.scheduler.stop();
-  await runtime.events.stop();
-  runtime.sender.close();
+export async function stopDispatcher(copy: DispatcherCopy): Promise<void> {
+  await copy.scheduler.stop();
+  await copy.events.stop();
+  copy.sender.close();
+  await copy.close();
 }

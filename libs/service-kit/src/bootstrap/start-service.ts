@@ -52,6 +52,8 @@ export async function startService(start: ServiceStart): Promise<NestFastifyAppl
   const host = process.env.HOST ?? '0.0.0.0';
   if (start.grpc) {
     app.connectMicroservice(grpcServerOptions(start.grpc, host), { inheritAppConfig: true });
+    // Nest's hooks first (migrations, consumers started): a hybrid app would serve gRPC before them.
+    await app.init();
     await app.startAllMicroservices();
   }
   await app.listen(start.httpPort, host);

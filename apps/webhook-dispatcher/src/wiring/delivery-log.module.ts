@@ -1,0 +1,28 @@
+import { Module } from '@nestjs/common';
+import { PG_POOL } from '@tailsync/service-kit';
+import type { Pool } from 'pg';
+import { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
+import { PLANNED_ONCE_POOL } from './dispatcher-settings';
+import { BatchPools } from '../delivery-log/batch-pools';
+import { DeliveryLogRetention } from '../delivery-log/delivery-log-retention';
+import { DeliveryLog } from '../delivery-log/delivery-log.store';
+import { DeliveryMetrics } from '../delivery-log/delivery.metrics';
+import { NewDeliveries } from '../delivery-log/new-deliveries.store';
+
+/** The delivery tables: rows made, the calls' queries, weekly partitions and their retention, the delivery metrics. */
+@Module({
+  providers: [
+    { provide: BatchPools, inject: [PG_POOL, PLANNED_ONCE_POOL], useFactory: (pool: Pool, plannedOnce: Pool) => new BatchPools(pool, plannedOnce) },
+    { provide: NewDeliveries, inject: [BatchPools], useFactory: (pools: BatchPools) => new NewDeliveries(pools) },
+    { provide: DeliveryLog, inject: [PG_POOL], useFactory: (pool: Pool) => new DeliveryLog(pool) },
+    { provide: DeliveryMetrics, useFactory: () => new DeliveryMetrics() },
+    {
+      provide: DeliveryLogRetention,
+      inject: [PG_POOL, DeliveryMetrics, WebhookDispatcherConfig],
+      useFactory: (pool: Pool, metrics: DeliveryMetrics, config: WebhookDispatcherConfig) =>
+        new DeliveryLogRetention(pool, metrics, { retentionDays: config.WEBHOOK_LOG_RETENTION_DAYS }),
+    },
+  ],
+  exports: [BatchPools, NewDeliveries, DeliveryLog, DeliveryMetrics, DeliveryLogRetention],
+})
+export class DeliveryLogModule {}

@@ -1,0 +1,38 @@
+import type { ValueProvider } from '@nestjs/common';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@tailsync/contracts';
+import { INSTANCE_ID, PG_POOL } from '@tailsync/service-kit';
+import type { Pool } from 'pg';
+import { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
+
+/** What one dispatcher copy is built from: its settings, its name, and (specs) a pool or topics of their own. */
+export interface DispatcherSettings {
+  config: WebhookDispatcherConfig;
+  instanceId: string;
+  /** The copy's PostgreSQL pool (DATABASE_URL's). */
+  pool: Pool;
+  /** Connections that plan each statement once, for the steady path's small batches; by default `pool`. */
+  plannedOncePool?: Pool;
+  /** The event types it consumes; by default the registry's. */
+  eventTypes?: readonly WebhookEventType[];
+  /** How long first attempts' leases wait to be written together; by default 100 ms. */
+  leaseWriteLingerMs?: number;
+}
+
+export const DISPATCHER_SETTINGS = Symbol('DISPATCHER_SETTINGS');
+/** Connections that plan each statement once, for the steady path's small batches (BatchPools). */
+export const PLANNED_ONCE_POOL = Symbol('PLANNED_ONCE_POOL');
+/** The webhook event types this copy consumes (WEBHOOK_EVENT_TYPES but in specs). */
+export const EVENT_TYPES = Symbol('EVENT_TYPES');
+
+/** The values every concern's providers are made from. */
+export function settingsProviders(settings: DispatcherSettings): ValueProvider[] {
+  const { config, instanceId } = settings;
+  return [
+    { provide: DISPATCHER_SETTINGS, useValue: settings },
+    { provide: WebhookDispatcherConfig, useValue: config },
+    { provide: INSTANCE_ID, useValue: instanceId },
+    { provide: PG_POOL, useValue: settings.pool },
+    { provide: PLANNED_ONCE_POOL, useValue: settings.plannedOncePool ?? settings.pool },
+    { provide: EVENT_TYPES, useValue: settings.eventTypes ?? WEBHOOK_EVENT_TYPES },
+  ];
+}

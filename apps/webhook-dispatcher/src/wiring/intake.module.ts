@@ -1,0 +1,48 @@
+import { Module } from '@nestjs/common';
+import { backfillGroupPrefix, type WebhookEventType } from '@tailsync/contracts';
+import { INSTANCE_ID, kafkaConnection } from '@tailsync/service-kit';
+import { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
+import { DeliveryLogModule } from './delivery-log.module';
+import { DeliveryMetrics } from '../delivery-log/delivery.metrics';
+import { NewDeliveries } from '../delivery-log/new-deliveries.store';
+import { EVENT_TYPES } from './dispatcher-settings';
+import { DeliveryScheduler } from '../scheduling/delivery.scheduler';
+import { SchedulingModule } from './scheduling.module';
+import { SubscriptionCache } from '../subscriptions/subscription-cache';
+import { SubscriptionsModule } from './subscriptions.module';
+import { TopicRereader } from '../intake/topic-rereader';
+import { WebhookEventConsumer } from '../intake/webhook-event.consumer';
+
+/** Events in: the consumer of every input topic (admitting deliveries to the scheduler), and the backfill's reader. */
+@Module({
+  imports: [DeliveryLogModule, SubscriptionsModule, SchedulingModule],
+  providers: [
+    {
+      provide: WebhookEventConsumer,
+      inject: [NewDeliveries, SubscriptionCache, DeliveryScheduler, DeliveryMetrics, WebhookDispatcherConfig, INSTANCE_ID, EVENT_TYPES],
+      useFactory: (
+        deliveries: NewDeliveries, subscriptions: SubscriptionCache, scheduler: DeliveryScheduler, metrics: DeliveryMetrics,
+        config: WebhookDispatcherConfig, instanceId: string, eventTypes: readonly WebhookEventType[],
+      ) =>
+        new WebhookEventConsumer(deliveries, subscriptions, scheduler, metrics, {
+          kafka: kafkaConnection(config),
+          clientId: `webhook-dispatcher-events-${instanceId}`,
+          groupId: config.WEBHOOK_EVENTS_GROUP_ID,
+          eventTypes,
+        }),
+    },
+    {
+      provide: TopicRereader,
+      inject: [WebhookDispatcherConfig, INSTANCE_ID, EVENT_TYPES],
+      useFactory: (config: WebhookDispatcherConfig, instanceId: string, eventTypes: readonly WebhookEventType[]) =>
+        new TopicRereader({
+          kafka: kafkaConnection(config),
+          clientId: `webhook-dispatcher-backfill-${instanceId}`,
+          eventTypes,
+          groupPrefix: backfillGroupPrefix(config.WEBHOOK_EVENTS_GROUP_ID),
+        }),
+    },
+  ],
+  exports: [WebhookEventConsumer, TopicRereader],
+})
+export class IntakeModule {}

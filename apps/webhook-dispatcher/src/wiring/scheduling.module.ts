@@ -1,0 +1,49 @@
+import { Module } from '@nestjs/common';
+import { INSTANCE_ID, PG_POOL } from '@tailsync/service-kit';
+import type { Pool } from 'pg';
+import { AttemptRecorder } from '../attempts/attempt.recorder';
+import { AttemptRunner } from '../attempts/attempt.runner';
+import { AttemptsModule } from './attempts.module';
+import { WriteBehindLeases } from '../attempts/write-behind-leases';
+import { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
+import { DeliveryLogModule } from './delivery-log.module';
+import { DeliveryMetrics } from '../delivery-log/delivery.metrics';
+import { NewDeliveries } from '../delivery-log/new-deliveries.store';
+import { SubscriptionCache } from '../subscriptions/subscription-cache';
+import { SubscriptionsModule } from './subscriptions.module';
+import { DeliveryLeases } from '../scheduling/delivery-leases.store';
+import { DeliveryScheduler } from '../scheduling/delivery.scheduler';
+import { FlowGate } from '../scheduling/flow-gate';
+
+/** A capped domain's place outlives its attempt's time limit by this much (a copy that died mid-attempt lets go of it then). */
+const FLOW_HOLD_MARGIN_MS = 5_000;
+
+/** Which copy attempts which delivery when: leases, per-domain queues, the flow gate of capped domains. */
+@Module({
+  imports: [DeliveryLogModule, SubscriptionsModule, AttemptsModule],
+  providers: [
+    { provide: DeliveryLeases, inject: [PG_POOL], useFactory: (pool: Pool) => new DeliveryLeases(pool) },
+    {
+      provide: FlowGate,
+      inject: [PG_POOL, WebhookDispatcherConfig],
+      useFactory: (pool: Pool, config: WebhookDispatcherConfig) => new FlowGate(pool, config.WEBHOOK_ATTEMPT_TIMEOUT_MS + FLOW_HOLD_MARGIN_MS),
+    },
+    {
+      provide: DeliveryScheduler,
+      inject: [NewDeliveries, DeliveryLeases, SubscriptionCache, AttemptRunner, AttemptRecorder, DeliveryMetrics, WebhookDispatcherConfig, INSTANCE_ID, WriteBehindLeases, FlowGate],
+      useFactory: (
+        deliveries: NewDeliveries, leases: DeliveryLeases, subscriptions: SubscriptionCache, runner: AttemptRunner, recorder: AttemptRecorder,
+        metrics: DeliveryMetrics, config: WebhookDispatcherConfig, instanceId: string, leaseWrites: WriteBehindLeases, gate: FlowGate,
+      ) =>
+        new DeliveryScheduler(deliveries, leases, subscriptions, runner, recorder, metrics, {
+          owner: `${instanceId}:${process.pid}`,
+          attemptTimeoutMs: config.WEBHOOK_ATTEMPT_TIMEOUT_MS,
+          maxConcurrency: config.WEBHOOK_MAX_CONCURRENCY,
+          domainConcurrency: config.WEBHOOK_DOMAIN_CONCURRENCY,
+          pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
+        }, leaseWrites, gate),
+    },
+  ],
+  exports: [DeliveryScheduler],
+})
+export class SchedulingModule {}
