@@ -7,11 +7,11 @@ import {
 } from '@tailsync/service-kit';
 import { GatewayConfig } from './config/gateway.config';
 import { GatewayMigrations } from './gateway-migrations';
-import { ErrorsPageController } from './problems/errors-page.controller';
-import { ProblemFilter } from './problems/problem.filter';
-import { DISPATCHER_SERVICE, DispatcherClient } from './services/dispatcher.client';
-import { ServiceChannel } from './services/service-channel';
-import { TAIL_SYNC_SERVICE, TailSyncClient } from './services/tail-sync.client';
+import { ErrorsPageController } from './problems/interface/errors-page.controller';
+import { ProblemFilter } from './problems/interface/problem.filter';
+import { DISPATCHER_SERVICE, DispatcherClient } from './services/infrastructure/dispatcher.client';
+import { ServiceChannel } from './services/infrastructure/service-channel';
+import { TAIL_SYNC_SERVICE, TailSyncClient } from './services/infrastructure/tail-sync.client';
 import { ServiceReadiness } from './system/service-readiness';
 import { VersionController } from './system/version.controller';
 import { WebhooksModule } from './webhooks/webhooks.module';
