@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../stack/infrastructure';
-import { closingLine, sumReports } from '../test/reports';
+import { closingReport } from '../test/reports';
 import { buildBaseImages, buildNodeImage, NODE_20_RUNTIME } from './base-images';
 import { ensureComposePlugin, ensureDockerEngine } from './docker-engine';
 
@@ -45,9 +45,9 @@ async function main(): Promise<number> {
       stdio: 'inherit',
       env: { ...process.env, ...images, TAILSYNC_TEST_REPORTS: reports },
     });
-    const { line, ok } = closingLine(sumReports(reports), jest.status);
+    const { text, ok } = closingReport(reports, jest.status);
     log(`took ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    process.stdout.write(`${line}\n`);
+    process.stdout.write(text);
     return ok ? 0 : 1;
   } finally {
     await engine.stop();

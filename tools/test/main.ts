@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { localSecrets, REPO_ROOT, startInfrastructure } from '../stack/infrastructure';
 import { ensureKafkaConsumerPython } from './kafka-consumer-python';
 import { runChild } from './child-run';
-import { closingLine, sumReports } from './reports';
+import { closingReport } from './reports';
 import { ensurePythonVenv } from './python-venv';
 import { ensureSchemathesis } from './schemathesis';
 import { ensureChromium } from './chromium';
@@ -94,9 +94,9 @@ async function main() {
         },
       },
     );
-    const { line, ok } = closingLine(sumReports(reports), nx, staticFailures.length);
+    const { text, ok } = closingReport(reports, nx, staticFailures.length);
     log(`suite took ${((Date.now() - started) / 1000).toFixed(1)} s; Kafka ${infra.kafkaVersion}, PostgreSQL ${infra.postgresVersion}`);
-    process.stdout.write(`${line}\n`);
+    process.stdout.write(text);
     exitCode = ok ? 0 : 1;
   } finally {
     await infra.stop();

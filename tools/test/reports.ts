@@ -1,7 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
+import { REPO_ROOT } from '../stack/infrastructure';
 
 interface JestReport {
+  testResults?: { name: string; status: string; message: string; assertionResults: { fullName: string; status: string; failureMessages: string[] }[] }[];
   numPassedTests: number;
   numFailedTests: number;
   numPendingTests: number;
@@ -16,17 +19,40 @@ export interface Totals {
   brokenSuites: number;
 }
 
+function readReports(dir: string): JestReport[] {
+  return readdirSync(dir).filter((f) => f.endsWith('.json')).map((file) => JSON.parse(readFileSync(join(dir, file), 'utf8')) as JestReport);
+}
+
 /** Sums the JSON reports tools/test/jest.js leaves in `dir`. */
 export function sumReports(dir: string): Totals {
   const totals = { passed: 0, failed: 0, skipped: 0, brokenSuites: 0 };
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
-    const r = JSON.parse(readFileSync(join(dir, file), 'utf8')) as JestReport;
+  for (const r of readReports(dir)) {
     totals.passed += r.numPassedTests;
     totals.failed += r.numFailedTests;
     totals.skipped += r.numPendingTests + r.numTodoTests;
     totals.brokenSuites += r.numRuntimeErrorTestSuites;
   }
   return totals;
+}
+
+/**
+ * Each failed test as `file › full name: first line of its error` (a suite that failed outside its
+ * tests, as `file › (suite): …`), printed above the closing line: CI keeps only the end of a long output.
+ */
+export function failedTests(dir: string, root: string): string[] {
+  return readReports(dir).flatMap((r) =>
+    (r.testResults ?? []).flatMap((suite) => {
+      const file = relative(root, suite.name);
+      const failed = suite.assertionResults.filter((a) => a.status === 'failed').map((a) => `${file} › ${a.fullName}: ${firstLine(a.failureMessages[0])}`);
+      return suite.status === 'failed' && failed.length === 0 ? [`${file} › (suite): ${firstLine(suite.message)}`] : failed;
+    }),
+  );
+}
+
+/** The first line of an error below Jest's `● heading`, without colours, at most 200 characters. */
+function firstLine(message = ''): string {
+  const line = stripVTControlCharacters(message).split('\n').map((l) => l.trim()).find((l) => l !== '' && !l.startsWith('●')) ?? '';
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
 
 /**
@@ -37,4 +63,10 @@ export function closingLine(totals: Totals, runnerStatus: number | null, otherFa
   const failed = (totals.failed + totals.brokenSuites || (runnerStatus === 0 ? 0 : 1)) + otherFailures;
   const ok = runnerStatus === 0 && failed === 0 && totals.skipped === 0 && totals.passed > 0;
   return { line: `${totals.passed} passed, ${failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`, ok };
+}
+
+/** What a run prints last: its failed tests, then the closing line; `ok` when the run passed. */
+export function closingReport(dir: string, runnerStatus: number | null, otherFailures = 0): { text: string; ok: boolean } {
+  const { line, ok } = closingLine(sumReports(dir), runnerStatus, otherFailures);
+  return { text: [...failedTests(dir, REPO_ROOT).map((failure) => `failed: ${failure}\n`), `${line}\n`].join(''), ok };
 }
