@@ -44,4 +44,13 @@ export default [
       'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)(infrastructure|interface)(/|$)', message: 'The application reaches adapters through its ports (application/*-ports.ts).' }] }],
     },
   },
+  // Adapters serve the application and never reach into the entry points that use them (the
+  // dispatcher is not held to it yet).
+  {
+    files: ['apps/{gateway,tail-sync}/src/**/infrastructure/**/*.ts'],
+    ignores: ['**/*.spec.ts', '**/*.test-support.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)interface(/|$)', message: 'An adapter does not depend on the entry points (interface/) that use it.' }] }],
+    },
+  },
 ];

@@ -3,15 +3,16 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { validationPipe } from './http/validation';
 import type { wire } from '@tailsync/contracts';
 import {
-  CallerTokenSigner, createPool, loggingModule, OpsModule, PG_POOL, PoolLifecycle, PostgresReadiness,
+  CallerTokenSigner, createPool, loggingModule, OpsModule, PG_POOL, PoolLifecycle, PostgresReadiness, type ReadinessCheck,
 } from '@tailsync/service-kit';
+import type { Pool } from 'pg';
 import { GatewayConfig } from './config/gateway.config';
 import { GatewayMigrations } from './gateway-migrations';
-import { ErrorsPageController } from './problems/errors-page.controller';
-import { ProblemFilter } from './problems/problem.filter';
-import { DISPATCHER_SERVICE, DispatcherClient } from './services/dispatcher.client';
-import { ServiceChannel } from './services/service-channel';
-import { TAIL_SYNC_SERVICE, TailSyncClient } from './services/tail-sync.client';
+import { ErrorsPageController } from './problems/interface/errors-page.controller';
+import { ProblemFilter } from './problems/interface/problem.filter';
+import { DISPATCHER_SERVICE, DispatcherClient } from './services/infrastructure/dispatcher.client';
+import { ServiceChannel } from './services/infrastructure/service-channel';
+import { TAIL_SYNC_SERVICE, TailSyncClient } from './services/infrastructure/tail-sync.client';
 import { ServiceReadiness } from './system/service-readiness';
 import { VersionController } from './system/version.controller';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -30,23 +31,27 @@ class ServiceChannels implements OnApplicationShutdown {
 
 /** The gateway process, wired for one configuration. */
 export function appModule(config: GatewayConfig) {
-  const pool = createPool(config.DATABASE_URL);
-  const signer = new CallerTokenSigner(config.SERVICE_SIGNING_KEY);
-  const tailSync = new TailSyncClient(new ServiceChannel<wire.TailSyncDefinition>({ ...TAIL_SYNC_SERVICE, target: config.TAIL_SYNC_GRPC_TARGET }, signer));
-  const dispatcher = new DispatcherClient(
-    new ServiceChannel<wire.WebhookDispatcherDefinition>({ ...DISPATCHER_SERVICE, target: config.WEBHOOK_DISPATCHER_GRPC_TARGET }, signer),
-  );
-
   /** What every feature module of the gateway uses: settings, its database, the services over gRPC. */
   @Global()
   @Module({
     providers: [
       { provide: GatewayConfig, useValue: config },
-      { provide: PG_POOL, useValue: pool },
-      { provide: PoolLifecycle, useValue: new PoolLifecycle(pool) },
-      { provide: TailSyncClient, useValue: tailSync },
-      { provide: DispatcherClient, useValue: dispatcher },
-      { provide: ServiceChannels, useValue: new ServiceChannels([tailSync, dispatcher]) },
+      { provide: PG_POOL, useFactory: (settings: GatewayConfig) => createPool(settings.DATABASE_URL), inject: [GatewayConfig] },
+      { provide: PoolLifecycle, useFactory: (pool: Pool) => new PoolLifecycle(pool), inject: [PG_POOL] },
+      { provide: CallerTokenSigner, useFactory: (settings: GatewayConfig) => new CallerTokenSigner(settings.SERVICE_SIGNING_KEY), inject: [GatewayConfig] },
+      {
+        provide: TailSyncClient,
+        useFactory: (settings: GatewayConfig, signer: CallerTokenSigner) =>
+          new TailSyncClient(new ServiceChannel<wire.TailSyncDefinition>({ ...TAIL_SYNC_SERVICE, target: settings.TAIL_SYNC_GRPC_TARGET }, signer)),
+        inject: [GatewayConfig, CallerTokenSigner],
+      },
+      {
+        provide: DispatcherClient,
+        useFactory: (settings: GatewayConfig, signer: CallerTokenSigner) =>
+          new DispatcherClient(new ServiceChannel<wire.WebhookDispatcherDefinition>({ ...DISPATCHER_SERVICE, target: settings.WEBHOOK_DISPATCHER_GRPC_TARGET }, signer)),
+        inject: [GatewayConfig, CallerTokenSigner],
+      },
+      { provide: ServiceChannels, useFactory: (...clients: { close(): void }[]) => new ServiceChannels(clients), inject: [TailSyncClient, DispatcherClient] },
       GatewayMigrations,
     ],
     exports: [GatewayConfig, PG_POOL, TailSyncClient, DispatcherClient],
@@ -57,11 +62,7 @@ export function appModule(config: GatewayConfig) {
     imports: [
       GatewayCoreModule,
       loggingModule('gateway', config.LOG_LEVEL),
-      OpsModule.withManagementPort([
-        new PostgresReadiness(pool),
-        new ServiceReadiness(TAIL_SYNC_SERVICE.name, tailSync),
-        new ServiceReadiness(DISPATCHER_SERVICE.name, dispatcher),
-      ], config.MANAGEMENT_PORT),
+      OpsModule.withManagementPort({ inject: [PG_POOL, TailSyncClient, DispatcherClient], useFactory: readinessChecks }, config.MANAGEMENT_PORT),
       AuthModule,
       TailsModule,
       WebhooksModule,
@@ -76,4 +77,9 @@ export function appModule(config: GatewayConfig) {
   })
   class GatewayModule {}
   return GatewayModule;
+}
+
+/** PostgreSQL, and each service answering a Ping (Kafka is theirs to check, and no request needs it). */
+function readinessChecks(pool: Pool, tailSync: TailSyncClient, dispatcher: DispatcherClient): ReadinessCheck[] {
+  return [new PostgresReadiness(pool), new ServiceReadiness(TAIL_SYNC_SERVICE.name, tailSync), new ServiceReadiness(DISPATCHER_SERVICE.name, dispatcher)];
 }

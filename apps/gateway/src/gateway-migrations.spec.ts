@@ -5,7 +5,7 @@ import { createPool, runMigrations } from '@tailsync/service-kit';
 import { Pool } from 'pg';
 import { migratedSchema, schemaLayout, type MigratedSchema } from '@tailsync/service-kit/testing';
 import { GATEWAY_MIGRATIONS } from './gateway-migrations';
-import { ServiceAccountsStore } from './auth/service-accounts.store';
+import { ServiceAccountsStore } from './auth/infrastructure/service-accounts.store';
 
 const DATABASE_URL = process.env.DATABASE_URL;
 if (!DATABASE_URL) throw new Error('gateway-migrations.spec.ts needs DATABASE_URL (a real PostgreSQL server)');

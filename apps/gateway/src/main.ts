@@ -6,7 +6,7 @@ import { exitOnStartFailure, loadConfig, parseTrustProxy, startService } from '@
 import { appModule } from './app.module';
 import { GatewayConfig } from './config/gateway.config';
 import { configureHttp } from './http/configure-http';
-import { sendProblem, toProblem } from './problems/problem.filter';
+import { sendProblem, toProblem } from './problems/interface/problem.filter';
 
 async function main() {
   const config = loadConfig(GatewayConfig);

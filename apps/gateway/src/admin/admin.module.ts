@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
-import { DomainDeliveriesController } from './domain-deliveries.controller';
-import { DomainTailsController } from './domain-tails.controller';
-import { DomainsController } from './domains.controller';
-import { DomainSubscriptionController } from './domain-subscription.controller';
-import { OverviewController } from './overview.controller';
+import { DomainDeliveriesController } from './interface/domain-deliveries.controller';
+import { DomainTailsController } from './interface/domain-tails.controller';
+import { DomainsController } from './interface/domains.controller';
+import { DomainSubscriptionController } from './interface/domain-subscription.controller';
+import { OverviewController } from './interface/overview.controller';
 
 /** Operators' endpoints over every domain's data (the service accounts' are in AuthModule). */
 // WebhooksModule: an operator's Test call counts against the domain's Test-call limit too.

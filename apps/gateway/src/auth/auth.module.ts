@@ -3,19 +3,20 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { JwtModule } from '@nestjs/jwt';
 import { ThrottlerModule } from '@nestjs/throttler';
-import { CallerThrottlerGuard } from './caller-throttler.guard';
-import { SlidingWindowThrottlerStorage } from './sliding-window-throttler.storage';
+import { CallerThrottlerGuard } from './interface/caller-throttler.guard';
+import { SlidingWindowThrottlerStorage } from './infrastructure/sliding-window-throttler.storage';
 import { GatewayConfig } from '../config/gateway.config';
-import { AdminTokenGuard } from './admin-token.guard';
-import { BearerGuard } from './bearer.guard';
-import { OAuthTokenController } from './oauth-token.controller';
-import { ServiceAccountsController } from './service-accounts.controller';
-import { ServiceAccountsStore } from './service-accounts.store';
-import { RevokedAccounts } from './revoked-accounts';
-import { FailureLimit } from './failure-limit';
-import { HashingPool } from './hashing-pool';
-import { ConsoleSessions } from './console-session';
-import { ActiveSessions } from './active-sessions';
+import { AdminTokenGuard } from './interface/admin-token.guard';
+import { BearerGuard } from './interface/bearer.guard';
+import { OAuthTokenController } from './interface/oauth-token.controller';
+import { ServiceAccountsController } from './interface/service-accounts.controller';
+import { ServiceAccountsStore } from './infrastructure/service-accounts.store';
+import { RevokedAccounts } from './application/revoked-accounts';
+import { TOKEN_REVOCATIONS } from './application/revocation-ports';
+import { FailureLimit } from './infrastructure/failure-limit';
+import { HashingPool } from './application/hashing-pool';
+import { ConsoleSessions } from './domain/console-session';
+import { ActiveSessions } from './infrastructure/active-sessions';
 
 /** Service accounts, OAuth2 client credentials, and the bearer check on every other endpoint. */
 @Module({
@@ -41,6 +42,7 @@ import { ActiveSessions } from './active-sessions';
   controllers: [ServiceAccountsController, OAuthTokenController],
   providers: [
     ServiceAccountsStore,
+    { provide: TOKEN_REVOCATIONS, useExisting: ServiceAccountsStore },
     RevokedAccounts,
     FailureLimit,
     HashingPool,

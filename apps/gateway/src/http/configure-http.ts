@@ -1,11 +1,11 @@
-import { startBudget } from '../services/request-budget';
+import { startBudget } from '../services/infrastructure/request-budget';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import bytes from 'bytes';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parse as parseForm } from 'node:querystring';
 import { GatewayConfig } from '../config/gateway.config';
-import { UnsupportedMediaType, ValidationProblem } from '../problems/problem';
+import { UnsupportedMediaType, ValidationProblem } from '../problems/domain/problem';
 import { nulInJson, nulInUrl } from './nul-characters';
 import { loneSurrogateInJson } from './lone-surrogates';
 import { openApiDocument } from './openapi-document';

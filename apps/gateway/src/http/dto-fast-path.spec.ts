@@ -1,7 +1,7 @@
 import { IsInt, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { plainToInstance, Type } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { TailDto } from '../tails/dto/tail.dto';
+import { TailDto } from '../tails/interface/dto/tail.dto';
 import { compileDtoFastPath } from './dto-fast-path';
 
 const OPTIONS = { whitelist: true, forbidNonWhitelisted: true, validationError: { target: false, value: false } };

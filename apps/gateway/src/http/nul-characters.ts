@@ -1,4 +1,4 @@
-import { ValidationProblem } from '../problems/problem';
+import { ValidationProblem } from '../problems/domain/problem';
 import { firstStringPath } from './first-string-path';
 
 /**

@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import type { OperationObject, ReferenceObject, ResponsesObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { API_VERSION } from '@tailsync/contracts';
-import { ProblemView } from '../problems/problem.view';
+import { ProblemView } from '../problems/interface/problem.view';
 import { toOpenApi31 } from './openapi-3-1';
 import { SCHEMA_EXAMPLES } from './openapi-examples';
 import { OPERATIONS } from './openapi-operations';

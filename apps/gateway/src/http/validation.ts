@@ -1,5 +1,5 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe, type ValidationPipeOptions } from '@nestjs/common';
-import { ValidationProblem } from '../problems/problem';
+import { ValidationProblem } from '../problems/domain/problem';
 import { compileDtoFastPath } from './dto-fast-path';
 
 /** `fieldErrors` of the validation object: messages by field path (`tails[3].tailNumber`). */

@@ -1,6 +1,6 @@
 import type { PingReply } from '@tailsync/contracts';
 import { ReadinessCheck } from '@tailsync/service-kit';
-import type { BudgetedCaller } from '../services/service-channel';
+import type { BudgetedCaller } from '../services/infrastructure/service-channel';
 
 const PROBE_BUDGET_MS = 2_500;
 

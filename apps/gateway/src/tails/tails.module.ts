@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { TailsController } from './tails.controller';
+import { TailsController } from './interface/tails.controller';
 
 /** The tail endpoints; tail-sync decides and stores, called over gRPC. */
 @Module({ controllers: [TailsController] })

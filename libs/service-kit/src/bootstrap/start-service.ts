@@ -42,8 +42,16 @@ export async function startService(start: ServiceStart): Promise<NestFastifyAppl
     assertKafkajsPatched();
     await ensureTopics(start.kafka.connection, start.kafka.topics);
   }
-  const app = await NestFactory.create<NestFastifyApplication>(start.module, httpAdapter(start.frameworkErrors, start.trustProxy ?? false), { bufferLogs: true, bodyParser: !start.configure });
+  // A provider that cannot be built (a bad key, a bad connection string) is a start failure like
+  // any other: thrown to the caller's one clear line, not logged by Nest with its stack and exited.
+  const app = await NestFactory.create<NestFastifyApplication>(start.module, httpAdapter(start.frameworkErrors, start.trustProxy ?? false), {
+    bufferLogs: true,
+    autoFlushLogs: false,
+    abortOnError: false,
+    bodyParser: !start.configure,
+  });
   app.useLogger(app.get(Logger));
+  app.flushLogs();
   addResponseHeaders(app.getHttpAdapter().getInstance());
   addAccessLog(app.getHttpAdapter().getInstance());
   addRequestDurations(app.getHttpAdapter().getInstance());

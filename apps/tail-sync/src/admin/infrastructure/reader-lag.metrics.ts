@@ -1,32 +1,38 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { metricsRegistry } from '@tailsync/service-kit';
 import type { ReaderLag } from '@tailsync/contracts';
 import { Gauge } from 'prom-client';
-import type { ReaderLags } from '../application/reader-lags';
+import { ReaderLags } from '../application/reader-lags';
 
 /**
  * `tailsync_reader_lag_seconds` and `tailsync_reader_lag_events`: how far the projection (`tails`)
  * and the relay to Kafka are behind the event log, read at each scrape (both gauges from one read).
  * A store that does not answer leaves them out of that scrape.
  */
-export function exportReaderLags(lags: ReaderLags): void {
-  let reading: { at: number; lags: Promise<ReaderLag[]> } | undefined;
-  const current = () => {
-    if (!reading || Date.now() - reading.at > 1000) reading = { at: Date.now(), lags: lags.all().catch(() => []) };
-    return reading.lags;
-  };
-  const gauge = (name: string, help: string, value: (lag: ReaderLag) => number) => {
-    metricsRegistry.removeSingleMetric(name);
-    new Gauge({
-      name,
-      help,
-      labelNames: ['reader'] as const,
-      registers: [metricsRegistry],
-      async collect() {
-        this.reset();
-        for (const lag of await current()) this.set({ reader: lag.name }, value(lag));
-      },
-    });
-  };
-  gauge('tailsync_reader_lag_seconds', 'Age of the oldest event a reader of the event log (projection `tails`, relay) has not read yet; 0 when caught up', (l) => l.seconds);
-  gauge('tailsync_reader_lag_events', 'Events a reader of the event log has not read yet (counting stops at 1000)', (l) => l.events);
+@Injectable()
+export class ReaderLagMetrics implements OnModuleInit {
+  constructor(private readonly lags: ReaderLags) {}
+
+  onModuleInit(): void {
+    let reading: { at: number; lags: Promise<ReaderLag[]> } | undefined;
+    const current = () => {
+      if (!reading || Date.now() - reading.at > 1000) reading = { at: Date.now(), lags: this.lags.all().catch(() => []) };
+      return reading.lags;
+    };
+    const gauge = (name: string, help: string, value: (lag: ReaderLag) => number) => {
+      metricsRegistry.removeSingleMetric(name);
+      new Gauge({
+        name,
+        help,
+        labelNames: ['reader'] as const,
+        registers: [metricsRegistry],
+        async collect() {
+          this.reset();
+          for (const lag of await current()) this.set({ reader: lag.name }, value(lag));
+        },
+      });
+    };
+    gauge('tailsync_reader_lag_seconds', 'Age of the oldest event a reader of the event log (projection `tails`, relay) has not read yet; 0 when caught up', (l) => l.seconds);
+    gauge('tailsync_reader_lag_events', 'Events a reader of the event log has not read yet (counting stops at 1000)', (l) => l.events);
+  }
 }

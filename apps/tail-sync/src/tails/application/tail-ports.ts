@@ -1,8 +1,12 @@
 import type { TailListPage, TailListQuery, TailView } from '@tailsync/contracts';
 import type { AllCheckpoint } from '@tailsync/event-store';
 
-/** Tokens of the adapters the handlers need; the tails module binds them. */
+/** Tokens of the adapters the application needs; the tails module binds them (the event store: the process's core). */
 export const EVENT_STORE = Symbol('EVENT_STORE');
+/** The `ReservationStore` (reservation-store.ts) that `TailStreams` appends with. */
+export const RESERVATION_STORE = Symbol('RESERVATION_STORE');
+/** The `TailIdAllocator` (tail-id-allocator.ts) new tails take their ids from. */
+export const TAIL_ID_ALLOCATOR = Symbol('TAIL_ID_ALLOCATOR');
 export const PROJECTION_WAITER = Symbol('PROJECTION_WAITER');
 export const TAIL_VIEWS = Symbol('TAIL_VIEWS');
 

@@ -1,3 +1,4 @@
+import { Inject, Injectable } from '@nestjs/common';
 import type { AllCheckpoint, AppendResult, EventStore, StoredEvent, StreamWrite } from '@tailsync/event-store';
 import type { Reservation } from '../domain/reservation.events';
 import { tailStreamId } from '../domain/stream-ids';
@@ -5,6 +6,7 @@ import { evolve } from '../domain/tail.decider';
 import { toTailEvent } from '../domain/tail.events';
 import type { TailState } from '../domain/tail.state';
 import type { ReservationChange, ReservationStore } from './reservation-store';
+import { EVENT_STORE, RESERVATION_STORE } from './tail-ports';
 
 /** A tail stream as read: its state, version (0 = absent) and the position of its newest event. */
 export interface LoadedTail {
@@ -17,10 +19,11 @@ export interface LoadedTail {
  * The write side's repository: tail streams and the reservations that guard them, read by the
  * use cases and written by `append`, one atomic unit with the versions they were read at.
  */
+@Injectable()
 export class TailStreams {
   constructor(
-    private readonly eventStore: EventStore,
-    private readonly reservationStore: ReservationStore,
+    @Inject(EVENT_STORE) private readonly eventStore: EventStore,
+    @Inject(RESERVATION_STORE) private readonly reservationStore: ReservationStore,
   ) {}
 
   /** The reservations of `keys` (free, version 0, when never written). One round trip. */

@@ -1,0 +1,64 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
+import {
+  ApiAcceptedResponse, ApiBadRequestResponse, ApiBearerAuth, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags,
+} from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { Public } from '@tailsync/service-kit';
+import { AdminTokenGuard } from '../../auth/interface/admin-token.guard';
+import { deliveriesRequest } from '../../webhooks/interface/deliveries-request';
+import { DispatcherClient } from '../../services/infrastructure/dispatcher.client';
+import { BackfillDeliveriesDto, DeliveriesQuery, RecoverDeliveriesDto } from '../../webhooks/interface/dto/subscription.dto';
+import { BackfillView, DeliveryPageView, RecoveryView, RedeliverView } from '../../webhooks/interface/dto/subscription-views';
+import { atLeast } from '../../services/infrastructure/request-budget';
+import { BACKFILL_MIN_WAIT_MS } from '../../webhooks/domain/backfill-min-wait';
+import { adminCaller } from './admin-caller';
+import { DeliveryParams, DomainParams } from './domain-params';
+
+/** A domain's delivery log and its redelivery, recovery and backfill, for operators (the integrator's own endpoints, any domain). */
+@ApiTags('Admin')
+@ApiBearerAuth()
+@ApiBadRequestResponse({ description: 'Validation failed (problem+json with the validation object).' })
+@ApiServiceUnavailableResponse({ description: 'The dispatcher did not answer in time, or is down; Retry-After: 1.' })
+@Public()
+@UseGuards(AdminTokenGuard)
+@Controller('admin/Domains/:domain/Deliveries')
+export class DomainDeliveriesController {
+  constructor(private readonly dispatcher: DispatcherClient) {}
+
+  @Get()
+  @ApiOperation({ summary: "A domain's delivery log, as GET /WebhookSubscriptions/Deliveries shows it to the domain." })
+  @ApiOkResponse({ type: DeliveryPageView })
+  async list(@Param() params: DomainParams, @Query() query: DeliveriesQuery, @Req() req: FastifyRequest): Promise<DeliveryPageView> {
+    return this.dispatcher.listDeliveries(adminCaller(params.domain, req), deliveriesRequest(query));
+  }
+
+  @Post('Recover')
+  @HttpCode(202)
+  @ApiOperation({ summary: "Send a domain's failed or skipped deliveries of a window again, as POST /WebhookSubscriptions/Deliveries/Recover." })
+  @ApiAcceptedResponse({ type: RecoveryView })
+  @ApiNotFoundResponse({ description: 'The domain has no subscription.' })
+  @ApiConflictResponse({ description: 'The subscription is disabled: enable it first.' })
+  async recover(@Param() params: DomainParams, @Body() body: RecoverDeliveriesDto, @Req() req: FastifyRequest): Promise<RecoveryView> {
+    return this.dispatcher.recover(adminCaller(params.domain, req), { since: body.since, until: body.until });
+  }
+
+  @Post('Backfill')
+  @HttpCode(202)
+  @ApiOperation({ summary: "Send a domain's events still on the topic that have no delivery, as POST /WebhookSubscriptions/Deliveries/Backfill." })
+  @ApiAcceptedResponse({ type: BackfillView })
+  @ApiNotFoundResponse({ description: 'The domain has no subscription.' })
+  @ApiConflictResponse({ description: 'The subscription is disabled: enable it first.' })
+  async backfill(@Param() params: DomainParams, @Body() body: BackfillDeliveriesDto, @Req() req: FastifyRequest): Promise<BackfillView> {
+    return this.dispatcher.backfill(atLeast(adminCaller(params.domain, req), BACKFILL_MIN_WAIT_MS), { since: body.since });
+  }
+
+  @Post(':id/Redeliver')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Start a failed delivery of the domain again (a new round of the retry schedule).' })
+  @ApiAcceptedResponse({ type: RedeliverView })
+  @ApiNotFoundResponse({ description: 'No such delivery in the domain.' })
+  @ApiConflictResponse({ description: 'The delivery is not failed.' })
+  async redeliver(@Param() params: DeliveryParams, @Req() req: FastifyRequest): Promise<RedeliverView> {
+    return this.dispatcher.redeliver(adminCaller(params.domain, req), params.id);
+  }
+}

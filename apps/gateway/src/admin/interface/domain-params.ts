@@ -1,0 +1,19 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsString, Matches } from 'class-validator';
+import { DOMAIN_MESSAGE, DOMAIN_PATTERN } from '../../http/domain-name';
+
+
+/** `{domain}` in an admin path. */
+export class DomainParams {
+  @ApiProperty({ example: 'acme', pattern: DOMAIN_PATTERN.source })
+  @IsString({ message: DOMAIN_MESSAGE })
+  @Matches(DOMAIN_PATTERN, { message: DOMAIN_MESSAGE })
+  domain: string;
+}
+
+/** `{domain}` and `{id}` of one delivery. */
+export class DeliveryParams extends DomainParams {
+  @ApiProperty()
+  @IsString()
+  id: string;
+}

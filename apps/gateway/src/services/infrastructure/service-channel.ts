@@ -1,0 +1,125 @@
+import { Logger } from '@nestjs/common';
+import { ClientGrpcProxy } from '@nestjs/microservices';
+import { Metadata, type ServiceError, status } from '@grpc/grpc-js';
+import type { MethodDefinition } from '@grpc/proto-loader';
+import { loadSync } from '@grpc/proto-loader';
+import { type CallerContext, PROTO_LOADER_OPTIONS, PROTO_PACKAGE, PROTO_ROOT } from '@tailsync/contracts';
+import { CALLER_METADATA_KEY, type CallerTokenSigner, correlationOf } from '@tailsync/service-kit';
+import { join } from 'node:path';
+import { InternalError, ServiceUnavailable } from '../../problems/domain/problem';
+
+/** The caller of a request and when its budget ends (epoch ms): every call it makes ends by then. */
+export interface BudgetedCaller extends CallerContext {
+  deadline: number;
+}
+
+/** Which service a channel reaches, where, and how it is described (libs/contracts/proto). */
+export interface ServiceAddress {
+  /** The service's name: the audience of the signed caller, and its name in problems and logs. */
+  name: string;
+  /** The gRPC service in the `.proto`. */
+  service: string;
+  protoFile: string;
+  /** gRPC name syntax: `dns:///tail-sync:50051`, `ipv4:127.0.0.1:50051,127.0.0.1:50061`. */
+  target: string;
+}
+
+type RequestOf<D, M extends keyof D> = D[M] extends MethodDefinition<infer Req, any, any, any> ? Req : never;
+type ReplyOf<D, M extends keyof D> = D[M] extends MethodDefinition<any, any, any, infer Res> ? Res : never;
+type UnaryMethod = (request: unknown, metadata: Metadata, options: { deadline: number }, callback: (error: ServiceError | null, reply: unknown) => void) => unknown;
+
+/** Status codes of a call that did not get an answer in time or found no copy: the client may try again. */
+const UNANSWERED = new Set([status.UNAVAILABLE, status.DEADLINE_EXCEEDED, status.CANCELLED]);
+
+/**
+ * One service's gRPC channel (`@nestjs/microservices`' client), balanced round robin over every
+ * address its target resolves to. A call carries the signed caller and the request's deadline.
+ * Methods the `.proto` marks `NO_SIDE_EFFECTS` are retried on another copy when one fails
+ * UNAVAILABLE; grpc-js itself retries any call that never left the gateway.
+ */
+export class ServiceChannel<Definition> {
+  private readonly logger = new Logger('services');
+  private readonly proxy: ClientGrpcProxy;
+  private readonly client: Record<string, UnaryMethod>;
+
+  constructor(
+    private readonly address: ServiceAddress,
+    private readonly signer: CallerTokenSigner,
+  ) {
+    const protoPath = join(PROTO_ROOT, address.protoFile);
+    this.proxy = new ClientGrpcProxy({
+      package: PROTO_PACKAGE,
+      protoPath,
+      url: address.target,
+      loader: PROTO_LOADER_OPTIONS,
+      channelOptions: {
+        'grpc.service_config': JSON.stringify(serviceConfig(address.service, protoPath)),
+        // The settings above are the service config: a DNS TXT record must not replace them.
+        'grpc.service_config_disable_resolution': 1,
+        // A restarted copy is connected again within 2 s (grpc-js backs off up to 120 s by default).
+        'grpc.max_reconnect_backoff_ms': 2_000,
+        // A lost copy makes the channel resolve its target again at once (default: at most every
+        // 30 s), so a copy added behind the name since the last resolution takes over.
+        'grpc.dns_min_time_between_resolutions_ms': 1_000,
+        // A copy that dies without closing its connections is noticed within seconds.
+        'grpc.keepalive_time_ms': 10_000,
+        'grpc.keepalive_timeout_ms': 5_000,
+        'grpc.keepalive_permit_without_calls': 1,
+      },
+    });
+    this.client = this.proxy.getClientByServiceName(address.service) as unknown as Record<string, UnaryMethod>;
+  }
+
+  call<M extends keyof Definition & string>(method: M, caller: BudgetedCaller, request: RequestOf<Definition, M>): Promise<ReplyOf<Definition, M>> {
+    // grpc-js reads waitForReady from the call's metadata options only, not from the service
+    // config's methodConfig: without it a call fails at once while no copy is connected.
+    const metadata = new Metadata({ waitForReady: true });
+    metadata.set(CALLER_METADATA_KEY, this.signer.sign(caller, this.address.name));
+    return new Promise((resolve, reject) => {
+      this.client[method].call(this.client, request, metadata, { deadline: caller.deadline }, (error, reply) => {
+        if (error) reject(this.problemOf(method, caller, error));
+        else resolve(reply as ReplyOf<Definition, M>);
+      });
+    });
+  }
+
+  close(): void {
+    this.proxy.close();
+  }
+
+  private problemOf(method: string, caller: BudgetedCaller, error: ServiceError): Error {
+    const request = correlationOf(caller);
+    if (UNANSWERED.has(error.code)) return new ServiceUnavailable(`The service did not answer in time (${this.address.name}). Try again.`);
+    if (error.code === status.UNAUTHENTICATED) {
+      // The service refused our signed caller: SERVICE_SIGNING_KEY and its SERVICE_VERIFY_KEY differ.
+      this.logger.error({ msg: 'service refused the signed caller', service: this.address.name, method, reason: error.details, ...request });
+      return new ServiceUnavailable(`The service refused the gateway (${this.address.name}).`);
+    }
+    // The service failed unexpectedly; its own log has the cause.
+    this.logger.error({ msg: 'service call failed', service: this.address.name, method, code: status[error.code], reason: error.details, ...request });
+    return new InternalError();
+  }
+}
+
+/**
+ * Round robin over every copy. Every call waits for a copy that answers (within its deadline)
+ * rather than failing at once while none is connected, e.g. just after the only copy restarted;
+ * the `.proto`'s side-effect-free methods are retried up to twice more on another copy.
+ */
+function serviceConfig(service: string, protoPath: string): object {
+  const fullName = `${PROTO_PACKAGE}.${service}`;
+  const definition = loadSync(protoPath, PROTO_LOADER_OPTIONS)[fullName] as Record<string, { options?: { idempotency_level?: string } }>;
+  const safe = Object.entries(definition).filter(([, method]) => method.options?.idempotency_level === 'NO_SIDE_EFFECTS').map(([name]) => name);
+  // A method's own entry replaces the service's, so the retried methods say waitForReady again.
+  return {
+    loadBalancingConfig: [{ round_robin: {} }],
+    methodConfig: [
+      { name: [{ service: fullName }], waitForReady: true },
+      ...(safe.length === 0 ? [] : [{
+        name: safe.map((method) => ({ service: fullName, method })),
+        waitForReady: true,
+        retryPolicy: { maxAttempts: 3, initialBackoff: '0.05s', maxBackoff: '0.5s', backoffMultiplier: 2, retryableStatusCodes: ['UNAVAILABLE'] },
+      }]),
+    ],
+  };
+}

@@ -1,0 +1,158 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import {
+  ApiAcceptedResponse, ApiBadRequestResponse, ApiBearerAuth, ApiConflictResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse,
+  ApiServiceUnavailableResponse, ApiTooManyRequestsResponse,
+  ApiOperation, ApiTags,
+} from '@nestjs/swagger';
+import { PutSubscriptionRequest } from '@tailsync/contracts';
+import { SecretBox } from '@tailsync/service-kit';
+import { Caller } from '../../auth/interface/caller.decorator';
+import { GatewayConfig } from '../../config/gateway.config';
+import { deliveriesRequest } from './deliveries-request';
+import { DispatcherClient } from '../../services/infrastructure/dispatcher.client';
+import { atLeast } from '../../services/infrastructure/request-budget';
+import type { BudgetedCaller } from '../../services/infrastructure/service-channel';
+import { BACKFILL_MIN_WAIT_MS } from '../domain/backfill-min-wait';
+import { BackfillDeliveriesDto, DeliveriesQuery, RecoverDeliveriesDto, SubscriptionDto, TestSubscriptionDto } from './dto/subscription.dto';
+import { BackfillView, DeliveryPageView, RecoveryView, RedeliverView, SigningKeysPageView, SubscriptionView, TestResultView } from './dto/subscription-views';
+import { TestCallLimit } from '../infrastructure/test-call-limit';
+
+/** The Test call may take the whole attempt time-out (10 s) before the dispatcher answers. */
+export const TEST_CALL_MIN_WAIT_MS = 12_000;
+
+@ApiTags('Webhook subscriptions')
+@ApiBearerAuth()
+@ApiBadRequestResponse({ description: 'Validation failed (problem+json with the validation object).' })
+@ApiServiceUnavailableResponse({ description: 'The service did not answer in time, or is down; Retry-After: 1.' })
+@Controller('WebhookSubscriptions')
+export class WebhookSubscriptionsController {
+  private readonly box: SecretBox;
+
+  constructor(
+    private readonly dispatcher: DispatcherClient,
+    private readonly config: GatewayConfig,
+    private readonly testCalls: TestCallLimit,
+  ) {
+    this.box = new SecretBox(config.WEBHOOK_SECRET_KEY);
+  }
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({ summary: "Create or update your domain's subscription (one per domain). The shared secret is never returned." })
+  @ApiOkResponse({ type: SubscriptionView })
+  async put(@Caller() caller: BudgetedCaller, @Body() body: SubscriptionDto): Promise<SubscriptionView> {
+    // Sealed here, so the secret never travels between services in clear; the dispatcher stores the sealed text.
+    const request: PutSubscriptionRequest = {
+      eventNames: body.eventNames,
+      url: body.url,
+      ...(body.sharedSecret === undefined ? {} : { sealedSecret: this.box.encrypt(body.sharedSecret, caller.domain) }),
+      ...(body.signatureScheme === undefined ? {} : { signatureScheme: body.signatureScheme }),
+      ...(body.maxPerSecond === undefined ? {} : { maxPerSecond: body.maxPerSecond }),
+      ...(body.maxInFlight === undefined ? {} : { maxInFlight: body.maxInFlight }),
+      ...(body.ordering === undefined ? {} : { ordering: body.ordering }),
+    };
+    return this.dispatcher.putSubscription(caller, request);
+  }
+
+  @Get()
+  @ApiOperation({ summary: "Your domain's subscription." })
+  @ApiOkResponse({ type: SubscriptionView })
+  @ApiNotFoundResponse({ description: 'No subscription.' })
+  async get(@Caller() caller: BudgetedCaller): Promise<SubscriptionView> {
+    return this.dispatcher.getSubscription(caller);
+  }
+
+  @Delete()
+  @HttpCode(204)
+  @ApiOperation({ summary: "Delete your domain's subscription (every event type). Pending deliveries then end failed." })
+  @ApiNoContentResponse()
+  @ApiNotFoundResponse({ description: 'No subscription.' })
+  async delete(@Caller() caller: BudgetedCaller): Promise<void> {
+    await this.dispatcher.deleteSubscription(caller);
+  }
+
+  @Post('Enable')
+  @HttpCode(200)
+  @ApiOperation({ summary: "Enable your domain's subscription after it was disabled (gone or failing), and reset its run of failures." })
+  @ApiOkResponse({ type: SubscriptionView })
+  @ApiNotFoundResponse({ description: 'No subscription.' })
+  async enable(@Caller() caller: BudgetedCaller): Promise<SubscriptionView> {
+    return this.dispatcher.enableSubscription(caller);
+  }
+
+  @Post('Test')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Send one signed call with payloadToEcho as the exact body, no retries. 200 whatever the URL answered: check success.',
+    description: "The token's claims are those of an event delivery with sub = your domain and evt = Product.RiskAssessmentExecuted; Webhook-Id is a fresh test_<uuid>, Webhook-Attempt 1; Webhook-Timestamp and Webhook-Signature (Standard Webhooks) as on every callback.",
+  })
+  @ApiOkResponse({ type: TestResultView })
+  @ApiNotFoundResponse({ description: 'No subscription.' })
+  @ApiTooManyRequestsResponse({ description: 'The domain already has 2 Test calls in flight, or made 10 in the last minute; see Retry-After.' })
+  async test(@Caller() caller: BudgetedCaller, @Body() body: TestSubscriptionDto): Promise<TestResultView> {
+    return this.testCalls.run(caller.domain, () => this.dispatcher.test(atLeast(caller, TEST_CALL_MIN_WAIT_MS), body.payloadToEcho));
+  }
+
+  @Get('Deliveries')
+  @ApiOperation({ summary: 'Delivery log of your domain: newest delivery first, attempts oldest first.' })
+  @ApiOkResponse({ type: DeliveryPageView })
+  async deliveries(@Caller() caller: BudgetedCaller, @Query() query: DeliveriesQuery): Promise<DeliveryPageView> {
+    return this.dispatcher.listDeliveries(caller, deliveriesRequest(query));
+  }
+
+  @Post('Deliveries/Recover')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Send every failed or skipped delivery created in [since, until) again, oldest first, each as a new series of attempts.',
+    description: 'Paced per domain (WEBHOOK_RECOVERY_PER_SECOND) so live events go first; the delivery log shows the progress (recoveryId). until defaults to now; the window spans at most 31 days.',
+  })
+  @ApiAcceptedResponse({ type: RecoveryView })
+  @ApiNotFoundResponse({ description: 'No subscription.' })
+  @ApiConflictResponse({ description: 'The subscription is disabled: enable it first.' })
+  async recover(@Caller() caller: BudgetedCaller, @Body() body: RecoverDeliveriesDto): Promise<RecoveryView> {
+    return this.dispatcher.recover(caller, { since: body.since, until: body.until });
+  }
+
+  @Post('Deliveries/Backfill')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Send the events still on product.risk-assessment-executed from since (at most 7 days back) that your domain has no delivery for.',
+    description: 'For a subscription created after the events, or events skipped while there was none. Paced like a recovery (WEBHOOK_RECOVERY_PER_SECOND) so live events go first; the delivery log shows them with backfillId. Events that already have a delivery are left to recovery and redelivery.',
+  })
+  @ApiAcceptedResponse({ type: BackfillView })
+  @ApiNotFoundResponse({ description: 'No subscription.' })
+  @ApiConflictResponse({ description: 'The subscription is disabled: enable it first.' })
+  async backfill(@Caller() caller: BudgetedCaller, @Body() body: BackfillDeliveriesDto): Promise<BackfillView> {
+    return this.dispatcher.backfill(atLeast(caller, BACKFILL_MIN_WAIT_MS), { since: body.since });
+  }
+
+  @Get('SigningKeys')
+  @ApiOperation({ summary: "Your domain's Ed25519 signing keys (signatureScheme ed25519), with when each signs and leaves the JWK Set." })
+  @ApiOkResponse({ type: SigningKeysPageView })
+  async signingKeys(@Caller() caller: BudgetedCaller): Promise<SigningKeysPageView> {
+    return this.dispatcher.signingKeys(caller);
+  }
+
+  @Post('SigningKeys/Rotate')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: "Rotate your domain's Ed25519 signing key: a new key is published now and signs after the grace period; the current one stays published for a grace period after that.",
+    description: 'The grace period is WEBHOOK_SECRET_GRACE_SECONDS (default 86,400 s). While a new key waits to sign, rotating again changes nothing.',
+  })
+  @ApiOkResponse({ type: SigningKeysPageView })
+  @ApiNotFoundResponse({ description: 'No subscription.' })
+  @ApiConflictResponse({ description: 'The subscription signs with its shared secret (hmac-sha256).' })
+  async rotateSigningKey(@Caller() caller: BudgetedCaller): Promise<SigningKeysPageView> {
+    return this.dispatcher.rotateSigningKey(caller);
+  }
+
+  @Post('Deliveries/:id/Redeliver')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Start a failed delivery again (a new round of the retry schedule).' })
+  @ApiAcceptedResponse({ type: RedeliverView })
+  @ApiNotFoundResponse({ description: 'No such delivery in your domain.' })
+  @ApiConflictResponse({ description: 'The delivery is not failed.' })
+  async redeliver(@Caller() caller: BudgetedCaller, @Param('id') id: string): Promise<RedeliverView> {
+    return this.dispatcher.redeliver(caller, id);
+  }
+}
