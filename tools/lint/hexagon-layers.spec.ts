@@ -33,7 +33,7 @@ describe('the hexagon lint rule', () => {
 
   it('fails a domain source that imports any outer layer, in every app', () => {
     expect(layerErrors('apps/tail-sync/src/tails/domain/probe.ts', importing('../application/tail-ports'))).toEqual([expect.stringContaining('nothing outside it')]);
-    expect(layerErrors('apps/webhook-dispatcher/src/delivery/domain/probe.ts', importing('../../infrastructure/store'))).toHaveLength(1);
+    expect(layerErrors('apps/webhook-dispatcher/src/attempts/domain/probe.ts', importing('../../infrastructure/store'))).toHaveLength(1);
   });
 
   it('lets specs wire real adapters', () => {
