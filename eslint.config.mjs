@@ -30,11 +30,21 @@ export default [
   // The hexagon, in every app: the domain depends on nothing outside it, the application on the
   // domain and its own ports; adapters (infrastructure) and entry points (interface) plug in from
   // outside. Specs and test support may wire real adapters.
+  // The dispatcher's concerns (intake, scheduling, attempts, the delivery log, subscriptions,
+  // signing, admin) never reach back into its entry points (interface/) or its wiring (wiring/).
+  // Before the domain rule, which its domain folders keep.
+  {
+    files: ['apps/webhook-dispatcher/src/{intake,scheduling,attempts,delivery-log,subscriptions,signing,admin}/**/*.ts'],
+    ignores: ['**/*.spec.ts', '**/*.test-support.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)(interface|wiring)(/|$)', message: 'A dispatcher concern does not depend on the entry points (interface/) or the wiring (wiring/) that use it.' }] }],
+    },
+  },
   {
     files: ['apps/*/src/**/domain/**/*.ts'],
     ignores: ['**/*.spec.ts', '**/*.test-support.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)(application|infrastructure|interface)(/|$)', message: 'The domain depends on nothing outside it.' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)(application|infrastructure|interface|wiring)(/|$)', message: 'The domain depends on nothing outside it.' }] }],
     },
   },
   {
@@ -45,7 +55,7 @@ export default [
     },
   },
   // Adapters serve the application and never reach into the entry points that use them (the
-  // dispatcher is not held to it yet).
+  // dispatcher has no infrastructure/ folder: its concerns' rule is above).
   {
     files: ['apps/{gateway,tail-sync}/src/**/infrastructure/**/*.ts'],
     ignores: ['**/*.spec.ts', '**/*.test-support.ts'],

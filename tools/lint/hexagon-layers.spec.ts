@@ -36,6 +36,13 @@ describe('the hexagon lint rule', () => {
     expect(layerErrors('apps/webhook-dispatcher/src/attempts/domain/probe.ts', importing('../../infrastructure/store'))).toHaveLength(1);
   });
 
+  it("fails a dispatcher concern that imports the dispatcher's entry points or wiring, not one that imports a concern below it", () => {
+    expect(layerErrors('apps/webhook-dispatcher/src/scheduling/probe.ts', importing('../interface/subscription-requests'))).toEqual([expect.stringContaining('entry points')]);
+    expect(layerErrors('apps/webhook-dispatcher/src/delivery-log/probe.ts', importing('../wiring/dispatcher-settings'))).toHaveLength(1);
+    expect(layerErrors('apps/webhook-dispatcher/src/attempts/domain/probe.ts', importing('../../wiring/dispatcher-settings'))).toEqual([expect.stringContaining('nothing outside it')]);
+    expect(layerErrors('apps/webhook-dispatcher/src/scheduling/probe.ts', importing('../attempts/attempt.runner'))).toEqual([]);
+  });
+
   it('lets specs wire real adapters', () => {
     expect(layerErrors('apps/tail-sync/src/tails/application/probe.spec.ts', importing('../infrastructure/reservations/postgres-reservations'))).toEqual([]);
   });
