@@ -36,6 +36,7 @@ export class AttemptRecords {
     private readonly pools: BatchPools,
     private readonly health: HealthPolicy = DEFAULT_HEALTH_POLICY,
   ) {}
+
   /**
    * Records attempts and the state they lead to, in one statement (one transaction): a record whose
    * lease is no longer held (it expired and another copy took the delivery over) changes nothing.

@@ -35,6 +35,7 @@ export interface AttemptRow {
 /** The delivery log as the gateway's calls read and change it: a domain's deliveries, redelivery, recovery. */
 export class DeliveryLog {
   constructor(private readonly pool: Pool) {}
+
   /** Deliveries of a domain, newest first, after the `beforeSeq` cursor position. */
   async list(domain: string, filter: DeliveryFilter, limit: number, beforeSeq: string | undefined): Promise<{ deliveries: DeliveryRow[]; attempts: AttemptRow[] }> {
     const { rows: deliveries } = await this.pool.query<DeliveryRow>(
@@ -56,6 +57,7 @@ export class DeliveryLog {
     );
     return { deliveries, attempts };
   }
+
   /**
    * Starts a failed delivery of `domain` again: pending now, a new round of the retry schedule.
    * `not-found` for an unknown id or another domain's; `conflict` when it is not failed.
@@ -79,6 +81,7 @@ export class DeliveryLog {
     );
     return rows[0].outcome as 'ok' | 'not-found' | 'conflict';
   }
+
   /**
    * Starts every failed or skipped delivery of `domain` created in [since, until) again, as
    * {@link redeliver} does (a new round of attempts, numbered on), oldest first and spread out at

@@ -41,4 +41,3 @@ export interface ClaimedDelivery {
 export function traceparentOf(value: string | null | undefined): { traceparent?: string } {
   return value ? { traceparent: value } : {};
 }
-

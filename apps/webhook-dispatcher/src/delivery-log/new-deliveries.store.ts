@@ -1,11 +1,11 @@
 import type { BatchPools } from './batch-pools';
-import type { ClaimedDelivery, NewDelivery } from './delivery';
+import { type ClaimedDelivery, type NewDelivery, traceparentOf } from './delivery';
 import { columnsOf, FRESH_DELIVERIES, NEW_COLUMNS, positionColumns, TAKE_OVER_UNLEASED } from './delivery-keys';
-import { traceparentOf } from './delivery';
 
 /** Every statement that makes delivery rows: each (domain, event id) gets one, whoever inserts it first. */
 export class NewDeliveries {
   constructor(private readonly pools: BatchPools) {}
+
   /**
    * Inserts one delivery per event in a single statement, due `holdMs` from now. A (domain, event
    * id) seen before is ignored, so a re-consumed Kafka message never makes a second delivery.
@@ -21,6 +21,7 @@ export class NewDeliveries {
     );
     return rowCount ?? 0;
   }
+
   /**
    * Writes deliveries whose first attempt has started already (WriteBehindLeases), leased to
    * `owner` under their own ids and lease tokens. A row of the same event that nobody has leased
@@ -39,6 +40,7 @@ export class NewDeliveries {
     );
     return new Set(rows.map((r) => r.id));
   }
+
   /**
    * Inserts pending deliveries already leased to `owner` for `leaseMs`, as DeliveryLeases.claimDue would
    * lease them: the consumer hands them straight to its scheduler, with no claim round trip. Like
@@ -62,6 +64,7 @@ export class NewDeliveries {
       };
     });
   }
+
   /**
    * Stores a backfill's events (read again from the topic, in its order) that the domain has no
    * delivery for, spread out at `perSecond` as DeliveryLog.recover does: the k-th new one is due

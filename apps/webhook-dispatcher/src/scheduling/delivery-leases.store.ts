@@ -10,6 +10,7 @@ const FIFO_ORDER = '(d.backfill_id is not null), d.source_partition, d.source_of
 /** Leases of due deliveries: which copy attempts which delivery next, and for how long. */
 export class DeliveryLeases {
   constructor(private readonly pool: Pool) {}
+
   /**
    * Leases due pending deliveries to `owner` for `leaseMs`: at most `limit` in all and, per domain,
    * at most `perDomain` (or the domain's entry in `domainRoom`, the slots it has left here; a domain
@@ -103,6 +104,7 @@ export class DeliveryLeases {
     }
     return result;
   }
+
   /** Up to `max` domains having pending deliveries, in order, after `after` (a skip scan of the index). */
   private async pendingDomains(after: string, max: number): Promise<string[]> {
     const { rows } = await this.pool.query<{ domain: string }>(
@@ -117,6 +119,7 @@ export class DeliveryLeases {
     );
     return rows.map((r) => r.domain);
   }
+
   /** Gives back leases this copy will not use (e.g. on shutdown), so another copy runs them now. */
   async release(leases: { id: string; leaseToken: string }[]): Promise<void> {
     if (leases.length === 0) return;
