@@ -20,7 +20,7 @@ export interface ConsumerOptions {
   eventTypes?: readonly WebhookEventType[];
 }
 
-/** Where fresh pending deliveries go: stored durably and attempted (the delivery scheduler). */
+/** Where fresh pending deliveries go: stored durably and attempted (DeliveryAdmission, into the scheduler). */
 export interface DeliveryIntake {
   /** Stored, then attempted. Resolves once every delivery is stored; returns how many were new (not seen before). */
   admit(fresh: NewDelivery[], subscriptions: Map<string, StoredSubscription>): Promise<number>;

@@ -13,6 +13,7 @@ import { AttemptRunner, type AttemptRunnerOptions } from '../attempts/attempt.ru
 import { CallbackKeys } from '../subscriptions/callback-keys';
 import { WriteBehindLeases } from '../attempts/write-behind-leases';
 import { FlowGate } from './flow-gate';
+import { DeliveryAdmission } from '../intake/delivery-admission';
 import { DeliveryScheduler, type SchedulerOptions } from './delivery.scheduler';
 import { callbackBody } from '../intake/domain/event-message';
 
@@ -43,7 +44,8 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
     await db.drop();
   });
 
-  function scheduler(options: Partial<SchedulerOptions & AttemptRunnerOptions & { leaseLingerMs: number }> = {}, sender = new AttemptSender(true)): DeliveryScheduler {
+  /** A started scheduler, and the admission the consumer hands fresh deliveries to. */
+  function running(options: Partial<SchedulerOptions & AttemptRunnerOptions & { leaseLingerMs: number }> = {}, sender = new AttemptSender(true)): DeliveryAdmission {
     const o = {
       owner: `test-${randomUUID().slice(0, 6)}`,
       retryDelaysMs: [100, 200],
@@ -58,10 +60,10 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
     const state = new SubscriptionState(subscriptions, events);
     const leaseWrites = new WriteBehindLeases(deliveries.newDeliveries, { lingerMs: options.leaseLingerMs ?? 20 });
     const recorder = new AttemptRecorder(deliveries.records, state, metrics, { lingerMs: 0 }, leaseWrites);
-    const s = new DeliveryScheduler(deliveries.newDeliveries, deliveries.leases, subscriptions, new AttemptRunner(new CallbackKeys(box), sender, recorder, metrics, state, o), recorder, metrics, o, leaseWrites, new FlowGate(db.pool, 15_000));
+    const s = new DeliveryScheduler(deliveries.leases, subscriptions, new AttemptRunner(new CallbackKeys(box), sender, recorder, metrics, state, o), recorder, metrics, o, leaseWrites, new FlowGate(db.pool, 15_000));
     schedulers.push(s);
     s.start();
-    return s;
+    return new DeliveryAdmission(deliveries.newDeliveries, s, leaseWrites);
   }
 
   async function subscribe(script = scripts.status(200)) {
@@ -84,8 +86,8 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
 
   it('two schedulers, one delivery: exactly one attempt, verified by the receiver library', async () => {
     const { receiver, domain, secret } = await subscribe();
-    scheduler();
-    scheduler();
+    running();
+    running();
     const [eventId] = await publish(domain);
     const [request] = await receiver.waitFor(1);
     await eventually(async () => (await statusOf(eventId))?.status === 'delivered');
@@ -99,8 +101,8 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
 
   it('two schedulers, 200 deliveries: each attempted exactly once', async () => {
     const { receiver, domain } = await subscribe();
-    scheduler({ domainConcurrency: 16 });
-    scheduler({ domainConcurrency: 16 });
+    running({ domainConcurrency: 16 });
+    running({ domainConcurrency: 16 });
     const ids = await publish(domain, 200);
     await receiver.waitFor(200, 20_000);
     await eventually(async () => {
@@ -122,7 +124,7 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
 
   it('admitted deliveries (fresh from the consumer) are attempted at once, without waiting for a claim', async () => {
     const { receiver, domain } = await subscribe();
-    const s = scheduler({ pollIntervalMs: 60_000 });
+    const s = running({ pollIntervalMs: 60_000 });
     await sleep(100); // the loop's first claim has run; the next would be a minute away
     const deliveries = fresh(domain, 3);
     expect(await s.admit(deliveries, await subscriptions.getMany([domain]))).toBe(3);
@@ -134,7 +136,7 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
   it('an admitted delivery is stored, leased to this copy, while its first attempt is in flight', async () => {
     const { receiver, domain } = await subscribe(scripts.hang());
     const owner = `admit-${randomUUID().slice(0, 6)}`;
-    const s = scheduler({ owner, attemptTimeoutMs: 2000 });
+    const s = running({ owner, attemptTimeoutMs: 2000 });
     const [d] = fresh(domain, 1);
     await s.admit([d], await subscriptions.getMany([domain]));
     await receiver.waitFor(1);
@@ -145,7 +147,7 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
   it('admitted attempting first, a delivery is attempted before it is stored; its lease and record follow', async () => {
     const { receiver, domain } = await subscribe();
     const owner = `first-${randomUUID().slice(0, 6)}`;
-    const s = scheduler({ owner, leaseLingerMs: 3000 });
+    const s = running({ owner, leaseLingerMs: 3000 });
     const [d] = fresh(domain, 1);
     const { stored } = await s.admitAttemptingFirst([d], await subscriptions.getMany([domain]));
     await receiver.waitFor(1, 2000);
@@ -161,7 +163,7 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
 
   it('admitting first, fails the batch (consumed again) when its overflow cannot be stored, after starting the attempts it had room for', async () => {
     const { receiver, domain } = await subscribe();
-    const s = scheduler({ maxConcurrency: 1, domainConcurrency: 1 });
+    const s = running({ maxConcurrency: 1, domainConcurrency: 1 });
     const batch = fresh(domain, 3); // room for two: one running, one queued
     const refused = jest.spyOn(deliveries.newDeliveries, 'insertMany').mockRejectedValueOnce(new Error('connection lost'));
     try {
@@ -181,8 +183,8 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
   it('an event the next owner holds while the previous owner is attempting it is attempted once: the late lease takes the held row over', async () => {
     // The first attempt hangs until its 1 s time limit: its record, which writes the lease first, cannot land before the hold.
     const { receiver, domain } = await subscribe((r) => (r.n === 1 ? { hang: true } : { status: 503 }));
-    const previous = scheduler({ leaseLingerMs: 3000, retryDelaysMs: [300], attemptTimeoutMs: 1000 });
-    const next = scheduler({ retryDelaysMs: [300] });
+    const previous = running({ leaseLingerMs: 3000, retryDelaysMs: [300], attemptTimeoutMs: 1000 });
+    const next = running({ retryDelaysMs: [300] });
     const [d] = fresh(domain, 1);
     await previous.admitAttemptingFirst([d], await subscriptions.getMany([domain]));
     await receiver.waitFor(1, 2000);
@@ -197,7 +199,7 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
 
   it('a held event nobody takes over (its previous owner died) is attempted once the hold is over', async () => {
     const { receiver, domain } = await subscribe();
-    const s = scheduler();
+    const s = running();
     const [d] = fresh(domain, 1);
     const held = Date.now();
     expect(await s.hold([d], 400)).toBe(1);
@@ -208,8 +210,8 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
 
   it('beyond its room, admitted deliveries are left to the claims; two copies attempt each exactly once', async () => {
     const { receiver, domain } = await subscribe();
-    const narrow = scheduler({ maxConcurrency: 1, domainConcurrency: 1 });
-    scheduler();
+    const narrow = running({ maxConcurrency: 1, domainConcurrency: 1 });
+    running();
     const deliveries = fresh(domain, 20);
     expect(await narrow.admit(deliveries, await subscriptions.getMany([domain]))).toBe(20);
     // the same events consumed again (a redelivered Kafka batch): nothing new
@@ -227,7 +229,7 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
     const [d] = fresh(domain, 1);
     await deliveries.newDeliveries.insertLeased([d], 'died-after-insert', 400);
     const stored = Date.now();
-    scheduler();
+    running();
     const [request] = await receiver.waitFor(1, 3000);
     expect(request.receivedAt - stored).toBeGreaterThanOrEqual(350);
     await eventually(async () => (await statusOf(d.eventId))?.status === 'delivered');
@@ -236,7 +238,7 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
 
   it('retries 503 on the schedule, then delivers; Webhook-Id stable, token fresh per attempt', async () => {
     const { receiver, domain } = await subscribe(scripts.sequence(503, 503, 200));
-    scheduler();
+    running();
     const [eventId] = await publish(domain);
     const requests = await receiver.waitFor(3);
     await eventually(async () => (await statusOf(eventId))?.status === 'delivered');
@@ -256,7 +258,7 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
     ['429 then 200: 2 attempts, delivered', scripts.sequence(429, 200), 2, 'delivered'],
   ] as const)('%s', async (_name, script, attempts, status) => {
     const { receiver, domain } = await subscribe(script);
-    scheduler();
+    running();
     const [eventId] = await publish(domain);
     await receiver.waitFor(attempts);
     await eventually(async () => (await statusOf(eventId))?.status === status);
@@ -278,7 +280,7 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
   ] as const)('Retry-After (%s) moves the next attempt later', async (_name, first, expectedMs) => {
     const { receiver, domain } = await subscribe(scripts.sequence(200));
     receiver.answer((r) => (r.n === 1 ? first() : { status: 200 }));
-    scheduler({ retryAfterMaxMs: 1000 });
+    running({ retryAfterMaxMs: 1000 });
     const [eventId] = await publish(domain);
     const [one, two] = await receiver.waitFor(2, 5000);
     expect(two.receivedAt - one.receivedAt).toBeGreaterThanOrEqual(expectedMs - 50);
@@ -295,7 +297,7 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
   ])('Retry-After with %s changes nothing', async (_name: string, status: number, value: () => string) => {
     const { receiver, domain } = await subscribe();
     receiver.answer((r) => (r.n === 1 ? { status, headers: { 'Retry-After': value() } } : { status: 200 }));
-    scheduler({ retryAfterMaxMs: 5000 });
+    running({ retryAfterMaxMs: 5000 });
     const [eventId] = await publish(domain);
     const [one, two] = await receiver.waitFor(2, 5000);
     expect(two.receivedAt - one.receivedAt).toBeLessThan(800);
@@ -305,7 +307,7 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
 
   it('Retry-After never adds attempts: always 503 with Retry-After is still 3 attempts, then failed', async () => {
     const { receiver, domain } = await subscribe(() => ({ status: 503, headers: { 'Retry-After': '1' } }));
-    scheduler({ retryAfterMaxMs: 300 });
+    running({ retryAfterMaxMs: 300 });
     const [eventId] = await publish(domain);
     await eventually(async () => (await statusOf(eventId))?.status === 'failed', 5000);
     await sleep(500);
@@ -316,7 +318,7 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
 
   it('410 Gone ends the delivery failed at once and disables the subscription; later deliveries are not sent', async () => {
     const { receiver, domain } = await subscribe(scripts.status(410));
-    scheduler();
+    running();
     const [gone] = await publish(domain);
     await eventually(async () => (await statusOf(gone))?.status === 'failed');
     const sub = await eventually(async () => {
@@ -334,7 +336,7 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
   it('a hanging receiver times out and is retried; other domains are not held up', async () => {
     const slow = await subscribe(scripts.hang());
     const fast = await subscribe();
-    scheduler({ attemptTimeoutMs: 2000, domainConcurrency: 2, retryDelaysMs: [50] });
+    running({ attemptTimeoutMs: 2000, domainConcurrency: 2, retryDelaysMs: [50] });
     await publish(slow.domain, 6);
     await slow.receiver.waitFor(2);
     const started = Date.now();
@@ -355,7 +357,7 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
   it('uses the subscription current at attempt time; a deleted one ends the delivery failed', async () => {
     const { receiver, domain } = await subscribe();
     await subscriptions.delete(domain);
-    scheduler();
+    running();
     const [eventId] = await publish(domain);
     await eventually(async () => (await statusOf(eventId))?.status === 'failed');
     expect(receiver.requests).toHaveLength(0);
@@ -368,7 +370,7 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
     await subscriptions.put(domain, subscriptionInput(receiver.url.replace('127.0.0.1', 'localhost'), newSharedSecret(), domain), 3600);
     const other = uniqueDomain();
     await subscriptions.put(other, subscriptionInput(receiver.url, newSharedSecret(), other), 3600);
-    scheduler({}, new AttemptSender(false));
+    running({}, new AttemptSender(false));
     const [a] = await publish(domain);
     const [b] = await publish(other);
     await eventually(async () => (await statusOf(a))?.status === 'failed' && (await statusOf(b))?.status === 'failed');

@@ -6,7 +6,6 @@ import type { AttemptRecorder } from '../attempts/attempt.recorder';
 import type { AttemptRunner } from '../attempts/attempt.runner';
 import type { DeliveryMetrics } from '../delivery-log/delivery.metrics';
 import type { ClaimedDelivery, NewDelivery } from '../delivery-log/delivery';
-import type { NewDeliveries } from '../delivery-log/new-deliveries.store';
 import type { DeliveryLeases } from './delivery-leases.store';
 import { DomainQueues, type Queued } from './domain-queues';
 import { isCapped, type FlowGate, type FlowLimits, type FlowPermit } from './flow-gate';
@@ -37,7 +36,7 @@ export interface SchedulerOptions {
  * its lease. An uncapped domain's allowance in this copy halves on answers that say the receiver is
  * overwhelmed (503…, or 429 without Retry-After) and comes back whole on a success.
  *
- * Fresh deliveries come from the consumer ({@link admit}): inserted already leased to this copy
+ * Fresh deliveries come from the consumer through DeliveryAdmission: inserted already leased to this copy
  * and queued at once, with no claim round trip. Everything else (retries coming due, deliveries
  * that found no room here, other copies' inserts, redeliveries) is claimed by a polling loop, which
  * claims again soon after attempts finish while it knows of more due rows.
@@ -56,7 +55,6 @@ export class DeliveryScheduler {
   private wakeTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly newDeliveries: NewDeliveries,
     private readonly leases: DeliveryLeases,
     private readonly subscriptions: SubscriptionReader,
     private readonly runner: AttemptRunner,
@@ -111,72 +109,38 @@ export class DeliveryScheduler {
   }
 
   /**
-   * Takes fresh pending deliveries of consumed events: as many as this copy has room for are
-   * inserted leased to it and queued for their first attempt now; the rest are inserted for the
-   * claims (of this copy or another). `subscriptions` were read as the events were consumed.
-   * Resolves once every delivery is durably stored (the consumer commits its offsets after that);
-   * returns how many were new.
+   * Which fresh deliveries this copy has room for now, per domain and in all (none once stopped),
+   * and the rest. A fifo domain's are all left to the claims, which take them in the topic's order.
    */
-  async admit(fresh: NewDelivery[], subscriptions: Map<string, StoredSubscription>): Promise<number> {
-    const { take, rest } = this.split(fresh, subscriptions);
-    this.queues.reserve(take, 1);
-    const claimedAt = Date.now();
-    const [leased, queued] = await Promise.allSettled([
-      this.newDeliveries.insertLeased(take, this.options.owner, this.leaseMs),
-      this.storeForClaims(rest),
-    ]).finally(() => this.queues.reserve(take, -1));
-    if (leased.status === 'fulfilled' && leased.value.length > 0) {
-      // Stored: these are ours to run even if the other insert failed (the batch is consumed again).
-      this.queues.enqueue(leased.value, subscriptions, claimedAt);
-      if (this.running) this.pump();
-      else await this.releaseQueued();
-    }
-    if (leased.status === 'rejected') throw leased.reason;
-    if (queued.status === 'rejected') throw queued.reason;
-    return leased.value.length + queued.value;
-  }
-
-  /**
-   * As {@link admit}, but the deliveries this copy has room for start their first attempt now, on
-   * leases written behind them (WriteBehindLeases). Only for events no other copy can be attempting
-   * (the consumer decides). The attempts start before the first `await`; resolves once the rest are
-   * stored, and `stored` once the leases are written too, with how many deliveries were new.
-   */
-  async admitAttemptingFirst(fresh: NewDelivery[], subscriptions: Map<string, StoredSubscription>): Promise<{ stored: Promise<number> }> {
-    const { take, rest } = this.split(fresh, subscriptions);
-    const { leased, written } = this.leaseWrites.lease(take, this.options.owner, this.leaseMs);
-    if (leased.length > 0) {
-      this.queues.enqueue(leased, subscriptions, Date.now());
-      this.pump();
-    }
-    // A failure here fails the batch, which is consumed again; its attempts' leases are not made twice.
-    const queued = await this.storeForClaims(rest);
-    const stored = written.then((n) => n + queued);
-    stored.catch(() => undefined); // a caller that stops waiting leaves no unhandled rejection behind
-    return { stored };
-  }
-
-  /**
-   * Stores deliveries due `holdMs` from now, for the claims: events the partition's previous owner
-   * may be attempting, whose leases it may still be writing (and then takes these rows over).
-   * Returns how many were new.
-   */
-  async hold(deliveries: NewDelivery[], holdMs: number): Promise<number> {
-    const stored = await this.newDeliveries.insertMany(deliveries, holdMs);
-    if (stored > 0) setTimeout(() => this.running && this.wake(), holdMs).unref();
-    return stored;
-  }
-
-  /** Inserts deliveries due now, and looks for them (this copy may have room by then). */
-  private async storeForClaims(deliveries: NewDelivery[]): Promise<number> {
-    const stored = await this.newDeliveries.insertMany(deliveries);
-    if (stored > 0) this.wake();
-    return stored;
-  }
-
-  /** Which deliveries this copy has room for now (none once stopped), and the rest. */
-  private split(fresh: NewDelivery[], subscriptions: Map<string, StoredSubscription>): { take: NewDelivery[]; rest: NewDelivery[] } {
+  roomFor(fresh: NewDelivery[], subscriptions: Map<string, StoredSubscription>): { take: NewDelivery[]; rest: NewDelivery[] } {
     return this.queues.split(fresh, subscriptions, this.running ? this.queues.free() : 0);
+  }
+
+  /** Holds room for deliveries whose leased insert is on its way, until `done` settles. */
+  async reserving<T>(deliveries: NewDelivery[], done: Promise<T>): Promise<T> {
+    this.queues.reserve(deliveries, 1);
+    try {
+      return await done;
+    } finally {
+      this.queues.reserve(deliveries, -1);
+    }
+  }
+
+  /** The owner and length of the leases fresh deliveries are taken under. */
+  get leaseTerms(): { owner: string; leaseMs: number } {
+    return { owner: this.options.owner, leaseMs: this.leaseMs };
+  }
+
+  /** Queues deliveries leased to this copy (`claimedAt`) for their attempts now; hands them back once stopped. */
+  async accept(leased: ClaimedDelivery[], subscriptions: Map<string, StoredSubscription>, claimedAt: number): Promise<void> {
+    this.queues.enqueue(leased, subscriptions, claimedAt);
+    if (this.running) this.pump();
+    else await this.releaseQueued();
+  }
+
+  /** Looks for due deliveries in `ms` (deliveries held back until then), if still running. */
+  wakeIn(ms: number): void {
+    setTimeout(() => this.running && this.wake(), ms).unref();
   }
 
   private get leaseMs(): number {

@@ -56,8 +56,8 @@ describe('ordering "fifo" with two dispatcher copies (real PostgreSQL, real rece
       const copy = copies[k % 2];
       const batch = events.slice(k * 4, k * 4 + 4);
       const subscriptions = await copy.subscriptions.getMany([domain]);
-      if (k % 4 < 2) await (await copy.scheduler.admitAttemptingFirst(batch, subscriptions)).stored;
-      else await copy.scheduler.admit(batch, subscriptions);
+      if (k % 4 < 2) await (await copy.admission.admitAttemptingFirst(batch, subscriptions)).stored;
+      else await copy.admission.admit(batch, subscriptions);
     }
   }
 

@@ -59,7 +59,7 @@ async function subscribe(runtime: DispatcherCopy, domain: string, url: string, l
 /** Fresh deliveries handed to the copies in turn, as their consumers would (leased to each, queued at once). */
 async function deliver(runtimes: DispatcherCopy[], domain: string, count: number): Promise<void> {
   const fresh = Array.from({ length: count }, () => randomUUID()).map((eventId) => ({ domain, eventId, eventName: EVT, body: callbackBody(EVT, { eventId, domain, occurredAt: new Date().toISOString(), data: {} }) }));
-  await Promise.all(runtimes.map(async (r, i) => r.scheduler.admit(fresh.filter((_, k) => k % runtimes.length === i), await r.subscriptions.getMany([domain]))));
+  await Promise.all(runtimes.map(async (r, i) => r.admission.admit(fresh.filter((_, k) => k % runtimes.length === i), await r.subscriptions.getMany([domain]))));
 }
 
 /** When each attempt of the domain started, by the dispatchers' clocks (the delivery log), in order. */

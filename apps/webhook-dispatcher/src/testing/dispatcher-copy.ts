@@ -5,6 +5,7 @@ import type { Pool } from 'pg';
 import { AttemptSender } from '../attempts/attempt.sender';
 import type { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
 import { NewDeliveries } from '../delivery-log/new-deliveries.store';
+import { DeliveryAdmission } from '../intake/delivery-admission';
 import { BackfillRequests } from '../interface/backfill-requests';
 import { RecoveryRequests } from '../interface/recovery-requests';
 import { SigningKeyRequests } from '../interface/signing-key-requests';
@@ -40,6 +41,10 @@ export class DispatcherCopy {
 
   get scheduler(): DeliveryScheduler {
     return this.get(DeliveryScheduler);
+  }
+  /** How the consumer's fresh deliveries enter the copy (leased and queued, or stored for the claims). */
+  get admission(): DeliveryAdmission {
+    return this.get(DeliveryAdmission);
   }
   get newDeliveries(): NewDeliveries {
     return this.get(NewDeliveries);

@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { backfillGroupPrefix, type WebhookEventType } from '@tailsync/contracts';
 import { INSTANCE_ID, kafkaConnection } from '@tailsync/service-kit';
 import { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
+import { WriteBehindLeases } from '../attempts/write-behind-leases';
+import { AttemptsModule } from './attempts.module';
 import { DeliveryLogModule } from './delivery-log.module';
 import { DeliveryMetrics } from '../delivery-log/delivery.metrics';
 import { NewDeliveries } from '../delivery-log/new-deliveries.store';
@@ -10,21 +12,27 @@ import { DeliveryScheduler } from '../scheduling/delivery.scheduler';
 import { SchedulingModule } from './scheduling.module';
 import { SubscriptionCache } from '../subscriptions/subscription-cache';
 import { SubscriptionsModule } from './subscriptions.module';
+import { DeliveryAdmission } from '../intake/delivery-admission';
 import { TopicRereader } from '../intake/topic-rereader';
 import { WebhookEventConsumer } from '../intake/webhook-event.consumer';
 
-/** Events in: the consumer of every input topic (admitting deliveries to the scheduler), and the backfill's reader. */
+/** Events in: the consumer of every input topic, how its deliveries are admitted to the scheduler, and the backfill's reader. */
 @Module({
-  imports: [DeliveryLogModule, SubscriptionsModule, SchedulingModule],
+  imports: [DeliveryLogModule, SubscriptionsModule, AttemptsModule, SchedulingModule],
   providers: [
     {
+      provide: DeliveryAdmission,
+      inject: [NewDeliveries, DeliveryScheduler, WriteBehindLeases],
+      useFactory: (deliveries: NewDeliveries, scheduler: DeliveryScheduler, leaseWrites: WriteBehindLeases) => new DeliveryAdmission(deliveries, scheduler, leaseWrites),
+    },
+    {
       provide: WebhookEventConsumer,
-      inject: [NewDeliveries, SubscriptionCache, DeliveryScheduler, DeliveryMetrics, WebhookDispatcherConfig, INSTANCE_ID, EVENT_TYPES],
+      inject: [NewDeliveries, SubscriptionCache, DeliveryAdmission, DeliveryMetrics, WebhookDispatcherConfig, INSTANCE_ID, EVENT_TYPES],
       useFactory: (
-        deliveries: NewDeliveries, subscriptions: SubscriptionCache, scheduler: DeliveryScheduler, metrics: DeliveryMetrics,
+        deliveries: NewDeliveries, subscriptions: SubscriptionCache, admission: DeliveryAdmission, metrics: DeliveryMetrics,
         config: WebhookDispatcherConfig, instanceId: string, eventTypes: readonly WebhookEventType[],
       ) =>
-        new WebhookEventConsumer(deliveries, subscriptions, scheduler, metrics, {
+        new WebhookEventConsumer(deliveries, subscriptions, admission, metrics, {
           kafka: kafkaConnection(config),
           clientId: `webhook-dispatcher-events-${instanceId}`,
           groupId: config.WEBHOOK_EVENTS_GROUP_ID,
@@ -43,6 +51,6 @@ import { WebhookEventConsumer } from '../intake/webhook-event.consumer';
         }),
     },
   ],
-  exports: [WebhookEventConsumer, TopicRereader],
+  exports: [DeliveryAdmission, WebhookEventConsumer, TopicRereader],
 })
 export class IntakeModule {}

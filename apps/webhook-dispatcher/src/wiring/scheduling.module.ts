@@ -8,7 +8,6 @@ import { WriteBehindLeases } from '../attempts/write-behind-leases';
 import { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
 import { DeliveryLogModule } from './delivery-log.module';
 import { DeliveryMetrics } from '../delivery-log/delivery.metrics';
-import { NewDeliveries } from '../delivery-log/new-deliveries.store';
 import { SubscriptionCache } from '../subscriptions/subscription-cache';
 import { SubscriptionsModule } from './subscriptions.module';
 import { DeliveryLeases } from '../scheduling/delivery-leases.store';
@@ -30,12 +29,12 @@ const FLOW_HOLD_MARGIN_MS = 5_000;
     },
     {
       provide: DeliveryScheduler,
-      inject: [NewDeliveries, DeliveryLeases, SubscriptionCache, AttemptRunner, AttemptRecorder, DeliveryMetrics, WebhookDispatcherConfig, INSTANCE_ID, WriteBehindLeases, FlowGate],
+      inject: [DeliveryLeases, SubscriptionCache, AttemptRunner, AttemptRecorder, DeliveryMetrics, WebhookDispatcherConfig, INSTANCE_ID, WriteBehindLeases, FlowGate],
       useFactory: (
-        deliveries: NewDeliveries, leases: DeliveryLeases, subscriptions: SubscriptionCache, runner: AttemptRunner, recorder: AttemptRecorder,
+        leases: DeliveryLeases, subscriptions: SubscriptionCache, runner: AttemptRunner, recorder: AttemptRecorder,
         metrics: DeliveryMetrics, config: WebhookDispatcherConfig, instanceId: string, leaseWrites: WriteBehindLeases, gate: FlowGate,
       ) =>
-        new DeliveryScheduler(deliveries, leases, subscriptions, runner, recorder, metrics, {
+        new DeliveryScheduler(leases, subscriptions, runner, recorder, metrics, {
           owner: `${instanceId}:${process.pid}`,
           attemptTimeoutMs: config.WEBHOOK_ATTEMPT_TIMEOUT_MS,
           maxConcurrency: config.WEBHOOK_MAX_CONCURRENCY,
