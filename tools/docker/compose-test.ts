@@ -45,7 +45,7 @@ async function main(): Promise<number> {
       stdio: 'inherit',
       env: { ...process.env, ...images, TAILSYNC_TEST_REPORTS: reports },
     });
-    const { text, ok } = closingReport(reports, jest.status);
+    const { text, ok } = closingReport(reports, REPO_ROOT, jest.status);
     log(`took ${((Date.now() - started) / 1000).toFixed(1)} s`);
     process.stdout.write(text);
     return ok ? 0 : 1;

@@ -94,7 +94,7 @@ async function main() {
         },
       },
     );
-    const { text, ok } = closingReport(reports, nx, staticFailures.length);
+    const { text, ok } = closingReport(reports, REPO_ROOT, nx, staticFailures.length);
     log(`suite took ${((Date.now() - started) / 1000).toFixed(1)} s; Kafka ${infra.kafkaVersion}, PostgreSQL ${infra.postgresVersion}`);
     process.stdout.write(text);
     exitCode = ok ? 0 : 1;

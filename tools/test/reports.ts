@@ -1,7 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import { REPO_ROOT } from '../stack/infrastructure';
 
 interface JestReport {
   testResults?: { name: string; status: string; message: string; assertionResults: { fullName: string; status: string; failureMessages: string[] }[] }[];
@@ -25,8 +24,12 @@ function readReports(dir: string): JestReport[] {
 
 /** Sums the JSON reports tools/test/jest.js leaves in `dir`. */
 export function sumReports(dir: string): Totals {
+  return totalsOf(readReports(dir));
+}
+
+function totalsOf(reports: JestReport[]): Totals {
   const totals = { passed: 0, failed: 0, skipped: 0, brokenSuites: 0 };
-  for (const r of readReports(dir)) {
+  for (const r of reports) {
     totals.passed += r.numPassedTests;
     totals.failed += r.numFailedTests;
     totals.skipped += r.numPendingTests + r.numTodoTests;
@@ -40,7 +43,11 @@ export function sumReports(dir: string): Totals {
  * tests, as `file › (suite): …`), printed above the closing line: CI keeps only the end of a long output.
  */
 export function failedTests(dir: string, root: string): string[] {
-  return readReports(dir).flatMap((r) =>
+  return failuresOf(readReports(dir), root);
+}
+
+function failuresOf(reports: JestReport[], root: string): string[] {
+  return reports.flatMap((r) =>
     (r.testResults ?? []).flatMap((suite) => {
       const file = relative(root, suite.name);
       const failed = suite.assertionResults.filter((a) => a.status === 'failed').map((a) => `${file} › ${a.fullName}: ${firstLine(a.failureMessages[0])}`);
@@ -65,8 +72,12 @@ export function closingLine(totals: Totals, runnerStatus: number | null, otherFa
   return { line: `${totals.passed} passed, ${failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`, ok };
 }
 
-/** What a run prints last: its failed tests, then the closing line; `ok` when the run passed. */
-export function closingReport(dir: string, runnerStatus: number | null, otherFailures = 0): { text: string; ok: boolean } {
-  const { line, ok } = closingLine(sumReports(dir), runnerStatus, otherFailures);
-  return { text: [...failedTests(dir, REPO_ROOT).map((failure) => `failed: ${failure}\n`), `${line}\n`].join(''), ok };
+/**
+ * What a run prints last: its failed tests (paths relative to `root`), then the closing line;
+ * `ok` when the run passed. The reports are read once.
+ */
+export function closingReport(dir: string, root: string, runnerStatus: number | null, otherFailures = 0): { text: string; ok: boolean } {
+  const reports = readReports(dir);
+  const { line, ok } = closingLine(totalsOf(reports), runnerStatus, otherFailures);
+  return { text: [...failuresOf(reports, root).map((failure) => `failed: ${failure}\n`), `${line}\n`].join(''), ok };
 }
