@@ -143,6 +143,11 @@ export class DeliveryScheduler {
     setTimeout(() => this.running && this.wake(), ms).unref();
   }
 
+  /** Time an attempt needs from its start: the time limit plus the margin to record it. */
+  private get attemptSpanMs(): number {
+    return this.options.attemptTimeoutMs + Math.min(this.options.leaseMarginMs ?? 5000, 2000);
+  }
+
   private get leaseMs(): number {
     // A leased delivery may wait in this copy's queue for about one attempt before it starts.
     return 2 * this.options.attemptTimeoutMs + (this.options.leaseMarginMs ?? 5000);
@@ -174,20 +179,14 @@ export class DeliveryScheduler {
     this.backlog = claimed.length > 0 || claimed.roomless === true;
     if (claimed.length === 0) return 'caught-up';
     // The subscriptions as they are now, right before the attempts (the cache forgets one as soon as its change is notified).
-    this.queues.enqueue(claimed, await this.subscriptions.getMany([...new Set(claimed.map((c) => c.domain))]), claimedAt);
-    if (!this.running) {
-      await this.releaseQueued();
-      return 'caught-up';
-    }
-    this.pump();
-    return claimed.length === limit ? 'more' : 'caught-up';
+    await this.accept(claimed, await this.subscriptions.getMany([...new Set(claimed.map((c) => c.domain))]), claimedAt);
+    return this.running && claimed.length === limit ? 'more' : 'caught-up';
   }
 
   /** Starts queued attempts wherever a domain (and the copy) has a free slot. */
   private pump(): void {
     const stale: ClaimedDelivery[] = [];
-    // Time an attempt needs from its start: the time limit plus the margin to record it.
-    const needed = this.options.attemptTimeoutMs + Math.min(this.options.leaseMarginMs ?? 5000, 2000);
+    const needed = this.attemptSpanMs;
     for (const item of this.queues.startable()) {
       if (Date.now() + needed > item.claimedAt + this.leaseMs) stale.push(item.delivery); // waited too long: hand it back rather than risk running it after the lease
       else this.run(item);
@@ -234,7 +233,7 @@ export class DeliveryScheduler {
 
   /** Waits for the gate's place while the lease still covers the attempt after it; undefined when it would not. */
   private async placeFor(delivery: ClaimedDelivery, limits: FlowLimits, claimedAt: number): Promise<FlowPermit | undefined> {
-    const needed = this.options.attemptTimeoutMs + Math.min(this.options.leaseMarginMs ?? 5000, 2000);
+    const needed = this.attemptSpanMs;
     for (;;) {
       if (!this.running) return undefined;
       const place = await this.gate.tryAcquire(delivery.domain, limits);
