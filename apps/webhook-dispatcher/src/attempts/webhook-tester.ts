@@ -1,10 +1,11 @@
+import { Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import type { TestSubscriptionResult } from '@tailsync/contracts';
 import { CallbackKeys } from '../subscriptions/callback-keys';
 import { signCallback } from '../signing/callback-signer';
 import { TEST_WEBHOOK_ID_PREFIX } from '@tailsync/webhooks';
 import { randomUUID } from 'node:crypto';
-import type { AttemptSender } from './attempt.sender';
+import { AttemptSender } from './attempt.sender';
 import type { StoredSubscription } from '../subscriptions/subscription.store';
 
 export const SNIPPET_BYTES = 1024;
@@ -16,6 +17,7 @@ export const SNIPPET_BYTES = 1024;
  * `test_<uuid>` (fresh, so it never collides with an event id a receiver dedupes on) and
  * `Webhook-Attempt` is 1. Receivers refuse it unless told to accept test calls.
  */
+@Injectable()
 export class WebhookTester {
   private readonly jwt = new JwtService();
 

@@ -1,8 +1,10 @@
-import type { BatchPools } from './batch-pools';
+import { Injectable } from '@nestjs/common';
+import { BatchPools } from './batch-pools';
 import { type ClaimedDelivery, type NewDelivery, traceparentOf } from './delivery';
 import { columnsOf, FRESH_DELIVERIES, NEW_COLUMNS, positionColumns, TAKE_OVER_UNLEASED } from './delivery-keys';
 
 /** Every statement that makes delivery rows: each (domain, event id) gets one, whoever inserts it first. */
+@Injectable()
 export class NewDeliveries {
   constructor(private readonly pools: BatchPools) {}
 

@@ -2,11 +2,12 @@ import type { BackfillDeliveriesRequest, BackfillDeliveriesResult, RpcReply, Rpc
 import { handleRpc } from '@tailsync/service-kit';
 import { randomUUID } from 'node:crypto';
 import { backfillSince } from '../delivery-log/domain/time-window';
-import type { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
-import type { SubscriptionStore } from '../subscriptions/subscription.store';
-import type { TopicRereader } from '../intake/topic-rereader';
-import type { NewDeliveries } from '../delivery-log/new-deliveries.store';
-import type { DeliveryScheduler } from '../scheduling/delivery.scheduler';
+import { Injectable } from '@nestjs/common';
+import { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
+import { SubscriptionStore } from '../subscriptions/subscription.store';
+import { TopicRereader } from '../intake/topic-rereader';
+import { NewDeliveries } from '../delivery-log/new-deliveries.store';
+import { DeliveryScheduler } from '../scheduling/delivery.scheduler';
 import { activeSubscription, validation } from './rpc-problems';
 
 /** Answer before the gateway gives up: reading the topic may take at most this long, cut to the call's deadline. */
@@ -17,6 +18,7 @@ const READ_LIMIT_MS = 60_000;
  * (TopicRereader, NewDeliveries.insertBackfill): each gets a delivery paced at the recovery rate,
  * behind live events. 404 without a subscription, 409 while it is disabled.
  */
+@Injectable()
 export class BackfillRequests {
   constructor(
     private readonly config: WebhookDispatcherConfig,

@@ -2,10 +2,11 @@ import { type RecoverDeliveriesRequest, type RecoverDeliveriesResult, type RpcRe
 import { handleRpc } from '@tailsync/service-kit';
 import { randomUUID } from 'node:crypto';
 import { recoveryWindow } from '../delivery-log/domain/time-window';
-import type { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
-import type { SubscriptionStore } from '../subscriptions/subscription.store';
-import type { DeliveryLog } from '../delivery-log/delivery-log.store';
-import type { DeliveryScheduler } from '../scheduling/delivery.scheduler';
+import { Injectable } from '@nestjs/common';
+import { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
+import { SubscriptionStore } from '../subscriptions/subscription.store';
+import { DeliveryLog } from '../delivery-log/delivery-log.store';
+import { DeliveryScheduler } from '../scheduling/delivery.scheduler';
 import { activeSubscription, validation } from './rpc-problems';
 
 /**
@@ -13,6 +14,7 @@ import { activeSubscription, validation } from './rpc-problems';
  * DeliveryLog.recover): 404 without a subscription, 409 while it is disabled (they would only be
  * skipped again). The scheduler paces them; the log shows their progress (and `recoveryId`).
  */
+@Injectable()
 export class RecoveryRequests {
   constructor(
     private readonly config: WebhookDispatcherConfig,

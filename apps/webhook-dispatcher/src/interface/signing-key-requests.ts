@@ -1,9 +1,10 @@
 import type { RpcReply, RpcRequest, SigningKeysView, wire } from '@tailsync/contracts';
 import { handleRpc, ProblemError } from '@tailsync/service-kit';
-import type { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
-import type { SecretBox } from '@tailsync/service-kit';
-import type { SubscriptionStore } from '../subscriptions/subscription.store';
-import type { SubscriptionEventsPublisher } from '../subscriptions/subscription-events.publisher';
+import { Injectable } from '@nestjs/common';
+import { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
+import { SecretBox } from '@tailsync/service-kit';
+import { SubscriptionStore } from '../subscriptions/subscription.store';
+import { SubscriptionEventsPublisher } from '../subscriptions/subscription-events.publisher';
 import { sealedKeyPair, signingKeyAt } from '../subscriptions/callback-keys';
 import { noSubscription } from './rpc-problems';
 
@@ -15,6 +16,7 @@ const JWKS_MAX_AGE_SECONDS = 300;
  * schedule, and a rotation (a new key published a grace period before it signs, the old one kept a
  * grace period after: WEBHOOK_SECRET_GRACE_SECONDS).
  */
+@Injectable()
 export class SigningKeyRequests {
   constructor(
     private readonly config: WebhookDispatcherConfig,

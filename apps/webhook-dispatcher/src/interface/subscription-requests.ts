@@ -19,14 +19,15 @@ import {
 import { handleRpc, ProblemError } from '@tailsync/service-kit';
 import { SecretBoxError } from '@tailsync/service-kit';
 import { secretId } from '@tailsync/webhooks';
-import type { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
-import type { SecretBox } from '@tailsync/service-kit';
-import type { SubscriptionStore } from '../subscriptions/subscription.store';
-import type { SubscriptionState } from '../subscriptions/subscription-state';
-import type { WebhookTester } from '../attempts/webhook-tester';
-import type { DeliveryScheduler } from '../scheduling/delivery.scheduler';
+import { Injectable } from '@nestjs/common';
+import { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
+import { SecretBox } from '@tailsync/service-kit';
+import { SubscriptionStore } from '../subscriptions/subscription.store';
+import { SubscriptionState } from '../subscriptions/subscription-state';
+import { WebhookTester } from '../attempts/webhook-tester';
+import { DeliveryScheduler } from '../scheduling/delivery.scheduler';
 import { sealedKeyPair } from '../subscriptions/callback-keys';
-import type { DeliveryFilter, DeliveryLog } from '../delivery-log/delivery-log.store';
+import { type DeliveryFilter, DeliveryLog } from '../delivery-log/delivery-log.store';
 import { validateWebhookUrl } from '../attempts/domain/ssrf-guard';
 import { resolverAll } from '../attempts/resolver-lookup';
 
@@ -64,6 +65,7 @@ const view = (s: StoredSubscription): SubscriptionView => ({
 
 
 /** The gateway's webhook requests (webhook-dispatcher.grpc.ts receives them); every one is scoped to the caller's domain. */
+@Injectable()
 export class SubscriptionRequests {
   constructor(
     private readonly config: WebhookDispatcherConfig,

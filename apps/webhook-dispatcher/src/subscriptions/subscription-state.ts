@@ -1,8 +1,8 @@
-import { Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { EndpointDisabledReason } from '@tailsync/contracts';
-import type { SubscriptionEventsPublisher } from './subscription-events.publisher';
+import { SubscriptionEventsPublisher } from './subscription-events.publisher';
 import type { SealedKeyPair } from './signing-key.store';
-import type { SavedSubscription, StoredSubscription, SubscriptionInput, SubscriptionStore } from './subscription.store';
+import { type SavedSubscription, type StoredSubscription, type SubscriptionInput, SubscriptionStore } from './subscription.store';
 import { previousSecretValidUntil } from './subscription-secrets';
 
 /**
@@ -10,6 +10,7 @@ import { previousSecretValidUntil } from './subscription-secrets';
  * `tailsync.webhook-subscriptions` (one transaction; the outbox's relay publishes it): saved,
  * deleted, disabled (gone, failing, by an operator), enabled.
  */
+@Injectable()
 export class SubscriptionState {
   private readonly logger = new Logger('SubscriptionState');
 

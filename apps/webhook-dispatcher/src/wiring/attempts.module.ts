@@ -34,7 +34,7 @@ const LEASE_WRITE_LINGER_MS = 100;
   imports: [DeliveryLogModule, SubscriptionsModule],
   providers: [
     { provide: AttemptSender, inject: [WebhookDispatcherConfig], useFactory: (config: WebhookDispatcherConfig) => new AttemptSender(config.WEBHOOK_ALLOW_PRIVATE_URLS) },
-    { provide: WebhookTester, inject: [CallbackKeys, AttemptSender], useFactory: (keys: CallbackKeys, sender: AttemptSender) => new WebhookTester(keys, sender) },
+    WebhookTester,
     {
       provide: AttemptRecords,
       inject: [BatchPools, WebhookDispatcherConfig],

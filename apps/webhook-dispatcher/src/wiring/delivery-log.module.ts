@@ -13,9 +13,9 @@ import { NewDeliveries } from '../delivery-log/new-deliveries.store';
 @Module({
   providers: [
     { provide: BatchPools, inject: [PG_POOL, PLANNED_ONCE_POOL], useFactory: (pool: Pool, plannedOnce: Pool) => new BatchPools(pool, plannedOnce) },
-    { provide: NewDeliveries, inject: [BatchPools], useFactory: (pools: BatchPools) => new NewDeliveries(pools) },
+    NewDeliveries,
     { provide: DeliveryLog, inject: [PG_POOL], useFactory: (pool: Pool) => new DeliveryLog(pool) },
-    { provide: DeliveryMetrics, useFactory: () => new DeliveryMetrics() },
+    DeliveryMetrics,
     {
       provide: DeliveryLogRetention,
       inject: [PG_POOL, DeliveryMetrics, WebhookDispatcherConfig],

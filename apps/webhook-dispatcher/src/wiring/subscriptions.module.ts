@@ -32,11 +32,7 @@ import { UnsealedSecrets } from '../subscriptions/unsealed-secrets';
       useFactory: (pool: Pool, config: WebhookDispatcherConfig, instanceId: string) =>
         new SubscriptionEventsPublisher(pool, { kafka: kafkaConnection(config), clientId: `webhook-dispatcher-subscription-events-${instanceId}` }),
     },
-    {
-      provide: SubscriptionState,
-      inject: [SubscriptionStore, SubscriptionEventsPublisher],
-      useFactory: (store: SubscriptionStore, events: SubscriptionEventsPublisher) => new SubscriptionState(store, events),
-    },
+    SubscriptionState,
   ],
   exports: [SubscriptionStore, SubscriptionCache, SecretBox, CallbackKeys, SubscriptionEventsPublisher, SubscriptionState],
 })
