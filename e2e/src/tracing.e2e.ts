@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { TOPICS } from '@tailsync/contracts';
 import { api, newServiceAccount } from './support/accounts';
 import { Jaeger, JAEGER_OTLP_HTTP, type JaegerTrace, servicesOf, spansOf } from './support/jaeger';
+import { eventually } from './support/eventually';
 import { readToEnd } from './support/kafka';
 import { baseUrl, logDir, replaceSharedApps, startApp, stopSharedApp, waitForHttp } from './support/test-stack';
 import { publish, subscribed } from './support/webhooks';
@@ -26,10 +27,9 @@ function logLines(instance: string): Record<string, unknown>[] {
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
-/** The tail-events message of a tail, with its headers. */
-async function tailEventOf(domain: string, mappedId: string) {
-  const messages = await readToEnd(TOPICS.tailEvents);
-  return messages.find((m) => m.key?.startsWith(`${domain}:`) && m.value?.toString().includes(`"${mappedId}"`));
+/** The tail-events message of a tail, with its headers, once the relay has published it (after the 201). */
+function tailEventOf(domain: string, mappedId: string) {
+  return eventually(async () => (await readToEnd(TOPICS.tailEvents)).find((m) => m.key?.startsWith(`${domain}:`) && m.value?.toString().includes(`"${mappedId}"`)));
 }
 
 describe('tracing off (the default)', () => {
