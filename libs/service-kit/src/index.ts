@@ -43,6 +43,8 @@ export * from './grpc/verified-callers';
 export * from './cache/bounded-lru';
 export * from './grpc/served-calls';
 export * from './grpc/grpc-server';
+export * from './grpc/grpc-tls';
+export * from './grpc/gateway-peer';
 export * from './grpc/service-keys';
 export * from './secrets/secret-box';
 export * from './observability/request-context';
