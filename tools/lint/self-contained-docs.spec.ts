@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 const REPO = resolve(__dirname, '..', '..');
@@ -7,7 +7,8 @@ const REPO = resolve(__dirname, '..', '..');
 /** Every tracked text file: a clone holds these and nothing beside them. */
 const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: REPO, encoding: 'utf8' })
   .split('\0')
-  .filter((path) => path !== '' && path !== 'package-lock.json' && existsSync(join(REPO, path)))
+  // files only: a tracked link (sdks/python/tests/vectors) is read where it leads
+  .filter((path) => path !== '' && path !== 'package-lock.json' && existsSync(join(REPO, path)) && lstatSync(join(REPO, path)).isFile())
   .map((path) => ({ path, text: readFileSync(join(REPO, path)) }))
   .filter(({ text }) => !text.includes(0))
   .map(({ path, text }) => ({ path, text: text.toString('utf8') }));
