@@ -1,8 +1,9 @@
 import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import type { KafkaSettings } from '../kafka/kafka-connection';
+import type { ReplicationSettings } from '../kafka/topic-replication';
 
 /** Settings every tailsync process reads; the Kafka ones are checked by kafkaConnection(). */
-export class CommonConfig implements KafkaSettings {
+export class CommonConfig implements KafkaSettings, ReplicationSettings {
   @IsOptional() @IsString() KAFKA_BROKERS?: string;
   @IsOptional() @IsString() KAFKA_SSL?: string;
   @IsOptional() @IsString() KAFKA_SSL_CA_FILE?: string;
@@ -10,6 +11,9 @@ export class CommonConfig implements KafkaSettings {
   @IsOptional() @IsString() KAFKA_SASL_USERNAME?: string;
   @IsOptional() @IsString() KAFKA_SASL_PASSWORD?: string;
   @IsOptional() @IsString() KAFKA_SASL_PASSWORD_FILE?: string;
+  /** Of the topics the process creates; checked by replicationSettings(). */
+  @IsOptional() @IsString() KAFKA_REPLICATION_FACTOR?: string;
+  @IsOptional() @IsString() KAFKA_MIN_INSYNC_REPLICAS?: string;
 
   @IsString()
   @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
