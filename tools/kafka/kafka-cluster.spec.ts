@@ -136,5 +136,5 @@ describe('three local KRaft brokers (KAFKA_LOCAL_BROKERS=3)', () => {
     expect(read).toHaveLength(600);
     // The broker stored every batch with the producer's id: written by an idempotent producer.
     expect(read.filter((m) => (m as KafkaMessage & { batchContext: { producerId: string } }).batchContext.producerId === '-1')).toEqual([]);
-  });
+  }, 150_000);
 });
