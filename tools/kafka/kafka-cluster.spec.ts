@@ -44,11 +44,21 @@ const minInsyncReplicas = (topics: string[]) =>
     return Object.fromEntries(resources.map((r) => [r.resourceName, r.configEntries[0].configValue]));
   });
 
-/** Per topic, the replica and in-sync counts of its partitions. */
+/**
+ * Per topic, the replica and in-sync counts of its partitions. Asked again while a broker answers
+ * that it does not know a topic yet: a new topic's metadata reaches the brokers one by one.
+ */
 const replicaCounts = (topics: string[]) =>
   withAdmin(async (admin) => {
-    const { topics: metadata } = await admin.fetchTopicMetadata({ topics });
-    return Object.fromEntries(metadata.map((t) => [t.name, t.partitions.map((p) => ({ replicas: p.replicas.length, isr: p.isr.length }))]));
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const { topics: metadata } = await admin.fetchTopicMetadata({ topics });
+        return Object.fromEntries(metadata.map((t) => [t.name, t.partitions.map((p) => ({ replicas: p.replicas.length, isr: p.isr.length }))]));
+      } catch (error) {
+        if ((error as { type?: string }).type !== 'UNKNOWN_TOPIC_OR_PARTITION' || attempt === 20) throw error;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
   });
 
 const messages = (from: number, count: number) => Array.from({ length: count }, (_, i) => ({ key: `tail-${from + i}`, value: JSON.stringify({ n: from + i }) }));
