@@ -328,7 +328,7 @@ describe('the Helm chart deploy/helm/tailsync', () => {
     expect(rule.spec.groups).toEqual((parse(readFileSync(ALERT_RULES, 'utf8')) as { groups: unknown[] }).groups);
   });
 
-  it('refuses, naming the value, an install without Kafka, a database URL, the key pair, or with a secret where it does not belong', () => {
+  it('refuses, naming the value, an install without Kafka, a database URL, the key pair, with a secret where it does not belong, or a value it does not know', () => {
     const refusal = (values: Values) => {
       const out = template(values);
       return { status: out.status, message: out.stderr };
@@ -340,5 +340,8 @@ describe('the Helm chart deploy/helm/tailsync', () => {
     expect(refusal({ ...base, postgresql: { ...base.postgresql, gateway: { url: 'postgres://gw:hunter2@db:5432/tailsync' } } })).toEqual({ status: 1, message: expect.stringContaining('postgresql.gateway.url carries a password') });
     expect(refusal({ ...base, env: { JWT_SECRET: 'x'.repeat(40) } })).toEqual({ status: 1, message: expect.stringContaining('env.JWT_SECRET looks like a secret') });
     expect(refusal({ ...base, kafka: { brokers: 'kafka:9092', sasl: { mechanism: 'scram-sha-512' } } })).toEqual({ status: 1, message: expect.stringContaining('kafkaTailSyncPassword') });
+    // values.schema.json: a misspelt value or an unknown choice is refused, not silently ignored.
+    expect(refusal({ ...base, gateway: { replica: 3 } })).toEqual({ status: 1, message: expect.stringContaining("additional properties 'replica' not allowed") });
+    expect(refusal({ ...base, metrics: { serviceMonitor: { create: 'yes' } } })).toEqual({ status: 1, message: expect.stringMatching(/serviceMonitor\/create.*one of 'auto', 'always', 'never'/) });
   });
 });
