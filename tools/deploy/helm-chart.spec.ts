@@ -297,11 +297,11 @@ describe('the Helm chart deploy/helm/tailsync', () => {
       expect(gateway.spec.replicas).toBeUndefined();
     });
 
-    it('sets only settings the apps document (README, "Configuration"), mTLS\'s wiring aside', () => {
+    it('sets only settings the apps document (README, "Configuration")', () => {
       const documented = readmeSettings(join(REPO_ROOT, 'README.md'));
       for (const d of deployments()) {
         const unknown = Object.keys(envOf(d))
-          .filter((k) => !documented.has(k) && !documented.has(k.replace(/_FILE$/, '')) && !k.startsWith('GRPC_TLS_'));
+          .filter((k) => !documented.has(k) && !documented.has(k.replace(/_FILE$/, '')));
         expect({ app: component(d), unknown }).toEqual({ app: component(d), unknown: [] });
       }
     });
