@@ -62,7 +62,7 @@ export function appModule(config: GatewayConfig) {
     imports: [
       GatewayCoreModule,
       loggingModule('gateway', config.LOG_LEVEL),
-      OpsModule.withManagementPort({ inject: [PG_POOL, TailSyncClient, DispatcherClient], useFactory: readinessChecks }, config.MANAGEMENT_PORT),
+      OpsModule.withManagementPort({ inject: [PG_POOL, TailSyncClient, DispatcherClient], useFactory: readinessChecks }, { port: config.MANAGEMENT_PORT, host: config.HOST }),
       AuthModule,
       TailsModule,
       WebhooksModule,

@@ -16,6 +16,7 @@ async function main() {
     name: 'gateway',
     module: appModule(config),
     httpPort: config.PORT,
+    host: config.HOST,
     trustProxy: parseTrustProxy(config.TRUST_PROXY) ?? false,
     instanceId,
     configure: (app) => configureHttp(app, config),

@@ -14,6 +14,7 @@ async function main() {
     module: appModule(config, instanceId),
     kafka: { connection: kafkaConnection(config), topics: [TAIL_EVENTS_TOPIC], replication: replicationSettings(config) },
     httpPort: config.TAIL_SYNC_HTTP_PORT,
+    host: config.HOST,
     grpc: { protoFile: PROTO_FILES.tailSync, port: config.TAIL_SYNC_GRPC_PORT, tls: grpcTlsFiles(config) },
     instanceId,
   });

@@ -16,6 +16,7 @@ async function main() {
     module: appModule({ config, instanceId, pool, plannedOncePool }),
     kafka: { connection: kafkaConnection(config), topics: [...WEBHOOK_EVENT_TYPES.flatMap((type) => [type.input, type.deadLetters]), WEBHOOK_SUBSCRIPTIONS_TOPIC], replication: replicationSettings(config) },
     httpPort: config.WEBHOOK_DISPATCHER_HTTP_PORT,
+    host: config.HOST,
     grpc: { protoFile: PROTO_FILES.webhookDispatcher, port: config.WEBHOOK_DISPATCHER_GRPC_PORT, tls: grpcTlsFiles(config) },
     instanceId,
   });

@@ -22,6 +22,8 @@ export interface ServiceStart {
   /** The broker and the topics the process consumes or produces, created before any consumer starts. */
   kafka?: { connection: KafkaConnection; topics: TopicSpec[]; replication?: Partial<TopicReplication> };
   httpPort: number;
+  /** The address the HTTP and gRPC servers bind to (the HOST setting). */
+  host: string;
   /** Set for the services the gateway calls. */
   grpc?: GrpcEndpoint;
   instanceId: string;
@@ -58,15 +60,14 @@ export async function startService(start: ServiceStart): Promise<NestFastifyAppl
   addRequestDurations(app.getHttpAdapter().getInstance());
   start.configure?.(app);
   app.enableShutdownHooks();
-  const host = process.env.HOST ?? '0.0.0.0';
   if (start.grpc) {
-    app.connectMicroservice(grpcServerOptions(start.grpc, host), { inheritAppConfig: true });
+    app.connectMicroservice(grpcServerOptions(start.grpc, start.host), { inheritAppConfig: true });
     // Nest's hooks first (migrations, consumers started): a hybrid app would serve gRPC before them.
     await app.init();
     await app.startAllMicroservices();
   }
-  await app.listen(start.httpPort, host);
-  app.get(Logger).log({ msg: `${start.name} listening`, port: start.httpPort, grpcPort: start.grpc?.port, instance: start.instanceId });
+  await app.listen(start.httpPort, start.host);
+  app.get(Logger).log({ msg: `${start.name} listening`, host: start.host, port: start.httpPort, grpcPort: start.grpc?.port, instance: start.instanceId });
   return app;
 }
 

@@ -1,4 +1,4 @@
-import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import { IsIn, IsIP, IsOptional, IsString, Matches } from 'class-validator';
 import type { GrpcTlsSettings } from '../grpc/grpc-tls';
 import type { KafkaSettings } from '../kafka/kafka-connection';
 import type { ReplicationSettings } from '../kafka/topic-replication';
@@ -32,6 +32,14 @@ export class CommonConfig implements KafkaSettings, ReplicationSettings, GrpcTls
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';
+
+  /**
+   * The address every listener of the process binds to: its HTTP port, its gRPC port and the
+   * management port. `0.0.0.0` (every interface) suits a container; `127.0.0.1` keeps a host's
+   * copy off the network.
+   */
+  @IsIP(undefined, { message: 'HOST must be an IP address to listen on (0.0.0.0: every interface, 127.0.0.1: this host only)' })
+  HOST: string = '0.0.0.0';
 
   /** Names this copy in logs and Kafka client ids; several copies may run at once. */
   @IsOptional()

@@ -25,6 +25,7 @@ export interface ComposeService {
   stop_grace_period?: string;
   tmpfs?: string[];
   command?: string[];
+  ports?: string[];
 }
 
 export interface ComposeFile {

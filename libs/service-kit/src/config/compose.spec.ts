@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readCompose } from './compose-check';
+import { type ComposeFile, readCompose } from './compose-check';
 
 
 const REPO_ROOT = join(__dirname, '..', '..', '..', '..');
@@ -133,6 +133,21 @@ describe('docker-compose.yml hardening', () => {
     for (const name of [...apps, 'postgres']) expect({ name, read_only: compose.services[name].read_only }).toEqual({ name, read_only: true });
     for (const name of apps) expect(compose.services[name].tmpfs).toEqual(['/tmp']);
     expect(compose.services.postgres.tmpfs).toEqual(['/tmp', '/var/run/postgresql:uid=999,gid=999']);
+  });
+
+  it("publishes the gateway, and besides it only Kafka's EXTERNAL listener and the tracing UI, on the host's loopback unless told", () => {
+    const published = (file: ComposeFile) => Object.fromEntries(Object.entries(file.services).filter(([, s]) => s.ports).map(([name, s]) => [name, s.ports]));
+    expect(published(compose)).toEqual({
+      gateway: ['${GATEWAY_BIND:-0.0.0.0}:${GATEWAY_PORT:-3000}:3000'],
+      kafka: ['${KAFKA_EXTERNAL_BIND:-127.0.0.1}:${KAFKA_EXTERNAL_PORT:-9094}:9094'],
+      jaeger: ['${JAEGER_UI_BIND:-127.0.0.1}:${JAEGER_UI_PORT:-16686}:16686'],
+    });
+    // The overrides publish nothing more (read as text: they use Compose's own tags).
+    for (const override of readdirSync(REPO_ROOT).filter((f) => /^docker-compose\..+\.yml$/.test(f))) {
+      expect({ override, ports: /^\s+ports:/m.test(readFileSync(join(REPO_ROOT, override), 'utf8')) }).toEqual({ override, ports: false });
+    }
+    // Inside its container an app listens on every interface (HOST), for its peers on the compose network.
+    for (const name of apps) expect({ name, HOST: compose.services[name].environment?.HOST }).toEqual({ name, HOST: '0.0.0.0' });
   });
 
   it('gives secrets only as files (*_FILE), never in an environment, each from the secrets directory', () => {

@@ -3,7 +3,7 @@ import { PROTO_LOADER_OPTIONS, PROTO_PACKAGE, PROTO_ROOT } from '@tailsync/contr
 import { join } from 'node:path';
 import { type GrpcTlsFiles, serviceServerCredentials } from './grpc-tls';
 
-/** Where a service serves its requests: one `.proto` of libs/contracts/proto, on every interface. */
+/** Where a service serves its requests: one `.proto` of libs/contracts/proto, on its port. */
 export interface GrpcEndpoint {
   protoFile: string;
   port: number;
@@ -15,7 +15,7 @@ export interface GrpcEndpoint {
  * Nest's gRPC transport for one service. Shutdown is graceful: calls in flight finish before the
  * server closes, so a stopped copy answers what it accepted.
  */
-export function grpcServerOptions(endpoint: GrpcEndpoint, host = '0.0.0.0'): GrpcOptions {
+export function grpcServerOptions(endpoint: GrpcEndpoint, host: string): GrpcOptions {
   return {
     transport: Transport.GRPC,
     options: {

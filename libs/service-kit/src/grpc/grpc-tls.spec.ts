@@ -43,7 +43,7 @@ describe('mutual TLS between the gateway and a service (GRPC_TLS_*)', () => {
     const live = { caFile: service.caFile, certFile: join(pki.dir, 'live.pem'), keyFile: join(pki.dir, 'live.key') };
     copyFileSync(service.certFile, live.certFile);
     copyFileSync(service.keyFile, live.keyFile);
-    const options = grpcServerOptions({ protoFile: 'unused.proto', port: 0, tls: live }).options as { credentials: ServerCredentials };
+    const options = grpcServerOptions({ protoFile: 'unused.proto', port: 0, tls: live }, '127.0.0.1').options as { credentials: ServerCredentials };
     server = new Server();
     server.addService({ Say: raw }, { Say: (c: { request: Buffer }, done: (e: null, r: Buffer) => void) => done(null, Buffer.concat([Buffer.from('pong:'), c.request])) });
     port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', options.credentials, (e, p) => (e ? reject(e) : resolve(p))));

@@ -14,6 +14,8 @@ export class ManagementServer implements OnApplicationBootstrap, OnApplicationSh
 
   constructor(
     private readonly port: number,
+    /** The HOST setting: the same address as the process's other listeners. */
+    private readonly host: string,
     private readonly report: ReadinessReport,
   ) {}
 
@@ -33,9 +35,9 @@ export class ManagementServer implements OnApplicationBootstrap, OnApplicationSh
       }
     });
     await new Promise<void>((resolve, reject) => {
-      this.server?.once('error', reject).listen(this.port, () => resolve());
+      this.server?.once('error', reject).listen(this.port, this.host, () => resolve());
     });
-    this.logger.log(`metrics and readiness on port ${this.port}`);
+    this.logger.log(`metrics and readiness on ${this.host} port ${this.port}`);
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -28,16 +28,16 @@ export class OpsModule {
 
   /**
    * A process with a public port: there only `/health/live` and `/health/ready` answering
-   * `{ status }`; the detail and `/metrics` on `managementPort`.
+   * `{ status }`; the detail and `/metrics` on `management.port`, bound to `management.host`.
    */
-  static withManagementPort(checks: ReadinessChecks, managementPort: number): DynamicModule {
+  static withManagementPort(checks: ReadinessChecks, management: { port: number; host: string }): DynamicModule {
     return {
       module: OpsModule,
       global: true,
       controllers: [PublicHealthController],
       providers: [
         ...readinessProviders(checks),
-        { provide: ManagementServer, useFactory: (report: ReadinessReport) => new ManagementServer(managementPort, report), inject: [ReadinessReport] },
+        { provide: ManagementServer, useFactory: (report: ReadinessReport) => new ManagementServer(management.port, management.host, report), inject: [ReadinessReport] },
         TracingShutdown,
       ],
       exports: [READINESS_CHECKS],
