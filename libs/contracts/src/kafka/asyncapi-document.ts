@@ -1,6 +1,7 @@
 import { API_VERSION } from '../version';
 import type { JsonSchema } from './json-schema';
 import { KAFKA_TOPICS, type TopicContract } from './kafka-topics';
+import { NAMED_READER_GROUPS, topicPrincipals } from './topic-principals';
 
 const KAFKA_BINDING_VERSION = '0.5.0';
 
@@ -11,11 +12,23 @@ function topicConfiguration(config: Record<string, string>): Record<string, unkn
   return out;
 }
 
+/** The sentence of a channel's description that says which principals write and read it. */
+function principalsSentence(t: TopicContract): string {
+  const { write, read } = topicPrincipals(t);
+  const readers = [
+    ...read.map((r) => `\`${r.principal}\` (groups \`${r.groups}\`)`),
+    `a named reader given this topic (\`kafka-principals --reader NAME --topic ${t.topic}\`, groups \`${NAMED_READER_GROUPS}\`)`,
+  ];
+  return ` Kafka principals: written by ${write.map((w) => `\`${w}\``).join(', ')}; read by ${readers.join(' and ')}; no one else.`;
+}
+
 function channel(t: TopicContract) {
+  const { write, read } = topicPrincipals(t);
   return {
     address: t.topic,
     title: t.topic,
-    description: t.description,
+    description: t.description + principalsSentence(t),
+    'x-kafka-principals': { write, read: [...read, { principal: 'NAME', groups: NAMED_READER_GROUPS, when: `kafka-principals --reader NAME --topic ${t.topic}` }] },
     messages: { [t.message.name]: { $ref: `#/components/messages/${t.message.name}` } },
     bindings: {
       kafka: {
@@ -74,12 +87,23 @@ export function asyncApiDocument(topics: readonly TopicContract[] = KAFKA_TOPICS
         'Consumer guide and evolution rules: libs/contracts/README.md.',
     },
     servers: {
-      kafka: { host: 'localhost:9092', protocol: 'kafka', description: 'The brokers of the deployment (`KAFKA_BROKERS`).' },
+      kafka: {
+        host: 'localhost:9092',
+        protocol: 'kafka',
+        description: 'The brokers of the deployment (`KAFKA_BROKERS`). Every client signs in as its own principal; broker ACLs give each only the topics and groups each channel names.',
+        security: [{ $ref: '#/components/securitySchemes/scramSha512' }],
+      },
     },
     defaultContentType: 'application/json',
     channels: Object.fromEntries(topics.map((t) => [t.channelId, channel(t)])),
     operations: Object.fromEntries(topics.map((t) => [t.operationId, operation(t)])),
     components: {
+      securitySchemes: {
+        scramSha512: {
+          type: 'scramSha512',
+          description: 'SASL/SCRAM-SHA-512 (`KAFKA_SASL_MECHANISM`, `KAFKA_SASL_USERNAME`, `KAFKA_SASL_PASSWORD`), one principal per service; TLS where the listener has it (`KAFKA_SSL`).',
+        },
+      },
       messages: Object.fromEntries(topics.map((t) => [t.message.name, message(t)])),
       schemas,
     },
