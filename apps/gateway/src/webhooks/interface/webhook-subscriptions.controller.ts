@@ -140,11 +140,11 @@ export class WebhookSubscriptionsController {
   @HttpCode(200)
   @ApiOperation({
     summary: "Rotate your domain's Ed25519 signing key: a new key is published now and signs after the grace period; the current one stays published for a grace period after that.",
-    description: 'The grace period is WEBHOOK_SECRET_GRACE_SECONDS (default 86,400 s). While a new key waits to sign, rotating again changes nothing.',
+    description: 'The grace period is WEBHOOK_SECRET_GRACE_SECONDS (default 86,400 s). While a new key waits to sign, rotating again answers 409.',
   })
   @ApiOkResponse({ type: SigningKeysPageView })
   @ApiNotFoundResponse({ description: 'No subscription.' })
-  @ApiConflictResponse({ description: 'The subscription signs with its shared secret (hmac-sha256).' })
+  @ApiConflictResponse({ description: 'The subscription signs with its shared secret (hmac-sha256), or a rotation is under way (a new key waits to sign).' })
   async rotateSigningKey(@Caller() caller: BudgetedCaller): Promise<SigningKeysPageView> {
     return this.dispatcher.rotateSigningKey(caller);
   }

@@ -196,14 +196,14 @@ export interface WebhookDispatcherClient extends grpc.Client {
   redeliver(argument: _tailsync_v1_RedeliverRequest, callback: grpc.requestCallback<_tailsync_v1_RedeliverReply__Output>): grpc.ClientUnaryCall;
   
   /**
-   * Publishes a new key that signs a grace period later (nothing changes while one waits).
+   * Publishes a new key that signs a grace period later; a conflict while one waits.
    */
   RotateSigningKey(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
   RotateSigningKey(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
   RotateSigningKey(argument: _tailsync_v1_SubscriptionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
   RotateSigningKey(argument: _tailsync_v1_SubscriptionRequest, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
   /**
-   * Publishes a new key that signs a grace period later (nothing changes while one waits).
+   * Publishes a new key that signs a grace period later; a conflict while one waits.
    */
   rotateSigningKey(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
   rotateSigningKey(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
@@ -275,7 +275,7 @@ export interface WebhookDispatcherHandlers extends grpc.UntypedServiceImplementa
   Redeliver: grpc.handleUnaryCall<_tailsync_v1_RedeliverRequest__Output, _tailsync_v1_RedeliverReply>;
   
   /**
-   * Publishes a new key that signs a grace period later (nothing changes while one waits).
+   * Publishes a new key that signs a grace period later; a conflict while one waits.
    */
   RotateSigningKey: grpc.handleUnaryCall<_tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SigningKeysReply>;
   
