@@ -45,7 +45,7 @@ describe('docker-compose.yml', () => {
     expect(compose.services.kafka.volumes).toEqual(['kafka-data:/var/lib/kafka/data', './compose/kafka-start.sh:/opt/tailsync/kafka-start.sh:ro']);
     expect(compose.services.kafka.environment?.KAFKA_LOG_DIRS).toBe('/var/lib/kafka/data');
     expect(compose.services.postgres.volumes).toEqual(['postgres-data:/var/lib/postgresql']);
-    expect(compose.services.eventstore.volumes).toEqual(['eventstore-data:${EVENTSTORE_DATA_DIR:-/var/lib/eventstore}']);
+    expect(compose.services.eventstore.volumes).toEqual(['eventstore-data:${EVENTSTORE_DATA_DIR:-/var/lib/eventstore}', '${EVENTSTORE_CERTS_DIR:-./eventstore-certs}:/etc/eventstore/certs:ro']);
   });
 
   it('gives every long-running service a health check and makes every dependency wait for health, or for kafka-init to succeed', () => {
@@ -184,3 +184,21 @@ describe('.env.example', () => {
   });
 });
 
+describe('EventStoreDB in docker-compose.yml: secure by default', () => {
+  const compose = readCompose();
+
+  it("runs with TLS and its users enforced, on the operator's certificates; tail-sync trusts their CA and reads its connection from a secret", () => {
+    expect(compose.services.eventstore.environment).toMatchObject({
+      EVENTSTORE_INSECURE: 'false',
+      EVENTSTORE_CERTIFICATE_FILE: '/etc/eventstore/certs/node.crt',
+      EVENTSTORE_CERTIFICATE_PRIVATE_KEY_FILE: '/etc/eventstore/certs/node.key',
+      EVENTSTORE_TRUSTED_ROOT_CERTIFICATES_PATH: '/etc/eventstore/certs/ca',
+    });
+    const tailSync = compose.services['tail-sync'];
+    expect(tailSync.environment).not.toHaveProperty('EVENTSTORE_CONNECTION_STRING');
+    expect(tailSync.environment?.EVENTSTORE_CONNECTION_STRING_FILE).toBe('/run/secrets/eventstore_connection_string');
+    expect(tailSync.secrets).toContain('eventstore_connection_string');
+    expect(tailSync.volumes).toEqual(['${EVENTSTORE_CERTS_DIR:-./eventstore-certs}/ca:/etc/tailsync/eventstore-ca:ro']);
+    expect(existsSync(join(REPO_ROOT, 'docker-compose.eventstore-secure.yml'))).toBe(false); // folded in: no override to forget
+  });
+});
