@@ -94,23 +94,14 @@ export async function kafkaPrincipalsCommand(argv: string[], out: (line: string)
   }
   if (missing.length > 0) return fail(`kafka-principals: no password for ${missing.join(', ')}; give them, or --acls-only when the provider manages users`);
 
-  let admin: KafkaConnection;
-  try {
-    admin = adminConnection();
-  } catch (error) {
-    return fail((error as Error).message);
-  }
-  try {
+  return runAsAdmin('kafka-principals', adminConnection, out, fail, async (admin) => {
     const report = await applyKafkaPrincipals(admin, { principals, dispatcherGroup, replicationFactor });
-    out(`kafka-principals on ${describeKafkaConnection(admin)}:`);
-    out(`  topics created: ${report.topicsCreated.join(', ') || 'none (all present)'}`);
-    out(`  SCRAM users set (SHA-512 and SHA-256): ${report.usersSet.join(', ') || 'none (--acls-only)'}`);
-    out(`  ACLs: ${report.aclsAdded} added, ${report.aclsRemoved} removed (${contractAcls({ dispatcherGroup }).length} in the contract)`);
-    return 0;
-  } catch (error) {
-    const denied = kafkaAccessFailure(error, admin);
-    return fail(`kafka-principals on ${describeKafkaConnection(admin)} failed: ${(denied ?? (error as Error)).message}`, 1);
-  }
+    return [
+      `  topics created: ${report.topicsCreated.join(', ') || 'none (all present)'}`,
+      `  SCRAM users set (SHA-512 and SHA-256): ${report.usersSet.join(', ') || 'none (--acls-only)'}`,
+      `  ACLs: ${report.aclsAdded} added, ${report.aclsRemoved} removed (${contractAcls({ dispatcherGroup }).length} in the contract)`,
+    ];
+  });
 }
 
 interface NamedReaderRequest {
@@ -139,6 +130,21 @@ async function namedReader(r: NamedReaderRequest, adminConnection: () => KafkaCo
   if (r.mode === 'users-and-acls' && !r.passwordFile) return fail(`--reader ${r.name}: give its password with --password-file <file> (16+ characters), or --acls-only when the provider manages users`);
   const password = r.mode === 'users-and-acls' && r.passwordFile ? readFileSync(r.passwordFile, 'utf8').replace(/\r?\n$/, '') : undefined;
   if (password !== undefined && password.length < 16) return fail(`--password-file: the password of ${r.name} must be at least 16 characters`);
+  const topics = [...new Set(r.topics)];
+  return runAsAdmin(`kafka-principals --reader ${r.name}`, adminConnection, out, fail, async (admin) => {
+    const report = await applyNamedReader(admin, { name: r.name, topics, password });
+    return [
+      `  SCRAM user set (SHA-512 and SHA-256): ${report.usersSet.join(', ') || 'none (--acls-only)'}`,
+      `  reads ${topics.join(', ')} in groups ${r.name}-*; ACLs: ${report.aclsAdded} added, ${report.aclsRemoved} removed`,
+    ];
+  });
+}
+
+/** Runs `apply` as the admin principal and prints what it reports; a refusal is named, never a password. */
+async function runAsAdmin(
+  command: string, adminConnection: () => KafkaConnection, out: (line: string) => void, fail: (message: string, code?: number) => number,
+  apply: (admin: KafkaConnection) => Promise<string[]>,
+): Promise<number> {
   let admin: KafkaConnection;
   try {
     admin = adminConnection();
@@ -146,14 +152,13 @@ async function namedReader(r: NamedReaderRequest, adminConnection: () => KafkaCo
     return fail((error as Error).message);
   }
   try {
-    const report = await applyNamedReader(admin, { name: r.name, topics: [...new Set(r.topics)], password });
-    out(`kafka-principals --reader ${r.name} on ${describeKafkaConnection(admin)}:`);
-    out(`  SCRAM user set (SHA-512 and SHA-256): ${report.usersSet.join(', ') || 'none (--acls-only)'}`);
-    out(`  reads ${[...new Set(r.topics)].join(', ')} in groups ${r.name}-*; ACLs: ${report.aclsAdded} added, ${report.aclsRemoved} removed`);
+    const lines = await apply(admin);
+    out(`${command} on ${describeKafkaConnection(admin)}:`);
+    for (const line of lines) out(line);
     return 0;
   } catch (error) {
     const denied = kafkaAccessFailure(error, admin);
-    return fail(`kafka-principals --reader ${r.name} on ${describeKafkaConnection(admin)} failed: ${(denied ?? (error as Error)).message}`, 1);
+    return fail(`${command} on ${describeKafkaConnection(admin)} failed: ${(denied ?? (error as Error)).message}`, 1);
   }
 }
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { PG_POOL } from '@tailsync/service-kit';
+import { inTransaction, PG_POOL } from '@tailsync/service-kit';
 import { createHash } from 'node:crypto';
 import { Pool } from 'pg';
 import { GatewayConfig } from '../../config/gateway.config';
@@ -100,20 +100,11 @@ export class FailureLimit implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   /** Runs `step` in a transaction holding one lock per key (taken in order: no deadlock). */
-  private async locked<T>(keys: FailureKey[], step: (db: Client) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('begin');
+  private locked<T>(keys: FailureKey[], step: (db: Client) => Promise<T>): Promise<T> {
+    return inTransaction(this.pool, async (client) => {
       await client.query(`select pg_advisory_xact_lock(hashtextextended('gw-auth-failures:' || k, 0)) from unnest($1::text[]) as t(k) order by k`, [keys]);
-      const result = await step(client);
-      await client.query('commit');
-      return result;
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+      return step(client);
+    });
   }
 
   private async counted(db: Client, keys: FailureKey[]): Promise<{ key: string; ageSeconds: number; checking: boolean }[]> {
