@@ -3,4 +3,5 @@ module.exports = {
   displayName: 'tools',
   rootDir: __dirname,
   testMatch: ['<rootDir>/**/*.spec.ts'],
+  testSequencer: '<rootDir>/test/sequencer.js',
 };

@@ -1,7 +1,8 @@
 /**
  * What e2e files and benches use of the tools (`@tailsync/tools/testing`): publishing events as
  * the product does, the Kafka principals' settings, the monitoring files' metric names, the test
- * CA of the broker's TLS runs, and the launchers' clean-up of servers a killed run left behind.
+ * CA of the broker's TLS runs, the launchers' clean-up of servers a killed run left behind, and
+ * the tools built from Go source.
  */
 export { publishRiskAssessments } from './cli/publish-risk-assessment';
 export { principalSettings, readKafkaClients, type KafkaClients } from './kafka/kafka-clients-file';
@@ -10,3 +11,4 @@ export { exportedMetricNames, metricNamesIn, monitoringExpressions, PROMETHEUS_O
 export { testCertificateAuthority } from './kafka/test-ca';
 export { stopOrphanedPostgres } from './postgres/embedded-postgres';
 export { stopOrphanedBroker } from './kafka/broker';
+export { builtTool, TOOL_BUILD_TIMEOUT_MS } from './test/built-tools';

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TOPICS } from '@tailsync/contracts';
+import { builtTool, TOOL_BUILD_TIMEOUT_MS } from '@tailsync/tools/testing';
 import { api, newServiceAccount } from './support/accounts';
 import { Jaeger, JAEGER_OTLP_HTTP, type JaegerTrace, servicesOf, spansOf } from './support/jaeger';
 import { eventually } from './support/eventually';
@@ -53,14 +54,14 @@ describe('tracing on (OTLP to a real Jaeger)', () => {
   const instance = (name: string) => `${name}-traced`;
 
   beforeAll(async () => {
-    jaeger = await Jaeger.start();
+    jaeger = await Jaeger.start(await builtTool('jaeger'));
     // The e2e files run one at a time: the shared stack makes way for copies that trace.
     for (const name of APPS) await stopSharedApp(name);
     traced = APPS.map((name) =>
       startApp(name, instance(name), { OTEL_EXPORTER_OTLP_ENDPOINT: JAEGER_OTLP_HTTP, OTEL_BSP_SCHEDULE_DELAY: '100', LOG_LEVEL: 'debug' }),
     );
     await waitForHttp(`${baseUrl()}/health/ready`, 120_000, traced);
-  }, 180_000);
+  }, 180_000 + TOOL_BUILD_TIMEOUT_MS);
 
   afterAll(async () => {
     // Jaeger is no app of the run (the teardown does not know it): it stops even if the stack cannot come back.

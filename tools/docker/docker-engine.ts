@@ -7,12 +7,11 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, closeSync, copyFileSync, mkdirSync, openSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { findGo } from '../ci/go';
 import { REPO_ROOT } from '../stack/infrastructure';
-import { aptInstall, run } from './shell';
+import { buildGoTool } from '../test/go-tool-build';
+import { COMPOSE } from '../test/go-tools';
+import { aptInstall } from './shell';
 
-/** The Compose release built when the plugin is missing (a Go module: github.com/docker/compose/v2). */
-export const COMPOSE_VERSION = 'v2.40.3';
 const ENGINE_START_TIMEOUT_MS = 60_000;
 
 type Log = (line: string) => void;
@@ -55,24 +54,15 @@ export async function ensureDockerEngine(log: Log): Promise<DockerEngine> {
   };
 }
 
-/** `docker compose` as the CLI finds it; built from the pinned Go module when missing. */
-export function ensureComposePlugin(log: Log): void {
+/** `docker compose` as the CLI finds it; built from the pinned Go module when missing (go-tools.ts). */
+export async function ensureComposePlugin(log: Log): Promise<void> {
   if (answers('docker', ['compose', 'version'])) return;
-  const go = findGo();
-  if (!go) throw new Error('`docker compose` is missing and Go is not installed to build it: install the Compose plugin');
-  log(`building the docker compose plugin ${COMPOSE_VERSION} from its Go module`);
-  const module = `github.com/docker/compose/v2@${COMPOSE_VERSION}`;
-  // `go install` refuses a module whose go.mod has replace directives; building inside the
-  // downloaded module honours them.
-  const dir = JSON.parse(run(go, ['mod', 'download', '-json', module], { cwd: REPO_ROOT })).Dir as string;
-  const binary = join(REPO_ROOT, '.data', 'docker', 'docker-compose');
-  run(go, ['build', '-trimpath', '-ldflags', `-s -w -X github.com/docker/compose/v2/internal.Version=${COMPOSE_VERSION}`, '-o', binary, './cmd'], {
-    cwd: dir,
-    env: { ...process.env, CGO_ENABLED: '0', GOFLAGS: '-mod=mod' },
-  });
+  log(`the docker compose plugin ${COMPOSE.version}: built from its Go module unless already built on this machine`);
+  const outcome = await buildGoTool(COMPOSE, { niceness: 0 });
+  if (outcome.state === 'failed') throw new Error(outcome.report);
   const plugins = join(process.env.DOCKER_CONFIG ?? join(homedir(), '.docker'), 'cli-plugins');
   mkdirSync(plugins, { recursive: true });
-  copyFileSync(binary, join(plugins, 'docker-compose'));
+  copyFileSync(outcome.path, join(plugins, 'docker-compose'));
   chmodSync(join(plugins, 'docker-compose'), 0o755);
   if (!answers('docker', ['compose', 'version'])) {
     throw new Error(`built docker compose, but \`docker compose version\` still fails (plugin dir ${plugins})`);

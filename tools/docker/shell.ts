@@ -11,9 +11,13 @@ export function run(command: string, args: string[], options: SpawnSyncOptions =
   return String(result.stdout ?? '');
 }
 
-/** Installs Debian packages as root (a fresh machine's package lists may be empty: update first). */
+/**
+ * Installs Debian packages as root (a fresh machine's package lists may be empty: update first).
+ * Waits for dpkg's lock: `.ci/run` prepares the compose test while `npm test` may install Chromium.
+ */
 export function aptInstall(packages: string[]): void {
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  run('apt-get', ['update', '-q'], { env });
-  run('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...packages], { env });
+  const waitForLock = ['-o', 'DPkg::Lock::Timeout=600'];
+  run('apt-get', [...waitForLock, 'update', '-q'], { env });
+  run('apt-get', [...waitForLock, 'install', '-y', '-q', '--no-install-recommends', ...packages], { env });
 }

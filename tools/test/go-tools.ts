@@ -1,45 +1,76 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../stack/infrastructure';
-import { findGo } from '../ci/go';
 
-/** A program the tests run that is built from its Go module (served by the Go module proxy). */
+/**
+ * A program the tests (or the compose test) run that is built from its Go module, served by the
+ * Go module proxy. How it is built depends on its go.mod: `go install pkg@version` refuses a
+ * module with `replace` directives, so those build inside a module that honours them.
+ */
 export interface GoTool {
+  /** The executable's name, and the name tests ask for (`builtTool('helm')`). */
+  name: string;
   /** The package path of its `main` package. */
   pkg: string;
   version: string;
-  /** A module of ours that requires it (as a `tool`), when `go install pkg@version` cannot build it. */
-  module?: string;
+  source: GoInstall | OurModule | ItsOwnModule;
+  /** Extra `-ldflags` (a version stamp). */
+  ldflags?: string;
+}
+
+/** `go install pkg@version`: the module's go.mod has no `replace`. */
+export interface GoInstall {
+  kind: 'install';
+}
+
+/** A module of ours that requires the tool (as a `tool`), pinning what its `replace` needs. */
+export interface OurModule {
+  kind: 'our-module';
+  dir: string;
+}
+
+/** The downloaded module itself, whose `replace` directives then apply; `pkg` is relative to it. */
+export interface ItsOwnModule {
+  kind: 'its-module';
+  module: string;
 }
 
 /** Jaeger v2 (OTLP in, query API out): the tracing e2e test's real backend. */
-export const JAEGER: GoTool = { pkg: 'github.com/jaegertracing/jaeger/cmd/jaeger', version: 'v1.76.0', module: join(REPO_ROOT, 'tools', 'jaeger') };
-/** Prometheus's rule checker: `promtool check rules` over deploy/prometheus. */
-export const PROMTOOL: GoTool = { pkg: 'github.com/prometheus/prometheus/cmd/promtool', version: 'v0.316.0' };
+export const JAEGER: GoTool = {
+  name: 'jaeger',
+  pkg: 'github.com/jaegertracing/jaeger/cmd/jaeger',
+  version: 'v1.76.0',
+  source: { kind: 'our-module', dir: join(REPO_ROOT, 'tools', 'jaeger') },
+};
 
-/**
- * The tool's executable, built once into `.data/tools/go-bin/<name>@<version>/` (Go's build
- * cache makes a later build quick). Needs Go and the module proxy the first time only.
- */
-export function ensureGoTool(tool: GoTool, log: (line: string) => void): string {
-  const name = tool.pkg.slice(tool.pkg.lastIndexOf('/') + 1);
-  const dir = join(REPO_ROOT, '.data', 'tools', 'go-bin', `${name}@${tool.version}`);
-  const bin = join(dir, name);
-  if (existsSync(bin)) return bin;
-  const t0 = Date.now();
-  const staging = `${dir}.partial`;
-  rmSync(staging, { recursive: true, force: true });
-  mkdirSync(staging, { recursive: true });
-  const go = findGo();
-  if (!go) throw new Error(`Go is needed to build ${name} ${tool.version} for the tests (https://go.dev/dl)`);
-  const args = tool.module ? ['build', '-o', join(staging, name), tool.pkg] : ['install', `${tool.pkg}@${tool.version}`];
-  const run = spawnSync(go, args, { cwd: tool.module ?? REPO_ROOT, env: { ...process.env, GOBIN: staging, CGO_ENABLED: '0' }, stdio: ['ignore', 'inherit', 'inherit'] });
-  if (run.error || run.status !== 0) {
-    throw new Error(`go install ${tool.pkg}@${tool.version} failed (${run.error?.message ?? `exit ${run.status}`}): Go 1.24+ and the Go module proxy are needed`);
-  }
-  rmSync(dir, { recursive: true, force: true });
-  renameSync(staging, dir);
-  log(`${name} ${tool.version} built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  return bin;
+/** Prometheus's rule checker: `promtool check rules` over deploy/prometheus. */
+export const PROMTOOL: GoTool = { name: 'promtool', pkg: 'github.com/prometheus/prometheus/cmd/promtool', version: 'v0.316.0', source: { kind: 'install' } };
+
+/** Helm 3, which lints and renders the chart under deploy/helm. */
+export const HELM: GoTool = { name: 'helm', pkg: 'helm.sh/helm/v3/cmd/helm', version: 'v3.22.0', source: { kind: 'install' } };
+
+/** kubeconform, which validates the rendered chart against Kubernetes' own schemas. */
+export const KUBECONFORM: GoTool = { name: 'kubeconform', pkg: 'github.com/yannh/kubeconform/cmd/kubeconform', version: 'v0.8.0', source: { kind: 'install' } };
+
+/** The Compose release the compose test builds when the Docker CLI has no compose plugin. */
+export const COMPOSE: GoTool = {
+  name: 'docker-compose',
+  pkg: './cmd',
+  version: 'v2.40.3',
+  source: { kind: 'its-module', module: 'github.com/docker/compose/v2' },
+  ldflags: '-X github.com/docker/compose/v2/internal.Version=v2.40.3',
+};
+
+export const GO_TOOLS = [JAEGER, PROMTOOL, HELM, KUBECONFORM, COMPOSE] as const;
+export type GoToolName = (typeof GO_TOOLS)[number]['name'];
+
+export function goTool(name: string): GoTool {
+  const tool = GO_TOOLS.find((candidate) => candidate.name === name);
+  if (!tool) throw new Error(`no Go tool named ${name} (known: ${GO_TOOLS.map((t) => t.name).join(', ')})`);
+  return tool;
 }
+
+/** The Nx projects whose tests run each tool: the runner builds a tool only when they run. */
+export const TOOLS_BY_PROJECT: Record<string, GoToolName[]> = {
+  tools: ['promtool', 'helm', 'kubeconform'],
+  e2e: ['jaeger'],
+};

@@ -5,9 +5,9 @@ import { ensurePythonVenv } from './python-venv';
 /**
  * Python with confluent-kafka (librdkafka) and jsonschema (PyPI), pinned in
  * e2e/kafka-consumer/requirements.txt: the consumer we did not write, of
- * e2e/src/independent-consumer.e2e.ts. Returns the venv's `python`.
+ * e2e/src/independent-consumer.e2e.ts. Resolves to the venv's `python`.
  */
-export function ensureKafkaConsumerPython(log: (line: string) => void): string {
-  const venv = ensurePythonVenv('kafka-consumer', join(REPO_ROOT, 'e2e', 'kafka-consumer', 'requirements.txt'), log);
+export async function ensureKafkaConsumerPython(log: (line: string) => void): Promise<string> {
+  const venv = await ensurePythonVenv('kafka-consumer', join(REPO_ROOT, 'e2e', 'kafka-consumer', 'requirements.txt'), log);
   return join(venv, 'bin', 'python');
 }

@@ -1,18 +1,23 @@
 /**
  * `npm test`: starts its own PostgreSQL and Kafka (own ports, own data under .data/test),
  * runs every project's Jest target through Nx, and closes with `N passed, N failed`.
+ *
+ * Tools built from Go source (Jaeger, promtool, Helm, kubeconform) start building at once, in
+ * the background; the static checks, the preparations and the suites go on beside them, and only
+ * the tests that need a tool wait for it. The run ends with how long each phase and build took.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { localSecrets, REPO_ROOT, startInfrastructure } from '../stack/infrastructure';
+import { BackgroundToolBuilds, selectedProjects } from './background-tool-builds';
+import { TOOL_WAITS_FILE } from './built-tools';
 import { ensureKafkaConsumerPython } from './kafka-consumer-python';
 import { runChild } from './child-run';
 import { closingReport } from './reports';
 import { ensurePythonVenv } from './python-venv';
 import { ensureSchemathesis } from './schemathesis';
 import { ensureChromium } from './chromium';
-import { ensureGoTool, JAEGER, PROMTOOL } from './go-tools';
+import { PhaseTimes } from './phase-times';
 
 const dataDir = join(REPO_ROOT, '.data', 'test');
 const reports = join(dataDir, 'reports');
@@ -24,8 +29,8 @@ async function stopLeftovers(): Promise<void> {
   await Promise.all([stopOrphanedPostgres(join(dataDir, 'postgres')), stopOrphanedBroker(join(dataDir, 'kafka'))]);
 }
 
-/** Static checks run first: a type error or a module-boundary violation fails the suite too. */
-function staticChecks(): string[] {
+/** Static checks: a type error or a module-boundary violation fails the suite too. */
+async function staticChecks(phases: PhaseTimes): Promise<string[]> {
   const failures: string[] = [];
   const steps: [string, string[]][] = [
     // The module-boundary rule reads Nx's project graph; on a fresh clone it must be built first,
@@ -35,71 +40,101 @@ function staticChecks(): string[] {
     ['lint', [join(dirname(require.resolve('eslint/package.json')), 'bin', 'eslint.js'), 'apps', 'libs', 'e2e', 'tools', 'bench', '--max-warnings=0']],
   ];
   for (const [name, args] of steps) {
-    const t0 = Date.now();
-    const run = spawnSync(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', name === 'project graph' ? 'ignore' : 'inherit', 'inherit'], env: { ...process.env, NX_DAEMON: 'false' } });
-    log(`${name} ${run.status === 0 ? 'passed' : 'FAILED'} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-    if (run.status !== 0) failures.push(name);
+    const status = await phases.time(name, () =>
+      runChild(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', name === 'project graph' ? 'ignore' : 'inherit', 'inherit'], env: { ...process.env, NX_DAEMON: 'false' } }),
+    );
+    log(`${name} ${status === 0 ? 'passed' : 'FAILED'} in ${phases.seconds(name).toFixed(1)} s`);
+    if (status !== 0) failures.push(name);
   }
   return failures;
 }
 
-async function main() {
-  const started = Date.now();
-  const staticFailures = process.env.TAILSYNC_SKIP_STATIC_CHECKS === '1' ? [] : staticChecks();
-  const schemathesis = ensureSchemathesis(log);
-  const kafkaConsumerPython = ensureKafkaConsumerPython(log);
-  const chromium = ensureChromium(log);
-  const jaeger = ensureGoTool(JAEGER, log);
-  const promtool = ensureGoTool(PROMTOOL, log);
-  const pythonReceivers = ensurePythonVenv('python-receivers', join(REPO_ROOT, 'e2e', 'python', 'requirements.txt'), log);
-  const apiClients = ensurePythonVenv('api-clients', join(REPO_ROOT, 'e2e', 'api-clients', 'requirements.txt'), log);
-  // Every run starts from empty stores, so no test depends on an earlier run (a server left
-  // running by a killed earlier run is stopped first, by the launchers, from its pid file).
-  await stopLeftovers();
-  rmSync(dataDir, { recursive: true, force: true });
-  mkdirSync(reports, { recursive: true });
-  const infra = await startInfrastructure({
-    dataDir,
-    kafkaPort: Number(process.env.TEST_KAFKA_PORT ?? 19092),
-    postgresPort: Number(process.env.TEST_POSTGRES_PORT ?? 15432),
-    database: 'tailsync_test',
-    log,
+/** The Python venvs (side by side) and the browser the tests drive, installed when missing. */
+async function preparations(phases: PhaseTimes): Promise<Record<string, string>> {
+  return phases.time('python venvs and chromium', async () => {
+    const python = (venv: Promise<string>) => venv.then((dir) => join(dir, 'bin', 'python'));
+    const venvs = Promise.all([
+      ensureSchemathesis(log),
+      ensureKafkaConsumerPython(log),
+      python(ensurePythonVenv('python-receivers', join(REPO_ROOT, 'e2e', 'python', 'requirements.txt'), log)),
+      python(ensurePythonVenv('api-clients', join(REPO_ROOT, 'e2e', 'api-clients', 'requirements.txt'), log)),
+    ]);
+    const chromium = ensureChromium(log);
+    const [schemathesis, kafkaConsumer, receivers, apiClients] = await venvs;
+    return {
+      SCHEMATHESIS_BIN: schemathesis,
+      KAFKA_CONSUMER_PYTHON: kafkaConsumer,
+      CHROMIUM_PATH: chromium,
+      TAILSYNC_TEST_PYTHON: receivers,
+      TAILSYNC_API_CLIENTS_PYTHON: apiClients,
+    };
   });
-  log(`infrastructure up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/** How long the tests waited for each tool, from the lines built-tools.ts leaves. */
+function toolWaits(): string[] {
+  const file = join(dataDir, TOOL_WAITS_FILE);
+  if (!existsSync(file)) return [];
+  const waits = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { tool: string; seconds: number });
+  return waits.map(({ tool, seconds }) => `tests waited ${seconds.toFixed(1)} s for ${tool}`);
+}
+
+async function main() {
+  const phases = new PhaseTimes();
+  const args = process.argv.slice(2);
+  const builds = BackgroundToolBuilds.start(selectedProjects(args), log);
   let exitCode = 1;
   try {
-    // Not spawnSync: PostgreSQL and Kafka log into pipes this process drains (child-run.ts).
-    const nx = await runChild(
-      process.execPath,
-      [require.resolve('nx/bin/nx'), 'run-many', '-t', 'test', '--parallel=1', '--outputStyle=stream', '--skipNxCache', ...process.argv.slice(2)],
-      {
-        cwd: REPO_ROOT,
-        stdio: 'inherit',
-        env: {
-          ...process.env,
-          ...infra.env,
-          ...localSecrets(dataDir),
-          NX_DAEMON: 'false',
-          NX_NO_CLOUD: 'true',
-          NX_TUI: 'false',
-          TAILSYNC_TEST_REPORTS: reports,
-          TAILSYNC_TEST_DATA: dataDir,
-          SCHEMATHESIS_BIN: schemathesis,
-          KAFKA_CONSUMER_PYTHON: kafkaConsumerPython,
-          TAILSYNC_TEST_PYTHON: join(pythonReceivers, 'bin', 'python'),
-          TAILSYNC_API_CLIENTS_PYTHON: join(apiClients, 'bin', 'python'),
-          CHROMIUM_PATH: chromium,
-          JAEGER_BIN: jaeger,
-          PROMTOOL_BIN: promtool,
-        },
-      },
+    const checks = process.env.TAILSYNC_SKIP_STATIC_CHECKS === '1' ? Promise.resolve([]) : staticChecks(phases);
+    // Every run starts from empty stores, so no test depends on an earlier run (a server left
+    // running by a killed earlier run is stopped first, by the launchers, from its pid file).
+    await stopLeftovers();
+    rmSync(dataDir, { recursive: true, force: true });
+    mkdirSync(reports, { recursive: true });
+    const prepared = preparations(phases);
+    // Awaited below; until then a failure must not end the process as an unhandled rejection.
+    prepared.catch(() => undefined);
+    const infra = await phases.time('infrastructure', () =>
+      startInfrastructure({
+        dataDir,
+        kafkaPort: Number(process.env.TEST_KAFKA_PORT ?? 19092),
+        postgresPort: Number(process.env.TEST_POSTGRES_PORT ?? 15432),
+        database: 'tailsync_test',
+        log,
+      }),
     );
-    const { text, ok } = closingReport(reports, REPO_ROOT, nx, staticFailures.length);
-    log(`suite took ${((Date.now() - started) / 1000).toFixed(1)} s; Kafka ${infra.kafkaVersion}, PostgreSQL ${infra.postgresVersion}`);
-    process.stdout.write(text);
-    exitCode = ok ? 0 : 1;
+    const tools = await prepared;
+    const staticFailures = await checks;
+    log(`ready to run the suites after ${phases.sinceStart().toFixed(1)} s`);
+    try {
+      // Not spawnSync: PostgreSQL and Kafka log into pipes this process drains (child-run.ts).
+      const nx = await phases.time('suites', () =>
+        runChild(process.execPath, [require.resolve('nx/bin/nx'), 'run-many', '-t', 'test', '--parallel=1', '--outputStyle=stream', '--skipNxCache', ...args], {
+          cwd: REPO_ROOT,
+          stdio: 'inherit',
+          env: {
+            ...process.env,
+            ...infra.env,
+            ...localSecrets(dataDir),
+            ...tools,
+            NX_DAEMON: 'false',
+            NX_NO_CLOUD: 'true',
+            NX_TUI: 'false',
+            TAILSYNC_TEST_REPORTS: reports,
+            TAILSYNC_TEST_DATA: dataDir,
+          },
+        }),
+      );
+      const { text, ok } = closingReport(reports, REPO_ROOT, nx, staticFailures.length);
+      for (const line of [...phases.summary(), ...builds.summary(), ...toolWaits()]) log(line);
+      log(`suite took ${phases.sinceStart().toFixed(1)} s; Kafka ${infra.kafkaVersion}, PostgreSQL ${infra.postgresVersion}`);
+      process.stdout.write(text);
+      exitCode = ok ? 0 : 1;
+    } finally {
+      await infra.stop();
+    }
   } finally {
-    await infra.stop();
+    builds.stop();
   }
   process.exit(exitCode);
 }

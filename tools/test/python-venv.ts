@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../stack/infrastructure';
@@ -7,24 +7,30 @@ import { REPO_ROOT } from '../stack/infrastructure';
  * A Python venv under .data/tools/<name>, installed with the machine's `python3` from a pinned
  * requirements file when missing or when the file changed (a stamp keeps what was installed).
  * pip runs from the repository root, so a requirements file may name local packages by a path
- * relative to it. Returns the venv's directory, or throws with pip's output: the suite then
- * fails, it does not skip the checks that need the venv.
+ * relative to it. Resolves to the venv's directory, or rejects with pip's output: the suite then
+ * fails, it does not skip the checks that need the venv. Several install side by side.
  */
-export function ensurePythonVenv(name: string, requirements: string, log: (line: string) => void): string {
+export async function ensurePythonVenv(name: string, requirements: string, log: (line: string) => void): Promise<string> {
   const venv = join(REPO_ROOT, '.data', 'tools', name);
   const stamp = join(venv, 'requirements.installed');
   const wanted = readFileSync(requirements, 'utf8');
   if (existsSync(join(venv, 'bin', 'python')) && existsSync(stamp) && readFileSync(stamp, 'utf8') === wanted) return venv;
   const t0 = Date.now();
   rmSync(venv, { recursive: true, force: true });
-  run('python3', ['-m', 'venv', venv]);
-  run(join(venv, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', '-r', requirements]);
+  await run('python3', ['-m', 'venv', venv]);
+  await run(join(venv, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', '-r', requirements]);
   writeFileSync(stamp, wanted);
   log(`${name} installed in ${((Date.now() - t0) / 1000).toFixed(1)} s (${venv})`);
   return venv;
 }
 
-function run(command: string, args: string[]): void {
-  const r = spawnSync(command, args, { encoding: 'utf8', cwd: REPO_ROOT });
-  if (r.status !== 0) throw new Error(`${command} ${args.join(' ')} failed: ${r.error?.message ?? ''}${r.stdout}${r.stderr}`);
+function run(command: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.once('error', (error) => reject(new Error(`${command} ${args.join(' ')} could not run: ${error.message}`)));
+    child.once('close', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} failed (exit ${code}): ${output}`))));
+  });
 }

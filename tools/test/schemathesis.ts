@@ -4,9 +4,9 @@ import { ensurePythonVenv } from './python-venv';
 
 /**
  * Schemathesis (PyPI), the independent OpenAPI checker of e2e/src/openapi.e2e.ts, pinned in
- * e2e/schemathesis/requirements.txt. Returns the executable's path.
+ * e2e/schemathesis/requirements.txt. Resolves to the executable's path.
  */
-export function ensureSchemathesis(log: (line: string) => void): string {
-  const venv = ensurePythonVenv('schemathesis', join(REPO_ROOT, 'e2e', 'schemathesis', 'requirements.txt'), log);
+export async function ensureSchemathesis(log: (line: string) => void): Promise<string> {
+  const venv = await ensurePythonVenv('schemathesis', join(REPO_ROOT, 'e2e', 'schemathesis', 'requirements.txt'), log);
   return join(venv, 'bin', 'schemathesis');
 }

@@ -23,13 +23,12 @@ export interface JaegerTrace {
   processes: Record<string, { serviceName: string }>;
 }
 
-/** A real Jaeger v2 (built from its Go module by `npm test`: JAEGER_BIN), its output in the e2e logs. */
+/** A real Jaeger v2 (built from its Go module, in the background while the suite runs), its output in the e2e logs. */
 export class Jaeger {
   private constructor(private readonly child: ChildProcess) {}
 
-  static async start(): Promise<Jaeger> {
-    const bin = process.env.JAEGER_BIN;
-    if (!bin) throw new Error('JAEGER_BIN is not set: run the suite with `npm test`, which builds Jaeger');
+  /** `bin`: the Jaeger executable (`builtTool('jaeger')`). */
+  static async start(bin: string): Promise<Jaeger> {
     const log = openSync(join(logDir(), 'jaeger.log'), 'a');
     const child = spawn(bin, ['--config', `file:${join(__dirname, '..', '..', 'jaeger', 'config.yaml')}`], { stdio: ['ignore', log, log] });
     closeSync(log);

@@ -1,17 +1,13 @@
 // The e2e files run one at a time, in the order of their names, so every run has the same order and
 // a failure that depends on what an earlier file did (a crash test replacing a shared app) comes
-// back on the next run. published-messages.e2e.ts runs last: it reads back every message the run
-// produced, so it must come when the others are done producing.
+// back on the next run; a file waiting for a tool built from Go source runs after the others.
+// published-messages.e2e.ts runs last: it reads back every message the run produced, so it must
+// come when the others are done producing.
 'use strict';
-const Sequencer = require('@jest/test-sequencer').default;
+const ByNameToolWaitersLast = require('../../../tools/test/sequencer.js');
 
-const LAST = 'published-messages.e2e.ts';
-
-class ByNameReadBackLast extends Sequencer {
-  async sort(tests) {
-    const byName = [...tests].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    return [...byName.filter((t) => !t.path.endsWith(LAST)), ...byName.filter((t) => t.path.endsWith(LAST))];
-  }
+class ReadBackLast extends ByNameToolWaitersLast {
+  runLast = ['published-messages.e2e.ts'];
 }
 
-module.exports = ByNameReadBackLast;
+module.exports = ReadBackLast;

@@ -1,0 +1,60 @@
+/**
+ * The runner's builds of tools from Go source, started when `npm test` starts and left to run
+ * beside the static checks and the suites; the tests that need a tool wait for it
+ * (built-tools.ts). Builds run at a lower priority, so they take the CPU the suite leaves.
+ */
+import { buildGoTool, stopBuilds, type BuildOutcome } from './go-tool-build';
+import { GO_TOOLS, TOOLS_BY_PROJECT, type GoTool } from './go-tools';
+
+const BACKGROUND_NICENESS = 10;
+
+export class BackgroundToolBuilds {
+  private readonly outcomes = new Map<GoTool, BuildOutcome | 'running'>();
+
+  private constructor(private readonly log: (line: string) => void) {}
+
+  /** Starts the builds the given projects' tests need (all projects when none are named). */
+  static start(projects: string[] | undefined, log: (line: string) => void): BackgroundToolBuilds {
+    const builds = new BackgroundToolBuilds(log);
+    const names = new Set(Object.entries(TOOLS_BY_PROJECT).flatMap(([project, tools]) => (!projects || projects.includes(project) ? tools : [])));
+    for (const tool of GO_TOOLS.filter((t) => names.has(t.name))) builds.begin(tool);
+    return builds;
+  }
+
+  private begin(tool: GoTool): void {
+    this.outcomes.set(tool, 'running');
+    void buildGoTool(tool, { niceness: BACKGROUND_NICENESS }).then(
+      (outcome) => {
+        this.outcomes.set(tool, outcome);
+        if (outcome.state === 'built') this.log(`${tool.name} ${tool.version} built in ${outcome.seconds.toFixed(1)} s (in the background)`);
+        if (outcome.state === 'failed') this.log(`${tool.name} ${tool.version} FAILED to build; the tests that need it fail:\n${outcome.report}`);
+      },
+      (error: unknown) => this.outcomes.set(tool, { state: 'failed', report: String(error) }),
+    );
+  }
+
+  /** One line per tool: built (how long), cached, failed, or unfinished when the run ended. */
+  summary(): string[] {
+    return [...this.outcomes].map(([tool, outcome]) => {
+      const name = `${tool.name} ${tool.version}`;
+      if (outcome === 'running') return `${name}: still building when the run ended (stopped; Go's cache keeps the work done)`;
+      if (outcome.state === 'built') return `${name}: built in ${outcome.seconds.toFixed(1)} s`;
+      if (outcome.state === 'cached') return `${name}: already built`;
+      return `${name}: FAILED to build`;
+    });
+  }
+
+  stop(): void {
+    stopBuilds();
+  }
+}
+
+/** The projects a runner's arguments select (`--projects=a,b` or `--projects a`), or undefined for all. */
+export function selectedProjects(args: string[]): string[] | undefined {
+  const named = args.flatMap((arg, i) => {
+    if (arg.startsWith('--projects=')) return arg.slice('--projects='.length).split(',');
+    if (arg === '--projects' || arg === '-p') return (args[i + 1] ?? '').split(',');
+    return [];
+  });
+  return named.length ? named : undefined;
+}

@@ -1,0 +1,121 @@
+/**
+ * Builds a Go tool into the machine-wide cache (go-tool-cache.ts), or waits for the process that
+ * is already building it. Output is reproducible and small: `-trimpath`, no VCS stamp, no build
+ * id, no symbol tables (`-s -w`, which also shortens the link of a large binary).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { findGo } from '../ci/go';
+import { GoToolFiles } from './go-tool-cache';
+import type { GoTool } from './go-tools';
+
+export type BuildOutcome = { state: 'cached'; path: string } | { state: 'built'; path: string; seconds: number } | { state: 'failed'; report: string };
+
+export interface BuildOptions {
+  /** Niceness of the build, so that a build beside the suite takes the CPU the suite leaves. */
+  niceness: number;
+}
+
+const WAIT_POLL_MS = 1_000;
+const REPORT_LINES = 40;
+const running = new Set<ChildProcess>();
+const held = new Set<GoToolFiles>();
+
+/** Stops this process's builds and frees their locks (the runner's exit; Go's caches keep the work done). */
+export function stopBuilds(): void {
+  for (const child of running) child.kill('SIGKILL');
+  for (const files of held) files.unlock();
+}
+
+export async function buildGoTool(tool: GoTool, options: BuildOptions): Promise<BuildOutcome> {
+  const files = new GoToolFiles(tool);
+  for (;;) {
+    if (files.isBuilt()) return { state: 'cached', path: files.binary };
+    if (files.tryLock()) break;
+    await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
+    if (files.lockHolder() === undefined && !files.isBuilt()) {
+      const report = files.failure();
+      if (report) return { state: 'failed', report };
+    }
+  }
+  held.add(files);
+  try {
+    if (files.isBuilt()) return { state: 'cached', path: files.binary };
+    return await build(tool, files, options);
+  } finally {
+    files.unlock();
+    held.delete(files);
+  }
+}
+
+async function build(tool: GoTool, files: GoToolFiles, { niceness }: BuildOptions): Promise<BuildOutcome> {
+  const t0 = Date.now();
+  files.clearFailure();
+  rmSync(files.staging, { recursive: true, force: true });
+  mkdirSync(files.staging, { recursive: true });
+  const out = openSync(files.log, 'w');
+  try {
+    const go = findGo();
+    if (!go) throw new Error('Go is not installed (Go 1.24 or later, https://go.dev/dl); the tests that need this tool cannot run');
+    const env = { ...process.env, CGO_ENABLED: '0', GOFLAGS: `${process.env.GOFLAGS ?? ''} -buildvcs=false`.trim() };
+    const ldflags = ['-s', '-w', '-buildid=', tool.ldflags].filter(Boolean).join(' ');
+    const output = join(files.staging, tool.name);
+    const flags = ['-trimpath', `-ldflags=${ldflags}`];
+    const step = (args: string[], cwd: string, extraEnv: NodeJS.ProcessEnv = {}) => runLogged(go, args, { cwd, env: { ...env, ...extraEnv }, out, niceness });
+    switch (tool.source.kind) {
+      case 'install':
+        await step(['install', ...flags, `${tool.pkg}@${tool.version}`], files.staging, { GOBIN: files.staging });
+        break;
+      case 'our-module':
+        await step(['build', ...flags, '-o', output, tool.pkg], tool.source.dir);
+        break;
+      case 'its-module': {
+        const listing = join(files.staging, 'module.json');
+        const listed = openSync(listing, 'w');
+        await runLogged(go, ['mod', 'download', '-json', `${tool.source.module}@${tool.version}`], { cwd: files.staging, env, out: listed, niceness });
+        closeSync(listed);
+        const dir = JSON.parse(readFileSync(listing, 'utf8')).Dir as string;
+        rmSync(listing);
+        // Inside its own module, whose go.sum is read-only in the module cache.
+        await step(['build', ...flags, '-o', output, tool.pkg], dir, { GOFLAGS: `${env.GOFLAGS} -mod=mod` });
+        break;
+      }
+    }
+  } catch (error) {
+    closeSync(out);
+    const lines = readFileSync(files.log, 'utf8').trimEnd().split('\n').slice(-REPORT_LINES).join('\n');
+    const report = `${tool.name} ${tool.version} failed to build (${error instanceof Error ? error.message : String(error)}); its last lines (${files.log}):\n${lines}`;
+    files.recordFailure(report);
+    return { state: 'failed', report };
+  }
+  closeSync(out);
+  const seconds = (Date.now() - t0) / 1000;
+  rmSync(files.dir, { recursive: true, force: true });
+  renameSync(files.staging, files.dir);
+  files.recordTiming(seconds);
+  return { state: 'built', path: files.binary, seconds };
+}
+
+interface RunOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  out: number;
+  niceness: number;
+}
+
+function runLogged(go: string, args: string[], { cwd, env, out, niceness }: RunOptions): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('nice', ['-n', String(niceness), go, ...args], { cwd, env, stdio: ['ignore', out, out] });
+    running.add(child);
+    child.once('error', (error) => {
+      running.delete(child);
+      reject(error);
+    });
+    child.once('exit', (code, signal) => {
+      running.delete(child);
+      if (code === 0) resolve();
+      else reject(new Error(`go ${args[0]} exited with ${signal ?? code}`));
+    });
+  });
+}

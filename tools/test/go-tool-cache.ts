@@ -1,0 +1,114 @@
+/**
+ * Where tools built from Go modules live on this machine, shared by every checkout: a tool built
+ * once for its pinned version is never built again (`TAILSYNC_TOOLS_CACHE`, else
+ * `$XDG_CACHE_HOME/tailsync/tools`, else `~/.cache/tailsync/tools`). Builds share Go's own module
+ * and build caches (GOMODCACHE, GOCACHE), so tools with common dependencies compile them once.
+ *
+ * Several processes may want one tool at once (the runner's background build, a test that needs
+ * it): a lock directory names the building process, a `.failed` file keeps a failed build's last
+ * lines for whoever waits.
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { GoTool } from './go-tools';
+
+export function toolsCacheDir(): string {
+  if (process.env.TAILSYNC_TOOLS_CACHE) return process.env.TAILSYNC_TOOLS_CACHE;
+  return join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'tailsync', 'tools');
+}
+
+/** The files of one tool at its pinned version. */
+export class GoToolFiles {
+  readonly dir: string;
+
+  constructor(readonly tool: GoTool) {
+    this.dir = join(toolsCacheDir(), 'go-bin', `${tool.name}@${tool.version}`);
+  }
+
+  get binary(): string {
+    return join(this.dir, this.tool.name);
+  }
+
+  get log(): string {
+    return `${this.dir}.log`;
+  }
+
+  get staging(): string {
+    return `${this.dir}.partial`;
+  }
+
+  private get lockDir(): string {
+    return `${this.dir}.lock`;
+  }
+
+  private get failedFile(): string {
+    return `${this.dir}.failed`;
+  }
+
+  private get timingFile(): string {
+    return join(this.dir, 'built.json');
+  }
+
+  isBuilt(): boolean {
+    return existsSync(this.binary);
+  }
+
+  /** Takes the build lock for this process; false when a live process holds it. */
+  tryLock(): boolean {
+    mkdirSync(join(toolsCacheDir(), 'go-bin'), { recursive: true });
+    try {
+      mkdirSync(this.lockDir);
+    } catch {
+      if (this.lockHolder() !== undefined) return false;
+      // Its holder died (a killed run): the lock is stale.
+      rmSync(this.lockDir, { recursive: true, force: true });
+      return this.tryLock();
+    }
+    writeFileSync(join(this.lockDir, 'pid'), String(process.pid));
+    return true;
+  }
+
+  unlock(): void {
+    rmSync(this.lockDir, { recursive: true, force: true });
+  }
+
+  /** The pid of the live process building the tool, if one is. */
+  lockHolder(): number | undefined {
+    let pid: number;
+    try {
+      pid = Number(readFileSync(join(this.lockDir, 'pid'), 'utf8'));
+    } catch {
+      // A lock made a moment ago may not have its pid yet: count it as held until it has.
+      return existsSync(this.lockDir) ? -1 : undefined;
+    }
+    try {
+      process.kill(pid, 0);
+      return pid;
+    } catch {
+      return undefined;
+    }
+  }
+
+  recordFailure(text: string): void {
+    writeFileSync(this.failedFile, text);
+  }
+
+  clearFailure(): void {
+    rmSync(this.failedFile, { force: true });
+  }
+
+  /** A failed build's report (its last lines), if the last build failed. */
+  failure(): string | undefined {
+    return existsSync(this.failedFile) ? readFileSync(this.failedFile, 'utf8') : undefined;
+  }
+
+  recordTiming(seconds: number): void {
+    writeFileSync(this.timingFile, JSON.stringify({ seconds, builtAt: new Date().toISOString() }));
+  }
+
+  /** How long the build that made the binary took. */
+  timing(): { seconds: number; builtAt: string } | undefined {
+    return existsSync(this.timingFile) ? JSON.parse(readFileSync(this.timingFile, 'utf8')) : undefined;
+  }
+}
