@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
 # `bash bench/with-jaeger.sh --only W1,W4`: the bench with tracing on at 100 % sampling, exported
 # to a real collector (Jaeger v2, e2e/jaeger/config.yaml: OTLP/HTTP on 127.0.0.1:14318, traces in
-# memory). The bench's apps inherit its environment. Jaeger is built by `npm test` (JAEGER in
-# tools/test/go-tools.ts); its CPU is not one of the bench's columns (it is in "other"), so its
+# memory). The bench's apps inherit its environment. Jaeger is the build `npm test` makes (JAEGER in
+# tools/test/go-tools.ts; built here first if this machine has none); its CPU is not one of the bench's columns (it is in "other"), so its
 # total is printed at the end. Run it where nothing else holds those ports (/work/bin/isolated).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-jaeger=$(ls .data/tools/go-bin/jaeger@*/jaeger 2>/dev/null | tail -n 1)
-[ -n "$jaeger" ] || { echo "no Jaeger under .data/tools/go-bin: run the tracing e2e test once (npm test builds it)" >&2; exit 1; }
+jaeger=$(node tools/run.js tools/test/print-built-tool.ts jaeger)
 mkdir -p .data/bench-jaeger
 "$jaeger" --config "file:$PWD/e2e/jaeger/config.yaml" > .data/bench-jaeger/jaeger.log 2>&1 &
 pid=$!
