@@ -4,12 +4,16 @@ import { Metadata, type ServiceError, status } from '@grpc/grpc-js';
 import type { MethodDefinition } from '@grpc/proto-loader';
 import { loadSync } from '@grpc/proto-loader';
 import { type CallerContext, PROTO_LOADER_OPTIONS, PROTO_PACKAGE, PROTO_ROOT } from '@tailsync/contracts';
-import { CALLER_METADATA_KEY, type CallerTokenSigner, correlationOf } from '@tailsync/service-kit';
+import {
+  CALL_METADATA, type CallerRole, type CallerTokenSigner, correlationOf, gatewayChannelCredentials, type GrpcTlsFiles, serviceNameCheck,
+} from '@tailsync/service-kit';
 import { join } from 'node:path';
 import { InternalError, ServiceUnavailable } from '../../problems/domain/problem';
+import { SignedCallers } from './signed-callers';
 
-/** The caller of a request and when its budget ends (epoch ms): every call it makes ends by then. */
+/** The caller of a request, for whom the gateway calls, and when its budget ends (epoch ms): every call it makes ends by then. */
 export interface BudgetedCaller extends CallerContext {
+  role: CallerRole;
   deadline: number;
 }
 
@@ -22,6 +26,8 @@ export interface ServiceAddress {
   protoFile: string;
   /** gRPC name syntax: `dns:///tail-sync:50051`, `ipv4:127.0.0.1:50051,127.0.0.1:50061`. */
   target: string;
+  /** Mutual TLS: the service's certificate must carry its `name`; plaintext without it. */
+  tls?: GrpcTlsFiles;
 }
 
 type RequestOf<D, M extends keyof D> = D[M] extends MethodDefinition<infer Req, any, any, any> ? Req : never;
@@ -33,7 +39,8 @@ const UNANSWERED = new Set([status.UNAVAILABLE, status.DEADLINE_EXCEEDED, status
 
 /**
  * One service's gRPC channel (`@nestjs/microservices`' client), balanced round robin over every
- * address its target resolves to. A call carries the signed caller and the request's deadline.
+ * address its target resolves to. A call carries the signed caller (reused, see SignedCallers),
+ * the request's id and trace context beside it, and the request's deadline.
  * Methods the `.proto` marks `NO_SIDE_EFFECTS` are retried on another copy when one fails
  * UNAVAILABLE; grpc-js itself retries any call that never left the gateway.
  */
@@ -41,18 +48,22 @@ export class ServiceChannel<Definition> {
   private readonly logger = new Logger('services');
   private readonly proxy: ClientGrpcProxy;
   private readonly client: Record<string, UnaryMethod>;
+  private readonly callers: SignedCallers;
 
   constructor(
     private readonly address: ServiceAddress,
-    private readonly signer: CallerTokenSigner,
+    signer: CallerTokenSigner,
   ) {
+    this.callers = new SignedCallers(signer, address.name);
     const protoPath = join(PROTO_ROOT, address.protoFile);
     this.proxy = new ClientGrpcProxy({
       package: PROTO_PACKAGE,
       protoPath,
       url: address.target,
       loader: PROTO_LOADER_OPTIONS,
+      ...(address.tls ? { credentials: gatewayChannelCredentials(address.tls) } : {}),
       channelOptions: {
+        ...(address.tls ? serviceNameCheck(address.name) : {}),
         'grpc.service_config': JSON.stringify(serviceConfig(address.service, protoPath)),
         // The settings above are the service config: a DNS TXT record must not replace them.
         'grpc.service_config_disable_resolution': 1,
@@ -74,7 +85,9 @@ export class ServiceChannel<Definition> {
     // grpc-js reads waitForReady from the call's metadata options only, not from the service
     // config's methodConfig: without it a call fails at once while no copy is connected.
     const metadata = new Metadata({ waitForReady: true });
-    metadata.set(CALLER_METADATA_KEY, this.signer.sign(caller, this.address.name));
+    metadata.set(CALL_METADATA.caller, this.callers.token(caller, caller.deadline));
+    metadata.set(CALL_METADATA.requestId, caller.requestId);
+    if (caller.traceparent !== undefined) metadata.set(CALL_METADATA.traceparent, caller.traceparent);
     return new Promise((resolve, reject) => {
       this.client[method].call(this.client, request, metadata, { deadline: caller.deadline }, (error, reply) => {
         if (error) reject(this.problemOf(method, caller, error));
