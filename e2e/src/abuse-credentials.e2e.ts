@@ -58,14 +58,47 @@ describe('failure limits on sign-ins (AUTH_FAILURES_PER_MINUTE, default 10)', ()
     expect((await tokenRequest(freshSourceAddress(), account.clientId, account.clientSecret)).status).toBe(200);
   });
 
-  it('answers 429 after 10 wrong secrets for one client id, whatever the addresses', async () => {
+  it('blocks a client id at 10 wrong secrets from one address only: the right secret from another address still signs in', async () => {
     const account = await newServiceAccount();
-    for (let i = 0; i < 10; i++) expect((await tokenRequest(freshSourceAddress(), account.clientId, `wrong-${i}`)).status).toBe(401);
-    const limited = await tokenRequest(freshSourceAddress(), account.clientId, account.clientSecret);
+    const from = freshSourceAddress();
+    for (let i = 0; i < 10; i++) expect((await tokenRequest(from, account.clientId, `wrong-${i}`)).status).toBe(401);
+    const limited = await tokenRequest(from, account.clientId, account.clientSecret);
     expect(limited.status).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect((await tokenRequest(freshSourceAddress(), account.clientId, account.clientSecret)).status).toBe(200);
+  });
+
+  it('never locks a client id out from many addresses: its answers slow down (at most a few seconds), the right secret still signs in', async () => {
+    const account = await newServiceAccount();
+    for (let i = 0; i < 14; i++) expect((await tokenRequest(freshSourceAddress(), account.clientId, `wrong-${i}`)).status).toBe(401);
+    const t0 = performance.now();
+    const right = await tokenRequest(freshSourceAddress(), account.clientId, account.clientSecret);
+    const tookMs = performance.now() - t0;
+    expect(right.status).toBe(200);
+    expect(tookMs).toBeGreaterThanOrEqual(1_000); // 14 failures: slowed (250 ms at the 10th, doubling)
+    expect(tookMs).toBeLessThan(6_000);
     const other = await newServiceAccount();
+    const t1 = performance.now();
     expect((await tokenRequest(freshSourceAddress(), other.clientId, other.clientSecret)).status).toBe(200);
+    expect(performance.now() - t1).toBeLessThan(1_000); // another client id is not slowed
+  });
+
+  it('checks and records in one step: of 30 parallel wrong guesses from one address, at most 10 are checked, the rest 429', async () => {
+    const account = await newServiceAccount();
+    const from = freshSourceAddress();
+    const statuses = (await Promise.all(Array.from({ length: 30 }, (_, i) => tokenRequest(from, account.clientId, `guess-${i}`)))).map((r) => r.status);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(10);
+    expect(statuses.filter((s) => s !== 401 && s !== 429)).toEqual([]);
+    expect((await tokenRequest(from, account.clientId, account.clientSecret)).status).toBe(429);
+  });
+
+  it('says once, when a request came through a proxy while TRUST_PROXY is off, that the proxy is all it sees', async () => {
+    const forwarded = () => rawRequest({ port, from: freshSourceAddress(), method: 'GET', path: '/health/live', headers: { 'X-Forwarded-For': '203.0.113.7' } });
+    await forwarded();
+    await forwarded();
+    const log = readFileSync(join(logDir(), 'gateway-failure-limits.log'), 'utf8');
+    expect(log).toContain('TRUST_PROXY is off: client addresses');
+    expect(log.match(/came through a proxy \(X-Forwarded-For\) but TRUST_PROXY is off/g)).toHaveLength(1);
   });
 
   it('takes as long to refuse an unknown client id as a wrong secret', async () => {

@@ -3,7 +3,9 @@
  * the contract's ACLs (allow.everyone.if.no.acl.found=false). Each principal can do its part only.
  */
 import { spawnSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TOPICS } from '@tailsync/contracts';
 import { kafkaAccessFailure, kafkaConnection, type KafkaConnection } from '@tailsync/service-kit';
@@ -160,5 +162,33 @@ describe('Kafka as an attacker sees it (SASL/SCRAM, least-privilege ACLs)', () =
       await admin.deleteAcls({ filters: [planted] });
       await admin.disconnect();
     }
+  });
+
+  it('kafka-principals --reader NAME makes a principal that reads only the topics named, in groups NAME-* only', async () => {
+    const account = await newServiceAccount();
+    expect((await api(account, 'PUT', '/Tails', { tailId: 'named-reader', tailNumber: 'NREAD2' })).status).toBe(201);
+    const name = `audit-${randomUUID().slice(0, 8)}`;
+    const password = randomBytes(24).toString('hex');
+    const dir = mkdtempSync(join(tmpdir(), 'named-reader-'));
+    writeFileSync(join(dir, 'password'), `${password}\n`, { mode: 0o600 });
+    const run = spawnSync(process.execPath, [
+      join(ROOT, 'tools', 'run.js'), join(ROOT, 'tools', 'cli', 'main.ts'), 'kafka-principals', '--reader', name, '--topic', TOPICS.tailEvents,
+      '--password-file', join(dir, 'password'), '--clients', join(process.env.TAILSYNC_TEST_DATA as string, 'kafka-clients.json'),
+    ], { cwd: ROOT, env: Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('KAFKA_SASL_'))), encoding: 'utf8' });
+    rmSync(dir, { recursive: true, force: true });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).not.toContain(password);
+    const own: KafkaConnection = { ...principalKafka('reader'), sasl: { ...principalKafka('reader').sasl!, username: name, password } as KafkaConnection['sasl'] };
+
+    await expect(consumeOne(TOPICS.tailEvents, `${name}-e2e`)(client(own))).resolves.toBeDefined();
+    // Another principal's group: neither joined nor its offsets read.
+    expect(await refusal(own, consumeOne(TOPICS.tailEvents, `reader-e2e-${randomUUID()}`))).toContain('GROUP_AUTHORIZATION_FAILED');
+    expect(await refusal(own, (kafka) => withAdmin(kafka, (a) => a.fetchOffsets({ groupId: 'webhook-dispatcher-events', topics: [TOPICS.tailEvents] })))).toContain('GROUP_AUTHORIZATION_FAILED');
+    // A topic it was not given, even one the shared reader reads.
+    expect(await refusal(own, consumeOne(TOPICS.webhookSubscriptions, `${name}-e2e-other`))).toContain('TOPIC_AUTHORIZATION_FAILED');
+    expect(await refusal(own, produce(TOPICS.tailEvents))).toContain('TOPIC_AUTHORIZATION_FAILED');
+    // The shared reader stays as it was.
+    await expect(consumeOne(TOPICS.tailEvents, `reader-e2e-${randomUUID()}`)(client(principalKafka('reader')))).resolves.toBeDefined();
   });
 });

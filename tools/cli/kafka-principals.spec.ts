@@ -20,4 +20,22 @@ describe('npm run cli -- kafka-principals', () => {
     expect(lines.filter((l) => l.startsWith('kafka-configs.sh'))).toHaveLength(4);
     expect(lines.join('\n')).not.toMatch(/password=(?!<password of )/);
   });
+
+  it('--reader NAME --print gives its user and exactly its ACLs: the topics named, the groups NAME-*', async () => {
+    const { code, lines } = await run(['--reader', 'audit-log', '--topic', 'tailsync.tail-events', '--print']);
+    expect(code).toBe(0);
+    expect(lines.filter((l) => l.startsWith('kafka-acls.sh'))).toEqual([
+      'kafka-acls.sh --bootstrap-server <bootstrap> --command-config admin.properties --add --allow-principal User:audit-log --operation Read --topic tailsync.tail-events',
+      'kafka-acls.sh --bootstrap-server <bootstrap> --command-config admin.properties --add --allow-principal User:audit-log --operation Read --group audit-log- --resource-pattern-type prefixed',
+    ]);
+    expect(lines.join('\n')).not.toMatch(/password=(?!<password of )/);
+  });
+
+  it('--reader refuses a contract principal, a topic prefix or unknown topic, and no topic, before touching the broker', async () => {
+    expect((await run(['--reader', 'reader', '--topic', 'tailsync.tail-events', '--print'])).code).toBe(2);
+    expect((await run(['--reader', 'audit-log', '--topic', 'tailsync.', '--print'])).code).toBe(2);
+    expect((await run(['--reader', 'audit-log', '--print'])).code).toBe(2);
+    expect((await run(['--reader', 'Audit Log', '--topic', 'tailsync.tail-events', '--print'])).code).toBe(2);
+    expect((await run(['--reader', 'audit-log', '--topic', 'tailsync.tail-events'])).code).toBe(2); // no password, no --acls-only
+  });
 });

@@ -8,15 +8,16 @@ import { parseArgs } from 'node:util';
 import { KAFKA_TOPICS } from '@tailsync/contracts';
 import { describeKafkaConnection, kafkaAccessFailure, kafkaConnection, type KafkaConnection, replicationConfig, replicationSettings, topicReplication,
   type TopicReplication } from '@tailsync/service-kit';
-import { contractAcls, DEFAULT_DISPATCHER_GROUP, kafkaAclsCommands } from '../kafka/contract-acls';
-import { SERVICE_PRINCIPALS, type ServicePrincipal } from '../kafka/principals';
+import { contractAcls, DEFAULT_DISPATCHER_GROUP, kafkaAclsCommands, namedReaderAcls, READER_NAME } from '../kafka/contract-acls';
+import { PRINCIPALS, SERVICE_PRINCIPALS, type ServicePrincipal } from '../kafka/principals';
 import { kafkaClientsPath, principalSettings, readKafkaClients, type KafkaClients } from '../kafka/kafka-clients-file';
-import { applyKafkaPrincipals, type PrincipalsPlan } from '../kafka/kafka-principals';
+import { applyKafkaPrincipals, applyNamedReader, type PrincipalsPlan } from '../kafka/kafka-principals';
 
 // Not tools/stack's REPO_ROOT: the app image carries this command without the local stack.
 const REPO_ROOT = join(__dirname, '..', '..');
 
 export const KAFKA_PRINCIPALS_USAGE = `usage: npm run cli -- kafka-principals [--clients <kafka-clients.json>] [--acls-only] [--dispatcher-group <group>] [--replication-factor <n>] [--min-insync-replicas <n>] [--print]
+       npm run cli -- kafka-principals --reader <NAME> --topic <topic> [--topic <topic>…] [--password-file <file> | --acls-only] [--print]
   Creates tailsync's topics when missing, sets the SCRAM users tail-sync, webhook-dispatcher, product
   and reader, and gives each exactly the ACLs of the contract (removing any other of theirs).
   As:        the admin principal of KAFKA_BROKERS / KAFKA_SSL* / KAFKA_SASL_* when KAFKA_SASL_USERNAME
@@ -29,7 +30,10 @@ export const KAFKA_PRINCIPALS_USAGE = `usage: npm run cli -- kafka-principals [-
   --dispatcher-group    the dispatcher's consumer group (default $WEBHOOK_EVENTS_GROUP_ID or ${DEFAULT_DISPATCHER_GROUP})
   --replication-factor  of the topics it creates (default $KAFKA_REPLICATION_FACTOR, else 3, or the broker count when smaller)
   --min-insync-replicas of the topics it creates (default $KAFKA_MIN_INSYNC_REPLICAS, else 2 on three brokers or more, else one fewer than the replicas, at least 1)
-  --print               print the equivalent kafka-configs.sh, kafka-topics.sh and kafka-acls.sh lines; change nothing`;
+  --print               print the equivalent kafka-configs.sh, kafka-topics.sh and kafka-acls.sh lines; change nothing
+  --reader NAME         instead: one internal consumer's own principal NAME, reading only the topics given
+                        (--topic, each by its whole name) in consumer groups NAME-* only; its password from
+                        --password-file (or --acls-only). The shared "reader" stays for the local stack and tests.`;
 
 const envName = (principal: ServicePrincipal, what: string) => `TAILSYNC_KAFKA_${principal.toUpperCase().replace(/-/g, '_')}_${what}`;
 
@@ -43,6 +47,9 @@ export async function kafkaPrincipalsCommand(argv: string[], out: (line: string)
       'replication-factor': { type: 'string' },
       'min-insync-replicas': { type: 'string' },
       print: { type: 'boolean' },
+      reader: { type: 'string' },
+      topic: { type: 'string', multiple: true },
+      'password-file': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -55,6 +62,22 @@ export async function kafkaPrincipalsCommand(argv: string[], out: (line: string)
     process.stderr.write(`${message}\n`);
     return code;
   };
+  const clientsFile = values.clients ?? (existsSync(kafkaClientsPath(join(REPO_ROOT, '.data', 'stack'))) ? kafkaClientsPath(join(REPO_ROOT, '.data', 'stack')) : undefined);
+  let clients: KafkaClients | undefined;
+  try {
+    clients = clientsFile ? readKafkaClients(clientsFile) : undefined;
+  } catch (error) {
+    return fail(`--clients: ${(error as Error).message}`);
+  }
+  const adminConnection = (): KafkaConnection => (env.KAFKA_SASL_USERNAME || !clients
+    ? kafkaConnection(env)
+    : kafkaConnection({ KAFKA_SSL: env.KAFKA_SSL, KAFKA_SSL_CA_FILE: env.KAFKA_SSL_CA_FILE, ...principalSettings(clients, 'admin') }));
+  if (values.reader !== undefined) {
+    const mode = values.print ? 'print' : values['acls-only'] ? 'acls-only' : 'users-and-acls';
+    return namedReader({ name: values.reader, topics: values.topic ?? [], passwordFile: values['password-file'], mode }, adminConnection, out, fail);
+  }
+  if (values.topic !== undefined || values['password-file'] !== undefined) return fail('--topic and --password-file go with --reader NAME');
+
   let replication: Partial<TopicReplication>;
   try {
     // The flags over the environment, checked as the apps check the environment.
@@ -65,14 +88,6 @@ export async function kafkaPrincipalsCommand(argv: string[], out: (line: string)
   } catch (error) {
     return fail(`${(error as Error).message}\n(--replication-factor and --min-insync-replicas give them too)`);
   }
-  const clientsFile = values.clients ?? (existsSync(kafkaClientsPath(join(REPO_ROOT, '.data', 'stack'))) ? kafkaClientsPath(join(REPO_ROOT, '.data', 'stack')) : undefined);
-  let clients: KafkaClients | undefined;
-  try {
-    clients = clientsFile ? readKafkaClients(clientsFile) : undefined;
-  } catch (error) {
-    return fail(`--clients: ${(error as Error).message}`);
-  }
-
   const principals = {} as PrincipalsPlan['principals'];
   const missing: string[] = [];
   for (const principal of SERVICE_PRINCIPALS) {
@@ -90,24 +105,71 @@ export async function kafkaPrincipalsCommand(argv: string[], out: (line: string)
   }
   if (missing.length > 0) return fail(`kafka-principals: no password for ${missing.join(', ')}; give them, or --acls-only when the provider manages users`);
 
+  return runAsAdmin('kafka-principals', adminConnection, out, fail, async (admin) => {
+    const report = await applyKafkaPrincipals(admin, { principals, dispatcherGroup, replication });
+    return [
+      `  topics created: ${report.topicsCreated.join(', ') || 'none (all present)'}`,
+      `  SCRAM users set (SHA-512 and SHA-256): ${report.usersSet.join(', ') || 'none (--acls-only)'}`,
+      `  ACLs: ${report.aclsAdded} added, ${report.aclsRemoved} removed (${contractAcls({ dispatcherGroup }).length} in the contract)`,
+    ];
+  });
+}
+
+interface NamedReaderRequest {
+  name: string;
+  topics: string[];
+  passwordFile: string | undefined;
+  /** Print the kafka-acls.sh lines; set the ACLs only (the provider manages users); or set both. */
+  mode: 'print' | 'acls-only' | 'users-and-acls';
+}
+
+const TOPIC_NAMES = KAFKA_TOPICS.map((t) => t.topic);
+
+/** `--reader NAME`: one consumer's own principal, its topics named one by one. */
+async function namedReader(r: NamedReaderRequest, adminConnection: () => KafkaConnection, out: (line: string) => void, fail: (message: string, code?: number) => number): Promise<number> {
+  if (!READER_NAME.test(r.name)) return fail('--reader: NAME must be 1-64 lower-case letters, digits, ".", "_" or "-", starting with a letter or digit');
+  if ((PRINCIPALS as readonly string[]).includes(r.name)) return fail(`--reader: ${r.name} is one of the contract's principals; name the consumer (e.g. audit-log)`);
+  if (r.topics.length === 0) return fail('--reader: give the topics it reads, each with --topic <name>');
+  const unknown = r.topics.filter((t) => !TOPIC_NAMES.includes(t));
+  if (unknown.length > 0) return fail(`--topic: ${unknown.join(', ')} is not a topic of tailsync (${TOPIC_NAMES.join(', ')}); topics are named whole, no prefixes`);
+  const rules = namedReaderAcls(r.name, [...new Set(r.topics)]);
+  if (r.mode === 'print') {
+    out(`kafka-configs.sh --bootstrap-server <bootstrap> --command-config admin.properties --alter --entity-type users --entity-name ${r.name} --add-config 'SCRAM-SHA-512=[iterations=8192,password=<password of ${r.name}>],SCRAM-SHA-256=[iterations=8192,password=<password of ${r.name}>]'`);
+    for (const line of kafkaAclsCommands(rules, { [r.name]: r.name })) out(line);
+    return 0;
+  }
+  if (r.mode === 'users-and-acls' && !r.passwordFile) return fail(`--reader ${r.name}: give its password with --password-file <file> (16+ characters), or --acls-only when the provider manages users`);
+  const password = r.mode === 'users-and-acls' && r.passwordFile ? readFileSync(r.passwordFile, 'utf8').replace(/\r?\n$/, '') : undefined;
+  if (password !== undefined && password.length < 16) return fail(`--password-file: the password of ${r.name} must be at least 16 characters`);
+  const topics = [...new Set(r.topics)];
+  return runAsAdmin(`kafka-principals --reader ${r.name}`, adminConnection, out, fail, async (admin) => {
+    const report = await applyNamedReader(admin, { name: r.name, topics, password });
+    return [
+      `  SCRAM user set (SHA-512 and SHA-256): ${report.usersSet.join(', ') || 'none (--acls-only)'}`,
+      `  reads ${topics.join(', ')} in groups ${r.name}-*; ACLs: ${report.aclsAdded} added, ${report.aclsRemoved} removed`,
+    ];
+  });
+}
+
+/** Runs `apply` as the admin principal and prints what it reports; a refusal is named, never a password. */
+async function runAsAdmin(
+  command: string, adminConnection: () => KafkaConnection, out: (line: string) => void, fail: (message: string, code?: number) => number,
+  apply: (admin: KafkaConnection) => Promise<string[]>,
+): Promise<number> {
   let admin: KafkaConnection;
   try {
-    admin = env.KAFKA_SASL_USERNAME || !clients
-      ? kafkaConnection(env)
-      : kafkaConnection({ KAFKA_SSL: env.KAFKA_SSL, KAFKA_SSL_CA_FILE: env.KAFKA_SSL_CA_FILE, ...principalSettings(clients, 'admin') });
+    admin = adminConnection();
   } catch (error) {
     return fail((error as Error).message);
   }
   try {
-    const report = await applyKafkaPrincipals(admin, { principals, dispatcherGroup, replication });
-    out(`kafka-principals on ${describeKafkaConnection(admin)}:`);
-    out(`  topics created: ${report.topicsCreated.join(', ') || 'none (all present)'}`);
-    out(`  SCRAM users set (SHA-512 and SHA-256): ${report.usersSet.join(', ') || 'none (--acls-only)'}`);
-    out(`  ACLs: ${report.aclsAdded} added, ${report.aclsRemoved} removed (${contractAcls({ dispatcherGroup }).length} in the contract)`);
+    const lines = await apply(admin);
+    out(`${command} on ${describeKafkaConnection(admin)}:`);
+    for (const line of lines) out(line);
     return 0;
   } catch (error) {
     const denied = kafkaAccessFailure(error, admin);
-    return fail(`kafka-principals on ${describeKafkaConnection(admin)} failed: ${(denied ?? (error as Error)).message}`, 1);
+    return fail(`${command} on ${describeKafkaConnection(admin)} failed: ${(denied ?? (error as Error)).message}`, 1);
   }
 }
 

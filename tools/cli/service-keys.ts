@@ -1,5 +1,5 @@
 import { createPublicKey } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { newServiceKeys, serviceKeyId } from '@tailsync/service-kit';
 import { envFileValue } from '../stack/env-file-value';
@@ -34,9 +34,12 @@ export async function serviceKeysCommand(argv: string[]): Promise<number> {
     console.error(USAGE);
     return 2;
   }
-  // Readable by the containers' users, as compose mounts them; the directory is what keeps them private.
-  writeFileSync(join(dir, 'service_signing_key'), keys.SERVICE_SIGNING_KEY, { mode: 0o644 });
+  // The private key is for its owner alone, whatever the directory allows; the public one may be read by all.
+  // `mode` applies to a new file only: chmod makes an existing one private too.
+  const signing = join(dir, 'service_signing_key');
+  writeFileSync(signing, keys.SERVICE_SIGNING_KEY, { mode: 0o600 });
+  chmodSync(signing, 0o600);
   writeFileSync(join(dir, 'service_verify_key'), keys.SERVICE_VERIFY_KEY, { mode: 0o644 });
-  console.log(`wrote ${join(dir, 'service_signing_key')} and ${join(dir, 'service_verify_key')} (kid ${kid})`);
+  console.log(`wrote ${signing} (mode 0600: the gateway's container reads it as uid 1000, so chown it to 1000 unless that is you) and ${join(dir, 'service_verify_key')} (kid ${kid})`);
   return 0;
 }

@@ -1,4 +1,5 @@
-import { contractAcls, kafkaAclsCommands } from './contract-acls';
+import { KAFKA_TOPICS, topicPrincipals } from '@tailsync/contracts';
+import { contractAcls, kafkaAclsCommands, namedReaderAcls } from './contract-acls';
 
 const usernames = { 'tail-sync': 'tail-sync', 'webhook-dispatcher': 'webhook-dispatcher', product: 'product', reader: 'reader' };
 const rights = (group?: string) => contractAcls({ dispatcherGroup: group }).map((r) => `${r.principal} ${r.operation} ${r.resourceType} ${r.name}${r.prefixed ? '*' : ''}`);
@@ -28,5 +29,21 @@ describe("the contract's Kafka ACLs", () => {
     expect(lines).toHaveLength(contractAcls().length);
     expect(lines[0]).toBe('kafka-acls.sh --bootstrap-server <bootstrap> --command-config admin.properties --add --allow-principal User:tail-sync --operation Write --topic tailsync.tail-events');
     expect(lines.at(-1)).toBe('kafka-acls.sh --bootstrap-server <bootstrap> --command-config admin.properties --add --allow-principal User:team-x-reader --operation Read --group reader- --resource-pattern-type prefixed');
+  });
+
+  it('agree with what the AsyncAPI document says of each topic: who writes it, who reads it', () => {
+    const covers = (name: string, prefixed: boolean, topic: string) => (prefixed ? topic.startsWith(name) : topic === name);
+    for (const topic of KAFKA_TOPICS) {
+      const granted = (operation: string) => [...new Set(contractAcls().filter((r) => r.resourceType === 'TOPIC' && r.operation === operation && covers(r.name, r.prefixed, topic.topic)).map((r) => r.principal))];
+      const said = topicPrincipals(topic);
+      expect({ topic: topic.topic, write: granted('WRITE'), read: granted('READ') }).toEqual({ topic: topic.topic, write: said.write, read: said.read.map((r) => r.principal) });
+    }
+  });
+
+  it("give a named reader its topics by whole name and its own groups, nothing else", () => {
+    expect(namedReaderAcls('audit-log', ['tailsync.tail-events']).map((r) => `${r.principal} ${r.operation} ${r.resourceType} ${r.name}${r.prefixed ? '*' : ''}`)).toEqual([
+      'audit-log READ TOPIC tailsync.tail-events',
+      'audit-log READ GROUP audit-log-*',
+    ]);
   });
 });

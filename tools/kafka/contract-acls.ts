@@ -7,7 +7,8 @@ import type { ServicePrincipal } from './principals';
 
 export type AclOperation = 'READ' | 'WRITE' | 'DESCRIBE';
 export interface AclRule {
-  principal: ServicePrincipal;
+  /** A contract principal, or a named reader's name (`kafka-principals --reader NAME`). */
+  principal: string;
   resourceType: 'TOPIC' | 'GROUP';
   /** The resource's name, or its prefix when `prefixed`. */
   name: string;
@@ -41,8 +42,23 @@ export function contractAcls(options: { dispatcherGroup?: string } = {}): AclRul
   ];
 }
 
+/** A named reader's name: a Kafka user name that is none of the contract's principals. */
+export const READER_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+/**
+ * The rights of a named reader (`kafka-principals --reader NAME`): READ on each topic given, by
+ * its whole name, and on the groups `NAME-*` only, so it can neither read what it was not given
+ * nor join, reset or read the offsets of another principal's groups.
+ */
+export function namedReaderAcls(name: string, topics: string[]): AclRule[] {
+  return [
+    ...topics.map((topic): AclRule => ({ principal: name, resourceType: 'TOPIC', name: topic, prefixed: false, operation: 'READ' })),
+    { principal: name, resourceType: 'GROUP', name: `${name}-`, prefixed: true, operation: 'READ' },
+  ];
+}
+
 /** `kafka-acls.sh` lines that grant the same rights, for operators who manage ACLs themselves. */
-export function kafkaAclsCommands(rules: AclRule[], usernames: Record<ServicePrincipal, string>, commandConfig = 'admin.properties', bootstrap = '<bootstrap>'): string[] {
+export function kafkaAclsCommands(rules: AclRule[], usernames: Record<string, string>, commandConfig = 'admin.properties', bootstrap = '<bootstrap>'): string[] {
   return rules.map(
     (r) =>
       `kafka-acls.sh --bootstrap-server ${bootstrap} --command-config ${commandConfig} --add --allow-principal User:${usernames[r.principal]} ` +

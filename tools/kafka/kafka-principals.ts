@@ -9,7 +9,7 @@ import {
   AclOperationTypes, AclPermissionTypes, AclResourceTypes, Kafka, logLevel, ResourcePatternTypes,
   type AclEntry, type Admin,
 } from 'kafkajs';
-import { type AclRule, contractAcls } from './contract-acls';
+import { type AclRule, contractAcls, namedReaderAcls } from './contract-acls';
 import { SERVICE_PRINCIPALS, type ServicePrincipal } from './principals';
 import type { Credentials } from './kafka-clients-file';
 import { upsertScramUsers } from './scram-credentials';
@@ -37,8 +37,33 @@ export async function applyKafkaPrincipals(admin: KafkaConnection, plan: Princip
     const topicsCreated = await createMissingTopics(client, admin, plan.replication);
     const users = SERVICE_PRINCIPALS.map((p) => plan.principals[p]).filter((c): c is Credentials => c.password !== undefined);
     if (users.length > 0) await upsertScramUsers(admin, users.map((u) => ({ name: u.username, password: u.password })));
-    const { added, removed } = await reconcileAcls(client, contractAcls({ dispatcherGroup: plan.dispatcherGroup }), plan);
+    const wanted = contractAcls({ dispatcherGroup: plan.dispatcherGroup }).map((r) => binding(r, plan.principals[r.principal as ServicePrincipal].username));
+    const { added, removed } = await reconcileAcls(client, wanted, SERVICE_PRINCIPALS.map((p) => plan.principals[p].username));
     return { topicsCreated, usersSet: users.map((u) => u.username), aclsAdded: added, aclsRemoved: removed };
+  } finally {
+    await client.disconnect();
+  }
+}
+
+/** A named reader to set: its name (the Kafka user), the topics it reads, its password unless the provider manages users. */
+export interface NamedReaderPlan {
+  name: string;
+  topics: string[];
+  password?: string;
+}
+
+/**
+ * Makes or updates a named reader (`kafka-principals --reader NAME`): its SCRAM user when a password
+ * is given, and exactly namedReaderAcls' rights (any other of its ACLs removed). Nothing else changes.
+ */
+export async function applyNamedReader(admin: KafkaConnection, plan: NamedReaderPlan): Promise<PrincipalsReport> {
+  const kafka = new Kafka({ ...admin, clientId: 'tailsync-kafka-principals', logLevel: logLevel.NOTHING, retry: { retries: 5, initialRetryTime: 200 } });
+  const client = kafka.admin();
+  await client.connect();
+  try {
+    if (plan.password !== undefined) await upsertScramUsers(admin, [{ name: plan.name, password: plan.password }]);
+    const { added, removed } = await reconcileAcls(client, namedReaderAcls(plan.name, plan.topics).map((r) => binding(r, plan.name)), [plan.name]);
+    return { topicsCreated: [], usersSet: plan.password === undefined ? [] : [plan.name], aclsAdded: added, aclsRemoved: removed };
   } finally {
     await client.disconnect();
   }
@@ -68,15 +93,15 @@ function binding(rule: AclRule, username: string): Binding {
 
 const key = (b: Binding) => [b.resourceType, b.resourceName, b.resourcePatternType, b.principal, b.host, b.operation, b.permissionType].join('|');
 
-/** Adds the wanted bindings and removes every other one of the service principals. */
-async function reconcileAcls(client: Admin, rules: AclRule[], plan: PrincipalsPlan): Promise<{ added: number; removed: number }> {
-  const wanted = new Map(rules.map((r) => binding(r, plan.principals[r.principal].username)).map((b) => [key(b), b]));
+/** Adds the wanted bindings and removes every other one of the users named. */
+async function reconcileAcls(client: Admin, bindings: Binding[], usernames: string[]): Promise<{ added: number; removed: number }> {
+  const wanted = new Map(bindings.map((b) => [key(b), b]));
   const present = new Map<string, Binding>();
-  for (const principal of SERVICE_PRINCIPALS) {
+  for (const username of usernames) {
     const { resources } = await client.describeAcls({
       resourceType: AclResourceTypes.ANY,
       resourcePatternType: ResourcePatternTypes.ANY,
-      principal: `User:${plan.principals[principal].username}`,
+      principal: `User:${username}`,
       operation: AclOperationTypes.ANY,
       permissionType: AclPermissionTypes.ANY,
     } as Parameters<Admin['describeAcls']>[0]);

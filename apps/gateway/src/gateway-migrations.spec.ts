@@ -54,6 +54,7 @@ describe("the gateway's migrations (real PostgreSQL)", () => {
 
     expect((await migrate(schema))[0].applied).toEqual([
       '20261124090000000_service-accounts', '20261124090100000_console-sessions', '20261126130000000_auth-failures', '20261126130100000_tokens-valid-after', '20261126130200000_test-calls',
+      '20261128070000000_auth-attempts',
     ]);
     expect(await schemaLayout(pool, schema)).toEqual(fresh);
     expect((await pool.query(`select client_id, status from "${schema}".gw_service_accounts`)).rows).toEqual([{ client_id: 'sa-1', status: 'disabled' }]);

@@ -13,6 +13,7 @@ describe('docker-compose.postgres-store.yml', () => {
     const env = Array.isArray(tailSync.environment) ? Object.fromEntries((tailSync.environment as string[]).map((kv) => kv.split(/=(.*)/s).slice(0, 2))) : tailSync.environment ?? {};
     expect(env.EVENT_STORE).toBe('postgres');
     expect(env).not.toHaveProperty('EVENTSTORE_CONNECTION_STRING');
+    expect(env).not.toHaveProperty('EVENTSTORE_CONNECTION_STRING_FILE');
     expect(tailSync.depends_on).toEqual({
       'kafka-init': expect.objectContaining({ condition: 'service_completed_successfully' }),
       postgres: expect.objectContaining({ condition: 'service_healthy' }),
@@ -24,7 +25,7 @@ describe('docker-compose.postgres-store.yml', () => {
 
 describe('the EventStoreDB service, as Compose makes it', () => {
   const volumeTarget = (env: Record<string, string>) =>
-    (composeConfig(['docker-compose.yml'], env).services.eventstore.volumes as unknown as { source: string; target: string }[]).map((v) => `${v.source}:${v.target}`);
+    (composeConfig(['docker-compose.yml'], env).services.eventstore.volumes as unknown as { source: string; target: string }[]).map((v) => `${v.source}:${v.target}`).filter((m) => m.startsWith('eventstore-data:'));
 
   it("keeps the data in the named volume at the image's data directory: EventStoreDB's by default, KurrentDB's when told", () => {
     expect(volumeTarget({})).toEqual(['eventstore-data:/var/lib/eventstore']);
@@ -38,26 +39,28 @@ describe('the EventStoreDB service, as Compose makes it', () => {
   });
 });
 
-describe('docker-compose.eventstore-secure.yml', () => {
-  const merged = composeConfig(['docker-compose.yml', 'docker-compose.eventstore-secure.yml'], {
-    EVENTSTORE_CERTS_DIR: '/srv/eventstore-certs',
-    EVENTSTORE_USER: 'tailsync',
-    EVENTSTORE_PASSWORD: 'operator-password',
-  });
+describe("docker-compose.yml's EventStoreDB: secure by default", () => {
+  const merged = composeConfig(['docker-compose.yml'], { EVENTSTORE_CERTS_DIR: '/srv/eventstore-certs' });
+  const mounts = (config: ReturnType<typeof composeConfig>, service: string) => ((config.services[service].volumes ?? []) as unknown as { source: string; target: string }[]).map((v) => `${v.source}:${v.target}`);
 
-  it("runs EventStoreDB secure with the operator's certificates, and tail-sync on TLS, trusting their CA, as their user", () => {
-    const eventstore = merged.services.eventstore;
-    expect(eventstore.environment).toMatchObject({
+  it("runs EventStoreDB secure with the operator's certificates, and tail-sync on TLS, trusting their CA, its connection a secret", () => {
+    expect(merged.services.eventstore.environment).toMatchObject({
       EVENTSTORE_INSECURE: 'false',
       EVENTSTORE_CERTIFICATE_FILE: '/etc/eventstore/certs/node.crt',
       EVENTSTORE_TRUSTED_ROOT_CERTIFICATES_PATH: '/etc/eventstore/certs/ca',
     });
-    const mounts = (service: string) => (merged.services[service].volumes as unknown as { source: string; target: string }[]).map((v) => `${v.source}:${v.target}`);
-    expect(mounts('eventstore')).toContain('/srv/eventstore-certs:/etc/eventstore/certs');
-    expect(mounts('tail-sync')).toContain('/srv/eventstore-certs/ca:/etc/tailsync/eventstore-ca');
-    expect(merged.services['tail-sync'].environment?.EVENTSTORE_CONNECTION_STRING).toBe(
-      'esdb://tailsync:operator-password@eventstore:2113?tls=true&tlsCAFile=/etc/tailsync/eventstore-ca/ca.crt',
-    );
+    expect(mounts(merged, 'eventstore')).toContain('/srv/eventstore-certs:/etc/eventstore/certs');
+    expect(mounts(merged, 'tail-sync')).toContain('/srv/eventstore-certs/ca:/etc/tailsync/eventstore-ca');
+    const env = merged.services['tail-sync'].environment ?? {};
+    expect(env.EVENTSTORE_CONNECTION_STRING_FILE).toBe('/run/secrets/eventstore_connection_string');
+    expect(env).not.toHaveProperty('EVENTSTORE_CONNECTION_STRING');
+  });
+
+  it('leaves the event store, its connection and its CA out with the PostgreSQL store', () => {
+    const postgres = composeConfig(['docker-compose.yml', 'docker-compose.postgres-store.yml'], { EVENTSTORE_CERTS_DIR: '/srv/eventstore-certs' });
+    expect(postgres.services['tail-sync'].environment ?? {}).not.toHaveProperty('EVENTSTORE_CONNECTION_STRING_FILE');
+    expect(mounts(postgres, 'tail-sync')).toEqual([]);
+    expect(JSON.stringify(postgres.services['tail-sync'].secrets)).not.toContain('eventstore_connection_string');
   });
 });
 

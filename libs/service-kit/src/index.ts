@@ -34,6 +34,7 @@ export * from './postgres/migrate-command';
 export * from './concurrency/batcher';
 export * from './concurrency/polling-loop';
 export * from './postgres/leader-lock';
+export * from './postgres/transaction';
 export * from './grpc/caller-token';
 export * from './grpc/caller-token-signer';
 export * from './grpc/caller-token-verifier';

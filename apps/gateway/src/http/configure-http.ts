@@ -1,4 +1,5 @@
 import { startBudget } from '../services/infrastructure/request-budget';
+import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import bytes from 'bytes';
@@ -7,6 +8,7 @@ import { parse as parseForm } from 'node:querystring';
 import { GatewayConfig } from '../config/gateway.config';
 import { UnsupportedMediaType, ValidationProblem } from '../problems/domain/problem';
 import { nulInJson, nulInUrl } from './nul-characters';
+import { noticeUntrustedProxy } from './untrusted-proxy-notice';
 import { loneSurrogateInJson } from './lone-surrogates';
 import { openApiDocument } from './openapi-document';
 import { pathOf } from '@tailsync/service-kit';
@@ -27,6 +29,7 @@ export function configureHttp(app: NestFastifyApplication, config: GatewayConfig
     startBudget(req, config.RPC_TIMEOUT_MS);
     done(nulInUrl(req.url) ?? undefined);
   });
+  noticeUntrustedProxy(http, config.TRUST_PROXY, new Logger('http'));
   acceptBodies(http, config);
 
   const document = openApiDocument(app, config.PUBLIC_BASE_URL);

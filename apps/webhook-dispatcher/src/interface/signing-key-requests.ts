@@ -40,7 +40,10 @@ export class SigningKeyRequests {
     return handleRpc(request, async ({ caller }) => this.view(caller.domain));
   }
 
-  /** 404 without a subscription; 409 when it signs with its shared secret (rotated by saving a new one). */
+  /**
+   * 404 without a subscription; 409 when it signs with its shared secret (rotated by saving a new
+   * one), and while a rotation is under way (a second one would otherwise seem to succeed and do nothing).
+   */
   rotate(request: RpcRequest<unknown>): Promise<RpcReply<SigningKeysView>> {
     return handleRpc(request, async ({ caller }) => {
       const subscription = await this.subscriptions.get(caller.domain);
@@ -48,9 +51,16 @@ export class SigningKeyRequests {
       if (subscription.signatureScheme !== 'ed25519') {
         throw new ProblemError({ kind: 'conflict', detail: 'The subscription signs with its shared secret (hmac-sha256): rotate that by saving the subscription with a new sharedSecret.' });
       }
-      await this.events.inTransaction((db) =>
+      const rotation = await this.events.inTransaction((db) =>
         this.subscriptions.keys.rotate(caller.domain, () => sealedKeyPair(this.box, caller.domain), this.config.WEBHOOK_SECRET_GRACE_SECONDS, db),
       );
+      if (!rotation.rotated) {
+        throw new ProblemError({
+          kind: 'conflict',
+          title: 'A rotation is under way',
+          detail: `Key ${rotation.waiting.kid} was published at ${rotation.waiting.createdAt.toISOString()} and signs from ${rotation.waiting.signsFrom.toISOString()}: rotate again after that.`,
+        });
+      }
       return this.view(caller.domain);
     });
   }

@@ -130,8 +130,14 @@ export class SubscriptionRequests {
     });
   }
 
+  /** The tenant's Enable: refused while an operator's disable holds. */
   enable(request: RpcRequest<unknown>): Promise<RpcReply<SubscriptionView>> {
-    return this.viewReply(request, (domain) => this.state.enable(domain));
+    return this.viewReply(request, (domain) => this.state.enable(domain, 'tenant'));
+  }
+
+  /** The admin API's Enable: lifts whatever disabled the subscription, an operator's disable too. */
+  enableByOperator(request: RpcRequest<unknown>): Promise<RpcReply<SubscriptionView>> {
+    return this.viewReply(request, (domain) => this.state.enable(domain, 'operator'));
   }
 
   /** The admin API's Disable: idempotent, a subscription already disabled keeps its reason. */

@@ -55,6 +55,11 @@ export class WebhookDispatcherGrpc {
     return this.calls.reply(call, body, 'subscription', (request) => this.subscriptions.enable(request));
   }
 
+  @GrpcMethod('WebhookDispatcher', 'EnableSubscriptionByOperator')
+  enableSubscriptionByOperator(body: wire.SubscriptionRequest__Output, _: unknown, call: Call) {
+    return this.calls.reply(call, body, 'subscription', (request) => this.subscriptions.enableByOperator(request));
+  }
+
   @GrpcMethod('WebhookDispatcher', 'DisableSubscription')
   disableSubscription(body: wire.SubscriptionRequest__Output, _: unknown, call: Call) {
     return this.calls.reply(call, body, 'subscription', (request) => this.subscriptions.disable(request));

@@ -12,7 +12,9 @@ export const WEBHOOK_DISPATCHER_ROLES: MethodRoles<wire.WebhookDispatcherDefinit
   PutSubscription: ['tenant'],
   GetSubscription: ['tenant', 'operator'],
   DeleteSubscription: ['tenant'],
-  EnableSubscription: ['tenant', 'operator'],
+  // The tenant's Enable cannot lift an operator's Disable; the operator's can.
+  EnableSubscription: ['tenant'],
+  EnableSubscriptionByOperator: ['operator'],
   DisableSubscription: ['operator'],
   TestSubscription: ['tenant', 'operator'],
   ListDeliveries: ['tenant', 'operator'],

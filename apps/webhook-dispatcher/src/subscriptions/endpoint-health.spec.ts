@@ -123,7 +123,7 @@ describe('endpoint health (real PostgreSQL, real Kafka, real receivers)', () => 
     expect(await viewOf(messages, domain)).toMatchObject({ status: 'disabled', disabledReason: 'failing' });
   });
 
-  it('an operator disables a subscription (reason operator, announced once), idempotently; Enable brings it back', async () => {
+  it("an operator disables a subscription (reason operator, announced once), idempotently; the operator's Enable brings it back", async () => {
     const { runtime, messages } = await dispatcher({});
     const domain = uniqueDomain();
     const url = 'http://127.0.0.1:9/hook';
@@ -135,7 +135,7 @@ describe('endpoint health (real PostgreSQL, real Kafka, real receivers)', () => 
     expect(await runtime.state.disable(domain, 'gone')).toBeNull(); // a 410 meanwhile does not replace the operator's reason
     expect(await viewOf(messages, domain)).toMatchObject({ status: 'disabled', disabledReason: 'operator' });
     expect(await messages.disable({ caller: caller(uniqueDomain()), body: {} })).toMatchObject({ ok: false, problem: { kind: 'not-found' } });
-    expect(await messages.enable({ caller: caller(domain), body: {} })).toMatchObject({ ok: true, result: { status: 'active', disabledReason: null, disabledAt: null } });
+    expect(await messages.enableByOperator({ caller: caller(domain), body: {} })).toMatchObject({ ok: true, result: { status: 'active', disabledReason: null, disabledAt: null } });
 
     await eventually(async () => eventsOf(domain).length >= 3, 15_000).catch((e) => { throw new Error(`${e}; got ${JSON.stringify(eventsOf(domain))}`); });
     expect(eventsOf(domain).map((e) => [e.type, e.data])).toEqual([
@@ -144,6 +144,30 @@ describe('endpoint health (real PostgreSQL, real Kafka, real receivers)', () => 
       ['SubscriptionEnabled', { url, reason: 'enable' }],
     ]);
     await eventually(async () => /webhook_subscription_events_total\{type="SubscriptionDisabledByOperator",outcome="published"\} [1-9]/.test(await metricsRegistry.metrics()), 5_000);
+  });
+
+  it("an operator's Disable holds against the tenant's Enable, saves and delete, also when they race it, until an operator enables", async () => {
+    const { runtime, messages } = await dispatcher({});
+    const domain = uniqueDomain();
+    const body = () => ({ eventNames: [EVT], url: 'http://127.0.0.1:9/hook', sealedSecret: runtime.box.encrypt(newSharedSecret(), domain) });
+    await messages.put({ caller: caller(domain), body: body() });
+    // Tenant saves racing the operator's Disable: whatever their order, the subscription ends disabled by the operator.
+    const raced = await Promise.all([
+      ...Array.from({ length: 5 }, () => messages.put({ caller: caller(domain), body: body() })),
+      messages.disable({ caller: caller(domain), body: {} }),
+      ...Array.from({ length: 5 }, () => messages.enable({ caller: caller(domain), body: {} })),
+    ]);
+    expect(raced.every((r) => r.ok || r.problem.kind === 'conflict')).toBe(true);
+    const held = { ok: false, problem: { kind: 'conflict', detail: expect.stringMatching(/disabled by the operator/) } };
+    expect(await messages.enable({ caller: caller(domain), body: {} })).toMatchObject(held);
+    expect(await messages.put({ caller: caller(domain), body: body() })).toMatchObject(held);
+    expect(await messages.delete({ caller: caller(domain), body: {} })).toMatchObject(held);
+    expect(await viewOf(messages, domain)).toMatchObject({ status: 'disabled', disabledReason: 'operator' });
+
+    expect(await messages.enableByOperator({ caller: caller(domain), body: {} })).toMatchObject({ ok: true, result: { status: 'active' } });
+    expect(await messages.put({ caller: caller(domain), body: body() })).toMatchObject({ ok: true, result: { status: 'active' } });
+    await runtime.state.disable(domain, 'gone');
+    expect(await messages.enable({ caller: caller(domain), body: {} })).toMatchObject({ ok: true, result: { status: 'active' } }); // the tenant's own reasons stay the tenant's
   });
 
   it("an operator's Disable leaves a subscription the endpoint disabled as it was, with its reason", async () => {

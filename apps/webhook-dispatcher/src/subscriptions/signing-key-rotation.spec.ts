@@ -75,8 +75,9 @@ describe('Ed25519 signing keys: publication before signing, retirement after (RP
     const b = rotated.items[1].kid;
     expect(statuses(rotated)).toEqual([[a, 'current'], [b, 'next']]);
     expect(Date.parse(rotated.items[1].signsFrom) - t0).toBeGreaterThanOrEqual(GRACE_SECONDS * 1000 - 1000);
-    // Rotating while the new key waits changes nothing.
-    expect(statuses(ok(await keys.rotate({ caller: caller(domain), body: {} })))).toEqual([[a, 'current'], [b, 'next']]);
+    // Rotating while the new key waits is refused, saying which key waits and until when; nothing changes.
+    expect(await keys.rotate({ caller: caller(domain), body: {} })).toMatchObject({ ok: false, problem: { kind: 'conflict', detail: expect.stringContaining(`Key ${b} was published at`) } });
+    expect(statuses(ok(await keys.list({ caller: caller(domain), body: {} })))).toEqual([[a, 'current'], [b, 'next']]);
     const both = await jwks(domain);
     expect(both.keys.map((k) => k.kid)).toEqual([a, b]);
     const during = await testCall(domain);

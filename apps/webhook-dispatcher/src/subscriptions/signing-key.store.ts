@@ -74,17 +74,17 @@ export class SigningKeyStore {
   /**
    * Rotates the domain's key: a new key is published now and signs `graceSeconds` from now; the
    * key signing now stays published `graceSeconds` after that. While a rotation is under way (a key
-   * waits to sign) nothing changes. A domain without a key gets its first, signing at once.
-   * Says whether a key was added.
+   * waits to sign) nothing changes: the waiting key is returned. A domain without a key gets its
+   * first, signing at once.
    */
-  async rotate(domain: string, make: () => SealedKeyPair, graceSeconds: number, db: Db): Promise<{ rotated: boolean }> {
+  async rotate(domain: string, make: () => SealedKeyPair, graceSeconds: number, db: Db): Promise<{ rotated: true } | { rotated: false; waiting: StoredSigningKey }> {
     await db.query(LOCK, [domain]);
     const { rows } = await db.query<Row & { waiting: boolean }>(
       `select ${COLUMNS}, signs_from > now() as waiting from webhook_signing_keys
         where domain = $1 and (retires_at is null or retires_at > now()) order by signs_from desc`,
       [domain],
     );
-    if (rows.length > 0 && rows[0].waiting) return { rotated: false };
+    if (rows.length > 0 && rows[0].waiting) return { rotated: false, waiting: toKey(rows[0]) };
     const pair = make();
     await db.query(
       `insert into webhook_signing_keys (domain, kid, public_key, private_seed_sealed, signs_from) values ($1, $2, $3, $4, now() + make_interval(secs => $5::float8))`,

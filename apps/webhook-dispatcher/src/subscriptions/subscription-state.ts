@@ -1,8 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { EndpointDisabledReason } from '@tailsync/contracts';
+import { ProblemError } from '@tailsync/service-kit';
+import { DISABLED_BY_THE_OPERATOR, mayChange, type SubscriptionActor } from './domain/operator-hold';
 import { SubscriptionEventsPublisher } from './subscription-events.publisher';
 import type { SealedKeyPair } from './signing-key.store';
-import { type SavedSubscription, type StoredSubscription, type SubscriptionInput, SubscriptionStore } from './subscription.store';
+import { type Db, type SavedSubscription, type StoredSubscription, type SubscriptionInput, SubscriptionStore } from './subscription.store';
 import { previousSecretValidUntil } from './subscription-secrets';
 
 /**
@@ -62,6 +64,7 @@ export class SubscriptionState {
    */
   save(domain: string, input: SubscriptionInput, graceSeconds: number, newKeyPair?: () => SealedKeyPair): Promise<SavedSubscription> {
     return this.events.inTransaction(async (db) => {
+      await this.refuseHeld(domain, 'tenant', db);
       if (input.signatureScheme === 'ed25519') {
         if (!newKeyPair) throw new TypeError('SubscriptionState.save: an ed25519 subscription needs newKeyPair');
         await this.store.keys.ensure(domain, newKeyPair, db);
@@ -77,9 +80,13 @@ export class SubscriptionState {
     });
   }
 
-  /** Enables the domain's subscription (and resets its run of failures); null when there is none. */
-  async enable(domain: string): Promise<StoredSubscription | null> {
+  /**
+   * Enables the domain's subscription (and resets its run of failures); null when there is none.
+   * A tenant cannot enable what an operator disabled (a conflict problem).
+   */
+  async enable(domain: string, actor: SubscriptionActor): Promise<StoredSubscription | null> {
     const result = await this.events.inTransaction(async (db) => {
+      await this.refuseHeld(domain, actor, db);
       const enabled = await this.store.enable(domain, db);
       if (enabled?.enabled) await this.events.record(db, 'SubscriptionEnabled', domain, { url: enabled.subscription.url, reason: 'enable' });
       return enabled;
@@ -87,12 +94,20 @@ export class SubscriptionState {
     return result?.subscription ?? null;
   }
 
-  /** Deletes the domain's subscription; false when there was none. */
+  /** Deletes the domain's subscription; false when there was none. Refused while an operator's disable holds (deleting and saving anew would undo it). */
   delete(domain: string): Promise<boolean> {
     return this.events.inTransaction(async (db) => {
+      await this.refuseHeld(domain, 'tenant', db);
       const deleted = await this.store.delete(domain, db);
       if (deleted) await this.events.record(db, 'SubscriptionDeleted', domain, {});
       return deleted;
     });
+  }
+
+  /** A conflict problem when the operator's disable holds against `actor`; the row stays locked for the change that follows. */
+  private async refuseHeld(domain: string, actor: SubscriptionActor, db: Db): Promise<void> {
+    if (!mayChange(await this.store.lockedState(domain, db), actor)) {
+      throw new ProblemError({ kind: 'conflict', title: 'Disabled by the operator', detail: DISABLED_BY_THE_OPERATOR });
+    }
   }
 }

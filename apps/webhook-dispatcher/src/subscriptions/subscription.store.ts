@@ -174,6 +174,15 @@ export class SubscriptionStore {
     return rows[0] ? { subscription: toSubscription(rows[0]), enabled: rows[0].before_status === 'disabled' } : null;
   }
 
+  /**
+   * Why the domain's subscription is disabled (null while active), the row locked until the
+   * transaction ends, so a change decided on it cannot race an operator's disable. Null when there is none.
+   */
+  async lockedState(domain: string, db: Db): Promise<{ disabledReason: DisabledReason | null } | null> {
+    const { rows } = await db.query<{ disabled_reason: DisabledReason | null }>('select disabled_reason from webhook_subscriptions where domain = $1 for update', [domain]);
+    return rows[0] ? { disabledReason: rows[0].disabled_reason } : null;
+  }
+
   async get(domain: string): Promise<StoredSubscription | null> {
     return (await this.getMany([domain])).get(domain) ?? null;
   }

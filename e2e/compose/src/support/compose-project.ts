@@ -30,6 +30,8 @@ export interface StackSecrets {
   kafka_webhook_dispatcher_password: string;
   kafka_product_password: string;
   kafka_reader_password: string;
+  /** tail-sync's connection to the secure EventStoreDB, its user and password in it. */
+  eventstore_connection_string: string;
 }
 
 /** The Kafka principals a client outside the stack connects as, over the EXTERNAL listener. */
@@ -47,6 +49,16 @@ export const secretFiles: SecretSettings = (secrets, dir) => {
   for (const [name, value] of Object.entries(secrets)) writeFileSync(join(secretsDir, name), `${value}\n`, { mode: 0o644 });
   return { TAILSYNC_SECRETS_DIR: secretsDir };
 };
+
+/**
+ * tail-sync's connection to the secure store as an operator writes it: EVENTSTORE_USER and
+ * EVENTSTORE_PASSWORD (a fresh node's built-in admin by default), TLS trusting the mounted CA.
+ */
+function eventStoreConnectionString(): string {
+  const user = encodeURIComponent(process.env.EVENTSTORE_USER ?? 'admin');
+  const password = encodeURIComponent(process.env.EVENTSTORE_PASSWORD ?? 'changeit');
+  return `esdb://${user}:${password}@eventstore:2113?tls=true&tlsCAFile=/etc/tailsync/eventstore-ca/ca.crt`;
+}
 
 function serviceKeySecrets(): Pick<StackSecrets, 'service_signing_key' | 'service_verify_key'> {
   const keys = newServiceKeys();
@@ -68,8 +80,8 @@ export interface ComposeProjectOptions {
 
 /**
  * The operators' compose stack as the test runs it: a checkout's docker-compose.yml, the
- * PostgreSQL-store override unless TAILSYNC_COMPOSE_STORE=esdb (no EventStoreDB image here; with
- * EVENTSTORE_CERTS_DIR also the secure-store override), and the test's receiver; settings in an
+ * PostgreSQL-store override unless TAILSYNC_COMPOSE_STORE=esdb (no EventStoreDB image here; the
+ * store then runs secure, with EVENTSTORE_CERTS_DIR's certificates), and the test's receiver; settings in an
  * .env file as an operator writes one.
  */
 export class ComposeProject {
@@ -86,7 +98,7 @@ export class ComposeProject {
     this.dir = join(REPO_ROOT, '.data', 'compose', options.settingsDir ?? this.name);
     mkdirSync(this.dir, { recursive: true });
     const images = Object.fromEntries(
-      ['NODE_IMAGE', 'KAFKA_IMAGE', 'POSTGRES_IMAGE', 'EVENTSTORE_IMAGE', 'EVENTSTORE_DATA_DIR', 'EVENTSTORE_CERTS_DIR', 'EVENTSTORE_USER', 'EVENTSTORE_PASSWORD'].flatMap((k) => (process.env[k] ? [[k, process.env[k] as string]] : [])),
+      ['NODE_IMAGE', 'KAFKA_IMAGE', 'POSTGRES_IMAGE', 'EVENTSTORE_IMAGE', 'EVENTSTORE_DATA_DIR', 'EVENTSTORE_CERTS_DIR'].flatMap((k) => (process.env[k] ? [[k, process.env[k] as string]] : [])),
     );
     this.secrets = options.secrets ?? {
       admin_token: randomBytes(24).toString('hex'),
@@ -99,6 +111,7 @@ export class ComposeProject {
       kafka_webhook_dispatcher_password: randomBytes(24).toString('hex'),
       kafka_product_password: randomBytes(24).toString('hex'),
       kafka_reader_password: randomBytes(24).toString('hex'),
+      eventstore_connection_string: eventStoreConnectionString(),
     };
     this.settings = {
       GATEWAY_PORT: process.env.COMPOSE_TEST_GATEWAY_PORT ?? '23000',
@@ -112,8 +125,6 @@ export class ComposeProject {
     this.files = [
       'docker-compose.yml',
       ...(process.env.TAILSYNC_COMPOSE_STORE === 'esdb' ? [] : ['docker-compose.postgres-store.yml']),
-      // Certificates given: the store runs secure (the operators-stack workflow).
-      ...(process.env.TAILSYNC_COMPOSE_STORE === 'esdb' && process.env.EVENTSTORE_CERTS_DIR ? ['docker-compose.eventstore-secure.yml'] : []),
       // The operator's certificate given: TLS on Kafka's EXTERNAL listener.
       ...(this.settings.KAFKA_TLS_DIR ? ['docker-compose.kafka-tls.yml'] : []),
       'e2e/compose/receiver.compose.yml',

@@ -50,6 +50,19 @@ describe('AsyncAPI document (checked by @asyncapi/parser)', () => {
     }
   });
 
+  it('names the security scheme and, per channel, the principals that write and read it', async () => {
+    const document = asyncApiDocument() as any;
+    expect(document.servers.compose.security).toContainEqual({ $ref: '#/components/securitySchemes/scramSha512' });
+    expect(document.components.securitySchemes.scramSha512.type).toBe('scramSha512');
+    expect(document.channels.tailEvents['x-kafka-principals']).toEqual({
+      write: ['tail-sync'],
+      read: [{ principal: 'reader', groups: 'reader-*' }, { principal: 'NAME', groups: 'NAME-*', when: 'kafka-principals --reader NAME --topic tailsync.tail-events' }],
+    });
+    expect(document.channels.tailEvents.description).toContain('read by `reader` (groups `reader-*`) and a named reader given this topic');
+    const { parsed } = await parse(document);
+    expect(parsed!.servers().all()[0].security().length).toBeGreaterThan(0);
+  });
+
   it('is refused by the parser when broken (the check is not vacuous)', async () => {
     const broken = asyncApiDocument() as { operations: Record<string, { channel: { $ref: string } }> };
     broken.operations.publishTailEvents.channel.$ref = '#/channels/noSuchChannel';

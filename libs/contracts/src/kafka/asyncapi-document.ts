@@ -1,6 +1,7 @@
 import { API_VERSION } from '../version';
 import type { JsonSchema } from './json-schema';
 import { KAFKA_TOPICS, type TopicContract } from './kafka-topics';
+import { NAMED_READER_GROUPS, topicPrincipals } from './topic-principals';
 
 const KAFKA_BINDING_VERSION = '0.5.0';
 
@@ -11,11 +12,23 @@ function topicConfiguration(config: Record<string, string>): Record<string, unkn
   return out;
 }
 
+/** The sentence of a channel's description that says which principals write and read it. */
+function principalsSentence(t: TopicContract): string {
+  const { write, read } = topicPrincipals(t);
+  const readers = [
+    ...read.map((r) => `\`${r.principal}\` (groups \`${r.groups}\`)`),
+    `a named reader given this topic (\`kafka-principals --reader NAME --topic ${t.topic}\`, groups \`${NAMED_READER_GROUPS}\`)`,
+  ];
+  return ` Kafka principals: written by ${write.map((w) => `\`${w}\``).join(', ')}; read by ${readers.join(' and ')}; no one else.`;
+}
+
 function channel(t: TopicContract) {
+  const { write, read } = topicPrincipals(t);
   return {
     address: t.topic,
     title: t.topic,
-    description: t.description,
+    description: t.description + principalsSentence(t),
+    'x-kafka-principals': { write, read: [...read, { principal: 'NAME', groups: NAMED_READER_GROUPS, when: `kafka-principals --reader NAME --topic ${t.topic}` }] },
     messages: { [t.message.name]: { $ref: `#/components/messages/${t.message.name}` } },
     bindings: {
       kafka: {

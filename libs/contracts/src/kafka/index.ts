@@ -5,6 +5,7 @@ export * from './webhook-subscription-event.schema';
 export * from './dead-letter.schema';
 export * from './kafka-topics';
 export * from './asyncapi-document';
+export * from './topic-principals';
 export * from './message-validator';
 export * from './schema-compatibility';
 export * from './schema-files';

@@ -45,7 +45,7 @@ describe('docker-compose.yml', () => {
     expect(compose.services.kafka.volumes).toEqual(['kafka-data:/var/lib/kafka/data', './compose/kafka-start.sh:/opt/tailsync/kafka-start.sh:ro']);
     expect(compose.services.kafka.environment?.KAFKA_LOG_DIRS).toBe('/var/lib/kafka/data');
     expect(compose.services.postgres.volumes).toEqual(['postgres-data:/var/lib/postgresql']);
-    expect(compose.services.eventstore.volumes).toEqual(['eventstore-data:${EVENTSTORE_DATA_DIR:-/var/lib/eventstore}']);
+    expect(compose.services.eventstore.volumes).toEqual(['eventstore-data:${EVENTSTORE_DATA_DIR:-/var/lib/eventstore}', '${EVENTSTORE_CERTS_DIR:-./eventstore-certs}:/etc/eventstore/certs:ro']);
   });
 
   it('gives every long-running service a health check and makes every dependency wait for health, or for kafka-init to succeed', () => {
@@ -153,14 +153,15 @@ describe('docker-compose.yml hardening', () => {
   it('gives secrets only as files (*_FILE), never in an environment, each from the secrets directory', () => {
     const secretNames = Object.keys(compose.secrets ?? {}).sort();
     expect(secretNames).toEqual([
-      'admin_token', 'jwt_secret', 'kafka_admin_password', 'kafka_product_password', 'kafka_reader_password', 'kafka_tail_sync_password',
+      'admin_token', 'eventstore_connection_string', 'jwt_secret', 'kafka_admin_password', 'kafka_product_password', 'kafka_reader_password', 'kafka_tail_sync_password',
       'kafka_webhook_dispatcher_password', 'postgres_password', 'service_signing_key', 'service_verify_key', 'webhook_secret_key',
     ]);
     for (const name of secretNames) expect(compose.secrets?.[name].file).toBe(`\${TAILSYNC_SECRETS_DIR:-./secrets}/${name}`);
     for (const [name, service] of Object.entries(compose.services)) {
       const env = Object.entries(service.environment ?? {});
       expect({ name, inline: env.filter(([k]) => /(PASSWORD|SECRET|TOKEN|_KEY)$/.test(k)).map(([k]) => k) }).toEqual({ name, inline: [] });
-      for (const [key, value] of env.filter(([k]) => k.endsWith('_FILE'))) {
+      // The event store's certificate and key files are in its mounted certificate directory, not secrets.
+      for (const [key, value] of env.filter(([k, v]) => k.endsWith('_FILE') && !(name === 'eventstore' && String(v).startsWith('/etc/eventstore/certs/')))) {
         const secret = String(value).replace('/run/secrets/', '');
         expect({ name, key, mounted: service.secrets?.includes(secret) }).toEqual({ name, key, mounted: true });
       }
@@ -199,3 +200,21 @@ describe('.env.example', () => {
   });
 });
 
+describe('EventStoreDB in docker-compose.yml: secure by default', () => {
+  const compose = readCompose();
+
+  it("runs with TLS and its users enforced, on the operator's certificates; tail-sync trusts their CA and reads its connection from a secret", () => {
+    expect(compose.services.eventstore.environment).toMatchObject({
+      EVENTSTORE_INSECURE: 'false',
+      EVENTSTORE_CERTIFICATE_FILE: '/etc/eventstore/certs/node.crt',
+      EVENTSTORE_CERTIFICATE_PRIVATE_KEY_FILE: '/etc/eventstore/certs/node.key',
+      EVENTSTORE_TRUSTED_ROOT_CERTIFICATES_PATH: '/etc/eventstore/certs/ca',
+    });
+    const tailSync = compose.services['tail-sync'];
+    expect(tailSync.environment).not.toHaveProperty('EVENTSTORE_CONNECTION_STRING');
+    expect(tailSync.environment?.EVENTSTORE_CONNECTION_STRING_FILE).toBe('/run/secrets/eventstore_connection_string');
+    expect(tailSync.secrets).toContain('eventstore_connection_string');
+    expect(tailSync.volumes).toEqual(['${EVENTSTORE_CERTS_DIR:-./eventstore-certs}/ca:/etc/tailsync/eventstore-ca:ro']);
+    expect(existsSync(join(REPO_ROOT, 'docker-compose.eventstore-secure.yml'))).toBe(false); // folded in: no override to forget
+  });
+});

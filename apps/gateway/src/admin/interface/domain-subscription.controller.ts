@@ -38,17 +38,21 @@ export class DomainSubscriptionController {
 
   @Post('Enable')
   @HttpCode(200)
-  @ApiOperation({ summary: "Enable a domain's disabled subscription and reset its run of failures." })
+  @ApiOperation({
+    summary: "Enable a domain's disabled subscription and reset its run of failures.",
+    description: 'The only way to lift an operator\'s Disable: until then the domain\'s own Enable, saves and DELETE answer 409.',
+  })
   @ApiOkResponse({ type: SubscriptionView })
   async enable(@Param() params: DomainParams, @Req() req: FastifyRequest): Promise<SubscriptionView> {
-    return this.dispatcher.enableSubscription(adminCaller(params.domain, req));
+    return this.dispatcher.enableSubscriptionByOperator(adminCaller(params.domain, req));
   }
 
   @Post('Disable')
   @HttpCode(200)
   @ApiOperation({
-    summary: "Disable a domain's subscription (disabledReason `operator`): callbacks stop and consumed events are recorded as skipped until it is enabled or saved again.",
-    description: 'Idempotent: a subscription already disabled answers 200 and keeps its reason and disabledAt. Announced on tailsync.webhook-subscriptions as SubscriptionDisabledByOperator.',
+    summary: "Disable a domain's subscription (disabledReason `operator`): callbacks stop and consumed events are recorded as skipped until an operator enables it.",
+    description: 'Holds against the domain: its Enable, saves and DELETE answer 409 ("disabled by the operator") until POST …/Subscription/Enable here. '
+      + 'Idempotent: a subscription already disabled answers 200 and keeps its reason and disabledAt. Announced on tailsync.webhook-subscriptions as SubscriptionDisabledByOperator.',
   })
   @ApiOkResponse({ type: SubscriptionView })
   async disable(@Param() params: DomainParams, @Req() req: FastifyRequest): Promise<SubscriptionView> {

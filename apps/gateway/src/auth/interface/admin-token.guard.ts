@@ -29,10 +29,7 @@ export class AdminTokenGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<FastifyRequest>();
     const header = req.headers.authorization;
     if (header !== undefined) {
-      const fromAddress = adminAddressKey(req.ip);
-      await this.failures.refuseIfBlocked([fromAddress]);
-      if (header.startsWith('Bearer ') && isAdminToken(header.slice(7), expected)) return true;
-      await this.failures.recordFailure([fromAddress]);
+      if (await this.failures.checkNow([adminAddressKey(req.ip)], () => header.startsWith('Bearer ') && isAdminToken(header.slice(7), expected))) return true;
       throw new Unauthorized('A valid admin token is required.');
     }
     const session = await this.active.of(req);

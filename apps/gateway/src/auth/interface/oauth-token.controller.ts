@@ -1,3 +1,4 @@
+import { setTimeout } from 'node:timers/promises';
 import { Body, Controller, Headers, HttpCode, Ip, Post } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiProperty, ApiServiceUnavailableResponse, ApiTags, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
@@ -7,7 +8,7 @@ import { UnsupportedGrantType } from '../domain/oauth-error';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, AccessTokenClaims } from '../domain/access-token';
 import { Public } from '@tailsync/service-kit';
 import { UNKNOWN_ACCOUNT_HASH, verifySecret } from '../domain/secret-hash';
-import { clientKey, FailureKey, FailureLimit, tokenAddressKey } from '../infrastructure/failure-limit';
+import { clientAddressKey, clientKey, FailureKey, FailureLimit, tokenAddressKey } from '../infrastructure/failure-limit';
 import { HashingPool } from '../application/hashing-pool';
 import { NoStore } from '../../http/no-store';
 import { ServiceAccountsStore } from '../infrastructure/service-accounts.store';
@@ -49,30 +50,35 @@ export class OAuthTokenController {
   @ApiBody({ type: TokenRequestDto, description: 'The RFC 6749 parameters as a form; the same fields as a JSON body are accepted too.' })
   @ApiOkResponse({ type: TokenView })
   @ApiUnauthorizedResponse({ description: 'Unknown client, wrong secret, disabled account, or no credentials.' })
-  @ApiTooManyRequestsResponse({ description: 'Too many failed attempts for this client id or from this address in the last minute; see Retry-After.' })
+  @ApiTooManyRequestsResponse({ description: 'Too many failed attempts from this address, or for this client id from this address, in the last minute; see Retry-After. Failures for a client id from many addresses only slow its answers (at most 3 s).' })
   @ApiServiceUnavailableResponse({ description: 'Too many sign-ins are being checked at once; see Retry-After.' })
   async token(@Body() body: Record<string, unknown> | undefined, @Ip() address: string, @Headers('authorization') authorization?: string): Promise<TokenView> {
     const form = body ?? {};
     if (form.grant_type === undefined || form.grant_type === '') throw new ValidationProblem({ grant_type: ['grant_type is required.'] });
     if (form.grant_type !== 'client_credentials') throw new UnsupportedGrantType();
     const fromAddress = tokenAddressKey(address);
-    await this.failures.refuseIfBlocked([fromAddress]);
-    const basic = await this.refusing([fromAddress], () => parseBasic(authorization));
-    const clientId = basic?.id ?? form.client_id;
-    const clientSecret = basic?.secret ?? form.client_secret;
-    if (typeof clientId !== 'string' || typeof clientSecret !== 'string' || !clientId || !clientSecret) {
-      await this.failures.recordFailure([fromAddress]);
-      throw new Unauthorized('client_id and client_secret are required.');
-    }
-    const keys = [fromAddress, clientKey(clientId)];
-    await this.failures.refuseIfBlocked(keys);
+    const credentials = await this.refusing(fromAddress, () => credentialsOf(form, authorization));
+    // The block is per address and per (client id, address): another account of the domain, which
+    // sees the client id, cannot lock the real client out from elsewhere; from many addresses it only slows it.
+    const attempt = await this.failures.attempt({
+      blocking: [fromAddress, clientAddressKey(credentials.id, address)],
+      slowing: [clientKey(credentials.id)],
+    });
+    if (attempt.delayMs > 0) await setTimeout(attempt.delayMs);
     // An id we could not have issued is not looked up (it might not even be storable text).
-    const account = CLIENT_ID.test(clientId) ? await this.accounts.find(clientId) : null;
-    const matches = await this.hashing.run(async () => verifySecret(clientSecret, account?.secretHash ?? (await UNKNOWN_ACCOUNT_HASH)));
+    const account = CLIENT_ID.test(credentials.id) ? await this.accounts.find(credentials.id) : null;
+    let matches: boolean;
+    try {
+      matches = await this.hashing.run(async () => verifySecret(credentials.secret, account?.secretHash ?? (await UNKNOWN_ACCOUNT_HASH)));
+    } catch (error) {
+      await attempt.withdraw(); // never checked (the pool was full): not a failure
+      throw error;
+    }
     if (!account || !matches || account.status !== 'active') {
-      await this.failures.recordFailure(keys);
+      await attempt.failed();
       throw new Unauthorized(account && matches ? 'The service account is disabled.' : 'Unknown client or wrong secret.');
     }
+    await attempt.withdraw();
     const claims: AccessTokenClaims = { sub: account.clientId, dom: account.domain, iat_ms: Date.now() };
     const access_token = await this.jwt.signAsync(claims, {
       secret: this.config.JWT_SECRET,
@@ -84,12 +90,12 @@ export class OAuthTokenController {
     return { access_token, token_type: 'Bearer', expires_in: this.config.ACCESS_TOKEN_TTL_SECONDS };
   }
 
-  /** Runs `step`; a 401 it throws counts as a failure of `keys`. */
-  private async refusing<T>(keys: FailureKey[], step: () => T): Promise<T> {
+  /** Runs `step`; a 401 it throws counts as a failure from the address (429 instead once it is at its limit). */
+  private async refusing<T>(fromAddress: FailureKey, step: () => T): Promise<T> {
     try {
       return step();
     } catch (error) {
-      if (error instanceof Unauthorized) await this.failures.recordFailure(keys);
+      if (error instanceof Unauthorized) await this.failures.checkNow([fromAddress], () => false);
       throw error;
     }
   }
@@ -97,6 +103,15 @@ export class OAuthTokenController {
 
 /** The shape of every client id this gateway issues (see ServiceAccountsController). */
 const CLIENT_ID = /^sa_[0-9a-f]{24}$/;
+
+/** The client id and secret, from HTTP Basic or the body; a 401 when either is missing. */
+function credentialsOf(form: Record<string, unknown>, authorization: string | undefined): { id: string; secret: string } {
+  const basic = parseBasic(authorization);
+  const id = basic?.id ?? form.client_id;
+  const secret = basic?.secret ?? form.client_secret;
+  if (typeof id !== 'string' || typeof secret !== 'string' || !id || !secret) throw new Unauthorized('client_id and client_secret are required.');
+  return { id, secret };
+}
 
 function parseBasic(header?: string): { id: string; secret: string } | null {
   if (!header?.startsWith('Basic ')) return null;

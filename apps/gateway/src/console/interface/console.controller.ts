@@ -66,12 +66,7 @@ export class ConsoleController {
     const expected = this.requireConsole();
     // A page of another site must not sign a browser in (login CSRF): the browser names the page's origin.
     if (!sameOrigin(req)) throw new Unauthorized('Sign in from the console page.');
-    const fromAddress = adminAddressKey(req.ip);
-    await this.failures.refuseIfBlocked([fromAddress]);
-    if (!isAdminToken(body.token, expected)) {
-      await this.failures.recordFailure([fromAddress]);
-      throw new Unauthorized('That is not the admin token.');
-    }
+    if (!(await this.failures.checkNow([adminAddressKey(req.ip)], () => isAdminToken(body.token, expected)))) throw new Unauthorized('That is not the admin token.');
     const { cookieValue: value } = this.sessions.issue(Date.now());
     void reply.header('Set-Cookie', cookie(req, value, SESSION_LIFETIME_MS / 1000));
   }

@@ -28,6 +28,11 @@ export class DispatcherClient {
     return subscriptionView(resultOf(await this.channel.call('EnableSubscription', caller, {}), 'subscription'));
   }
 
+  /** The admin API's Enable: lifts an operator's disable too (the tenant's Enable cannot). */
+  async enableSubscriptionByOperator(caller: BudgetedCaller): Promise<SubscriptionView> {
+    return subscriptionView(resultOf(await this.channel.call('EnableSubscriptionByOperator', caller, {}), 'subscription'));
+  }
+
   async disableSubscription(caller: BudgetedCaller): Promise<SubscriptionView> {
     return subscriptionView(resultOf(await this.channel.call('DisableSubscription', caller, {}), 'subscription'));
   }

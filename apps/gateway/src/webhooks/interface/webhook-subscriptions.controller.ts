@@ -40,6 +40,7 @@ export class WebhookSubscriptionsController {
   @HttpCode(200)
   @ApiOperation({ summary: "Create or update your domain's subscription (one per domain). The shared secret is never returned." })
   @ApiOkResponse({ type: SubscriptionView })
+  @ApiConflictResponse({ description: 'The subscription is disabled by the operator (disabledReason `operator`): only an operator can enable it.' })
   async put(@Caller() caller: BudgetedCaller, @Body() body: SubscriptionDto): Promise<SubscriptionView> {
     // Sealed here, so the secret never travels between services in clear; the dispatcher stores the sealed text.
     const request: PutSubscriptionRequest = {
@@ -67,6 +68,7 @@ export class WebhookSubscriptionsController {
   @ApiOperation({ summary: "Delete your domain's subscription (every event type). Pending deliveries then end failed." })
   @ApiNoContentResponse()
   @ApiNotFoundResponse({ description: 'No subscription.' })
+  @ApiConflictResponse({ description: 'The subscription is disabled by the operator (disabledReason `operator`): only an operator can enable it.' })
   async delete(@Caller() caller: BudgetedCaller): Promise<void> {
     await this.dispatcher.deleteSubscription(caller);
   }
@@ -76,6 +78,7 @@ export class WebhookSubscriptionsController {
   @ApiOperation({ summary: "Enable your domain's subscription after it was disabled (gone or failing), and reset its run of failures." })
   @ApiOkResponse({ type: SubscriptionView })
   @ApiNotFoundResponse({ description: 'No subscription.' })
+  @ApiConflictResponse({ description: 'The subscription is disabled by the operator (disabledReason `operator`): only an operator can enable it.' })
   async enable(@Caller() caller: BudgetedCaller): Promise<SubscriptionView> {
     return this.dispatcher.enableSubscription(caller);
   }
@@ -137,11 +140,11 @@ export class WebhookSubscriptionsController {
   @HttpCode(200)
   @ApiOperation({
     summary: "Rotate your domain's Ed25519 signing key: a new key is published now and signs after the grace period; the current one stays published for a grace period after that.",
-    description: 'The grace period is WEBHOOK_SECRET_GRACE_SECONDS (default 86,400 s). While a new key waits to sign, rotating again changes nothing.',
+    description: 'The grace period is WEBHOOK_SECRET_GRACE_SECONDS (default 86,400 s). While a new key waits to sign, rotating again answers 409.',
   })
   @ApiOkResponse({ type: SigningKeysPageView })
   @ApiNotFoundResponse({ description: 'No subscription.' })
-  @ApiConflictResponse({ description: 'The subscription signs with its shared secret (hmac-sha256).' })
+  @ApiConflictResponse({ description: 'The subscription signs with its shared secret (hmac-sha256), or a rotation is under way (a new key waits to sign).' })
   async rotateSigningKey(@Caller() caller: BudgetedCaller): Promise<SigningKeysPageView> {
     return this.dispatcher.rotateSigningKey(caller);
   }

@@ -66,14 +66,35 @@ export interface WebhookDispatcherClient extends grpc.Client {
   disableSubscription(argument: _tailsync_v1_SubscriptionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
   disableSubscription(argument: _tailsync_v1_SubscriptionRequest, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
   
+  /**
+   * The tenant's Enable: a conflict while an operator's disable holds.
+   */
   EnableSubscription(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
   EnableSubscription(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
   EnableSubscription(argument: _tailsync_v1_SubscriptionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
   EnableSubscription(argument: _tailsync_v1_SubscriptionRequest, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  /**
+   * The tenant's Enable: a conflict while an operator's disable holds.
+   */
   enableSubscription(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
   enableSubscription(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
   enableSubscription(argument: _tailsync_v1_SubscriptionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
   enableSubscription(argument: _tailsync_v1_SubscriptionRequest, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * The admin API's Enable: lifts any disable, an operator's too.
+   */
+  EnableSubscriptionByOperator(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  EnableSubscriptionByOperator(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  EnableSubscriptionByOperator(argument: _tailsync_v1_SubscriptionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  EnableSubscriptionByOperator(argument: _tailsync_v1_SubscriptionRequest, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  /**
+   * The admin API's Enable: lifts any disable, an operator's too.
+   */
+  enableSubscriptionByOperator(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  enableSubscriptionByOperator(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  enableSubscriptionByOperator(argument: _tailsync_v1_SubscriptionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  enableSubscriptionByOperator(argument: _tailsync_v1_SubscriptionRequest, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
   
   /**
    * The domain's Ed25519 public keys, as the public JWK Set endpoint serves them.
@@ -175,14 +196,14 @@ export interface WebhookDispatcherClient extends grpc.Client {
   redeliver(argument: _tailsync_v1_RedeliverRequest, callback: grpc.requestCallback<_tailsync_v1_RedeliverReply__Output>): grpc.ClientUnaryCall;
   
   /**
-   * Publishes a new key that signs a grace period later (nothing changes while one waits).
+   * Publishes a new key that signs a grace period later; a conflict while one waits.
    */
   RotateSigningKey(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
   RotateSigningKey(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
   RotateSigningKey(argument: _tailsync_v1_SubscriptionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
   RotateSigningKey(argument: _tailsync_v1_SubscriptionRequest, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
   /**
-   * Publishes a new key that signs a grace period later (nothing changes while one waits).
+   * Publishes a new key that signs a grace period later; a conflict while one waits.
    */
   rotateSigningKey(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
   rotateSigningKey(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
@@ -216,7 +237,15 @@ export interface WebhookDispatcherHandlers extends grpc.UntypedServiceImplementa
    */
   DisableSubscription: grpc.handleUnaryCall<_tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SubscriptionReply>;
   
+  /**
+   * The tenant's Enable: a conflict while an operator's disable holds.
+   */
   EnableSubscription: grpc.handleUnaryCall<_tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SubscriptionReply>;
+  
+  /**
+   * The admin API's Enable: lifts any disable, an operator's too.
+   */
+  EnableSubscriptionByOperator: grpc.handleUnaryCall<_tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SubscriptionReply>;
   
   /**
    * The domain's Ed25519 public keys, as the public JWK Set endpoint serves them.
@@ -246,7 +275,7 @@ export interface WebhookDispatcherHandlers extends grpc.UntypedServiceImplementa
   Redeliver: grpc.handleUnaryCall<_tailsync_v1_RedeliverRequest__Output, _tailsync_v1_RedeliverReply>;
   
   /**
-   * Publishes a new key that signs a grace period later (nothing changes while one waits).
+   * Publishes a new key that signs a grace period later; a conflict while one waits.
    */
   RotateSigningKey: grpc.handleUnaryCall<_tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SigningKeysReply>;
   
@@ -259,6 +288,7 @@ export interface WebhookDispatcherDefinition extends grpc.ServiceDefinition {
   DeleteSubscription: MethodDefinition<_tailsync_v1_SubscriptionRequest, _tailsync_v1_DeleteSubscriptionReply, _tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_DeleteSubscriptionReply__Output>
   DisableSubscription: MethodDefinition<_tailsync_v1_SubscriptionRequest, _tailsync_v1_SubscriptionReply, _tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SubscriptionReply__Output>
   EnableSubscription: MethodDefinition<_tailsync_v1_SubscriptionRequest, _tailsync_v1_SubscriptionReply, _tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SubscriptionReply__Output>
+  EnableSubscriptionByOperator: MethodDefinition<_tailsync_v1_SubscriptionRequest, _tailsync_v1_SubscriptionReply, _tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SubscriptionReply__Output>
   GetSigningKeySet: MethodDefinition<_tailsync_v1_SubscriptionRequest, _tailsync_v1_SigningKeySetReply, _tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SigningKeySetReply__Output>
   GetSubscription: MethodDefinition<_tailsync_v1_SubscriptionRequest, _tailsync_v1_SubscriptionReply, _tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SubscriptionReply__Output>
   ListDeliveries: MethodDefinition<_tailsync_v1_ListDeliveriesRequest, _tailsync_v1_DeliveryPageReply, _tailsync_v1_ListDeliveriesRequest__Output, _tailsync_v1_DeliveryPageReply__Output>
