@@ -28,6 +28,7 @@ export * from './ops/public.decorator';
 export * from './config/compose-check';
 export * from './postgres/migrations';
 export * from './postgres/in-schema';
+export * from './postgres/in-transaction';
 export * from './postgres/migrate-command';
 export * from './concurrency/batcher';
 export * from './concurrency/polling-loop';

@@ -1,5 +1,6 @@
 import type { WebhookSubscriptionEvent, WebhookSubscriptionEventData, WebhookSubscriptionEventType } from '@tailsync/contracts';
 import { randomUUID } from 'node:crypto';
+import { inTransaction } from '@tailsync/service-kit';
 import type { Pool } from 'pg';
 import { SubscriptionEventsRelay, type SubscriptionEventsRelayOptions } from './subscription-events.relay';
 import type { Db } from './subscription.store';
@@ -47,18 +48,8 @@ export class SubscriptionEventsPublisher {
 
   /** Runs a change and the events it records in one transaction, then relays the events. */
   async inTransaction<T>(work: (db: Db) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('begin');
-      const result = await work(client);
-      await client.query('commit');
-      this.relayNow();
-      return result;
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    const result = await inTransaction(this.pool, work);
+    this.relayNow();
+    return result;
   }
 }
