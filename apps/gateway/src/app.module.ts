@@ -3,7 +3,7 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { validationPipe } from './http/validation';
 import type { wire } from '@tailsync/contracts';
 import {
-  CallerTokenSigner, createPool, loggingModule, OpsModule, PG_POOL, PoolLifecycle, PostgresReadiness, type ReadinessCheck,
+  CallerTokenSigner, createPool, grpcTlsFiles, loggingModule, OpsModule, PG_POOL, PoolLifecycle, PostgresReadiness, type ReadinessCheck,
 } from '@tailsync/service-kit';
 import type { Pool } from 'pg';
 import { GatewayConfig } from './config/gateway.config';
@@ -42,13 +42,13 @@ export function appModule(config: GatewayConfig) {
       {
         provide: TailSyncClient,
         useFactory: (settings: GatewayConfig, signer: CallerTokenSigner) =>
-          new TailSyncClient(new ServiceChannel<wire.TailSyncDefinition>({ ...TAIL_SYNC_SERVICE, target: settings.TAIL_SYNC_GRPC_TARGET }, signer)),
+          new TailSyncClient(new ServiceChannel<wire.TailSyncDefinition>({ ...TAIL_SYNC_SERVICE, target: settings.TAIL_SYNC_GRPC_TARGET, tls: grpcTlsFiles(settings) }, signer)),
         inject: [GatewayConfig, CallerTokenSigner],
       },
       {
         provide: DispatcherClient,
         useFactory: (settings: GatewayConfig, signer: CallerTokenSigner) =>
-          new DispatcherClient(new ServiceChannel<wire.WebhookDispatcherDefinition>({ ...DISPATCHER_SERVICE, target: settings.WEBHOOK_DISPATCHER_GRPC_TARGET }, signer)),
+          new DispatcherClient(new ServiceChannel<wire.WebhookDispatcherDefinition>({ ...DISPATCHER_SERVICE, target: settings.WEBHOOK_DISPATCHER_GRPC_TARGET, tls: grpcTlsFiles(settings) }, signer)),
         inject: [GatewayConfig, CallerTokenSigner],
       },
       { provide: ServiceChannels, useFactory: (...clients: { close(): void }[]) => new ServiceChannels(clients), inject: [TailSyncClient, DispatcherClient] },

@@ -36,6 +36,8 @@ export * from './postgres/leader-lock';
 export * from './grpc/caller-token';
 export * from './grpc/served-calls';
 export * from './grpc/grpc-server';
+export * from './grpc/grpc-tls';
+export * from './grpc/gateway-peer';
 export * from './grpc/service-keys';
 export * from './secrets/secret-box';
 export * from './observability/request-context';

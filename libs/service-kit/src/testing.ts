@@ -5,3 +5,4 @@ export type { MigratedSchema } from './postgres/migrated-schema.test-support';
 export { testKafka } from './kafka/test-kafka.test-support';
 export { freePort } from './net/free-port.test-support';
 export { folderCycles, folderGraph, type FolderGraph } from './structure/folder-graph.test-support';
+export { TestPki, grpcTlsSettings } from './grpc/test-pki.test-support';

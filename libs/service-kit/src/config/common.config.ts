@@ -1,8 +1,9 @@
 import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import type { GrpcTlsSettings } from '../grpc/grpc-tls';
 import type { KafkaSettings } from '../kafka/kafka-connection';
 
-/** Settings every tailsync process reads; the Kafka ones are checked by kafkaConnection(). */
-export class CommonConfig implements KafkaSettings {
+/** Settings every tailsync process reads; the Kafka ones are checked by kafkaConnection(), the gRPC TLS ones by grpcTlsFiles(). */
+export class CommonConfig implements KafkaSettings, GrpcTlsSettings {
   @IsOptional() @IsString() KAFKA_BROKERS?: string;
   @IsOptional() @IsString() KAFKA_SSL?: string;
   @IsOptional() @IsString() KAFKA_SSL_CA_FILE?: string;
@@ -10,6 +11,11 @@ export class CommonConfig implements KafkaSettings {
   @IsOptional() @IsString() KAFKA_SASL_USERNAME?: string;
   @IsOptional() @IsString() KAFKA_SASL_PASSWORD?: string;
   @IsOptional() @IsString() KAFKA_SASL_PASSWORD_FILE?: string;
+
+  /** Mutual TLS between the gateway and the services: the CA, this process's certificate and key (PEM files). */
+  @IsOptional() @IsString() GRPC_TLS_CA_FILE?: string;
+  @IsOptional() @IsString() GRPC_TLS_CERT_FILE?: string;
+  @IsOptional() @IsString() GRPC_TLS_KEY_FILE?: string;
 
   @IsString()
   @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })

@@ -4,7 +4,7 @@ import { Metadata, type ServiceError, status } from '@grpc/grpc-js';
 import type { MethodDefinition } from '@grpc/proto-loader';
 import { loadSync } from '@grpc/proto-loader';
 import { type CallerContext, PROTO_LOADER_OPTIONS, PROTO_PACKAGE, PROTO_ROOT } from '@tailsync/contracts';
-import { CALLER_METADATA_KEY, type CallerTokenSigner, correlationOf } from '@tailsync/service-kit';
+import { CALLER_METADATA_KEY, type CallerTokenSigner, correlationOf, gatewayChannelCredentials, type GrpcTlsFiles, serviceNameCheck } from '@tailsync/service-kit';
 import { join } from 'node:path';
 import { InternalError, ServiceUnavailable } from '../../problems/domain/problem';
 
@@ -22,6 +22,8 @@ export interface ServiceAddress {
   protoFile: string;
   /** gRPC name syntax: `dns:///tail-sync:50051`, `ipv4:127.0.0.1:50051,127.0.0.1:50061`. */
   target: string;
+  /** Mutual TLS: the service's certificate must carry its `name`; plaintext without it. */
+  tls?: GrpcTlsFiles;
 }
 
 type RequestOf<D, M extends keyof D> = D[M] extends MethodDefinition<infer Req, any, any, any> ? Req : never;
@@ -52,7 +54,9 @@ export class ServiceChannel<Definition> {
       protoPath,
       url: address.target,
       loader: PROTO_LOADER_OPTIONS,
+      ...(address.tls ? { credentials: gatewayChannelCredentials(address.tls) } : {}),
       channelOptions: {
+        ...(address.tls ? serviceNameCheck(address.name) : {}),
         'grpc.service_config': JSON.stringify(serviceConfig(address.service, protoPath)),
         // The settings above are the service config: a DNS TXT record must not replace them.
         'grpc.service_config_disable_resolution': 1,
