@@ -3,24 +3,27 @@
  * services"). Checked from outside the gateway: a raw gRPC client built from the `.proto` files
  * and an independent JWS signer (node:crypto), and the whole request path with the broker stopped.
  */
-import { credentials, loadPackageDefinition, Metadata, type ServiceError, status } from '@grpc/grpc-js';
+import { credentials, loadPackageDefinition, Metadata, Server, ServerCredentials, type ServiceError, status } from '@grpc/grpc-js';
 import { loadSync } from '@grpc/proto-loader';
 import type { TailEventMessage, WebhookSubscriptionEvent } from '@tailsync/contracts';
-import { createPrivateKey, generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { api, newServiceAccount } from './support/accounts';
 import { collect } from './support/kafka';
-import { baseUrl, E2E_GRPC_PORTS, logDir } from './support/test-stack';
+import { type AppProcess, baseUrl, E2E_GRPC_PORTS, logDir, startApp, waitForHttp } from './support/test-stack';
 
 const PROTO_ROOT = join(__dirname, '..', '..', 'libs', 'contracts', 'proto');
+const LOADER = { includeDirs: [PROTO_ROOT], keepCase: false, longs: Number, enums: String, defaults: true, oneofs: true };
 
 type Unary = (request: object, metadata: Metadata, options: { deadline: number }, callback: (error: ServiceError | null, reply: any) => void) => void;
+type Service = 'TailSync' | 'WebhookDispatcher';
+const PROTO_FILE: Record<Service, string> = { TailSync: 'tailsync/v1/tail_sync.proto', WebhookDispatcher: 'tailsync/v1/webhook_dispatcher.proto' };
 
-function rawClient(service: 'TailSync' | 'WebhookDispatcher', protoFile: string, port: number): Record<string, Unary> {
-  const definition = loadSync(protoFile, { includeDirs: [PROTO_ROOT], keepCase: false, longs: Number, enums: String, defaults: true, oneofs: true });
-  const pkg = loadPackageDefinition(definition) as any;
-  return new pkg.tailsync.v1[service](`127.0.0.1:${port}`, credentials.createInsecure());
+const servicePackage = (service: Service) => (loadPackageDefinition(loadSync(PROTO_FILE[service], LOADER)) as any).tailsync.v1[service];
+
+function rawClient(service: Service, port: number): Record<string, Unary> {
+  return new (servicePackage(service))(`127.0.0.1:${port}`, credentials.createInsecure());
 }
 
 function call(client: Record<string, Unary>, method: string, request: object, token?: string): Promise<{ error: ServiceError | null; reply: any }> {
@@ -31,25 +34,35 @@ function call(client: Record<string, Unary>, method: string, request: object, to
 
 const b64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
-/** A compact EdDSA JWS, made here with node:crypto alone (not the services' library). */
-function jws(claims: object, key: KeyObject): string {
-  const input = `${b64url({ alg: 'EdDSA', typ: 'JWT' })}.${b64url(claims)}`;
+/** A key's RFC 7638 thumbprint, computed here (the `kid` the contract's callers name their key by). */
+function thumbprint(key: KeyObject): string {
+  const { x } = createPublicKey(key).export({ format: 'jwk' }) as { x: string };
+  return createHash('sha256').update(JSON.stringify({ crv: 'Ed25519', kty: 'OKP', x })).digest('base64url');
+}
+
+/** A compact EdDSA JWS, made here with node:crypto alone (not the services' library); its header names `kid` unless it is null. */
+function jws(claims: object, key: KeyObject, kid: string | null = thumbprint(key)): string {
+  const input = `${b64url({ alg: 'EdDSA', typ: 'JWT', ...(kid === null ? {} : { kid }) })}.${b64url(claims)}`;
   return `${input}.${sign(null, Buffer.from(input), key).toString('base64url')}`;
 }
 
+const payloadOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as Record<string, unknown>;
+const headerOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString()) as Record<string, unknown>;
+
 const now = () => Math.floor(Date.now() / 1000);
-const claims = (overrides: object = {}) => ({ iss: 'tailsync-gateway', aud: 'tail-sync', dom: 'grpc-probe', sub: 'raw-client', rid: randomUUID(), iat: now(), exp: now() + 30, ...overrides });
+const claims = (overrides: object = {}) => ({ iss: 'tailsync-gateway', aud: 'tail-sync', dom: 'grpc-probe', sub: 'raw-client', role: 'tenant', iat: now(), exp: now() + 30, ...overrides });
+const gatewayKey = () => createPrivateKey(process.env.SERVICE_SIGNING_KEY as string);
+const pemOf = (key: KeyObject) => createPublicKey(key).export({ type: 'spki', format: 'pem' }).toString();
 
 describe('the services over gRPC, called by a raw client that is not the gateway', () => {
-  const gatewayKey = () => createPrivateKey(process.env.SERVICE_SIGNING_KEY as string);
-  const tailSync = rawClient('TailSync', 'tailsync/v1/tail_sync.proto', E2E_GRPC_PORTS['tail-sync'][0]);
-  const dispatcher = rawClient('WebhookDispatcher', 'tailsync/v1/webhook_dispatcher.proto', E2E_GRPC_PORTS['webhook-dispatcher'][0]);
+  const tailSync = rawClient('TailSync', E2E_GRPC_PORTS['tail-sync'][0]);
+  const dispatcher = rawClient('WebhookDispatcher', E2E_GRPC_PORTS['webhook-dispatcher'][0]);
 
   it('answers a caller the gateway key signed, in the caller\'s domain only', async () => {
     const { error, reply } = await call(tailSync, 'GetTail', { tailId: 'nobody-has-this' }, jws(claims(), gatewayKey()));
     expect(error).toBeNull();
     expect(reply).toMatchObject({ result: 'problem', problem: { kind: 'NOT_FOUND' } });
-    const ping = await call(dispatcher, 'Ping', {}, jws(claims({ aud: 'webhook-dispatcher' }), gatewayKey()));
+    const ping = await call(dispatcher, 'Ping', {}, jws(claims({ aud: 'webhook-dispatcher', role: 'public' }), gatewayKey()));
     expect(ping.error).toBeNull();
     expect(ping.reply).toMatchObject({ service: 'webhook-dispatcher', ready: true });
   });
@@ -57,9 +70,13 @@ describe('the services over gRPC, called by a raw client that is not the gateway
   it.each([
     ['no signed caller', () => undefined, /no signed caller/],
     ['an expired one', () => jws(claims({ iat: now() - 120, exp: now() - 60 }), gatewayKey()), /expired/i],
-    ['a forged one (another key)', () => jws(claims(), generateKeyPairSync('ed25519').privateKey), /invalid|signature/i],
+    ['a forged one (another key, naming the gateway key\'s kid)', () => jws(claims(), generateKeyPairSync('ed25519').privateKey, thumbprint(gatewayKey())), /invalid|signature/i],
+    ['one signed with a key the service does not list (an unknown kid)', () => jws(claims(), generateKeyPairSync('ed25519').privateKey), /kid/],
+    ['one naming no kid', () => jws(claims(), gatewayKey(), null), /kid/],
     ['one for the other service', () => jws(claims({ aud: 'webhook-dispatcher' }), gatewayKey()), /aud/i],
     ['one living longer than 60 s', () => jws(claims({ exp: now() + 3600 }), gatewayKey()), /60 s/],
+    ['one naming no role', () => jws({ ...claims(), role: undefined }, gatewayKey()), /role/],
+    ['one naming a role there is not', () => jws(claims({ role: 'admin' }), gatewayKey()), /role/],
     ['a garbled one', () => 'not.a.token', /refused/],
   ])('refuses a call with %s: UNAUTHENTICATED, and logs it', async (_name, token, reason) => {
     const before = refusalsLogged('tail-sync');
@@ -67,22 +84,159 @@ describe('the services over gRPC, called by a raw client that is not the gateway
     expect(reply).toBeFalsy();
     expect(error?.code).toBe(status.UNAUTHENTICATED);
     expect(error?.details).toMatch(reason);
-    const deadline = Date.now() + 5000;
-    while (refusalsLogged('tail-sync') <= before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    expect(refusalsLogged('tail-sync')).toBeGreaterThan(before);
+    await untilMoreRefusals('tail-sync', before);
   });
 
   it('refuses the dispatcher\'s calls without a signed caller too', async () => {
     const { error } = await call(dispatcher, 'GetSubscription', {});
     expect(error?.code).toBe(status.UNAUTHENTICATED);
   });
+
+  const clients = { TailSync: tailSync, WebhookDispatcher: dispatcher } as const;
+  const audience = { TailSync: 'tail-sync', WebhookDispatcher: 'webhook-dispatcher' } as const;
+  it.each([
+    ['tenant', 'TailSync', 'CountTails', { domains: ['grpc-probe'] }],
+    ['tenant', 'TailSync', 'ReadActivity', { since: '2026-01-01T00:00:00Z' }],
+    ['tenant', 'WebhookDispatcher', 'DisableSubscription', {}],
+    ['tenant', 'WebhookDispatcher', 'ReadActivity', { since: '2026-01-01T00:00:00Z' }],
+    ['public', 'TailSync', 'GetTail', { tailId: 'x' }],
+    ['public', 'TailSync', 'CreateOrMap', { tails: [{ tailId: 'public-1', tailNumber: 'N1' }] }],
+    ['public', 'TailSync', 'CountTails', { domains: ['grpc-probe'] }],
+    ['public', 'WebhookDispatcher', 'GetSubscription', {}],
+    ['public', 'WebhookDispatcher', 'PutSubscription', { eventNames: ['Product.RiskAssessmentExecuted'], url: 'http://127.0.0.1:9/hook' }],
+    ['public', 'WebhookDispatcher', 'ListSigningKeys', {}],
+    ['operator', 'WebhookDispatcher', 'GetSigningKeySet', {}],
+    ['operator', 'TailSync', 'CreateOrMap', { tails: [{ tailId: 'operator-1', tailNumber: 'N1' }] }],
+  ] as const)('refuses a %s caller on %s.%s: PERMISSION_DENIED, and logs it', async (role, service, method, request) => {
+    const log = audience[service];
+    const before = refusalsLogged(log, 'PERMISSION_DENIED');
+    const { error, reply } = await call(clients[service], method, request, jws(claims({ aud: audience[service], role }), gatewayKey()));
+    expect(reply).toBeFalsy();
+    expect(error?.code).toBe(status.PERMISSION_DENIED);
+    expect(error?.details).toMatch(new RegExp(`role \\(${role}\\)`));
+    await untilMoreRefusals(log, before, 'PERMISSION_DENIED');
+  });
+
+  it('answers an operator on the operator methods and a public caller on the JWK Set', async () => {
+    const operator = (aud: string) => jws(claims({ aud, role: 'operator', dom: '*', sub: 'admin' }), gatewayKey());
+    const counts = await call(tailSync, 'CountTails', { domains: ['grpc-probe'] }, operator('tail-sync'));
+    expect(counts.error).toBeNull();
+    expect((await call(dispatcher, 'ReadActivity', { since: new Date(Math.floor(Date.now() / 60_000) * 60_000).toISOString() }, operator('webhook-dispatcher'))).error).toBeNull();
+    const keys = await call(dispatcher, 'GetSigningKeySet', {}, jws(claims({ aud: 'webhook-dispatcher', role: 'public', sub: 'jwks' }), gatewayKey()));
+    expect(keys.error).toBeNull();
+    expect(keys.reply).toMatchObject({ result: 'keySet' });
+  });
+
+  it('answers the same caller from its cache, and refuses those bytes once they expired (5 s of clock skew allowed)', async () => {
+    const token = jws(claims({ iat: now(), exp: now() + 1 }), gatewayKey());
+    for (let i = 0; i < 3; i++) expect((await call(tailSync, 'GetTail', { tailId: 'x' }, token)).error).toBeNull();
+    const expiresAt = (payloadOf(token).exp as number) * 1000 + 5_000;
+    await new Promise((r) => setTimeout(r, expiresAt - Date.now() + 1_000));
+    const { error } = await call(tailSync, 'GetTail', { tailId: 'x' }, token);
+    expect(error?.code).toBe(status.UNAUTHENTICATED);
+    expect(error?.details).toMatch(/expired/);
+  });
 });
 
-/** Lines of the service's log (shared copy and replacements) saying a call was refused. */
-function refusalsLogged(service: string): number {
+describe('the key pair rotating one copy at a time', () => {
+  const nextKey = generateKeyPairSync('ed25519').privateKey;
+  let copy: AppProcess | undefined;
+
+  afterAll(async () => {
+    await copy?.stop();
+  });
+
+  it('a copy that lists the current and the next key accepts both; a copy that lists only the current refuses the next', async () => {
+    // SERVICE_VERIFY_KEY lists both public keys, one PEM after the other.
+    copy = startApp('tail-sync', 'tail-sync-two-keys', {
+      TAIL_SYNC_HTTP_PORT: '13012',
+      TAIL_SYNC_GRPC_PORT: String(E2E_GRPC_PORTS['tail-sync'][1]),
+      SERVICE_VERIFY_KEY: `${pemOf(gatewayKey())}${pemOf(nextKey)}`,
+    });
+    await waitForHttp('http://127.0.0.1:13012/health/ready', 60_000, [copy]);
+    const listsBoth = rawClient('TailSync', E2E_GRPC_PORTS['tail-sync'][1]);
+    const listsCurrent = rawClient('TailSync', E2E_GRPC_PORTS['tail-sync'][0]);
+
+    for (const key of [gatewayKey(), nextKey]) {
+      const { error, reply } = await call(listsBoth, 'GetTail', { tailId: 'nobody-has-this' }, jws(claims(), key));
+      expect(error).toBeNull();
+      expect(reply).toMatchObject({ result: 'problem', problem: { kind: 'NOT_FOUND' } });
+    }
+    const refused = await call(listsCurrent, 'GetTail', { tailId: 'x' }, jws(claims(), nextKey));
+    expect(refused.error?.code).toBe(status.UNAUTHENTICATED);
+    expect(refused.error?.details).toMatch(/kid/);
+  });
+});
+
+describe('the public JWK Set read through the gateway', () => {
+  const CAPTURE_GATEWAY = 13027;
+  const captured: Metadata[] = [];
+  let fakeDispatcher: Server | undefined;
+  let gateway: AppProcess | undefined;
+
+  afterAll(async () => {
+    await gateway?.stop();
+    fakeDispatcher?.forceShutdown();
+  });
+
+  it('makes a caller with role public for the domain named, which every tenant method refuses', async () => {
+    // A gateway copy whose dispatcher is this test's gRPC server: it keeps each call's metadata.
+    fakeDispatcher = new Server();
+    fakeDispatcher.addService(servicePackage('WebhookDispatcher').service, {
+      Ping: (_call: unknown, reply: (e: null, r: object) => void) => reply(null, { service: 'webhook-dispatcher', instance: 'capture', ready: true, checks: {} }),
+      GetSigningKeySet: (c: { metadata: Metadata }, reply: (e: null, r: object) => void) => {
+        captured.push(c.metadata);
+        reply(null, { keySet: { keys: [], maxAgeSeconds: 60 } });
+      },
+    });
+    const port = await new Promise<number>((resolve, reject) => fakeDispatcher?.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
+    gateway = startApp('gateway', 'gateway-jwks-capture', { PORT: String(CAPTURE_GATEWAY), WEBHOOK_DISPATCHER_GRPC_TARGET: `ipv4:127.0.0.1:${port}` });
+    await waitForHttp(`http://127.0.0.1:${CAPTURE_GATEWAY}/health/ready`, 60_000, [gateway]);
+
+    const account = await newServiceAccount();
+    for (let i = 0; i < 2; i++) {
+      const res = await fetch(`http://127.0.0.1:${CAPTURE_GATEWAY}/.well-known/webhooks/jwks.json?domain=${account.domain}`, { headers: { 'x-request-id': `jwks-${i}` } });
+      expect(res.status).toBe(200);
+    }
+    expect(captured).toHaveLength(2);
+    const tokens = captured.map((m) => m.get('tailsync-caller')[0] as string);
+    // Reused: one signed caller for both reads; the request id travels beside it.
+    expect(tokens[1]).toBe(tokens[0]);
+    expect(captured.map((m) => m.get('x-request-id')[0])).toEqual(['jwks-0', 'jwks-1']);
+    expect(headerOf(tokens[0])).toMatchObject({ alg: 'EdDSA', kid: thumbprint(gatewayKey()) });
+    expect(payloadOf(tokens[0])).toMatchObject({ iss: 'tailsync-gateway', aud: 'webhook-dispatcher', dom: account.domain, role: 'public' });
+    // Nothing in it changes per request.
+    expect(Object.keys(payloadOf(tokens[0])).sort()).toEqual(['aud', 'dom', 'exp', 'iat', 'iss', 'role', 'sub']);
+
+    // Replayed on the real dispatcher: the key set answers, nothing else does.
+    const dispatcher = rawClient('WebhookDispatcher', E2E_GRPC_PORTS['webhook-dispatcher'][0]);
+    expect((await call(dispatcher, 'GetSigningKeySet', {}, tokens[0])).error).toBeNull();
+    const tenantMethods: [string, object][] = [
+      ['PutSubscription', { eventNames: ['Product.RiskAssessmentExecuted'], url: 'http://127.0.0.1:9/hook' }],
+      ['GetSubscription', {}], ['DeleteSubscription', {}], ['EnableSubscription', {}], ['DisableSubscription', {}],
+      ['TestSubscription', { payloadJson: '{}' }], ['ListDeliveries', {}], ['Redeliver', { id: randomUUID() }],
+      ['RecoverDeliveries', { since: '2026-01-01T00:00:00Z' }], ['BackfillDeliveries', { since: '2026-01-01T00:00:00Z' }],
+      ['ListSigningKeys', {}], ['RotateSigningKey', {}], ['ReadActivity', { since: '2026-01-01T00:00:00Z' }],
+    ];
+    for (const [method, request] of tenantMethods) {
+      const { error } = await call(dispatcher, method, request, tokens[0]);
+      expect([method, error?.code]).toEqual([method, status.PERMISSION_DENIED]);
+    }
+  });
+});
+
+/** Waits until the service has logged another refusal (of this status, when given). */
+async function untilMoreRefusals(service: string, before: number, code?: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (refusalsLogged(service, code) <= before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  expect(refusalsLogged(service, code)).toBeGreaterThan(before);
+}
+
+/** Lines of the service's log (shared copy and replacements) saying a call was refused (with this status, when given). */
+function refusalsLogged(service: string, code?: string): number {
   return readdirSync(logDir())
     .filter((f) => f.startsWith(service) && f.endsWith('.log'))
-    .reduce((n, f) => n + readFileSync(join(logDir(), f), 'utf8').split('\n').filter((line) => line.includes('call refused')).length, 0);
+    .reduce((n, f) => n + readFileSync(join(logDir(), f), 'utf8').split('\n').filter((line) => line.includes('call refused') && (code === undefined || line.includes(code))).length, 0);
 }
 
 describe('the request path without Kafka', () => {

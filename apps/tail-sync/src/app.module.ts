@@ -2,12 +2,13 @@ import { Global, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { createEventStore, type EventStore } from '@tailsync/event-store';
 import {
-  CallerTokenVerifier, createPool, INSTANCE_ID, kafkaConnection, KafkaReadiness, loggingModule, OpsModule, PG_POOL, PoolLifecycle, PostgresReadiness,
-  type ReadinessCheck, ServedCalls,
+  createPool, INSTANCE_ID, kafkaConnection, KafkaReadiness, loggingModule, OpsModule, PG_POOL, PoolLifecycle, PostgresReadiness,
+  type ReadinessCheck, ServedCalls, servedCalls,
 } from '@tailsync/service-kit';
 import type { Pool } from 'pg';
 import { TailSyncConfig } from './config/tail-sync.config';
 import { TailSyncGrpc } from './tail-sync.grpc';
+import { TAIL_SYNC_ROLES } from './tail-sync.roles';
 import { TailsModule } from './tails/tails.module';
 import { EVENT_STORE } from './tails/application/tail-ports';
 import { STARTUP_MIGRATIONS } from './tails/tails.lifecycle';
@@ -45,7 +46,7 @@ export function appModule(config: TailSyncConfig, instanceId: string) {
     ],
     controllers: [TailSyncGrpc],
     providers: [
-      { provide: ServedCalls, useFactory: (settings: TailSyncConfig) => new ServedCalls(new CallerTokenVerifier(settings.SERVICE_VERIFY_KEY, 'tail-sync')), inject: [TailSyncConfig] },
+      { provide: ServedCalls, useFactory: (settings: TailSyncConfig) => servedCalls(settings.SERVICE_VERIFY_KEY, { audience: 'tail-sync', service: 'TailSync', roles: TAIL_SYNC_ROLES }), inject: [TailSyncConfig] },
     ],
   })
   class TailSyncModule {}

@@ -1,11 +1,12 @@
 import { Module, type OnApplicationBootstrap, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import {
-  CallerTokenVerifier, kafkaConnection, KafkaReadiness, loggingModule, OpsModule, PoolLifecycle, PostgresReadiness, ServedCalls,
+  kafkaConnection, KafkaReadiness, loggingModule, OpsModule, PoolLifecycle, PostgresReadiness, ServedCalls, servedCalls,
 } from '@tailsync/service-kit';
 import { DispatcherLifecycle } from './wiring/dispatcher-lifecycle';
 import { DispatcherModule } from './wiring/dispatcher.module';
 import type { DispatcherSettings } from './wiring/dispatcher-settings';
 import { WebhookDispatcherGrpc } from './interface/webhook-dispatcher.grpc';
+import { WEBHOOK_DISPATCHER_ROLES } from './interface/webhook-dispatcher.roles';
 
 /** Migrates before anything is served, starts the copy once Nest is up, stops it first on shutdown (before the pools close). */
 class LifecycleHooks implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
@@ -33,7 +34,7 @@ export function appModule(settings: DispatcherSettings) {
     ],
     controllers: [WebhookDispatcherGrpc],
     providers: [
-      { provide: ServedCalls, useValue: new ServedCalls(new CallerTokenVerifier(config.SERVICE_VERIFY_KEY, 'webhook-dispatcher')) },
+      { provide: ServedCalls, useValue: servedCalls(config.SERVICE_VERIFY_KEY, { audience: 'webhook-dispatcher', service: 'WebhookDispatcher', roles: WEBHOOK_DISPATCHER_ROLES }) },
       { provide: LifecycleHooks, inject: [DispatcherLifecycle], useFactory: (lifecycle: DispatcherLifecycle) => new LifecycleHooks(lifecycle) },
       { provide: PoolLifecycle, useValue: new PoolLifecycle(pool, settings.plannedOncePool ?? pool) },
     ],

@@ -16,7 +16,7 @@ export class ServiceReadiness implements ReadinessCheck {
   ) {}
 
   async check(): Promise<void> {
-    const reply = await this.service.ping({ domain: 'health', source: 'gateway', requestId: 'readiness', deadline: Date.now() + PROBE_BUDGET_MS });
+    const reply = await this.service.ping({ domain: 'health', source: 'gateway', role: 'public', requestId: 'readiness', deadline: Date.now() + PROBE_BUDGET_MS });
     const down = Object.entries(reply.checks).filter(([name, s]) => s === 'down' && name !== 'kafka').map(([n]) => n);
     if (down.length > 0) throw new Error(`${this.name} reports down: ${down.join(', ')}`);
   }

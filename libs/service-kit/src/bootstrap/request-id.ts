@@ -3,8 +3,12 @@ import type { IncomingMessage } from 'node:http';
 
 const GIVEN_ID = /^[\w.:-]{1,128}$/;
 
+/** A request id someone else gave, when it is a plain token (safe in a log line). */
+export function givenRequestId(given: unknown): string | undefined {
+  return typeof given === 'string' && GIVEN_ID.test(given) ? given : undefined;
+}
+
 /** The caller's `X-Request-Id` when it is a plain token, else a new UUID. */
 export function requestIdOf(req: IncomingMessage): string {
-  const given = req.headers['x-request-id'];
-  return typeof given === 'string' && GIVEN_ID.test(given) ? given : randomUUID();
+  return givenRequestId(req.headers['x-request-id']) ?? randomUUID();
 }

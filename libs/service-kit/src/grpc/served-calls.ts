@@ -2,9 +2,16 @@ import { Logger } from '@nestjs/common';
 import { RpcException } from '@nestjs/microservices';
 import { type ServerUnaryCall, status } from '@grpc/grpc-js';
 import { type CallerContext, type ProblemKind, problemToWire, type RpcReply, type RpcRequest, type wire } from '@tailsync/contracts';
-import { CALLER_METADATA_KEY, CallerRefused, CallerTokenVerifier } from './caller-token';
-import { correlationOf, runInRequest } from '../observability/request-context';
+import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { givenRequestId } from '../bootstrap/request-id';
+import { correlationOf, runInRequest, validTraceparent } from '../observability/request-context';
+import { CALL_METADATA } from './call-metadata';
+import { type CallerIdentity, CallerRefused } from './caller-token';
+import { CallerTokenVerifier } from './caller-token-verifier';
+import { type MethodRoles, RolesByPath } from './method-roles';
+import { serviceVerifyKeys } from './service-verify-keys';
+import { VerifiedCallers } from './verified-callers';
 
 type Handler<T, R> = (request: RpcRequest<T>) => Promise<RpcReply<R>>;
 
@@ -20,14 +27,19 @@ const STATUS_OF: Record<ProblemKind, status> = {
 
 /**
  * Where a gRPC call becomes a service request: the caller the gateway signed (refused and logged
- * without one), the call's deadline, and the handler's answer turned into the reply message.
+ * without one: UNAUTHENTICATED), in a role the method takes (else PERMISSION_DENIED, logged), the
+ * request id and trace context beside it, the call's deadline, and the handler's answer turned
+ * into the reply message.
  * A dependency that is down answers UNAVAILABLE, so the gateway may try an idempotent call on
  * another copy.
  */
 export class ServedCalls {
   private readonly logger = new Logger('grpc');
 
-  constructor(private readonly callers: CallerTokenVerifier) {}
+  constructor(
+    private readonly callers: VerifiedCallers,
+    private readonly roles: RolesByPath,
+  ) {}
 
   /** For replies with a `result` oneof: the problem travels in the reply. */
   async reply<F extends string, T, R>(call: ServerUnaryCall<unknown, unknown>, body: T, field: F, handle: Handler<T, R>): Promise<OneofReply<F, R>> {
@@ -66,14 +78,39 @@ export class ServedCalls {
   }
 
   private callerOf(call: ServerUnaryCall<unknown, unknown>): CallerContext {
+    const { metadata } = call;
+    let identity: CallerIdentity;
     try {
-      return this.callers.caller(call.metadata.get(CALLER_METADATA_KEY)[0]);
+      identity = this.callers.identify(metadata.get(CALL_METADATA.caller)[0]);
     } catch (error) {
       if (!(error instanceof CallerRefused)) throw error;
-      this.logger.warn({ msg: 'call refused', reason: error.message, method: call.getPath(), peer: call.getPeer() });
-      throw new RpcException({ code: status.UNAUTHENTICATED, message: error.message });
+      throw this.refused(call, status.UNAUTHENTICATED, error.message);
     }
+    if (!this.roles.takes(call.getPath(), identity.role)) {
+      throw this.refused(call, status.PERMISSION_DENIED, `the caller's role (${identity.role}) may not call this method`, { role: identity.role, domain: identity.domain });
+    }
+    const requestId = givenRequestId(metadata.get(CALL_METADATA.requestId)[0]) ?? randomUUID();
+    const traceparent = validTraceparent(metadata.get(CALL_METADATA.traceparent)[0]);
+    return { domain: identity.domain, source: identity.source, requestId, ...(traceparent !== undefined ? { traceparent } : {}) };
   }
+
+  private refused(call: ServerUnaryCall<unknown, unknown>, code: status, reason: string, about: object = {}): RpcException {
+    this.logger.warn({ msg: 'call refused', code: status[code], reason, method: call.getPath(), peer: call.getPeer(), ...about });
+    return new RpcException({ code, message: reason });
+  }
+}
+
+/** Where a service's calls enter: its name (the callers' audience), its gRPC service, the roles of its methods. */
+export interface ServedService<Definition> {
+  audience: string;
+  service: string;
+  roles: MethodRoles<Definition>;
+}
+
+/** A service's ServedCalls, trusting the gateway keys `SERVICE_VERIFY_KEY` lists. */
+export function servedCalls<Definition>(verifyKeys: string, served: ServedService<Definition>): ServedCalls {
+  const verifier = new CallerTokenVerifier(serviceVerifyKeys(verifyKeys), served.audience);
+  return new ServedCalls(new VerifiedCallers(verifier), new RolesByPath(served.service, served.roles));
 }
 
 const unavailable = (detail?: string) => new RpcException({ code: status.UNAVAILABLE, message: detail ?? 'A dependency of the service is unavailable.' });

@@ -28,7 +28,7 @@ export class BearerGuard implements CanActivate {
     if (!match) throw new Unauthorized();
     const claims = this.verified.get(match[1], Date.now()) ?? (await this.verify(match[1]));
     if (this.revoked.isRevoked(claims.sub, claims.iat_ms)) throw new Unauthorized('The access token is invalid or expired.');
-    req.caller = budgetedCaller(req, { domain: claims.dom, source: claims.sub, requestId: req.id });
+    req.caller = budgetedCaller(req, { domain: claims.dom, source: claims.sub, role: 'tenant', requestId: req.id });
     return true;
   }
 

@@ -1,4 +1,3 @@
-import type { CallerContext } from '@tailsync/contracts';
 import type { FastifyRequest } from 'fastify';
 import { validTraceparent } from '@tailsync/service-kit';
 import type { BudgetedCaller } from './service-channel';
@@ -12,7 +11,7 @@ export function startBudget(req: FastifyRequest, budgetMs: number): void {
 }
 
 /** The caller as its service calls carry it: the request's deadline and its trace context. */
-export function budgetedCaller(req: FastifyRequest, caller: CallerContext): BudgetedCaller {
+export function budgetedCaller(req: FastifyRequest, caller: Omit<BudgetedCaller, 'deadline' | 'traceparent'>): BudgetedCaller {
   const traceparent = validTraceparent(req.headers.traceparent);
   return {
     ...caller,

@@ -28,7 +28,7 @@ describe('ServiceChannel (real gRPC)', () => {
     try {
       const started = Date.now();
       // The only copy is down (a restart): the channel's connection attempt is refused first.
-      const answered = channel.call('CreateOrMap', { domain: 'example.org', source: 'client', requestId: 'r-1', deadline: Date.now() + 8_000 }, { tails: [] });
+      const answered = channel.call('CreateOrMap', { domain: 'example.org', source: 'client', role: 'tenant', requestId: 'r-1', deadline: Date.now() + 8_000 }, { tails: [] });
       await new Promise((r) => setTimeout(r, 1_000));
       copy = await startCopy(port);
       await expect(answered).resolves.toMatchObject({ outcomes: { outcomes: [] } });

@@ -4,12 +4,16 @@ import { Metadata, type ServiceError, status } from '@grpc/grpc-js';
 import type { MethodDefinition } from '@grpc/proto-loader';
 import { loadSync } from '@grpc/proto-loader';
 import { type CallerContext, PROTO_LOADER_OPTIONS, PROTO_PACKAGE, PROTO_ROOT } from '@tailsync/contracts';
-import { CALLER_METADATA_KEY, type CallerTokenSigner, correlationOf, gatewayChannelCredentials, type GrpcTlsFiles, serviceNameCheck } from '@tailsync/service-kit';
+import {
+  CALL_METADATA, type CallerRole, type CallerTokenSigner, correlationOf, gatewayChannelCredentials, type GrpcTlsFiles, serviceNameCheck,
+} from '@tailsync/service-kit';
 import { join } from 'node:path';
 import { InternalError, ServiceUnavailable } from '../../problems/domain/problem';
+import { SignedCallers } from './signed-callers';
 
-/** The caller of a request and when its budget ends (epoch ms): every call it makes ends by then. */
+/** The caller of a request, for whom the gateway calls, and when its budget ends (epoch ms): every call it makes ends by then. */
 export interface BudgetedCaller extends CallerContext {
+  role: CallerRole;
   deadline: number;
 }
 
@@ -35,7 +39,8 @@ const UNANSWERED = new Set([status.UNAVAILABLE, status.DEADLINE_EXCEEDED, status
 
 /**
  * One service's gRPC channel (`@nestjs/microservices`' client), balanced round robin over every
- * address its target resolves to. A call carries the signed caller and the request's deadline.
+ * address its target resolves to. A call carries the signed caller (reused, see SignedCallers),
+ * the request's id and trace context beside it, and the request's deadline.
  * Methods the `.proto` marks `NO_SIDE_EFFECTS` are retried on another copy when one fails
  * UNAVAILABLE; grpc-js itself retries any call that never left the gateway.
  */
@@ -43,11 +48,13 @@ export class ServiceChannel<Definition> {
   private readonly logger = new Logger('services');
   private readonly proxy: ClientGrpcProxy;
   private readonly client: Record<string, UnaryMethod>;
+  private readonly callers: SignedCallers;
 
   constructor(
     private readonly address: ServiceAddress,
-    private readonly signer: CallerTokenSigner,
+    signer: CallerTokenSigner,
   ) {
+    this.callers = new SignedCallers(signer, address.name);
     const protoPath = join(PROTO_ROOT, address.protoFile);
     this.proxy = new ClientGrpcProxy({
       package: PROTO_PACKAGE,
@@ -78,7 +85,9 @@ export class ServiceChannel<Definition> {
     // grpc-js reads waitForReady from the call's metadata options only, not from the service
     // config's methodConfig: without it a call fails at once while no copy is connected.
     const metadata = new Metadata({ waitForReady: true });
-    metadata.set(CALLER_METADATA_KEY, this.signer.sign(caller, this.address.name));
+    metadata.set(CALL_METADATA.caller, this.callers.token(caller, caller.deadline));
+    metadata.set(CALL_METADATA.requestId, caller.requestId);
+    if (caller.traceparent !== undefined) metadata.set(CALL_METADATA.traceparent, caller.traceparent);
     return new Promise((resolve, reject) => {
       this.client[method].call(this.client, request, metadata, { deadline: caller.deadline }, (error, reply) => {
         if (error) reject(this.problemOf(method, caller, error));

@@ -37,7 +37,7 @@ export class JwksController {
   @ApiBadRequestResponse({ description: 'domain is missing or malformed.' })
   @ApiServiceUnavailableResponse({ description: 'The dispatcher did not answer in time, or is down; Retry-After: 1.' })
   async jwks(@Query() query: JwksQuery, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<JwksView> {
-    const { keys, maxAgeSeconds } = await this.dispatcher.signingKeySet(budgetedCaller(req, { domain: query.domain, source: 'jwks', requestId: req.id }));
+    const { keys, maxAgeSeconds } = await this.dispatcher.signingKeySet(budgetedCaller(req, { domain: query.domain, source: 'jwks', role: 'public', requestId: req.id }));
     void reply.header('Content-Type', 'application/jwk-set+json').header('Cache-Control', `public, max-age=${maxAgeSeconds}`);
     return { keys };
   }

@@ -1,0 +1,26 @@
+import type { wire } from '@tailsync/contracts';
+import type { MethodRoles } from '@tailsync/service-kit';
+
+/**
+ * Who may call each method of `WebhookDispatcher` (contract: "Requests between services"). The
+ * admin API acts on a domain's subscription and deliveries as an operator; only an operator
+ * disables a subscription or reads across domains; the public JWK Set is all a `public` caller gets.
+ */
+export const WEBHOOK_DISPATCHER_ROLES: MethodRoles<wire.WebhookDispatcherDefinition> = {
+  // Readiness reveals nothing of a domain: whoever the gateway calls for may ask.
+  Ping: ['public', 'tenant', 'operator'],
+  PutSubscription: ['tenant'],
+  GetSubscription: ['tenant', 'operator'],
+  DeleteSubscription: ['tenant'],
+  EnableSubscription: ['tenant', 'operator'],
+  DisableSubscription: ['operator'],
+  TestSubscription: ['tenant', 'operator'],
+  ListDeliveries: ['tenant', 'operator'],
+  Redeliver: ['tenant', 'operator'],
+  RecoverDeliveries: ['tenant', 'operator'],
+  BackfillDeliveries: ['tenant', 'operator'],
+  GetSigningKeySet: ['public', 'tenant'],
+  ListSigningKeys: ['tenant'],
+  RotateSigningKey: ['tenant'],
+  ReadActivity: ['operator'],
+};
