@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { backfillGroupPrefix } from '@tailsync/contracts';
 import { AclOperationTypes, AclPermissionTypes, AclResourceTypes, Kafka, ResourcePatternTypes } from 'kafkajs';
 import { api, newServiceAccount, type TestAccount } from './support/accounts';
-import { eventually } from './support/eventually';
+import { eventually, sleep } from './support/eventually';
 import { principalKafka, testKafkaClients } from './support/kafka';
 import { deliveryOf, EVT, newSecret, publish, publishedBeforeSubscribing, receiver } from './support/webhooks';
 
@@ -19,6 +19,19 @@ const finished = (account: TestAccount, backfillId: string) =>
 
 async function subscribedAccount() {
   const account = await newServiceAccount();
+  const r = await receiver();
+  const saved = await api(account, 'POST', '/WebhookSubscriptions/', { eventNames: [EVT], url: r.url, sharedSecret: newSecret() });
+  expect(saved.status).toBe(200);
+  return { account, r };
+}
+
+/**
+ * A subscribed account with `count` of its events on the topic from before it subscribed: a
+ * backfill of them runs long enough (pages of 500, each stored in a transaction) to be seen running.
+ */
+async function withUnsentEvents(count: number) {
+  const account = await newServiceAccount();
+  await publishedBeforeSubscribing(account.domain, count);
   const r = await receiver();
   const saved = await api(account, 'POST', '/WebhookSubscriptions/', { eventNames: [EVT], url: r.url, sharedSecret: newSecret() });
   expect(saved.status).toBe(200);
@@ -51,28 +64,36 @@ describe('POST /WebhookSubscriptions/Deliveries/Backfill (a job)', () => {
     expect(await finished(account, again.body.backfillId)).toMatchObject({ state: 'done', eventsFound: 5, eventsStored: 0 });
   });
 
-  it("answers 409 naming the job while one is queued or running; DELETE cancels it (200), and again 409; another domain's id is 404", async () => {
-    const { account } = await subscribedAccount();
-    const since = new Date(Date.now() - 7 * 86_400_000 + 60_000).toISOString();
-    const first = await api(account, 'POST', BACKFILL, { since });
-    expect(first.status).toBe(202);
-    const second = await api(account, 'POST', BACKFILL, { since });
-    expect(second.status).toBe(409);
-    expect(second.headers.get('content-type')).toContain('application/problem+json');
-    expect(second.body.detail).toContain(first.body.backfillId);
+  it("answers 409 naming the job while one is queued or running; DELETE cancels it (200) and its work stops, and again 409; another domain's id is 404", async () => {
+    const { account } = await withUnsentEvents(10_000);
+    const since = new Date(Date.now() - 300_000).toISOString();
+    try {
+      const first = await api(account, 'POST', BACKFILL, { since });
+      expect(first.status).toBe(202);
+      const second = await api(account, 'POST', BACKFILL, { since });
+      expect(second.status).toBe(409);
+      expect(second.headers.get('content-type')).toContain('application/problem+json');
+      expect(second.body.detail).toContain(first.body.backfillId);
 
-    const other = await newServiceAccount();
-    for (const method of ['GET', 'DELETE']) expect((await api(other, method, `${BACKFILL}/${first.body.backfillId}`)).status).toBe(404);
+      const other = await newServiceAccount();
+      for (const method of ['GET', 'DELETE']) expect((await api(other, method, `${BACKFILL}/${first.body.backfillId}`)).status).toBe(404);
 
-    const cancelled = await api(account, 'DELETE', `${BACKFILL}/${first.body.backfillId}`);
-    expect(cancelled).toMatchObject({ status: 200, body: { backfillId: first.body.backfillId, state: 'cancelled', finishedAt: expect.any(String) } });
-    const twice = await api(account, 'DELETE', `${BACKFILL}/${first.body.backfillId}`);
-    expect(twice).toMatchObject({ status: 409, body: { detail: expect.stringMatching(/cancelled already/) } });
-    expect((await api(account, 'GET', `${BACKFILL}/${first.body.backfillId}`)).body.state).toBe('cancelled');
-    // A new one may start once none is queued or running.
-    const next = await api(account, 'POST', BACKFILL, { since: new Date().toISOString() });
-    expect(next.status).toBe(202);
-    expect(await finished(account, next.body.backfillId)).toMatchObject({ state: 'done' });
+      const cancelled = await api(account, 'DELETE', `${BACKFILL}/${first.body.backfillId}`);
+      expect(cancelled).toMatchObject({ status: 200, body: { backfillId: first.body.backfillId, state: 'cancelled', finishedAt: expect.any(String) } });
+      const twice = await api(account, 'DELETE', `${BACKFILL}/${first.body.backfillId}`);
+      expect(twice).toMatchObject({ status: 409, body: { detail: expect.stringMatching(/cancelled already/) } });
+      // Its copy stops at its next page (a page being stored when it was cancelled is in the answer's counts): nothing more is stored.
+      await sleep(2_000);
+      const later = (await api(account, 'GET', `${BACKFILL}/${first.body.backfillId}`)).body;
+      expect(later).toMatchObject({ state: 'cancelled', eventsStored: cancelled.body.eventsStored, eventsFound: cancelled.body.eventsFound });
+      expect(later.eventsStored).toBeLessThan(10_000);
+      // A new one may start once none is queued or running.
+      const next = await api(account, 'POST', BACKFILL, { since: new Date().toISOString() });
+      expect(next.status).toBe(202);
+      expect(await finished(account, next.body.backfillId)).toMatchObject({ state: 'done' });
+    } finally {
+      await api(account, 'DELETE', '/WebhookSubscriptions'); // its backfilled deliveries would go on into the next tests
+    }
   });
 
   it('answers 400 for a since it cannot serve or a malformed id, 404 for an unknown id or without a subscription; the routes are in /openapi.json', async () => {
@@ -100,9 +121,9 @@ describe('POST /WebhookSubscriptions/Deliveries/Backfill (a job)', () => {
   });
 
   it("the operator's twin queues, shows, lists and cancels a domain's jobs", async () => {
-    const { account } = await subscribedAccount();
+    const { account } = await withUnsentEvents(10_000);
     const path = `/admin/Domains/${account.domain}/Deliveries/Backfill`;
-    const queued = await api(admin(), 'POST', path, { since: new Date(Date.now() - 7 * 86_400_000 + 60_000).toISOString() });
+    const queued = await api(admin(), 'POST', path, { since: new Date(Date.now() - 300_000).toISOString() });
     expect(queued).toMatchObject({ status: 202, body: { state: 'queued' } });
     expect((await api(admin(), 'POST', path, { since: new Date().toISOString() })).status).toBe(409);
     expect((await api(admin(), 'GET', `${path}/${queued.body.backfillId}`)).body.backfillId).toBe(queued.body.backfillId);
@@ -111,6 +132,7 @@ describe('POST /WebhookSubscriptions/Deliveries/Backfill (a job)', () => {
     expect(listed).toMatchObject({ status: 200, body: { items: [{ backfillId: queued.body.backfillId, state: 'cancelled' }] } });
     expect((await api(admin(), 'GET', `/admin/Domains/${account.domain}/Deliveries/Backfill/nope`)).status).toBe(400);
     expect((await api(null, 'GET', `/admin/Domains/${account.domain}/Backfills`)).status).toBe(401);
+    await api(account, 'DELETE', '/WebhookSubscriptions'); // its backfilled deliveries would go on into the next tests
   });
 
   it("marks the job failed, storing nothing, when the dispatcher's principal lost Read on its backfill groups (the ACL is missing)", async () => {
