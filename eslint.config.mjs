@@ -27,6 +27,15 @@ export default [
       ],
     },
   },
+  // Every producer is made by idempotentProducer() (acks=all, idempotent): none can forget it.
+  // Specs may make others, to produce what the apps must refuse.
+  {
+    files: ['{apps,libs,tools,bench}/**/*.ts'],
+    ignores: ['**/*.spec.ts', '**/*.e2e.ts', '**/*.test-support.ts', 'libs/service-kit/src/kafka/idempotent-producer.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', { selector: "CallExpression[callee.property.name='producer']", message: 'Make Kafka producers with idempotentProducer() (@tailsync/service-kit): acks=all and idempotent.' }],
+    },
+  },
   // The hexagon, in every app: the domain depends on nothing outside it, the application on the
   // domain and its own ports; adapters (infrastructure) and entry points (interface) plug in from
   // outside. Specs and test support may wire real adapters.

@@ -12,7 +12,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { TOPICS } from '@tailsync/contracts';
-import { kafkaConnection } from '@tailsync/service-kit';
+import { idempotentProducer, kafkaConnection } from '@tailsync/service-kit';
 import { Kafka, logLevel } from 'kafkajs';
 import { publishRiskAssessments } from '@tailsync/tools/testing';
 import { scripts, WebhookReceiver } from '@tailsync/webhooks/testing';
@@ -82,7 +82,7 @@ async function main() {
   const n = rate * seconds;
   const tickMs = 50;
   const perTick = Math.max(1, Math.round((rate * tickMs) / 1000));
-  const producer = new Kafka({ ...kafka, clientId: 'bench', logLevel: logLevel.NOTHING }).producer();
+  const producer = idempotentProducer(new Kafka({ ...kafka, clientId: 'bench', logLevel: logLevel.NOTHING }));
   await producer.connect();
   const start = Date.now();
   let sent = 0;

@@ -8,9 +8,9 @@
  *   settings), burst and paced.
  */
 import { randomBytes } from 'node:crypto';
-import { Kafka, logLevel, Partitioners } from 'kafkajs';
+import { Kafka, logLevel } from 'kafkajs';
 // Also the kafkajs idle-timer fix the apps run with, so the raw-kafkajs baseline is measured with it too.
-import { kafkaConnection } from '@tailsync/service-kit';
+import { idempotentProducer, kafkaConnection, replicationConfig, topicReplication } from '@tailsync/service-kit';
 import { Client } from 'pg';
 import { autocannon, httpFigures } from '../support/autocannon';
 import { BenchContext, Row } from '../support/context';
@@ -123,10 +123,12 @@ export async function runKafkaBaseline(ctx: BenchContext): Promise<Row[]> {
   const kafka = new Kafka({ ...kafkaConnection(settings), clientId: 'bench-raw', logLevel: logLevel.WARN });
   const admin = kafka.admin();
   await admin.connect();
-  // Partitions as product.risk-assessment-executed has them (6).
-  await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 6, replicationFactor: 1 }] });
+  // Partitions and replicas as product.risk-assessment-executed has them (6; the stack's replication).
+  const replication = topicReplication((await admin.describeCluster()).brokers.length);
+  const configEntries = Object.entries(replicationConfig(replication)).map(([name, value]) => ({ name, value }));
+  await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 6, replicationFactor: replication.replicationFactor, configEntries }] });
   const sink = await startHelper('kafka-sink', ctx.stack.helperPids);
-  const producer = kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
+  const producer = idempotentProducer(kafka);
   try {
     await sink.request('start', { kafka: settings, topic, groupId: `bench-raw-${tag}` });
     await producer.connect();

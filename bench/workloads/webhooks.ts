@@ -8,8 +8,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { RISK_ASSESSMENT_EXECUTED, TOPICS, type SignatureScheme } from '@tailsync/contracts';
-import { Kafka, logLevel, Partitioners, type Producer } from 'kafkajs';
-import { kafkaConnection } from '@tailsync/service-kit';
+import { Kafka, logLevel, type Producer } from 'kafkajs';
+import { idempotentProducer, kafkaConnection } from '@tailsync/service-kit';
 import { call, newAccounts } from '../support/api';
 import { BenchContext, Row, target } from '../support/context';
 import { startHelper, type Helper } from '../support/helpers';
@@ -47,7 +47,7 @@ export async function withSubscribedDomains<T>(
   const secrets = Object.fromEntries(domains.map((d) => [d, randomBytes(48).toString('base64url')])); // 64 characters
   const receiver = await startHelper('receiver', ctx.stack.helperPids);
   const kafka = new Kafka({ ...kafkaConnection(ctx.stack.kafka), clientId: `bench-${name.toLowerCase()}`, logLevel: logLevel.WARN });
-  const producer = kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
+  const producer = idempotentProducer(kafka);
   try {
     const publicKeys: Record<string, unknown> = {};
     const { port } = await receiver.request<{ port: number }>('listen');

@@ -1,6 +1,9 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { api, freshDomain, newServiceAccount } from './support/accounts';
 import { baseUrl } from './support/test-stack';
 
+const REPO = join(__dirname, '..', '..');
 const admin = () => ({ token: process.env.ADMIN_TOKEN as string });
 
 describe('service accounts and OAuth2 client credentials', () => {
@@ -50,6 +53,41 @@ describe('service accounts and OAuth2 client credentials', () => {
       expect(res.headers.get('content-type')).toContain('application/problem+json');
       expect(res.body.type).toMatch(/#unauthorized$/);
     }
+  });
+
+  it("answers the token endpoint's errors with RFC 6749's error member beside the problem's", async () => {
+    const account = await newServiceAccount();
+    const form = (fields: Record<string, string>) => fetch(`${baseUrl()}/oauth/token`, { method: 'POST', body: new URLSearchParams(fields) });
+    const cases: [string, Promise<Response>, number, string][] = [
+      ['wrong secret', form({ grant_type: 'client_credentials', client_id: account.clientId, client_secret: 'wrong' }), 401, 'invalid_client'],
+      ['no credentials', form({ grant_type: 'client_credentials' }), 401, 'invalid_client'],
+      ['password grant', form({ grant_type: 'password', username: 'u', password: 'p' }), 400, 'unsupported_grant_type'],
+      ['no grant type', form({ client_id: account.clientId }), 400, 'invalid_request'],
+      ['malformed JSON', fetch(`${baseUrl()}/oauth/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"grant_type":' }), 400, 'invalid_request'],
+      ['plain text', fetch(`${baseUrl()}/oauth/token`, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'grant_type=client_credentials' }), 415, 'invalid_request'],
+    ];
+    for (const [name, pending, status, error] of cases) {
+      const res = await pending;
+      const body = (await res.json()) as { error?: string; detail: string };
+      expect({ name, status: res.status, error: body.error }).toEqual({ name, status, error });
+      expect(body).toMatchObject({ status, isValid: false, error_description: body.detail, instance: expect.any(String) });
+    }
+    // elsewhere a problem stays a problem: no OAuth members
+    expect((await api(null, 'GET', '/Tails')).body.error).toBeUndefined();
+  });
+
+  it('satisfies an OAuth2 client we did not write (requests-oauthlib)', () => {
+    const python = process.env.TAILSYNC_API_CLIENTS_PYTHON;
+    if (!python) throw new Error('TAILSYNC_API_CLIENTS_PYTHON is not set: run the suite with `npm test`, which installs requests-oauthlib');
+    return newServiceAccount().then((account) => {
+      const run = spawnSync(python, [join(REPO, 'e2e', 'api-clients', 'oauth_client.py'), baseUrl(), account.clientId, account.clientSecret], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, OAUTHLIB_INSECURE_TRANSPORT: '1' } });
+      if (run.status !== 0) throw new Error(`oauth_client.py failed:\n${run.stdout}\n${run.stderr}`);
+      expect(JSON.parse(run.stdout)).toEqual({
+        granted: { token_type: 'Bearer' },
+        wrong_secret: { raised: 'InvalidClientError', error: 'invalid_client', status: 401 },
+        password_grant: { raised: 'UnsupportedGrantTypeError', error: 'unsupported_grant_type', status: 400 },
+      });
+    });
   });
 
   it('requires a valid bearer token on the API, but not on public endpoints', async () => {

@@ -5,6 +5,9 @@ import { defineConfig } from 'tsup';
 export default defineConfig({
   entry: { index: 'src/index.ts', express: 'src/express.ts', fastify: 'src/fastify.ts', nest: 'src/nest.ts' },
   format: ['cjs', 'esm'],
+  // One chunk per shared module in both formats: the entries then share one RemoteKeySet class,
+  // so the helpers recognise a key set made from the main entry (under require() too).
+  splitting: true,
   dts: true,
   clean: true,
   platform: 'node',

@@ -13,7 +13,7 @@ describe('npm run cli -- kafka-principals', () => {
     });
     expect(code).toBe(0);
     expect(lines).toContain(
-      'kafka-topics.sh --bootstrap-server <bootstrap> --command-config admin.properties --create --if-not-exists --topic tailsync.tail-events --partitions 6 --replication-factor 3 --config retention.ms=-1 --config cleanup.policy=delete',
+      'kafka-topics.sh --bootstrap-server <bootstrap> --command-config admin.properties --create --if-not-exists --topic tailsync.tail-events --partitions 6 --replication-factor 3 --config retention.ms=-1 --config cleanup.policy=delete --config min.insync.replicas=2',
     );
     expect(lines).toContain('kafka-acls.sh --bootstrap-server <bootstrap> --command-config admin.properties --add --allow-principal User:webhook-dispatcher --operation Read --group prod-events');
     expect(lines).toContain('kafka-acls.sh --bootstrap-server <bootstrap> --command-config admin.properties --add --allow-principal User:team-x-reader --operation Read --topic tailsync. --resource-pattern-type prefixed');

@@ -6,7 +6,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { KAFKA_TOPICS } from '@tailsync/contracts';
-import { describeKafkaConnection, kafkaAccessFailure, kafkaConnection, type KafkaConnection } from '@tailsync/service-kit';
+import { describeKafkaConnection, kafkaAccessFailure, kafkaConnection, type KafkaConnection, replicationConfig, replicationSettings, topicReplication,
+  type TopicReplication } from '@tailsync/service-kit';
 import { contractAcls, DEFAULT_DISPATCHER_GROUP, kafkaAclsCommands } from '../kafka/contract-acls';
 import { SERVICE_PRINCIPALS, type ServicePrincipal } from '../kafka/principals';
 import { kafkaClientsPath, principalSettings, readKafkaClients, type KafkaClients } from '../kafka/kafka-clients-file';
@@ -15,7 +16,7 @@ import { applyKafkaPrincipals, type PrincipalsPlan } from '../kafka/kafka-princi
 // Not tools/stack's REPO_ROOT: the app image carries this command without the local stack.
 const REPO_ROOT = join(__dirname, '..', '..');
 
-export const KAFKA_PRINCIPALS_USAGE = `usage: npm run cli -- kafka-principals [--clients <kafka-clients.json>] [--acls-only] [--dispatcher-group <group>] [--replication-factor <n>] [--print]
+export const KAFKA_PRINCIPALS_USAGE = `usage: npm run cli -- kafka-principals [--clients <kafka-clients.json>] [--acls-only] [--dispatcher-group <group>] [--replication-factor <n>] [--min-insync-replicas <n>] [--print]
   Creates tailsync's topics when missing, sets the SCRAM users tail-sync, webhook-dispatcher, product
   and reader, and gives each exactly the ACLs of the contract (removing any other of theirs).
   As:        the admin principal of KAFKA_BROKERS / KAFKA_SSL* / KAFKA_SASL_* when KAFKA_SASL_USERNAME
@@ -26,7 +27,8 @@ export const KAFKA_PRINCIPALS_USAGE = `usage: npm run cli -- kafka-principals [-
   --clients             kafka-clients.json of a local stack (default .data/stack/kafka-clients.json when it exists)
   --acls-only           the provider manages the users (managed Kafka): topics and ACLs only, no passwords needed
   --dispatcher-group    the dispatcher's consumer group (default $WEBHOOK_EVENTS_GROUP_ID or ${DEFAULT_DISPATCHER_GROUP})
-  --replication-factor  of the topics it creates (default 3, or the broker count when smaller)
+  --replication-factor  of the topics it creates (default $KAFKA_REPLICATION_FACTOR, else 3, or the broker count when smaller)
+  --min-insync-replicas of the topics it creates (default $KAFKA_MIN_INSYNC_REPLICAS, else 2 on three brokers or more, else one fewer than the replicas, at least 1)
   --print               print the equivalent kafka-configs.sh, kafka-topics.sh and kafka-acls.sh lines; change nothing`;
 
 const envName = (principal: ServicePrincipal, what: string) => `TAILSYNC_KAFKA_${principal.toUpperCase().replace(/-/g, '_')}_${what}`;
@@ -39,6 +41,7 @@ export async function kafkaPrincipalsCommand(argv: string[], out: (line: string)
       'acls-only': { type: 'boolean' },
       'dispatcher-group': { type: 'string' },
       'replication-factor': { type: 'string' },
+      'min-insync-replicas': { type: 'string' },
       print: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -52,8 +55,16 @@ export async function kafkaPrincipalsCommand(argv: string[], out: (line: string)
     process.stderr.write(`${message}\n`);
     return code;
   };
-  const replicationFactor = values['replication-factor'] === undefined ? undefined : Number(values['replication-factor']);
-  if (replicationFactor !== undefined && !(Number.isInteger(replicationFactor) && replicationFactor >= 1)) return fail('--replication-factor must be a positive integer');
+  let replication: Partial<TopicReplication>;
+  try {
+    // The flags over the environment, checked as the apps check the environment.
+    replication = replicationSettings({
+      KAFKA_REPLICATION_FACTOR: values['replication-factor'] ?? env.KAFKA_REPLICATION_FACTOR,
+      KAFKA_MIN_INSYNC_REPLICAS: values['min-insync-replicas'] ?? env.KAFKA_MIN_INSYNC_REPLICAS,
+    });
+  } catch (error) {
+    return fail(`${(error as Error).message}\n(--replication-factor and --min-insync-replicas give them too)`);
+  }
   const clientsFile = values.clients ?? (existsSync(kafkaClientsPath(join(REPO_ROOT, '.data', 'stack'))) ? kafkaClientsPath(join(REPO_ROOT, '.data', 'stack')) : undefined);
   let clients: KafkaClients | undefined;
   try {
@@ -74,7 +85,7 @@ export async function kafkaPrincipalsCommand(argv: string[], out: (line: string)
   }
   const dispatcherGroup = values['dispatcher-group'] ?? env.WEBHOOK_EVENTS_GROUP_ID ?? DEFAULT_DISPATCHER_GROUP;
   if (values.print) {
-    for (const line of printedCommands(principals, dispatcherGroup, replicationFactor)) out(line);
+    for (const line of printedCommands(principals, dispatcherGroup, replication)) out(line);
     return 0;
   }
   if (missing.length > 0) return fail(`kafka-principals: no password for ${missing.join(', ')}; give them, or --acls-only when the provider manages users`);
@@ -88,7 +99,7 @@ export async function kafkaPrincipalsCommand(argv: string[], out: (line: string)
     return fail((error as Error).message);
   }
   try {
-    const report = await applyKafkaPrincipals(admin, { principals, dispatcherGroup, replicationFactor });
+    const report = await applyKafkaPrincipals(admin, { principals, dispatcherGroup, replication });
     out(`kafka-principals on ${describeKafkaConnection(admin)}:`);
     out(`  topics created: ${report.topicsCreated.join(', ') || 'none (all present)'}`);
     out(`  SCRAM users set (SHA-512 and SHA-256): ${report.usersSet.join(', ') || 'none (--acls-only)'}`);
@@ -101,7 +112,9 @@ export async function kafkaPrincipalsCommand(argv: string[], out: (line: string)
 }
 
 /** What an operator who manages the cluster with Kafka's own tools runs instead. */
-function printedCommands(principals: PrincipalsPlan['principals'], dispatcherGroup: string, replicationFactor = 3): string[] {
+function printedCommands(principals: PrincipalsPlan['principals'], dispatcherGroup: string, replication: Partial<TopicReplication>): string[] {
+  // For a cluster of three brokers or more unless told otherwise: the printout cannot ask the cluster.
+  const wanted = topicReplication(Math.max(3, replication.replicationFactor ?? 3), replication);
   const usernames = Object.fromEntries(SERVICE_PRINCIPALS.map((p) => [p, principals[p].username])) as Record<ServicePrincipal, string>;
   return [
     '# admin.properties: the admin principal (security.protocol, sasl.mechanism, sasl.jaas.config, ssl.truststore.*)',
@@ -109,7 +122,8 @@ function printedCommands(principals: PrincipalsPlan['principals'], dispatcherGro
     ...KAFKA_TOPICS.map(
       (t) =>
         `kafka-topics.sh --bootstrap-server <bootstrap> --command-config admin.properties --create --if-not-exists --topic ${t.topic} ` +
-        `--partitions ${t.numPartitions} --replication-factor ${replicationFactor}${Object.entries(t.config).map(([k, v]) => ` --config ${k}=${v}`).join('')}`,
+        `--partitions ${t.numPartitions} --replication-factor ${wanted.replicationFactor}` +
+        Object.entries({ ...t.config, ...replicationConfig(wanted) }).map(([k, v]) => ` --config ${k}=${v}`).join(''),
     ),
     '# Users (not on providers that manage them):',
     ...SERVICE_PRINCIPALS.map(

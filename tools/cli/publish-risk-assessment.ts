@@ -8,8 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { TOPICS, type RiskAssessmentExecutedMessage } from '@tailsync/contracts';
-import { describeKafkaConnection, kafkaAccessFailure, kafkaConnection, type KafkaConnection, validTraceparent } from '@tailsync/service-kit';
-import { Kafka, logLevel, Partitioners } from 'kafkajs';
+import { describeKafkaConnection, idempotentProducer, kafkaAccessFailure, kafkaConnection, type KafkaConnection, validTraceparent } from '@tailsync/service-kit';
+import { Kafka, logLevel } from 'kafkajs';
 import { cliKafkaSettings } from './stack-env';
 
 export interface PublishOptions {
@@ -34,7 +34,7 @@ export async function publishRiskAssessments(options: PublishOptions): Promise<R
     data: options.data ?? {},
   }));
   const kafka = new Kafka({ ...options.kafka, clientId: 'tailsync-cli', logLevel: logLevel.NOTHING, retry: { retries: 5 } });
-  const producer = kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
+  const producer = idempotentProducer(kafka);
   await producer.connect();
   try {
     for (let i = 0; i < events.length; i += 5000) {

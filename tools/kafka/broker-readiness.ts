@@ -2,11 +2,12 @@ import type { KafkaConnection } from '@tailsync/service-kit';
 import { Kafka, logLevel } from 'kafkajs';
 
 /**
- * Ready = a kafkajs admin client can describe the cluster, list topics, and find a group
- * coordinator. The last step makes the broker create __consumer_offsets now, so the first real
- * consumer does not hit "The group coordinator is not available".
+ * Ready = a kafkajs admin client can describe the cluster (with at least `brokers` brokers in it),
+ * list topics, and find a group coordinator. The last step makes the broker create
+ * __consumer_offsets now, so the first real consumer does not hit "The group coordinator is not
+ * available".
  */
-export function brokerReadinessProbe(admin: KafkaConnection): () => Promise<void> {
+export function brokerReadinessProbe(admin: KafkaConnection, brokers = 1): () => Promise<void> {
   const kafka = new Kafka({
     ...admin,
     clientId: 'tailsync-kafka-readiness',
@@ -20,7 +21,7 @@ export function brokerReadinessProbe(admin: KafkaConnection): () => Promise<void
     try {
       await admin.connect();
       const cluster = await admin.describeCluster();
-      if (cluster.brokers.length < 1) throw new Error('describeCluster() returned no brokers');
+      if (cluster.brokers.length < brokers) throw new Error(`describeCluster() lists ${cluster.brokers.length} of the ${brokers} brokers`);
       await admin.listTopics();
       await admin.describeGroups(['tailsync-kafka-readiness']);
     } finally {

@@ -4,7 +4,7 @@
  * and exactly the ACLs contract-acls.ts lists for them; rights they hold beyond those are removed.
  */
 import { KAFKA_TOPICS } from '@tailsync/contracts';
-import type { KafkaConnection } from '@tailsync/service-kit';
+import { ensureTopics, type KafkaConnection, type TopicReplication } from '@tailsync/service-kit';
 import {
   AclOperationTypes, AclPermissionTypes, AclResourceTypes, Kafka, logLevel, ResourcePatternTypes,
   type AclEntry, type Admin,
@@ -18,8 +18,8 @@ export interface PrincipalsPlan {
   /** The service principals' usernames, with their passwords when the users are to be set. */
   principals: Record<ServicePrincipal, Credentials | { username: string; password?: undefined }>;
   dispatcherGroup?: string;
-  /** Replication factor of the topics created here; default: 3, or the broker count when smaller. */
-  replicationFactor?: number;
+  /** Of the topics created here; default: topicReplication()'s for the cluster's size (3 and 2 on three brokers or more). */
+  replication?: Partial<TopicReplication>;
 }
 
 export interface PrincipalsReport {
@@ -34,7 +34,7 @@ export async function applyKafkaPrincipals(admin: KafkaConnection, plan: Princip
   const client = kafka.admin();
   await client.connect();
   try {
-    const topicsCreated = await createMissingTopics(client, plan.replicationFactor);
+    const topicsCreated = await createMissingTopics(client, admin, plan.replication);
     const users = SERVICE_PRINCIPALS.map((p) => plan.principals[p]).filter((c): c is Credentials => c.password !== undefined);
     if (users.length > 0) await upsertScramUsers(admin, users.map((u) => ({ name: u.username, password: u.password })));
     const { added, removed } = await reconcileAcls(client, contractAcls({ dispatcherGroup: plan.dispatcherGroup }), plan);
@@ -44,20 +44,11 @@ export async function applyKafkaPrincipals(admin: KafkaConnection, plan: Princip
   }
 }
 
-async function createMissingTopics(client: Admin, replicationFactor?: number): Promise<string[]> {
+/** The contract's topics that are missing, made as the apps make theirs (ensureTopics: waits for every leader). */
+async function createMissingTopics(client: Admin, admin: KafkaConnection, replication: Partial<TopicReplication> = {}): Promise<string[]> {
   const existing = new Set(await client.listTopics());
   const missing = KAFKA_TOPICS.filter((t) => !existing.has(t.topic));
-  if (missing.length === 0) return [];
-  const brokers = (await client.describeCluster()).brokers.length;
-  await client.createTopics({
-    waitForLeaders: true,
-    topics: missing.map((t) => ({
-      topic: t.topic,
-      numPartitions: t.numPartitions,
-      replicationFactor: replicationFactor ?? Math.min(3, brokers),
-      configEntries: Object.entries(t.config).map(([name, value]) => ({ name, value })),
-    })),
-  });
+  if (missing.length > 0) await ensureTopics(admin, missing, replication);
   return missing.map((t) => t.topic);
 }
 

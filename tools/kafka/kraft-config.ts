@@ -1,13 +1,14 @@
 /**
- * The single-node KRaft broker's configuration under its data directory: server.properties
- * (rewritten on every start), a cluster id kept stable per data directory, and the storage,
- * formatted once for that id.
+ * A KRaft node's configuration under its data directory: server.properties (rewritten on every
+ * start) and the storage, formatted once for its cluster's id. Every node is broker and
+ * controller; one node alone, or three voting together.
  */
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
+import { topicReplication } from '@tailsync/service-kit/topic-replication';
 import { javaArgs } from './kafka-jars';
 
 /**
@@ -32,6 +33,16 @@ export interface BrokerTls {
   plainUsers?: Record<string, string>;
 }
 
+/** A node's place in its cluster. */
+export interface KraftQuorum {
+  /** 1 to the number of voters. */
+  nodeId: number;
+  /** The controller port of every voter on 127.0.0.1: node id i + 1 at index i. */
+  controllerPorts: number[];
+  /** The same for every node of the cluster (kraftClusterId). */
+  clusterId: string;
+}
+
 export interface KraftConfig {
   /** config/server.properties: what `kafka.Kafka` is started with. */
   propsFile: string;
@@ -49,14 +60,14 @@ export function kraftConfigPaths(dataDir: string): KraftConfig {
 }
 
 /** Writes server.properties and formats the storage if it is not yet formatted for this cluster id. */
-export async function writeKraftConfig(p: { dataDir: string; libs: string; port: number; controllerPort: number; security: BrokerSecurity }): Promise<KraftConfig> {
+export async function writeKraftConfig(p: { dataDir: string; libs: string; port: number; quorum: KraftQuorum; security: BrokerSecurity }): Promise<KraftConfig> {
   const config = kraftConfigPaths(p.dataDir);
   fs.mkdirSync(path.dirname(config.propsFile), { recursive: true, mode: 0o700 });
   fs.mkdirSync(config.logDir, { recursive: true });
   // Mode 0600: with SASL it holds the admin password (the broker's own login).
-  fs.writeFileSync(config.propsFile, serverProperties({ port: p.port, controllerPort: p.controllerPort, logDir: config.logDir, security: p.security }), { mode: 0o600 });
+  fs.writeFileSync(config.propsFile, serverProperties({ port: p.port, quorum: p.quorum, logDir: config.logDir, security: p.security }), { mode: 0o600 });
   fs.chmodSync(config.propsFile, 0o600);
-  const clusterId = clusterIdFor(p.dataDir, config.logDir);
+  const { clusterId } = p.quorum;
   // `--ignore-formatted` would make this a no-op anyway, but skipping the extra JVM saves ~1.5 s
   // on every warm start.
   if (!isFormatted(config.logDir, clusterId)) await formatStorage(p.dataDir, p.libs, clusterId, config, p.security);
@@ -146,21 +157,23 @@ const plainUserEntries = (users: Record<string, string>): string =>
     .map(([name, password]) => ` user_${name}="${password}"`)
     .join('');
 
-function serverProperties(p: { port: number; controllerPort: number; logDir: string; security: BrokerSecurity }): string {
+function serverProperties(p: { port: number; quorum: KraftQuorum; logDir: string; security: BrokerSecurity }): string {
+  const { controllerPorts, nodeId } = p.quorum;
+  // What tailsync's topics get on a cluster this size (1 and 1 alone; 3 and 2 on three nodes), for Kafka's own topics too.
+  const replication = topicReplication(controllerPorts.length);
   const props: Record<string, string | number | boolean> = {
     'process.roles': 'broker,controller',
-    'node.id': 1,
-    'controller.quorum.voters': `1@127.0.0.1:${p.controllerPort}`,
+    'node.id': nodeId,
+    'controller.quorum.voters': controllerPorts.map((port, i) => `${i + 1}@127.0.0.1:${port}`).join(','),
     'controller.listener.names': 'CONTROLLER',
-    ...listenerProperties(p),
+    ...listenerProperties({ port: p.port, controllerPort: controllerPorts[nodeId - 1], security: p.security }),
     'log.dirs': p.logDir,
-    // One node: every replication factor and min ISR is 1.
-    'default.replication.factor': 1,
-    'min.insync.replicas': 1,
-    'offsets.topic.replication.factor': 1,
+    'default.replication.factor': replication.replicationFactor,
+    'min.insync.replicas': replication.minInsyncReplicas,
+    'offsets.topic.replication.factor': replication.replicationFactor,
     'offsets.topic.num.partitions': 1,
-    'transaction.state.log.replication.factor': 1,
-    'transaction.state.log.min.isr': 1,
+    'transaction.state.log.replication.factor': replication.replicationFactor,
+    'transaction.state.log.min.isr': replication.minInsyncReplicas,
     'transaction.state.log.num.partitions': 1,
     // Consumers join at once instead of waiting 3 s for more members.
     'group.initial.rebalance.delay.ms': 0,
@@ -190,8 +203,13 @@ function serverProperties(p: { port: number; controllerPort: number; logDir: str
   );
 }
 
-/** Kafka cluster ids are 16-byte UUIDs in unpadded base64url (22 chars). Kept stable per dataDir. */
-function clusterIdFor(dataDir: string, logDir: string): string {
+/**
+ * The cluster id of the node on `dataDir` (the first node's, for a cluster), made once and kept:
+ * Kafka's are 16-byte UUIDs in unpadded base64url (22 characters).
+ */
+export function kraftClusterId(dataDir: string): string {
+  const logDir = kraftConfigPaths(dataDir).logDir;
+  fs.mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, 'cluster-id');
   const valid = (s: string) => /^[A-Za-z0-9_-]{22}$/.test(s);
   if (fs.existsSync(file)) {

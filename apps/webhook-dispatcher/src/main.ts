@@ -2,7 +2,7 @@ import './tracing';
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { PROTO_FILES, WEBHOOK_EVENT_TYPES, WEBHOOK_SUBSCRIPTIONS_TOPIC } from '@tailsync/contracts';
-import { createPool, kafkaConnection, exitOnStartFailure, grpcTlsFiles, loadConfig, startService } from '@tailsync/service-kit';
+import { createPool, kafkaConnection, exitOnStartFailure, grpcTlsFiles, loadConfig, replicationSettings, startService } from '@tailsync/service-kit';
 import { appModule } from './app.module';
 import { WebhookDispatcherConfig } from './config/webhook-dispatcher.config';
 
@@ -14,7 +14,7 @@ async function main() {
   await startService({
     name: 'webhook-dispatcher',
     module: appModule({ config, instanceId, pool, plannedOncePool }),
-    kafka: { connection: kafkaConnection(config), topics: [...WEBHOOK_EVENT_TYPES.flatMap((type) => [type.input, type.deadLetters]), WEBHOOK_SUBSCRIPTIONS_TOPIC] },
+    kafka: { connection: kafkaConnection(config), topics: [...WEBHOOK_EVENT_TYPES.flatMap((type) => [type.input, type.deadLetters]), WEBHOOK_SUBSCRIPTIONS_TOPIC], replication: replicationSettings(config) },
     httpPort: config.WEBHOOK_DISPATCHER_HTTP_PORT,
     grpc: { protoFile: PROTO_FILES.webhookDispatcher, port: config.WEBHOOK_DISPATCHER_GRPC_PORT, tls: grpcTlsFiles(config) },
     instanceId,

@@ -1,7 +1,7 @@
 /** Request and reply bodies of tail-sync's commands as its handlers see them (gateway → tail-sync over gRPC, libs/contracts/proto). */
 import type { TailPropertiesInput } from './tail-properties';
 
-/** A tail as submitted (interface.md, Tail input properties), after the gateway's validation. */
+/** A tail as submitted (docs/contract.md, Tails), after the gateway's validation. */
 export interface TailSubmission extends TailPropertiesInput {
   /** The caller's Mapped ID. */
   tailId: string;

@@ -1,5 +1,5 @@
 /**
- * The optional properties of a tail (interface.md, "Tail (input properties)"), one row each.
+ * The optional properties of a tail (docs/contract.md, "Tails"), one row each.
  * Everything that names them derives from this table: the gateway's validation and OpenAPI
  * schemas, the views and submissions (`TailProperties`), tail-sync's events and read model
  * columns, and the `TailCreated` data of the Kafka schema. How to add one: docs/extending.md.

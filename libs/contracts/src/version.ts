@@ -1,2 +1,2 @@
-/** The interface version the service reports (interface.md, Versioning). */
+/** The interface version the service reports (docs/contract.md). */
 export const API_VERSION = '15.4.9707.25929';

@@ -5,6 +5,8 @@ export * from './kafka/kafkajs-patches';
 export * from './kafka/murmur2-partitioner';
 export * from './kafka/periodic-offset-commits';
 export * from './kafka/ensure-topics';
+export * from './kafka/idempotent-producer';
+export * from './kafka/topic-replication';
 export * from './kafka/kafka-connection';
 export * from './kafka/kafka-access-failure';
 export * from './kafka/consumer-stopped-for-good';

@@ -1,5 +1,6 @@
 // The receiver's side of tailsync webhooks: verify a callback (the JWT of the interface, or the
-// Standard Webhooks signature). Framework helpers: `@tailsync/webhooks/express`, `/fastify`, `/nest`.
+// Standard Webhooks signature), and sign() one to test a handler. Framework helpers:
+// `@tailsync/webhooks/express`, `/fastify`, `/nest`.
 export * from './claims';
 export * from './verify';
 export * from './standard-webhooks';
@@ -8,3 +9,4 @@ export * from './public-keys';
 export * from './remote-key-set';
 export * from './test-calls';
 export type { HeaderSource } from './headers';
+export * from './sign';

@@ -6,7 +6,7 @@ import { secretId } from './secret-id';
 import { refusedTestCall, type TestCallPolicy } from './test-calls';
 
 /**
- * The receiver's seven steps (interface.md, "Callback requests sent by the service"):
+ * The receiver's seven steps (the README's "Verifying: the seven steps, in order"):
  * 1 take the JWT from `Authorization: Token <JWT>`; 2 verify the signature with the shared secret;
  * 3 check the token has not expired; 4 read `payloadHash`; 5 hash the raw body;
  * 6 compare the two; 7 parse the JSON payload (and refuse a Test call unless accepted).

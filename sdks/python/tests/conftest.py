@@ -1,4 +1,4 @@
-"""The shared test vectors (``libs/webhook-signing/vectors/*.json`` in the tailsync repository).
+"""The shared test vectors (``tests/vectors``: ``libs/webhook-signing/vectors`` in the tailsync repository).
 
 Callbacks as tailsync's dispatcher signs them, with the verdict each must get; ``recorded.json``
 holds real callbacks of a running stack (refreshed by the e2e suite, see the vectors' README).
@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Optional
 
 import pytest
 
-VECTORS_DIR = Path(os.environ.get("TAILSYNC_VECTORS_DIR", Path(__file__).resolve().parents[3] / "libs" / "webhook-signing" / "vectors"))
+VECTORS_DIR = Path(os.environ.get("TAILSYNC_VECTORS_DIR") or Path(__file__).resolve().parent / "vectors")
 
 
 @dataclass(frozen=True)

@@ -1,14 +1,19 @@
 from __future__ import annotations
 
-from typing import List
+import asyncio
+import base64
+from typing import Any, Dict, List, Tuple
 
 import pytest
-from fastapi import Depends, FastAPI
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from fastapi import Depends, FastAPI, Request
 from fastapi.testclient import TestClient
 
 from clock import set_clock
 from conftest import Vector, of_kind
-from tailsync_webhooks import VerifiedWebhook
+from test_public_keys import JwksServer
+from tailsync_webhooks import RemoteKeySet, VerifiedWebhook, jwk_thumbprint, jwks_url, sign
 from tailsync_webhooks.fastapi import tailsync_webhook
 
 
@@ -48,3 +53,37 @@ def test_a_fastapi_endpoint_refuses_tampering_and_test_calls(recorded: List[Vect
     client, seen = app_for(test.secrets, test_calls="accept")
     assert client.post("/webhooks/tailsync", content=test.body, headers=test.headers).status_code == 204
     assert len(seen) == 1
+
+
+def test_the_key_set_is_fetched_without_blocking_the_event_loop() -> None:
+    # A slow JWK Set endpoint (a real HTTP server): while the dependency waits for it, a task on the
+    # same loop must keep ticking. Fetched with blocking I/O on the loop, it would not tick at all.
+    jwks = JwksServer()
+    try:
+        jwks.delay_seconds = 0.5
+        private_key = Ed25519PrivateKey.generate()
+        raw = private_key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+        jwk = {"kty": "OKP", "crv": "Ed25519", "x": base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")}
+        jwks.keys = [{**jwk, "kid": jwk_thumbprint(jwk), "use": "sig"}]
+        signed = sign({"eventId": "e-1", "eventName": "Product.RiskAssessmentExecuted", "domain": "acme", "data": {}}, private_key=private_key)
+        dependency = tailsync_webhook(public_keys=RemoteKeySet(jwks_url(jwks.base, "acme")))
+
+        async def receive() -> Dict[str, Any]:
+            return {"type": "http.request", "body": signed.body, "more_body": False}
+
+        request = Request({"type": "http", "method": "POST", "path": "/", "headers": [(k.lower().encode(), v.encode()) for k, v in signed.headers.items()]}, receive)
+
+        async def both() -> Tuple[VerifiedWebhook, int]:
+            ticks = 0
+            verifying = asyncio.ensure_future(dependency(request))
+            while not verifying.done():
+                await asyncio.sleep(0.01)
+                ticks += 1
+            return verifying.result(), ticks
+
+        webhook, ticks = asyncio.run(both())
+        assert webhook.payload["eventId"] == "e-1"
+        assert jwks.fetches == 1
+        assert ticks >= 20, f"the event loop ticked {ticks} times during a 0.5 s fetch"
+    finally:
+        jwks.server.shutdown()

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import json
 import threading
-from http.server import BaseHTTPRequestHandler, HTTPServer
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Dict, Iterator, List, Tuple
 
 import pytest
@@ -24,16 +25,18 @@ def authorization(vector: Any) -> str:
 
 
 class JwksServer:
-    """A real HTTP server publishing a JWK Set, counting fetches."""
+    """A real HTTP server publishing a JWK Set, counting fetches (and answering after a delay, if set)."""
 
     def __init__(self) -> None:
         self.keys: List[Dict[str, Any]] = []
         self.fetches = 0
+        self.delay_seconds = 0.0
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:  # noqa: N802
                 outer.fetches += 1
+                time.sleep(outer.delay_seconds)
                 body = json.dumps({"keys": outer.keys}).encode("utf-8")
                 self.send_response(200)
                 self.send_header("Content-Type", "application/jwk-set+json")
@@ -44,7 +47,7 @@ class JwksServer:
             def log_message(self, *args: Any) -> None:
                 pass
 
-        self.server = HTTPServer(("127.0.0.1", 0), Handler)
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         self.base = f"http://127.0.0.1:{self.server.server_address[1]}"
 

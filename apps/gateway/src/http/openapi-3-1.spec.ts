@@ -14,10 +14,12 @@ describe('OpenAPI 3.0 → 3.1: nullable', () => {
     expect(schemaOf({ type: 'string', enum: ['a', 'b'], nullable: true, description: 'd' })).toEqual({ description: 'd', anyOf: [{ type: 'string', enum: ['a', 'b'] }, { type: 'null' }] });
   });
 
-  it('makes a nullable model (allOf a $ref, with or without the generator\'s type: object) the model or null', () => {
-    const model = { allOf: [{ $ref: '#/components/schemas/M' }] };
-    expect(schemaOf({ ...model, nullable: true })).toEqual({ anyOf: [model, { type: 'null' }] });
-    expect(schemaOf({ type: 'object', ...model, nullable: true })).toEqual({ anyOf: [model, { type: 'null' }] });
+  it('makes a nullable model (allOf a $ref, with or without the generator\'s type: object) the $ref or null', () => {
+    const ref = { $ref: '#/components/schemas/M' };
+    expect(schemaOf({ allOf: [ref], nullable: true })).toEqual({ anyOf: [ref, { type: 'null' }] });
+    expect(schemaOf({ type: 'object', allOf: [ref], nullable: true, description: 'd' })).toEqual({ description: 'd', anyOf: [ref, { type: 'null' }] });
+    const two = { allOf: [ref, { $ref: '#/components/schemas/N' }] };
+    expect(schemaOf({ ...two, nullable: true })).toEqual({ anyOf: [two, { type: 'null' }] });
   });
 
   it('leaves what is not nullable as it was, without nullable: false', () => {

@@ -5,7 +5,8 @@ type Json = Record<string, unknown>;
 /**
  * Turns the OpenAPI 3.0 document @nestjs/swagger generates into OpenAPI 3.1: schemas are JSON
  * Schema 2020-12 there, so `nullable: true` becomes a `null` type (or a `null` branch beside a
- * `$ref`). Nothing else the generator emits differs between the two versions.
+ * `$ref`, which needs no allOf around it any more). Nothing else the generator emits differs
+ * between the two versions.
  */
 export function toOpenApi31(document: OpenAPIObject): OpenAPIObject {
   const converted = rewrite(document) as OpenAPIObject;
@@ -33,5 +34,8 @@ function rewrite(value: unknown): unknown {
   // @nestjs/swagger 11.4 writes `type: object` beside a nullable allOf; in the first branch it would
   // refuse nothing, and beside the anyOf it would refuse the null
   if (composite) delete schema.type;
+  // an allOf of one $ref is that $ref (3.1 allows a $ref beside other keywords, so no wrapper)
+  const only = Array.isArray(schema.allOf) && schema.allOf.length === 1 && Object.keys(schema).length === 1 ? (schema.allOf[0] as Json) : undefined;
+  if (only && typeof only.$ref === 'string') return { ...(description === undefined ? {} : { description }), anyOf: [only, { type: 'null' }] };
   return { ...(description === undefined ? {} : { description }), anyOf: [schema, { type: 'null' }] };
 }

@@ -6,7 +6,7 @@ import { ProblemView } from '../problems/interface/problem.view';
 import { toOpenApi31 } from './openapi-3-1';
 import { SCHEMA_EXAMPLES } from './openapi-examples';
 import { OPERATIONS } from './openapi-operations';
-import { CALLBACK_SCHEMAS, WEBHOOKS } from './openapi-webhooks';
+import { CALLBACK_SCHEMAS, CALLBACK_SECURITY_SCHEMES, WEBHOOKS } from './openapi-webhooks';
 
 const PROBLEM_REF = { $ref: `#/components/schemas/${ProblemView.name}` };
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
@@ -79,12 +79,14 @@ function secureOperations(document: OpenAPIObject, publicBaseUrl: string): void 
       flows: { clientCredentials: { tokenUrl: `${publicBaseUrl}/oauth/token`, scopes: {} } },
     },
     adminToken: { type: 'http', scheme: 'bearer', description: 'The operators\' ADMIN_TOKEN (admin API only).' },
+    ...CALLBACK_SECURITY_SCHEMES,
   };
   for (const [path, item] of Object.entries(document.paths)) {
     for (const method of METHODS) {
       const op = item[method];
       if (!op) continue;
-      if (op.security?.length) op.security = [path.startsWith('/admin/') ? { adminToken: [] } : { oauth2: [] }];
+      // A public operation says so (`security: []`): generated clients then send no token there.
+      op.security = op.security?.length ? [path.startsWith('/admin/') ? { adminToken: [] } : { oauth2: [] }] : [];
       // OpenAPI ignores an Authorization header parameter; /oauth/token's (HTTP Basic client
       // credentials, RFC 6749 §2.3.1) is said in words, as a security scheme would make clients require it
       const isAuthorization = (p: (typeof op.parameters & object)[number]) => 'name' in p && p.in === 'header' && p.name.toLowerCase() === 'authorization';

@@ -41,6 +41,19 @@ export const CALLBACK_SCHEMAS = {
   },
 } as const;
 
+/**
+ * How a callback proves it comes from us, as a security scheme of the webhooks (the receiver checks
+ * it; the receiver packages do): the token of the `Authorization` header.
+ */
+export const CALLBACK_SECURITY_SCHEMES = {
+  webhookToken: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Authorization',
+    description: '`Token <JWT>` signed with the subscription\'s shared secret (HS256) or the domain\'s Ed25519 key (EdDSA), its claims (WebhookTokenClaims) binding the body by its SHA-256; the Standard Webhooks headers sign the same body.',
+  },
+} as const;
+
 const header = (name: string, description: string, schema: Record<string, unknown>, example: string) => ({ name, in: 'header', required: true, description, schema, example });
 
 /**
@@ -59,6 +72,7 @@ const webhookOf = (type: WebhookEventType) => ({
       'Delivery is at least once: dedupe on `webhook-id`.',
     ].join('\n\n'),
     tags: ['Webhook callbacks'],
+    security: [{ webhookToken: [] }],
     parameters: [
       header('Authorization', '`Token <JWT>`; see WebhookTokenClaims.', { type: 'string', pattern: '^Token [A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$' }, 'Token eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCIsImtpZCI6IjM3NGQ3NmNlNjExN2JiZWMifQ.eyJwYXlsb2FkSGFzaCI6Ii4uLiJ9.c2lnbmF0dXJl'),
       header('User-Agent', 'Always this value.', { type: 'string', const: WEBHOOK_USER_AGENT }, WEBHOOK_USER_AGENT),

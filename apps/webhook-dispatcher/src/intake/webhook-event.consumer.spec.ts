@@ -71,7 +71,7 @@ describe('WebhookEventConsumer (real Kafka, real PostgreSQL)', () => {
     const dlq = kafka.consumer({ groupId: `dlq-reader-${suffix}` });
     await dlq.connect();
     await dlq.subscribe({ topic: dlqTopic, fromBeginning: true });
-    const dead: { key: string | null; value: string | null; reason: string; offset: string }[] = [];
+    const dead: { key: string | null; value: string | null; reason: string; offset: string; producerId: string }[] = [];
     await dlq.run({
       eachMessage: async ({ message }) => {
         dead.push({
@@ -79,6 +79,8 @@ describe('WebhookEventConsumer (real Kafka, real PostgreSQL)', () => {
           value: message.value?.toString() ?? null,
           reason: message.headers?.[DLQ_HEADERS.reason]?.toString() ?? '',
           offset: message.headers?.[DLQ_HEADERS.offset]?.toString() ?? '',
+          // Of the batch the broker stored it in: -1 unless an idempotent producer wrote it.
+          producerId: (message as typeof message & { batchContext: { producerId: string } }).batchContext.producerId,
         });
       },
     });
@@ -95,6 +97,8 @@ describe('WebhookEventConsumer (real Kafka, real PostgreSQL)', () => {
       [`/eventId must match pattern "${RISK_ASSESSMENT_EXECUTED_SCHEMA.properties!.eventId.pattern}"`, 'empty message value', 'value is not valid UTF-8 JSON'].sort(),
     );
     expect(dead.find((d) => /JSON/.test(d.reason))).toMatchObject({ key: domain, value: '{not json', offset: expect.stringMatching(/^\d+$/) });
+    // Sent by the dispatcher's idempotent (acks=all) producer.
+    expect(dead.filter((d) => d.producerId === '-1')).toEqual([]);
     const row = await eventually(async () => (await db.pool.query('select domain, body from webhook_deliveries where event_id = $1', [good.eventId])).rows[0], 15_000);
     expect(JSON.parse(row.body)).toEqual({ eventId: good.eventId, eventName: EVT, occurredAt: good.occurredAt, domain, data: good.data });
     expect(admitted).toContain(good.eventId);

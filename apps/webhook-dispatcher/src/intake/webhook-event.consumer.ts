@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { DLQ_HEADERS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@tailsync/contracts';
-import { exitWhenConsumerStopsForGood, Murmur2Partitioner, PeriodicOffsetCommits, type KafkaConnection, validTraceparent } from '@tailsync/service-kit';
+import { exitWhenConsumerStopsForGood, idempotentProducer, PeriodicOffsetCommits, type KafkaConnection, validTraceparent } from '@tailsync/service-kit';
 import { Admin, Consumer, Kafka, KafkaMessage, logLevel, Producer } from 'kafkajs';
 import type { SubscriptionReader } from '../subscriptions/subscription-cache';
 import type { StoredSubscription } from '../subscriptions/subscription.store';
@@ -94,7 +94,7 @@ export class WebhookEventConsumer {
   }
 
   async start(): Promise<void> {
-    this.producer = this.kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Murmur2Partitioner });
+    this.producer = idempotentProducer(this.kafka);
     await this.producer.connect();
     this.admin = this.kafka.admin();
     await this.admin.connect();

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { CLOUDEVENTS_HEADERS as CE, CLOUDEVENTS_SPEC_VERSION, JSON_CONTENT_TYPE, TOPICS, WEBHOOK_SUBSCRIPTION_EVENT_SCHEMA_ID,
   WEBHOOK_SUBSCRIPTION_EVENTS_SOURCE, webhookSubscriptionCloudEventType, type WebhookSubscriptionEvent } from '@tailsync/contracts';
-import { advisoryLockKey, type KafkaConnection, LeaderLock, metricsRegistry, Murmur2Partitioner, PollingLoop } from '@tailsync/service-kit';
+import { advisoryLockKey, idempotentProducer, type KafkaConnection, LeaderLock, metricsRegistry, PollingLoop } from '@tailsync/service-kit';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
 import type { Pool } from 'pg';
 import { Counter } from 'prom-client';
@@ -52,7 +52,7 @@ export class SubscriptionEventsRelay {
   }
 
   async start(): Promise<void> {
-    this.producer = this.kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Murmur2Partitioner });
+    this.producer = idempotentProducer(this.kafka);
     await this.producer.connect();
     this.loop.start();
   }

@@ -20,6 +20,18 @@ describe('AsyncAPI document (checked by @asyncapi/parser)', () => {
     expect(parsed?.version()).toBe('3.0.0');
   });
 
+  it('names its servers (compose, and a TLS cluster) and their SASL/SCRAM security', async () => {
+    const { parsed } = await parse(asyncApiDocument());
+    const servers = Object.fromEntries(parsed!.servers().all().map((s) => [s.id(), s]));
+    expect(Object.keys(servers).sort()).toEqual(['compose', 'tls']);
+    expect([servers.compose.host(), servers.compose.protocol()]).toEqual(['localhost:9094', 'kafka']);
+    expect(servers.tls.protocol()).toBe('kafka-secure');
+    for (const server of Object.values(servers)) {
+      const schemes = server.security().flatMap((requirement) => requirement.all().map((r) => r.scheme().type()));
+      expect(schemes).toEqual(['scramSha512', 'scramSha256']);
+    }
+  });
+
   it('has every topic as a channel, with its message, key, headers and payload schema', async () => {
     const { parsed } = await parse(asyncApiDocument());
     const channels = parsed!.channels().all();

@@ -57,6 +57,38 @@ function message(t: TopicContract) {
  * same topic and schema definitions the code uses. `action` is tailsync's: `send` on a topic
  * others consume, `receive` on one others produce to.
  */
+/**
+ * Every client listener takes SASL/SCRAM only (docs/kafka-security.md): a principal of its own per
+ * service, both SHA variants, and ACLs deciding what each may read and write.
+ */
+const KAFKA_SECURITY_SCHEMES = {
+  scramSha512: { type: 'scramSha512', description: 'SASL/SCRAM-SHA-512 as the principal the operator created for your service (`npm run cli -- kafka-principals`); tailsync\'s own services use it.' },
+  scramSha256: { type: 'scramSha256', description: 'SASL/SCRAM-SHA-256, the same principals and passwords.' },
+} as const;
+
+const SCRAM = [{ $ref: '#/components/securitySchemes/scramSha512' }, { $ref: '#/components/securitySchemes/scramSha256' }];
+
+/**
+ * Where a client connects: the docker-compose stack's listener for clients outside it (SASL over
+ * plaintext, on the host's loopback unless the operator publishes it), and a cluster whose
+ * listener is TLS (`docker-compose.kafka-tls.yml`, or any production cluster).
+ */
+const KAFKA_SERVERS = {
+  compose: {
+    host: 'localhost:9094',
+    protocol: 'kafka',
+    description: 'The docker-compose stack\'s EXTERNAL listener (`KAFKA_EXTERNAL_HOST`:`KAFKA_EXTERNAL_PORT`): SASL/SCRAM without TLS, for clients on the same host.',
+    security: SCRAM,
+  },
+  tls: {
+    host: '{bootstrap}',
+    protocol: 'kafka-secure',
+    description: 'A cluster whose client listener is SASL_SSL (docker-compose.kafka-tls.yml, or the deployment\'s own brokers): SASL/SCRAM over TLS.',
+    variables: { bootstrap: { default: 'kafka.example.com:9094', description: 'The deployment\'s bootstrap server, `host:port` (`KAFKA_BROKERS`).' } },
+    security: SCRAM,
+  },
+} as const;
+
 export function asyncApiDocument(topics: readonly TopicContract[] = KAFKA_TOPICS): Record<string, unknown> {
   const schemas: Record<string, JsonSchema> = {};
   for (const t of topics) {
@@ -73,13 +105,12 @@ export function asyncApiDocument(topics: readonly TopicContract[] = KAFKA_TOPICS
         'Each message\'s payload is a versioned JSON Schema (draft-07), also committed as files under libs/contracts/schemas/. ' +
         'Consumer guide and evolution rules: libs/contracts/README.md.',
     },
-    servers: {
-      kafka: { host: 'localhost:9092', protocol: 'kafka', description: 'The brokers of the deployment (`KAFKA_BROKERS`).' },
-    },
+    servers: KAFKA_SERVERS,
     defaultContentType: 'application/json',
     channels: Object.fromEntries(topics.map((t) => [t.channelId, channel(t)])),
     operations: Object.fromEntries(topics.map((t) => [t.operationId, operation(t)])),
     components: {
+      securitySchemes: KAFKA_SECURITY_SCHEMES,
       messages: Object.fromEntries(topics.map((t) => [t.message.name, message(t)])),
       schemas,
     },

@@ -34,7 +34,7 @@ export const RISK_ASSESSMENT_EXECUTED_TOPIC: TopicContract = {
 
 export const RISK_ASSESSMENT_EXECUTED_DLQ_TOPIC = deadLetterTopicFor(RISK_ASSESSMENT_EXECUTED_TOPIC, { operationId: 'deadLetterRiskAssessments', what: 'risk assessment' });
 
-/** The product's risk assessments (interface.md's only event until now). */
+/** The product's risk assessments (the interface's only event until now). */
 export const RISK_ASSESSMENT_EXECUTED_EVENT: WebhookEventType = {
   name: RISK_ASSESSMENT_EXECUTED,
   input: RISK_ASSESSMENT_EXECUTED_TOPIC,

@@ -6,6 +6,7 @@ import { Logger } from 'nestjs-pino';
 import { ensureTopics, TopicSpec } from '../kafka/ensure-topics';
 import { GrpcEndpoint, grpcServerOptions } from '../grpc/grpc-server';
 import type { KafkaConnection } from '../kafka/kafka-connection';
+import type { TopicReplication } from '../kafka/topic-replication';
 import { assertKafkajsPatched } from '../kafka/kafkajs-patches';
 import { requestIdOf } from './request-id';
 import { addAccessLog } from '../logging/logging.module';
@@ -19,7 +20,7 @@ export interface ServiceStart {
   name: string;
   module: Type<unknown>;
   /** The broker and the topics the process consumes or produces, created before any consumer starts. */
-  kafka?: { connection: KafkaConnection; topics: TopicSpec[] };
+  kafka?: { connection: KafkaConnection; topics: TopicSpec[]; replication?: Partial<TopicReplication> };
   httpPort: number;
   /** Set for the services the gateway calls. */
   grpc?: GrpcEndpoint;
@@ -40,7 +41,7 @@ export interface ServiceStart {
 export async function startService(start: ServiceStart): Promise<NestFastifyApplication> {
   if (start.kafka) {
     assertKafkajsPatched();
-    await ensureTopics(start.kafka.connection, start.kafka.topics);
+    await ensureTopics(start.kafka.connection, start.kafka.topics, start.kafka.replication);
   }
   // A provider that cannot be built (a bad key, a bad connection string) is a start failure like
   // any other: thrown to the caller's one clear line, not logged by Nest with its stack and exited.

@@ -1,9 +1,10 @@
 import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import type { GrpcTlsSettings } from '../grpc/grpc-tls';
 import type { KafkaSettings } from '../kafka/kafka-connection';
+import type { ReplicationSettings } from '../kafka/topic-replication';
 
-/** Settings every tailsync process reads; the Kafka ones are checked by kafkaConnection(), the gRPC TLS ones by grpcTlsFiles(). */
-export class CommonConfig implements KafkaSettings, GrpcTlsSettings {
+/** Settings every tailsync process reads; the Kafka ones are checked by kafkaConnection() and replicationSettings(), the gRPC TLS ones by grpcTlsFiles(). */
+export class CommonConfig implements KafkaSettings, ReplicationSettings, GrpcTlsSettings {
   @IsOptional() @IsString() KAFKA_BROKERS?: string;
   @IsOptional() @IsString() KAFKA_SSL?: string;
   @IsOptional() @IsString() KAFKA_SSL_CA_FILE?: string;
@@ -11,6 +12,9 @@ export class CommonConfig implements KafkaSettings, GrpcTlsSettings {
   @IsOptional() @IsString() KAFKA_SASL_USERNAME?: string;
   @IsOptional() @IsString() KAFKA_SASL_PASSWORD?: string;
   @IsOptional() @IsString() KAFKA_SASL_PASSWORD_FILE?: string;
+  /** Of the topics the process creates; checked by replicationSettings(). */
+  @IsOptional() @IsString() KAFKA_REPLICATION_FACTOR?: string;
+  @IsOptional() @IsString() KAFKA_MIN_INSYNC_REPLICAS?: string;
 
   /** Mutual TLS between the gateway and the services: the CA, this process's certificate and key (PEM files). */
   @IsOptional() @IsString() GRPC_TLS_CA_FILE?: string;

@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
 import { CommonConfig, databaseUrlWithPassword } from './common.config';
+import { ConfigError } from './config-error';
 import { knownSettings } from './known-settings';
 
-export class ConfigError extends Error {}
+export { ConfigError };
 
 /**
  * Reads one app's settings from the environment into a typed class and validates them.

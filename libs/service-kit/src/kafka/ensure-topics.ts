@@ -1,6 +1,8 @@
 import { Kafka, logLevel } from 'kafkajs';
 import { kafkaAccessFailure, kafkaFailureHint } from './kafka-access-failure';
+import { ConfigError } from '../config/load-config';
 import { describeKafkaConnection, type KafkaConnection } from './kafka-connection';
+import { replicationConfig, topicReplication, type TopicReplication } from './topic-replication';
 
 export interface TopicSpec {
   topic: string;
@@ -11,12 +13,13 @@ export interface TopicSpec {
 
 /**
  * Creates the topics a process needs before its consumers start: kafkajs consumers race a
- * fresh broker's metadata, so topics are never left to auto-creation.
+ * fresh broker's metadata, so topics are never left to auto-creation. They get `replication`
+ * (KAFKA_REPLICATION_FACTOR, KAFKA_MIN_INSYNC_REPLICAS) or the defaults for the cluster's size.
  */
-export async function ensureTopics(connection: KafkaConnection, specs: TopicSpec[], clientId = 'tailsync-admin', timeoutMs = 90_000): Promise<void> {
-  const kafka = new Kafka({ ...connection, clientId, logLevel: logLevel.NOTHING, retry: { retries: 5, initialRetryTime: 200 } });
+export async function ensureTopics(connection: KafkaConnection, specs: TopicSpec[], replication: Partial<TopicReplication> = {}): Promise<void> {
+  const kafka = new Kafka({ ...connection, clientId: 'tailsync-admin', logLevel: logLevel.NOTHING, retry: { retries: 5, initialRetryTime: 200 } });
   const admin = kafka.admin();
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + 90_000;
   const where = describeKafkaConnection(connection);
   let missingTopics: string[] = [];
   try {
@@ -29,19 +32,21 @@ export async function ensureTopics(connection: KafkaConnection, specs: TopicSpec
         const missing = specs.filter((s) => !existing.has(s.topic));
         missingTopics = missing.map((s) => s.topic);
         if (missing.length > 0) {
+          const wanted = topicReplication((await admin.describeCluster()).brokers.length, replication);
           await admin.createTopics({
             waitForLeaders: true,
             topics: missing.map((s) => ({
               topic: s.topic,
               numPartitions: s.numPartitions,
-              replicationFactor: 1,
-              configEntries: Object.entries(s.config ?? {}).map(([name, value]) => ({ name, value })),
+              replicationFactor: wanted.replicationFactor,
+              configEntries: Object.entries({ ...s.config, ...replicationConfig(wanted) }).map(([name, value]) => ({ name, value })),
             })),
           });
         }
         const { topics } = await admin.fetchTopicMetadata({ topics: specs.map((s) => s.topic) });
         if (topics.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0))) return;
       } catch (error) {
+        if (error instanceof ConfigError) throw error; // a replication the cluster cannot honour
         // Wrong credentials or missing rights do not heal: say so now rather than after the deadline.
         const denied = kafkaAccessFailure(error, connection);
         if (denied) {

@@ -5,22 +5,26 @@
 "ed25519"`` both take ``public_keys`` (the domain's JWK Set; ``RemoteKeySet`` fetches and keeps it,
 ``pip install "tailsync-webhooks[ed25519]"``) instead of ``secrets``. Both refuse Test calls unless
 told ``test_calls="accept"``. ``tailsync_webhooks.flask`` and ``tailsync_webhooks.fastapi`` hold
-the framework helpers.
+the framework helpers. ``sign`` signs a payload as tailsync does, for testing a receiver's own
+handler.
 """
 from .errors import StandardWebhookError, WebhookVerificationError
 from .public_keys import PublicKeys, RemoteKeySet, jwk_thumbprint, jwks_url, token_key_id
+from .sign import CallbackKind, SignedWebhook, sign
 from .secrets import Secrets, secret_id, standard_webhooks_secret
 from .standard import StandardWebhook, verify_standard_webhook
 from .call_kinds import TEST_WEBHOOK_ID_PREFIX, TestCalls
 from .verify import VerifiedWebhook, verify_webhook
 
 __all__ = [
+    "CallbackKind",
     "PublicKeys",
     "RemoteKeySet",
     "jwk_thumbprint",
     "jwks_url",
     "token_key_id",
     "Secrets",
+    "SignedWebhook",
     "StandardWebhook",
     "StandardWebhookError",
     "TEST_WEBHOOK_ID_PREFIX",
@@ -28,6 +32,7 @@ __all__ = [
     "VerifiedWebhook",
     "WebhookVerificationError",
     "secret_id",
+    "sign",
     "standard_webhooks_secret",
     "verify_standard_webhook",
     "verify_webhook",

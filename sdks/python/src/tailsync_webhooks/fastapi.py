@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Awaitable, Callable, Optional, Union
 
 from fastapi import HTTPException, Request
+from starlette.concurrency import run_in_threadpool
 
 from .errors import WebhookVerificationError
 from .public_keys import PublicKeySource, public_keys_for
@@ -30,7 +31,8 @@ def tailsync_webhook(
     ``secrets`` may be a function, called per request. Test calls are refused unless
     ``test_calls="accept"``. For ``signatureScheme: "ed25519"`` pass ``public_keys=`` (a
     ``RemoteKeySet(jwks_url(base_url, domain))``, a JWK Set, or a function returning one) instead of
-    ``secrets``; a RemoteKeySet fetches with urllib, rarely (it keeps the set).
+    ``secrets``; a RemoteKeySet fetches with urllib, rarely (it keeps the set), in a worker thread so
+    the event loop keeps serving meanwhile.
     """
     if (secrets is None) == (public_keys is None):
         raise TypeError("pass exactly one of secrets and public_keys")
@@ -38,7 +40,8 @@ def tailsync_webhook(
     async def verified_tailsync_webhook(request: Request) -> VerifiedWebhook:
         authorization = request.headers.get("authorization")
         current = None if secrets is None else secrets() if callable(secrets) else secrets
-        keys = None if public_keys is None else public_keys_for(public_keys, authorization)
+        # urllib blocks: the key set is looked up on Starlette's thread pool, never on the event loop.
+        keys = None if public_keys is None else await run_in_threadpool(public_keys_for, public_keys, authorization)
         try:
             return verify_webhook(
                 authorization, await request.body(), current, public_keys=keys,

@@ -1,4 +1,4 @@
-"""The receiver's seven steps (interface.md), framework-free: HMAC with the standard library only,
+"""The receiver's seven steps (the README's "Plain functions"), framework-free: HMAC with the standard library only,
 Ed25519 (``signatureScheme: "ed25519"``) with the ``ed25519`` extra."""
 from __future__ import annotations
 

@@ -3,6 +3,7 @@ import { JwtService } from '@nestjs/jwt';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiProperty, ApiServiceUnavailableResponse, ApiTags, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { GatewayConfig } from '../../config/gateway.config';
 import { Unauthorized, ValidationProblem } from '../../problems/domain/problem';
+import { UnsupportedGrantType } from '../domain/oauth-error';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, AccessTokenClaims } from '../domain/access-token';
 import { Public } from '@tailsync/service-kit';
 import { UNKNOWN_ACCOUNT_HASH, verifySecret } from '../domain/secret-hash';
@@ -23,7 +24,10 @@ export class TokenView {
   @ApiProperty({ example: 3600 }) expires_in: number;
 }
 
-/** OAuth2 client credentials (RFC 6749 §4.4): form-encoded or JSON body, or HTTP Basic. */
+/**
+ * OAuth2 client credentials (RFC 6749 §4.4): form-encoded or JSON body, or HTTP Basic. Its errors
+ * are problems with RFC 6749's `error` and `error_description` beside them (see oauth-error).
+ */
 @ApiTags('Auth')
 @Public()
 @Controller('oauth/token')
@@ -49,9 +53,8 @@ export class OAuthTokenController {
   @ApiServiceUnavailableResponse({ description: 'Too many sign-ins are being checked at once; see Retry-After.' })
   async token(@Body() body: Record<string, unknown> | undefined, @Ip() address: string, @Headers('authorization') authorization?: string): Promise<TokenView> {
     const form = body ?? {};
-    if (form.grant_type !== 'client_credentials') {
-      throw new ValidationProblem({ grant_type: ['grant_type must be client_credentials.'] });
-    }
+    if (form.grant_type === undefined || form.grant_type === '') throw new ValidationProblem({ grant_type: ['grant_type is required.'] });
+    if (form.grant_type !== 'client_credentials') throw new UnsupportedGrantType();
     const fromAddress = tokenAddressKey(address);
     await this.failures.refuseIfBlocked([fromAddress]);
     const basic = await this.refusing([fromAddress], () => parseBasic(authorization));

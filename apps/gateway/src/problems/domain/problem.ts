@@ -1,5 +1,6 @@
 /**
- * Problem responses (`application/problem+json`) carrying interface.md's validation object.
+ * Problem responses (`application/problem+json`) carrying the interface's validation object
+ * (docs/contract.md, "Errors").
  * `anchor` names the section of `/docs/errors` that `type` points at.
  */
 export class Problem extends Error {

@@ -4,6 +4,7 @@ import { isDependencyDown, pathOf, requestCorrelation } from '@tailsync/service-
 import { GatewayConfig } from '../../config/gateway.config';
 import { Conflict, InternalError, NotFound, PayloadTooLarge, Problem, ServiceUnavailable, Unauthorized, UnsupportedMediaType, ValidationProblem } from '../domain/problem';
 import { problemBody } from '../domain/problem-body';
+import { oauthErrorOf, TOKEN_PATH } from '../../auth/domain/oauth-error';
 
 /** Every error leaves the gateway as a problem: never a stack trace, never a bare 500 for bad input. */
 @Catch()
@@ -20,7 +21,8 @@ export class ProblemFilter implements ExceptionFilter {
 }
 
 export function sendProblem(req: FastifyRequest, res: FastifyReply, problem: Problem, baseUrl: string, logger: Logger, cause?: unknown): void {
-  const body = problemBody(problem, baseUrl);
+  // OAuth clients read RFC 6749's `error` at the token endpoint, whatever refused the request there.
+  const body = { ...problemBody(problem, baseUrl), ...(pathOf(req) === TOKEN_PATH ? oauthErrorOf(problem) : {}) };
   const log = { instance: body.instance, status: body.status, method: req.method, path: pathOf(req), ...requestCorrelation(req) };
   if (problem.status >= 500) logger.error({ ...log, cause: cause instanceof Error && !(cause instanceof Problem) ? cause.message : undefined });
   else logger.debug?.(log);

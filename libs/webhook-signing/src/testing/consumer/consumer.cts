@@ -1,5 +1,6 @@
-// Type-checked in the empty project as CommonJS: the package's require() types.
-import { verifyWebhookRequest, verifyStandardWebhook, type WebhookRefusalCode } from '@tailsync/webhooks';
+// Type-checked in the empty project as CommonJS (node10, node16, nodenext) and under bundler
+// resolution: the package's require() types, and its subpath entries'.
+import { RemoteKeySet, sign, verifyWebhookRequest, verifyStandardWebhook, webhookJwksUrl, type SignedWebhook, type WebhookRefusalCode } from '@tailsync/webhooks';
 import { webhookVerifier } from '@tailsync/webhooks/express';
 import { webhookPreHandler } from '@tailsync/webhooks/fastify';
 import { WebhookSignatureGuard } from '@tailsync/webhooks/nest';
@@ -8,3 +9,7 @@ const result = verifyWebhookRequest({ authorizationHeader: 'Token x', rawBody: B
 const code: WebhookRefusalCode | undefined = result.ok ? undefined : result.code;
 const standard = verifyStandardWebhook({ headers: { 'webhook-id': 'a' }, rawBody: '{}', secret: ['s'] });
 export const used = [code, standard.ok, webhookVerifier({ secret: 's' }), webhookPreHandler({ getSecret: async () => 's' }), WebhookSignatureGuard];
+// A key set from the main entry goes into every helper: one class across the entries.
+const keys = new RemoteKeySet(webhookJwksUrl('https://api.tailsync.example', 'acme'));
+const signed: SignedWebhook = sign({ payload: { eventId: 'e-1' }, secret: 's' });
+export const remote = [webhookVerifier({ publicKeys: keys }), webhookPreHandler({ publicKeys: keys }), new WebhookSignatureGuard(keys), signed.headers.Authorization];

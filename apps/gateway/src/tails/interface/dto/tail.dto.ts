@@ -5,7 +5,7 @@ import { declareTailPropertyInputs } from './tail-property.decorators';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
-/** A tail as submitted (interface.md, "Tail (input properties)"); the contract's messages. */
+/** A tail as submitted (docs/contract.md, "Tails"), with its validation messages. */
 export class TailDto {
   @ApiProperty({ description: 'Your identifier for the tail (Mapped ID), 1 to 50 characters, compared exactly.', minLength: 1, maxLength: 50, example: 'efb-42' })
   @IsString({ message: 'Tail id must be a string.' })

@@ -3,13 +3,14 @@
  * (`KAFKA_BROKERS`): events written by the real write side, published by the relay to a topic of
  * this run, consumed back with a real kafkajs consumer.
  */
-import { Kafka, logLevel, Partitioners, type Consumer, type Producer } from 'kafkajs';
+import { Kafka, logLevel, type Consumer, type Producer } from 'kafkajs';
 import { CLOUDEVENTS_HEADERS, TAIL_EVENT_SCHEMA_ID, TAIL_EVENTS_SOURCE, type TailEventMessage } from '@tailsync/contracts';
 import { EsdbEventStore, type StoredEvent } from '@tailsync/event-store';
 import { InMemoryEsdbServer } from '@tailsync/event-store/testing';
 import { kafkaConnection, metricsRegistry } from '@tailsync/service-kit';
 import type { CallerContext } from '../../application/caller-context';
 import { createTestStores, tailIdOf, type TestStores } from '../read-model/read-model.test-support';
+import { relayProducer } from './relay-producer';
 import { TailEventsRelay, type TailEventsRelayOptions } from './tail-events.relay';
 
 const DATABASE_URL = process.env.DATABASE_URL;
@@ -23,6 +24,8 @@ interface Received {
   offset: number;
   value: TailEventMessage;
   headers: Record<string, string>;
+  /** Of the batch the broker stored it in: -1 unless an idempotent producer wrote it. */
+  producerId: string;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -64,7 +67,7 @@ describeInfra('TailEventsRelay (PostgreSQL + Kafka)', () => {
     await admin.connect();
     await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 3, replicationFactor: 1 }] });
     await admin.disconnect();
-    producer = kafka.producer({ allowAutoTopicCreation: false, idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
+    producer = relayProducer(kafkaConnection(process.env), `relay-spec-${s.run}`);
     await producer.connect();
     consumer = kafka.consumer({ groupId: `relay-spec-${s.run}`, maxWaitTimeInMs: 50 });
     await consumer.connect();
@@ -77,6 +80,7 @@ describeInfra('TailEventsRelay (PostgreSQL + Kafka)', () => {
           offset: Number(message.offset),
           value: JSON.parse(message.value!.toString()) as TailEventMessage,
           headers: Object.fromEntries(Object.entries(message.headers ?? {}).map(([k, v]) => [k, String(v)])),
+          producerId: (message as typeof message & { batchContext: { producerId: string } }).batchContext.producerId,
         });
       },
     });
@@ -126,6 +130,8 @@ describeInfra('TailEventsRelay (PostgreSQL + Kafka)', () => {
 
     const messages = await messagesOf(domain, total);
     await sleep(300); // nothing more should come
+    // Written by the relay's idempotent (acks=all) producer: the broker keeps its producer id.
+    expect(messages.filter((m) => m.producerId === '-1')).toEqual([]);
     expect(received.filter((m) => m.value.domain === domain)).toHaveLength(total);
 
     const stored = await storedOf(ids);

@@ -2,7 +2,7 @@
 
 
 /**
- * A tail as submitted (interface.md, Tail input properties), after the gateway's validation.
+ * A tail as submitted (docs/contract.md, Tails), after the gateway's validation.
  */
 export interface TailSubmission {
   /**
@@ -23,7 +23,7 @@ export interface TailSubmission {
 }
 
 /**
- * A tail as submitted (interface.md, Tail input properties), after the gateway's validation.
+ * A tail as submitted (docs/contract.md, Tails), after the gateway's validation.
  */
 export interface TailSubmission__Output {
   /**

@@ -4,7 +4,7 @@ import type { TailMapping as _tailsync_v1_TailMapping, TailMapping__Output as _t
 import type { Long } from '@grpc/proto-loader';
 
 /**
- * The tail view of contract.md ("Tails"); absent optional fields are JSON null.
+ * The tail view (docs/contract.md, "Tails"); absent optional fields are JSON null.
  */
 export interface TailView {
   'tailId'?: (number | string | Long);
@@ -32,7 +32,7 @@ export interface TailView {
 }
 
 /**
- * The tail view of contract.md ("Tails"); absent optional fields are JSON null.
+ * The tail view (docs/contract.md, "Tails"); absent optional fields are JSON null.
  */
 export interface TailView__Output {
   'tailId': (number);
