@@ -31,7 +31,8 @@ const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
 const USAGE = `usage: npm run bench -- [--only W1,W2,W3,W4,W4L,W5,W7,W8,B-http,B-pg,B-kafka,D-idle,D-version] [--duration <s>] [--warmup <s>] [--settle <s>] [--gateways <n>] [--dispatchers <n>] [--profile]
   --only       workloads to run (default: all); the baselines they are compared with run too
-               (W4 includes W6, its paced run beside a receiver that never answers; W7 is W4
+               (W4 includes W6, its paced run beside a receiver that never answers, and W9, beside a
+               domain backfilling 7 days of a filled topic; W7 is W4
                with Ed25519 signatures, compared with W4; W8 is fifo throughput per domain; W4L, only
                run when named, is W4's burst with the delivery log empty and filled with
                BENCH_FILLED_LOG deliveries, default 10 million, alternating)
@@ -156,6 +157,7 @@ function compare(rows: Row[]): Row[] {
   throughputVs('W4-burst', 'B-kafka-burst');
   p99Vs('W4-paced', 'B-kafka-paced');
   p99Vs('W6', 'W4-paced');
+  p99Vs('W9', 'W4-paced');
   // The Ed25519 pair: W7 against W4 (HMAC), the same events and receiver.
   throughputVs('W7-burst', 'W4-burst');
   p99Vs('W7-paced', 'W4-paced');
@@ -260,7 +262,7 @@ async function main() {
 
   compare(rows);
   // Shown workloads first, then the baselines and diagnostics (the windows keep the run order).
-  const ORDER = ['W1', 'W2x1', 'W2x4', 'W3', 'D-version', 'W4-burst', 'W4-paced', 'W6', 'W5', 'B-pg-query', 'B-http', 'B-pgx1', 'B-pgx4', 'B-kafka-burst', 'B-kafka-paced', 'D-idle'];
+  const ORDER = ['W1', 'W2x1', 'W2x4', 'W3', 'D-version', 'W4-burst', 'W4-paced', 'W6', 'W9', 'W5', 'B-pg-query', 'B-http', 'B-pgx1', 'B-pgx4', 'B-kafka-burst', 'B-kafka-paced', 'D-idle'];
   const rank = (id: string) => (ORDER.indexOf(id) < 0 ? ORDER.length : ORDER.indexOf(id));
   rows.sort((a, b) => rank(a.id) - rank(b.id));
   const elapsedS = Math.round((Date.now() - started) / 100) / 10;

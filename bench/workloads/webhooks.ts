@@ -16,6 +16,7 @@ import { startHelper, type Helper } from '../support/helpers';
 import type { Received } from '../support/helper-main';
 import { summarize } from '../support/stats';
 import { deliveryNotes, produceBurst, producePaced, waitForReceived } from './events';
+import { measureBackfillBeside } from './backfill-beside';
 import { measureNoisyNeighbour } from './noisy-neighbour';
 
 export const W4_EVENTS = 10_000;
@@ -157,7 +158,8 @@ export function runW4(ctx: BenchContext): Promise<Row[]> {
   return withSubscribedDomains(ctx, 'W4', W4_DOMAINS, 'hmac-sha256', {}, async (s) => {
     const { rows, pacedP99 } = await burstAndPaced(ctx, 'W4', 'HMAC-signed', s);
     const noisy = await measureNoisyNeighbour(ctx, { producer: s.producer, receiver: s.receiver, receiverPort: s.receiverPort, domains: s.domains, normalRate: PACED_RATE, pacedP99 });
-    return [...rows, noisy];
+    const backfill = await measureBackfillBeside(ctx, { producer: s.producer, receiver: s.receiver, domains: s.domains, normalRate: PACED_RATE, pacedP99 });
+    return [...rows, noisy, backfill];
   });
 }
 

@@ -185,10 +185,14 @@ describe('the console', () => {
     await page.goto(`${baseUrl()}/console#/deliveries?domain=${account.domain}`);
     await page.locator('input[name=since]').fill(new Date(Date.now() - 120_000).toISOString());
     await page.getByRole('button', { name: 'Backfill from the topic' }).click();
-    await textBecomes(page.getByRole('status'), /^Backfill [0-9a-f-]{36}: 2 events without a delivery sent\.$/);
+    await textBecomes(page.getByRole('status'), /^Backfill [0-9a-f-]{36} queued\.$/);
     for (const e of old) await deliveryOf(account, e.eventId, 'delivered');
     await page.getByRole('button', { name: 'Show' }).click();
     for (const e of old) await page.getByRole('row').filter({ hasText: e.eventId }).getByText('delivered (backfilled)').waitFor();
+    // The Backfills table lists the job, done, with what it found and stored.
+    const job = page.getByRole('table', { name: 'Backfills, newest first' }).getByRole('row').nth(1);
+    await job.getByText('done').waitFor();
+    expect(await job.getByRole('cell').nth(4).textContent()).toBe('2');
     expect(r.requests.map((q) => q.headers['webhook-id'])).toEqual(old.map((e) => e.eventId));
     expect(await seriousViolations(page)).toEqual([]);
   });

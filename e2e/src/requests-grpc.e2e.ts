@@ -216,6 +216,7 @@ describe('the public JWK Set read through the gateway', () => {
       ['GetSubscription', {}], ['DeleteSubscription', {}], ['EnableSubscription', {}], ['DisableSubscription', {}],
       ['TestSubscription', { payloadJson: '{}' }], ['ListDeliveries', {}], ['Redeliver', { id: randomUUID() }],
       ['RecoverDeliveries', { since: '2026-01-01T00:00:00Z' }], ['BackfillDeliveries', { since: '2026-01-01T00:00:00Z' }],
+      ['GetBackfill', { backfillId: randomUUID() }], ['CancelBackfill', { backfillId: randomUUID() }], ['ListBackfills', {}],
       ['ListSigningKeys', {}], ['RotateSigningKey', {}], ['ReadActivity', { since: '2026-01-01T00:00:00Z' }],
     ];
     for (const [method, request] of tenantMethods) {

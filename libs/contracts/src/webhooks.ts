@@ -183,10 +183,28 @@ export interface BackfillDeliveriesRequest {
   since: string;
 }
 
-export interface BackfillDeliveriesResult {
+export type BackfillState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+
+/** A backfill job: queued at once, read and stored in pages by a dispatcher copy. */
+export interface BackfillView {
   backfillId: string;
-  /** How many events it found without a delivery (each now has one, paced at the recovery rate). */
-  events: number;
+  since: string;
+  state: BackfillState;
+  /** The domain's events read on the topic so far. */
+  eventsFound: number;
+  /** Of those, the ones that had no delivery and have one now (paced at the recovery rate). */
+  eventsStored: number;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+/** One backfill of the caller's domain, by id (GetBackfill, CancelBackfill). */
+export interface BackfillRequest {
+  backfillId: string;
+}
+
+export interface BackfillList {
+  items: BackfillView[];
 }
 
 export interface RedeliverResult {

@@ -30,6 +30,7 @@ const validation = {
 const attempt = { attempt: 1, at: AT, statusCode: 204, durationMs: 38, error: null, retryAfterMs: null };
 const DELIVERY_ID = '5d1c0e4f-2a3b-4c5d-8e6f-7a8b9c0d1e2f';
 const delivery = { id: DELIVERY_ID, eventId: EVENT_ID, eventName: 'Product.RiskAssessmentExecuted', status: 'delivered', createdAt: AT, recoveryId: null, backfillId: null, attempts: [attempt] };
+const backfill = { backfillId: '8e2d4c6a-1b3f-4a5e-9c7d-0f1e2d3c4b5a', since: '2026-01-01T00:00:00.000Z', state: 'done', eventsFound: 42, eventsStored: 40, startedAt: AT, finishedAt: AT };
 const diagnostics = { url: subscription.url, statusCode: 204, durationMs: 41, error: null, responseBodySnippet: '' };
 const activity = { tailsWritten: [3, 0, 12], eventsConsumed: [5, 2, 0], delivered: [5, 2, 0], failed: [0, 0, 0], skipped: [0, 0, 0] };
 
@@ -64,7 +65,8 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   RecoverDeliveriesDto: { since: '2026-01-01T00:00:00Z', until: '2026-01-02T00:00:00Z' },
   RecoveryView: { recoveryId: '3c9b7a1e-5d2f-4e6a-8b0c-1d2e3f4a5b6c', deliveries: 12 },
   BackfillDeliveriesDto: { since: '2026-01-01T00:00:00Z' },
-  BackfillView: { backfillId: '8e2d4c6a-1b3f-4a5e-9c7d-0f1e2d3c4b5a', events: 40 },
+  BackfillView: backfill,
+  BackfillListView: { items: [backfill] },
   RedeliverView: { id: DELIVERY_ID, status: 'pending' },
   JwksView: { keys: [{ kty: 'OKP', crv: 'Ed25519', x: 'Pk_lSjMurHdyHP51itiehDJb4V0c7Z27EcQpqCCwrP8', kid: KID, alg: 'EdDSA', use: 'sig' }] },
   SigningKeysPageView: {

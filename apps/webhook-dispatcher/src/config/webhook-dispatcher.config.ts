@@ -123,6 +123,18 @@ export class WebhookDispatcherConfig extends CalledServiceConfig {
   @Max(10_000)
   WEBHOOK_RECOVERY_PER_SECOND: number = 50;
 
+  /** Backfill jobs running at once across every dispatcher copy; the others wait, queued. */
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  WEBHOOK_BACKFILL_CONCURRENCY: number = 2;
+
+  /** A backfill job whose copy has not renewed its lease for this long (it died) is resumed by another copy (fractions allowed, for tests). */
+  @IsNumber()
+  @Min(0.5)
+  @Max(600)
+  WEBHOOK_BACKFILL_LEASE_SECONDS: number = 30;
+
   /**
    * Deliveries and their attempts are kept this many days, then dropped a whole week at a time (a
    * week holding a pending delivery stays until it ends). A recovery may ask for deliveries up to

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { PoolClient } from 'pg';
 import { BatchPools } from './batch-pools';
 import { type ClaimedDelivery, type NewDelivery, traceparentOf } from './delivery';
 import { columnsOf, FRESH_DELIVERIES, NEW_COLUMNS, positionColumns, TAKE_OVER_UNLEASED } from './delivery-keys';
@@ -68,18 +69,19 @@ export class NewDeliveries {
   }
 
   /**
-   * Stores a backfill's events (read again from the topic, in its order) that the domain has no
-   * delivery for, spread out at `perSecond` as DeliveryLog.recover does: the k-th new one is due
-   * k / perSecond seconds from now, behind live deliveries. Returns how many were new.
+   * Stores a page of a backfill's events (read again from the topic, in its order) that the domain
+   * has no delivery for, spread out at `perSecond` as DeliveryLog.recover does: the k-th new one is
+   * due k / perSecond seconds after `pacedFrom` (the job's previous page's last), behind live
+   * deliveries. Runs on `db`, the job's transaction. Returns how many were new.
    */
-  async insertBackfill(deliveries: NewDelivery[], perSecond: number, backfillId: string): Promise<number> {
+  async insertBackfill(deliveries: NewDelivery[], perSecond: number, backfillId: string, pacedFrom: Date, db: Pick<PoolClient, 'query'>): Promise<number> {
     if (deliveries.length === 0) return 0;
-    const { rowCount } = await this.pools.main.query(
+    const { rowCount } = await db.query(
       `with ${FRESH_DELIVERIES},
        numbered as (select *, row_number() over (order by n) - 1 as k from fresh)
        insert into webhook_deliveries (id, ${NEW_COLUMNS}, next_attempt_at, backfill_id)
-       select id, ${NEW_COLUMNS}, now() + make_interval(secs => k / $9::float8), $10 from numbered order by n`,
-      [...columnsOf(deliveries), perSecond, backfillId],
+       select id, ${NEW_COLUMNS}, $11::timestamptz + make_interval(secs => k / $9::float8), $10 from numbered order by n`,
+      [...columnsOf(deliveries), perSecond, backfillId, pacedFrom],
     );
     return rowCount ?? 0;
   }

@@ -1,44 +1,73 @@
-import type { BackfillDeliveriesRequest, BackfillDeliveriesResult, RpcReply, RpcRequest } from '@tailsync/contracts';
-import { handleRpc } from '@tailsync/service-kit';
+import type { BackfillDeliveriesRequest, BackfillList, BackfillRequest, BackfillView, RpcReply, RpcRequest } from '@tailsync/contracts';
+import { handleRpc, ProblemError } from '@tailsync/service-kit';
 import { randomUUID } from 'node:crypto';
-import { backfillSince } from '../delivery-log/domain/time-window';
 import { Injectable } from '@nestjs/common';
-import { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
+import { backfillSince } from '../delivery-log/domain/time-window';
+import { BackfillJobs } from '../backfill/backfill-jobs.store';
+import { BackfillWorker } from '../backfill/backfill.worker';
 import { SubscriptionStore } from '../subscriptions/subscription.store';
-import { TopicRereader } from '../intake/topic-rereader';
-import { NewDeliveries } from '../delivery-log/new-deliveries.store';
-import { DeliveryScheduler } from '../scheduling/delivery.scheduler';
 import { activeSubscription, validation } from './rpc-problems';
 
-/** Answer before the gateway gives up: reading the topic may take at most this long, cut to the call's deadline. */
-const READ_LIMIT_MS = 60_000;
+/** How many of a domain's backfills ListBackfills shows (newest first). */
+const LISTED = 20;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const noBackfill = () => new ProblemError({ kind: 'not-found', detail: 'This domain has no such backfill.' });
 
 /**
- * Sends the events still on the input topic from `since` that the domain has no delivery for
- * (TopicRereader, NewDeliveries.insertBackfill): each gets a delivery paced at the recovery rate,
- * behind live events. 404 without a subscription, 409 while it is disabled.
+ * Backfill jobs of the caller's domain: queued at once (BackfillWorker runs them), looked at,
+ * cancelled, listed. Queueing answers 404 without a subscription, 409 while it is disabled or
+ * while another job of the domain is queued or running (the problem names it).
  */
 @Injectable()
 export class BackfillRequests {
   constructor(
-    private readonly config: WebhookDispatcherConfig,
     private readonly subscriptions: SubscriptionStore,
-    private readonly rereader: TopicRereader,
-    private readonly newDeliveries: NewDeliveries,
-    private readonly scheduler: DeliveryScheduler,
+    private readonly jobs: BackfillJobs,
+    private readonly worker: BackfillWorker,
   ) {}
 
-  backfill(request: RpcRequest<BackfillDeliveriesRequest>): Promise<RpcReply<BackfillDeliveriesResult>> {
-    return handleRpc(request, async ({ caller, body, deadline }) => {
+  backfill(request: RpcRequest<BackfillDeliveriesRequest>): Promise<RpcReply<BackfillView>> {
+    return handleRpc(request, async ({ caller, body }) => {
       const since = backfillSince(body?.since, new Date());
       if ('errors' in since) throw validation(since.errors);
       await activeSubscription((domain) => this.subscriptions.get(domain), caller.domain, 'backfilling');
-      const readUntil = Math.min(Date.now() + READ_LIMIT_MS, deadline === undefined ? Infinity : deadline - 500);
-      const events = await this.rereader.read(caller.domain, since, readUntil);
-      const backfillId = randomUUID();
-      const count = await this.newDeliveries.insertBackfill(events, this.config.WEBHOOK_RECOVERY_PER_SECOND, backfillId);
-      this.scheduler.wake();
-      return { backfillId, events: count };
+      const outcome = await this.jobs.enqueue(randomUUID(), caller.domain, since);
+      if ('active' in outcome) {
+        throw new ProblemError({ kind: 'conflict', detail: `Backfill ${outcome.active} is queued or running: wait for it to finish, or cancel it.` });
+      }
+      this.worker.wake();
+      return outcome.queued;
     });
   }
+
+  get(request: RpcRequest<BackfillRequest>): Promise<RpcReply<BackfillView>> {
+    return handleRpc(request, async ({ caller, body }) => {
+      const found = await this.jobs.find(caller.domain, backfillId(body));
+      if (!found) throw noBackfill();
+      return found;
+    });
+  }
+
+  /** Cancels a queued or running job (it stops at its next page; the deliveries stored stay): 409 when it has finished. */
+  cancel(request: RpcRequest<BackfillRequest>): Promise<RpcReply<BackfillView>> {
+    return handleRpc(request, async ({ caller, body }) => {
+      const outcome = await this.jobs.cancel(caller.domain, backfillId(body));
+      if (!outcome) throw noBackfill();
+      if ('finished' in outcome) throw new ProblemError({ kind: 'conflict', detail: `The backfill is ${outcome.finished.state} already: there is nothing to cancel.` });
+      return outcome.cancelled;
+    });
+  }
+
+  list(request: RpcRequest<unknown>): Promise<RpcReply<BackfillList>> {
+    return handleRpc(request, async ({ caller }) => ({ items: await this.jobs.list(caller.domain, LISTED) }));
+  }
+}
+
+/** The id asked for; one that is not a UUID is a validation problem (the column is a uuid). */
+function backfillId(body: BackfillRequest | undefined): string {
+  const id = body?.backfillId;
+  if (typeof id !== 'string' || !UUID.test(id)) throw validation({ backfillId: ['backfillId must be a UUID.'] });
+  return id;
 }

@@ -92,6 +92,21 @@ export class WebhookDispatcherGrpc {
     return this.calls.reply(call, body, 'backfill', (request) => this.backfills.backfill(request));
   }
 
+  @GrpcMethod('WebhookDispatcher', 'GetBackfill')
+  getBackfill(body: wire.BackfillRequest__Output, _: unknown, call: Call) {
+    return this.calls.reply(call, body, 'backfill', (request) => this.backfills.get(request));
+  }
+
+  @GrpcMethod('WebhookDispatcher', 'CancelBackfill')
+  cancelBackfill(body: wire.BackfillRequest__Output, _: unknown, call: Call) {
+    return this.calls.reply(call, body, 'backfill', (request) => this.backfills.cancel(request));
+  }
+
+  @GrpcMethod('WebhookDispatcher', 'ListBackfills')
+  listBackfills(body: wire.ListBackfillsRequest__Output, _: unknown, call: Call) {
+    return this.calls.reply(call, body, 'backfills', (request) => this.backfills.list(request));
+  }
+
   @GrpcMethod('WebhookDispatcher', 'GetSigningKeySet')
   getSigningKeySet(body: wire.SubscriptionRequest__Output, _: unknown, call: Call) {
     return this.calls.reply(call, body, 'keySet', (request) => this.signingKeys.keySet(request));

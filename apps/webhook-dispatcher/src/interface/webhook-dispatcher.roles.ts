@@ -21,6 +21,10 @@ export const WEBHOOK_DISPATCHER_ROLES: MethodRoles<wire.WebhookDispatcherDefinit
   Redeliver: ['tenant', 'operator'],
   RecoverDeliveries: ['tenant', 'operator'],
   BackfillDeliveries: ['tenant', 'operator'],
+  GetBackfill: ['tenant', 'operator'],
+  CancelBackfill: ['tenant', 'operator'],
+  // Only the console lists a domain's jobs.
+  ListBackfills: ['operator'],
   GetSigningKeySet: ['public', 'tenant'],
   ListSigningKeys: ['tenant'],
   RotateSigningKey: ['tenant'],

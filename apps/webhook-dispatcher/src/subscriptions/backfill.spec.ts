@@ -59,6 +59,18 @@ describe('backfill from the input topic (real Kafka, real PostgreSQL, real recei
     return reply.result.items;
   };
   const backfill = (domain: string, since: unknown) => backfills.backfill({ caller: caller(domain), body: { since } as { since: string } });
+  /** Queues a backfill and waits until its job has finished: its view then. */
+  async function backfillDone(domain: string, since: string) {
+    const reply = await backfill(domain, since);
+    if (!reply.ok) throw new Error(JSON.stringify(reply.problem));
+    expect(reply.result).toMatchObject({ state: 'queued', eventsFound: 0, eventsStored: 0, startedAt: null });
+    return finished(domain, reply.result.backfillId);
+  }
+  const finished = (domain: string, backfillId: string, copy = runtime) =>
+    eventually(async () => {
+      const view = await copy.requests.backfill.get({ caller: caller(domain), body: { backfillId } });
+      return view.ok && ['done', 'failed', 'cancelled'].includes(view.result.state) ? view.result : undefined;
+    }, 20_000);
 
   it('sends the events on the topic that have no delivery, in the topic order, at the recovery rate, behind live events', async () => {
     const { receiver, domain } = await subscribed();
@@ -71,13 +83,14 @@ describe('backfill from the input topic (real Kafka, real PostgreSQL, real recei
     runtime.scheduler.wake();
     await receiver.waitForRequest((r) => r.headers['webhook-id'] === delivered.eventId);
 
-    const reply = await backfill(domain, since);
-    expect(reply).toEqual({ ok: true, result: { backfillId: expect.stringMatching(/^[0-9a-f-]{36}$/), events: 9 } });
-    const backfillId = reply.ok ? reply.result.backfillId : '';
+    const queued = await backfill(domain, since);
+    expect(queued).toMatchObject({ ok: true, result: { backfillId: expect.stringMatching(/^[0-9a-f-]{36}$/), state: 'queued' } });
+    const backfillId = queued.ok ? queued.result.backfillId : '';
     // A live event consumed meanwhile goes before the backfill's queue.
     const live = event(domain);
     await runtime.newDeliveries.insertMany([{ domain, eventId: live.eventId, eventName: EVT, body: callbackBody(EVT, live) }]);
     runtime.scheduler.wake();
+    expect(await finished(domain, backfillId)).toMatchObject({ state: 'done', eventsFound: 10, eventsStored: 9, startedAt: expect.any(String), finishedAt: expect.any(String) });
 
     const done = await eventually(async () => {
       const items = await log(domain);
@@ -98,7 +111,7 @@ describe('backfill from the input topic (real Kafka, real PostgreSQL, real recei
     expect(receiver.requests.map((r) => JSON.parse(r.rawBody.toString()).eventId)).toEqual(ids); // the callback body is the event's
 
     // Again: every event has a delivery now.
-    expect(await backfill(domain, since)).toMatchObject({ ok: true, result: { events: 0 } });
+    expect(await backfillDone(domain, since)).toMatchObject({ state: 'done', eventsFound: 10, eventsStored: 0 });
   });
 
   it('for a fifo subscription, sends the backfill in the topic order behind the live events', async () => {
@@ -107,8 +120,7 @@ describe('backfill from the input topic (real Kafka, real PostgreSQL, real recei
     const domain = uniqueDomain();
     await messages.put({ caller: caller(domain), body: { eventNames: [EVT], url: receiver.url, sealedSecret: runtime.box.encrypt(newSharedSecret(), domain), ordering: 'fifo' } });
     const old = await published(domain, 5);
-    const reply = await backfill(domain, new Date(Date.now() - 60_000).toISOString());
-    expect(reply).toMatchObject({ ok: true, result: { events: 5 } });
+    expect(await backfillDone(domain, new Date(Date.now() - 60_000).toISOString())).toMatchObject({ state: 'done', eventsStored: 5 });
     const live = [event(domain), event(domain)];
     await runtime.newDeliveries.insertMany(live.map((e, k) => ({ domain, eventId: e.eventId, eventName: EVT, body: callbackBody(EVT, e), position: { partition: 0, offset: String(1_000_000 + k) } })));
     runtime.scheduler.wake();
@@ -122,9 +134,9 @@ describe('backfill from the input topic (real Kafka, real PostgreSQL, real recei
   it('finds nothing before since, and nothing for a domain without events', async () => {
     const { domain } = await subscribed();
     await published(domain, 2);
-    expect(await backfill(domain, new Date(Date.now() + 0).toISOString())).toMatchObject({ ok: true, result: { events: 0 } });
+    expect(await backfillDone(domain, new Date(Date.now() + 0).toISOString())).toMatchObject({ state: 'done', eventsStored: 0 });
     const quiet = await subscribed();
-    expect(await backfill(quiet.domain, new Date(Date.now() - 60_000).toISOString())).toMatchObject({ ok: true, result: { events: 0 } });
+    expect(await backfillDone(quiet.domain, new Date(Date.now() - 60_000).toISOString())).toMatchObject({ state: 'done', eventsFound: 0, eventsStored: 0 });
   });
 
   it('refuses a since it cannot serve, and answers 404 without a subscription and 409 while disabled', async () => {

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PG_POOL, SecretBox } from '@tailsync/service-kit';
 import type { Pool } from 'pg';
 import { AttemptSender } from '../attempts/attempt.sender';
+import { BackfillWorker } from '../backfill/backfill.worker';
 import { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
 import { DeliveryLogRetention } from '../delivery-log/delivery-log-retention';
 import { WebhookEventConsumer } from '../intake/webhook-event.consumer';
@@ -28,6 +29,7 @@ export class DispatcherLifecycle {
     private readonly scheduler: DeliveryScheduler,
     private readonly consumer: WebhookEventConsumer,
     private readonly sender: AttemptSender,
+    private readonly backfills: BackfillWorker,
   ) {}
 
   /** Runs the pending migrations (serialised across copies) and fills in what only the app can. Before serving anything. */
@@ -42,11 +44,13 @@ export class DispatcherLifecycle {
     await this.retention.start();
     this.scheduler.start();
     await this.consumer.start();
+    this.backfills.start();
     this.logger.log({ msg: 'delivering webhooks', allowPrivateUrls: this.config.WEBHOOK_ALLOW_PRIVATE_URLS });
   }
 
-  /** Stops consuming, finishes and records the attempts in flight, closes connections (not the pools). */
+  /** Gives back its backfill jobs, stops consuming, finishes and records the attempts in flight, closes connections (not the pools). */
   async stop(): Promise<void> {
+    await this.backfills.stop();
     await this.consumer.stop();
     await this.scheduler.stop();
     await this.retention.stop();

@@ -16,6 +16,10 @@ export interface DispatcherSettings {
   eventTypes?: readonly WebhookEventType[];
   /** How long first attempts' leases wait to be written together; by default 100 ms. */
   leaseWriteLingerMs?: number;
+  /** The domain's events a backfill job reads and stores per page; by default 500. */
+  backfillPageSize?: number;
+  /** How often an idle copy looks for a queued backfill job; by default 1 s. */
+  backfillPollMs?: number;
 }
 
 export const DISPATCHER_SETTINGS = Symbol('DISPATCHER_SETTINGS');

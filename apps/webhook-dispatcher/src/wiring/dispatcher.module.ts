@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { AttemptsModule } from './attempts.module';
+import { BackfillModule } from './backfill.module';
 import { DeliveryLogModule } from './delivery-log.module';
 import { DispatcherLifecycle } from './dispatcher-lifecycle';
 import { type DispatcherSettings, settingsProviders } from './dispatcher-settings';
@@ -8,7 +9,7 @@ import { RequestsModule } from './requests.module';
 import { SchedulingModule } from './scheduling.module';
 import { SubscriptionsModule } from './subscriptions.module';
 
-const CONCERNS = [DeliveryLogModule, SubscriptionsModule, AttemptsModule, SchedulingModule, IntakeModule, RequestsModule];
+const CONCERNS = [DeliveryLogModule, SubscriptionsModule, AttemptsModule, SchedulingModule, IntakeModule, BackfillModule, RequestsModule];
 
 /** Everything one dispatcher copy runs, by concern, built by Nest from its settings (nothing started: DispatcherLifecycle). */
 @Module({})

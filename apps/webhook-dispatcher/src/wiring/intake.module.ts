@@ -16,6 +16,9 @@ import { DeliveryAdmission } from '../intake/delivery-admission';
 import { TopicRereader } from '../intake/topic-rereader';
 import { WebhookEventConsumer } from '../intake/webhook-event.consumer';
 
+/** A backfill's read that gets no batch from the broker for this long fails (the job is marked failed). */
+const REREAD_STALL_MS = 30_000;
+
 /** Events in: the consumer of every input topic, how its deliveries are admitted to the scheduler, and the backfill's reader. */
 @Module({
   imports: [DeliveryLogModule, SubscriptionsModule, AttemptsModule, SchedulingModule],
@@ -41,13 +44,13 @@ import { WebhookEventConsumer } from '../intake/webhook-event.consumer';
     },
     {
       provide: TopicRereader,
-      inject: [WebhookDispatcherConfig, INSTANCE_ID, EVENT_TYPES],
-      useFactory: (config: WebhookDispatcherConfig, instanceId: string, eventTypes: readonly WebhookEventType[]) =>
+      inject: [WebhookDispatcherConfig, INSTANCE_ID],
+      useFactory: (config: WebhookDispatcherConfig, instanceId: string) =>
         new TopicRereader({
           kafka: kafkaConnection(config),
           clientId: `webhook-dispatcher-backfill-${instanceId}`,
-          eventTypes,
           groupPrefix: backfillGroupPrefix(config.WEBHOOK_EVENTS_GROUP_ID),
+          stallMs: REREAD_STALL_MS,
         }),
     },
   ],

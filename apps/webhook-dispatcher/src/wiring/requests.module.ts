@@ -5,6 +5,7 @@ import type { Pool } from 'pg';
 import { ConsumerLag } from '../admin/consumer-lag';
 import { DeliveryActivityStore } from '../admin/delivery-activity.store';
 import { AttemptsModule } from './attempts.module';
+import { BackfillModule } from './backfill.module';
 import { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
 import { DeliveryLogModule } from './delivery-log.module';
 import { IntakeModule } from './intake.module';
@@ -18,7 +19,7 @@ import { SubscriptionRequests } from '../interface/subscription-requests';
 
 /** The handlers of the gateway's calls (webhook-dispatcher.grpc.ts routes to them), each given exactly the parts it uses. */
 @Module({
-  imports: [DeliveryLogModule, SubscriptionsModule, AttemptsModule, SchedulingModule, IntakeModule],
+  imports: [DeliveryLogModule, SubscriptionsModule, AttemptsModule, SchedulingModule, IntakeModule, BackfillModule],
   providers: [
     SubscriptionRequests,
     RecoveryRequests,

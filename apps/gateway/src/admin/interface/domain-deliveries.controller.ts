@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
 import {
   ApiAcceptedResponse, ApiBadRequestResponse, ApiBearerAuth, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags,
 } from '@nestjs/swagger';
@@ -9,10 +9,8 @@ import { deliveriesRequest } from '../../webhooks/interface/deliveries-request';
 import { DispatcherClient } from '../../services/infrastructure/dispatcher.client';
 import { BackfillDeliveriesDto, DeliveriesQuery, RecoverDeliveriesDto } from '../../webhooks/interface/dto/subscription.dto';
 import { BackfillView, DeliveryPageView, RecoveryView, RedeliverView } from '../../webhooks/interface/dto/subscription-views';
-import { atLeast } from '../../services/infrastructure/request-budget';
-import { BACKFILL_MIN_WAIT_MS } from '../../webhooks/domain/backfill-min-wait';
 import { adminCaller } from './admin-caller';
-import { DeliveryParams, DomainParams } from './domain-params';
+import { DeliveryParams, DomainBackfillParams, DomainParams } from './domain-params';
 
 /** A domain's delivery log and its redelivery, recovery and backfill, for operators (the integrator's own endpoints, any domain). */
 @ApiTags('Admin')
@@ -44,12 +42,30 @@ export class DomainDeliveriesController {
 
   @Post('Backfill')
   @HttpCode(202)
-  @ApiOperation({ summary: "Send a domain's events still on the topic that have no delivery, as POST /WebhookSubscriptions/Deliveries/Backfill." })
+  @ApiOperation({ summary: "Queue a job that sends a domain's events still on the topic that have no delivery, as POST /WebhookSubscriptions/Deliveries/Backfill." })
   @ApiAcceptedResponse({ type: BackfillView })
   @ApiNotFoundResponse({ description: 'The domain has no subscription.' })
-  @ApiConflictResponse({ description: 'The subscription is disabled: enable it first.' })
+  @ApiConflictResponse({ description: 'The subscription is disabled (enable it first), or another backfill of the domain is queued or running (the problem names it).' })
   async backfill(@Param() params: DomainParams, @Body() body: BackfillDeliveriesDto, @Req() req: FastifyRequest): Promise<BackfillView> {
-    return this.dispatcher.backfill(atLeast(adminCaller(params.domain, req), BACKFILL_MIN_WAIT_MS), { since: body.since });
+    return this.dispatcher.backfill(adminCaller(params.domain, req), { since: body.since });
+  }
+
+  @Get('Backfill/:backfillId')
+  @ApiOperation({ summary: "One of a domain's backfill jobs, as GET /WebhookSubscriptions/Deliveries/Backfill/{backfillId}." })
+  @ApiOkResponse({ type: BackfillView })
+  @ApiNotFoundResponse({ description: 'No such backfill in the domain.' })
+  async getBackfill(@Param() params: DomainBackfillParams, @Req() req: FastifyRequest): Promise<BackfillView> {
+    return this.dispatcher.getBackfill(adminCaller(params.domain, req), params.backfillId);
+  }
+
+  @Delete('Backfill/:backfillId')
+  @HttpCode(200)
+  @ApiOperation({ summary: "Cancel a domain's queued or running backfill job, as DELETE /WebhookSubscriptions/Deliveries/Backfill/{backfillId}." })
+  @ApiOkResponse({ type: BackfillView, description: 'The job, cancelled.' })
+  @ApiNotFoundResponse({ description: 'No such backfill in the domain.' })
+  @ApiConflictResponse({ description: 'The job has finished (done, failed or cancelled) already.' })
+  async cancelBackfill(@Param() params: DomainBackfillParams, @Req() req: FastifyRequest): Promise<BackfillView> {
+    return this.dispatcher.cancelBackfill(adminCaller(params.domain, req), params.backfillId);
   }
 
   @Post(':id/Redeliver')

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsString, Matches } from 'class-validator';
+import { IsString, IsUUID, Matches } from 'class-validator';
 import { DOMAIN_MESSAGE, DOMAIN_PATTERN } from '../../http/domain-name';
 
 
@@ -16,4 +16,11 @@ export class DeliveryParams extends DomainParams {
   @ApiProperty()
   @IsString()
   id: string;
+}
+
+/** `{domain}` and `{backfillId}` of one backfill job. */
+export class DomainBackfillParams extends DomainParams {
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID('all', { message: 'backfillId must be a UUID.' })
+  backfillId: string;
 }

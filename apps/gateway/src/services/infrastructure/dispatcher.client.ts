@@ -1,10 +1,10 @@
 import {
-  type BackfillDeliveriesRequest, type BackfillDeliveriesResult, type DeliveryActivityReply, type DeliveryPage, type ListDeliveriesRequest, PROTO_FILES, type PutSubscriptionRequest, type RecoverDeliveriesRequest,
+  type BackfillDeliveriesRequest, type BackfillView, type DeliveryActivityReply, type DeliveryPage, type ListDeliveriesRequest, PROTO_FILES, type PutSubscriptionRequest, type RecoverDeliveriesRequest,
   type RecoverDeliveriesResult, type RedeliverResult, type SigningKeySetView, type SigningKeysView, type SubscriptionView, type TestSubscriptionResult, type wire,
 } from '@tailsync/contracts';
 import { resultOf } from './reply';
 import type { BudgetedCaller, ServiceChannel } from './service-channel';
-import { deliveryActivity, deliveryPage, pingReply, signingKeys, signingKeySet, subscriptionView, testResult } from './wire-views';
+import { backfillView, deliveryActivity, deliveryPage, pingReply, signingKeys, signingKeySet, subscriptionView, testResult } from './wire-views';
 
 export const DISPATCHER_SERVICE = { name: 'webhook-dispatcher', service: 'WebhookDispatcher', protoFile: PROTO_FILES.webhookDispatcher } as const;
 
@@ -55,9 +55,22 @@ export class DispatcherClient {
     return { recoveryId, deliveries };
   }
 
-  async backfill(caller: BudgetedCaller, request: BackfillDeliveriesRequest): Promise<BackfillDeliveriesResult> {
-    const { backfillId, events } = resultOf(await this.channel.call('BackfillDeliveries', caller, request), 'backfill');
-    return { backfillId, events: Number(events) };
+  /** Queues a backfill job of the caller's domain. */
+  async backfill(caller: BudgetedCaller, request: BackfillDeliveriesRequest): Promise<BackfillView> {
+    return backfillView(resultOf(await this.channel.call('BackfillDeliveries', caller, request), 'backfill'));
+  }
+
+  async getBackfill(caller: BudgetedCaller, backfillId: string): Promise<BackfillView> {
+    return backfillView(resultOf(await this.channel.call('GetBackfill', caller, { backfillId }), 'backfill'));
+  }
+
+  async cancelBackfill(caller: BudgetedCaller, backfillId: string): Promise<BackfillView> {
+    return backfillView(resultOf(await this.channel.call('CancelBackfill', caller, { backfillId }), 'backfill'));
+  }
+
+  /** The domain's recent backfill jobs, newest first. */
+  async backfills(caller: BudgetedCaller): Promise<BackfillView[]> {
+    return resultOf(await this.channel.call('ListBackfills', caller, {}), 'backfills').items.map(backfillView);
   }
 
   /** The public JWK Set of the caller's domain (the public endpoint calls it as the domain it names). */

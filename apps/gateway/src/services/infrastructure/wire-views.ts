@@ -1,5 +1,5 @@
 import {
-  type AttemptView, type CreateOrMapOutcome, type DeliveryActivityReply, type DeliveryOrdering, type DeliveryPage, type DeliveryStatus, type DisabledReason, fieldErrorsFromWire,
+  type AttemptView, type BackfillState, type BackfillView, type CreateOrMapOutcome, type DeliveryActivityReply, type DeliveryOrdering, type DeliveryPage, type DeliveryStatus, type DisabledReason, fieldErrorsFromWire,
   type PingReply, type SignatureScheme, type SigningKeySetView, type SigningKeysView, type SubscriptionView, type TailActivityReply, type TailHistory, type TailListPage, type TailView, type TailViewStatus,
   type TestSubscriptionResult, type wire, normalizeTailProperties,
 } from '@tailsync/contracts';
@@ -131,4 +131,14 @@ export const signingKeys = (w: wire.SigningKeys__Output): SigningKeysView => ({
     signsFrom: k.signsFrom,
     retiresAt: k.retiresAt ?? null,
   })),
+});
+
+export const backfillView = (w: wire.BackfillView__Output): BackfillView => ({
+  backfillId: w.backfillId,
+  since: w.since,
+  state: w.state as BackfillState,
+  eventsFound: Number(w.eventsFound),
+  eventsStored: Number(w.eventsStored),
+  startedAt: w.startedAt ?? null,
+  finishedAt: w.finishedAt ?? null,
 });

@@ -12,8 +12,7 @@ import { deliveriesRequest } from './deliveries-request';
 import { DispatcherClient } from '../../services/infrastructure/dispatcher.client';
 import { atLeast } from '../../services/infrastructure/request-budget';
 import type { BudgetedCaller } from '../../services/infrastructure/service-channel';
-import { BACKFILL_MIN_WAIT_MS } from '../domain/backfill-min-wait';
-import { BackfillDeliveriesDto, DeliveriesQuery, RecoverDeliveriesDto, SubscriptionDto, TestSubscriptionDto } from './dto/subscription.dto';
+import { BackfillDeliveriesDto, BackfillParams, DeliveriesQuery, RecoverDeliveriesDto, SubscriptionDto, TestSubscriptionDto } from './dto/subscription.dto';
 import { BackfillView, DeliveryPageView, RecoveryView, RedeliverView, SigningKeysPageView, SubscriptionView, TestResultView } from './dto/subscription-views';
 import { TestCallLimit } from '../infrastructure/test-call-limit';
 
@@ -119,14 +118,36 @@ export class WebhookSubscriptionsController {
   @Post('Deliveries/Backfill')
   @HttpCode(202)
   @ApiOperation({
-    summary: 'Send the events still on product.risk-assessment-executed from since (at most 7 days back) that your domain has no delivery for.',
-    description: 'For a subscription created after the events, or events skipped while there was none. Paced like a recovery (WEBHOOK_RECOVERY_PER_SECOND) so live events go first; the delivery log shows them with backfillId. Events that already have a delivery are left to recovery and redelivery.',
+    summary: 'Queue a job that sends the events still on product.risk-assessment-executed from since (at most 7 days back) that your domain has no delivery for.',
+    description:
+      'Answers at once; follow the job with GET /WebhookSubscriptions/Deliveries/Backfill/{backfillId}. One job per domain at a time; at most WEBHOOK_BACKFILL_CONCURRENCY run at once across the platform, the others wait queued. ' +
+      'Paced like a recovery (WEBHOOK_RECOVERY_PER_SECOND) so live events go first; the delivery log shows them with backfillId. Events that already have a delivery are left to recovery and redelivery.',
   })
   @ApiAcceptedResponse({ type: BackfillView })
   @ApiNotFoundResponse({ description: 'No subscription.' })
-  @ApiConflictResponse({ description: 'The subscription is disabled: enable it first.' })
+  @ApiConflictResponse({ description: 'The subscription is disabled (enable it first), or another backfill of the domain is queued or running (the problem names it).' })
   async backfill(@Caller() caller: BudgetedCaller, @Body() body: BackfillDeliveriesDto): Promise<BackfillView> {
-    return this.dispatcher.backfill(atLeast(caller, BACKFILL_MIN_WAIT_MS), { since: body.since });
+    return this.dispatcher.backfill(caller, { since: body.since });
+  }
+
+  @Get('Deliveries/Backfill/:backfillId')
+  @ApiOperation({ summary: 'One of your backfill jobs: its state and how many events it found and stored.' })
+  @ApiOkResponse({ type: BackfillView })
+  @ApiNotFoundResponse({ description: 'No such backfill in your domain.' })
+  async getBackfill(@Caller() caller: BudgetedCaller, @Param() params: BackfillParams): Promise<BackfillView> {
+    return this.dispatcher.getBackfill(caller, params.backfillId);
+  }
+
+  @Delete('Deliveries/Backfill/:backfillId')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Cancel a queued or running backfill job: it stops before its next page. The deliveries it stored stay (the log shows them with backfillId).',
+  })
+  @ApiOkResponse({ type: BackfillView, description: 'The job, cancelled.' })
+  @ApiNotFoundResponse({ description: 'No such backfill in your domain.' })
+  @ApiConflictResponse({ description: 'The job has finished (done, failed or cancelled) already.' })
+  async cancelBackfill(@Caller() caller: BudgetedCaller, @Param() params: BackfillParams): Promise<BackfillView> {
+    return this.dispatcher.cancelBackfill(caller, params.backfillId);
   }
 
   @Get('SigningKeys')

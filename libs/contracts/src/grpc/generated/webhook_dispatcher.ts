@@ -4,14 +4,18 @@ import type { MessageTypeDefinition } from '@grpc/proto-loader';
 import type { ActivityRequest as _tailsync_v1_ActivityRequest, ActivityRequest__Output as _tailsync_v1_ActivityRequest__Output } from './tailsync/v1/ActivityRequest';
 import type { AttemptView as _tailsync_v1_AttemptView, AttemptView__Output as _tailsync_v1_AttemptView__Output } from './tailsync/v1/AttemptView';
 import type { AttentionSubscription as _tailsync_v1_AttentionSubscription, AttentionSubscription__Output as _tailsync_v1_AttentionSubscription__Output } from './tailsync/v1/AttentionSubscription';
-import type { BackfillDeliveriesReply as _tailsync_v1_BackfillDeliveriesReply, BackfillDeliveriesReply__Output as _tailsync_v1_BackfillDeliveriesReply__Output } from './tailsync/v1/BackfillDeliveriesReply';
 import type { BackfillDeliveriesRequest as _tailsync_v1_BackfillDeliveriesRequest, BackfillDeliveriesRequest__Output as _tailsync_v1_BackfillDeliveriesRequest__Output } from './tailsync/v1/BackfillDeliveriesRequest';
-import type { BackfillDeliveriesResult as _tailsync_v1_BackfillDeliveriesResult, BackfillDeliveriesResult__Output as _tailsync_v1_BackfillDeliveriesResult__Output } from './tailsync/v1/BackfillDeliveriesResult';
+import type { BackfillList as _tailsync_v1_BackfillList, BackfillList__Output as _tailsync_v1_BackfillList__Output } from './tailsync/v1/BackfillList';
+import type { BackfillReply as _tailsync_v1_BackfillReply, BackfillReply__Output as _tailsync_v1_BackfillReply__Output } from './tailsync/v1/BackfillReply';
+import type { BackfillRequest as _tailsync_v1_BackfillRequest, BackfillRequest__Output as _tailsync_v1_BackfillRequest__Output } from './tailsync/v1/BackfillRequest';
+import type { BackfillView as _tailsync_v1_BackfillView, BackfillView__Output as _tailsync_v1_BackfillView__Output } from './tailsync/v1/BackfillView';
+import type { BackfillsReply as _tailsync_v1_BackfillsReply, BackfillsReply__Output as _tailsync_v1_BackfillsReply__Output } from './tailsync/v1/BackfillsReply';
 import type { DeleteSubscriptionReply as _tailsync_v1_DeleteSubscriptionReply, DeleteSubscriptionReply__Output as _tailsync_v1_DeleteSubscriptionReply__Output } from './tailsync/v1/DeleteSubscriptionReply';
 import type { DeliveryActivityReply as _tailsync_v1_DeliveryActivityReply, DeliveryActivityReply__Output as _tailsync_v1_DeliveryActivityReply__Output } from './tailsync/v1/DeliveryActivityReply';
 import type { DeliveryPage as _tailsync_v1_DeliveryPage, DeliveryPage__Output as _tailsync_v1_DeliveryPage__Output } from './tailsync/v1/DeliveryPage';
 import type { DeliveryPageReply as _tailsync_v1_DeliveryPageReply, DeliveryPageReply__Output as _tailsync_v1_DeliveryPageReply__Output } from './tailsync/v1/DeliveryPageReply';
 import type { DeliveryView as _tailsync_v1_DeliveryView, DeliveryView__Output as _tailsync_v1_DeliveryView__Output } from './tailsync/v1/DeliveryView';
+import type { ListBackfillsRequest as _tailsync_v1_ListBackfillsRequest, ListBackfillsRequest__Output as _tailsync_v1_ListBackfillsRequest__Output } from './tailsync/v1/ListBackfillsRequest';
 import type { ListDeliveriesRequest as _tailsync_v1_ListDeliveriesRequest, ListDeliveriesRequest__Output as _tailsync_v1_ListDeliveriesRequest__Output } from './tailsync/v1/ListDeliveriesRequest';
 import type { Messages as _tailsync_v1_Messages, Messages__Output as _tailsync_v1_Messages__Output } from './tailsync/v1/Messages';
 import type { MinuteCount as _tailsync_v1_MinuteCount, MinuteCount__Output as _tailsync_v1_MinuteCount__Output } from './tailsync/v1/MinuteCount';
@@ -51,14 +55,18 @@ export interface ProtoGrpcType {
       ActivityRequest: MessageTypeDefinition<_tailsync_v1_ActivityRequest, _tailsync_v1_ActivityRequest__Output>
       AttemptView: MessageTypeDefinition<_tailsync_v1_AttemptView, _tailsync_v1_AttemptView__Output>
       AttentionSubscription: MessageTypeDefinition<_tailsync_v1_AttentionSubscription, _tailsync_v1_AttentionSubscription__Output>
-      BackfillDeliveriesReply: MessageTypeDefinition<_tailsync_v1_BackfillDeliveriesReply, _tailsync_v1_BackfillDeliveriesReply__Output>
       BackfillDeliveriesRequest: MessageTypeDefinition<_tailsync_v1_BackfillDeliveriesRequest, _tailsync_v1_BackfillDeliveriesRequest__Output>
-      BackfillDeliveriesResult: MessageTypeDefinition<_tailsync_v1_BackfillDeliveriesResult, _tailsync_v1_BackfillDeliveriesResult__Output>
+      BackfillList: MessageTypeDefinition<_tailsync_v1_BackfillList, _tailsync_v1_BackfillList__Output>
+      BackfillReply: MessageTypeDefinition<_tailsync_v1_BackfillReply, _tailsync_v1_BackfillReply__Output>
+      BackfillRequest: MessageTypeDefinition<_tailsync_v1_BackfillRequest, _tailsync_v1_BackfillRequest__Output>
+      BackfillView: MessageTypeDefinition<_tailsync_v1_BackfillView, _tailsync_v1_BackfillView__Output>
+      BackfillsReply: MessageTypeDefinition<_tailsync_v1_BackfillsReply, _tailsync_v1_BackfillsReply__Output>
       DeleteSubscriptionReply: MessageTypeDefinition<_tailsync_v1_DeleteSubscriptionReply, _tailsync_v1_DeleteSubscriptionReply__Output>
       DeliveryActivityReply: MessageTypeDefinition<_tailsync_v1_DeliveryActivityReply, _tailsync_v1_DeliveryActivityReply__Output>
       DeliveryPage: MessageTypeDefinition<_tailsync_v1_DeliveryPage, _tailsync_v1_DeliveryPage__Output>
       DeliveryPageReply: MessageTypeDefinition<_tailsync_v1_DeliveryPageReply, _tailsync_v1_DeliveryPageReply__Output>
       DeliveryView: MessageTypeDefinition<_tailsync_v1_DeliveryView, _tailsync_v1_DeliveryView__Output>
+      ListBackfillsRequest: MessageTypeDefinition<_tailsync_v1_ListBackfillsRequest, _tailsync_v1_ListBackfillsRequest__Output>
       ListDeliveriesRequest: MessageTypeDefinition<_tailsync_v1_ListDeliveriesRequest, _tailsync_v1_ListDeliveriesRequest__Output>
       Messages: MessageTypeDefinition<_tailsync_v1_Messages, _tailsync_v1_Messages__Output>
       MinuteCount: MessageTypeDefinition<_tailsync_v1_MinuteCount, _tailsync_v1_MinuteCount__Output>

@@ -4,7 +4,7 @@ import { action, notice } from './notice.js';
 
 const STATUSES = ['', 'pending', 'delivered', 'failed', 'skipped'];
 
-/** A domain's delivery log filtered by status, event id and time; each delivery's attempts; redeliver; recover a window; backfill from the topic. */
+/** A domain's delivery log filtered by status, event id and time; each delivery's attempts; redeliver; recover a window; backfill from the topic and its jobs. */
 export function deliveriesPage(main, params) {
   const note = notice(main);
   const domain = h('input', { name: 'domain', required: true, value: params.get('domain') ?? '' });
@@ -37,10 +37,30 @@ export function deliveriesPage(main, params) {
   backfill.addEventListener('submit', (event) => {
     event.preventDefault();
     call('POST', `/admin/Domains/${encodeURIComponent(domain.value.trim())}/Deliveries/Backfill`, { since: since.value.trim() })
-      .then((r) => { note.ok(`Backfill ${r.backfillId}: ${r.events} events without a delivery sent.`); return load(); })
+      .then((r) => { note.ok(`Backfill ${r.backfillId} queued.`); return loadBackfills(); })
       .catch((error) => note.error(error));
   });
-  main.append(filter, list, more, h('h2', {}, 'Recover'), recover, h('h2', {}, 'Backfill'), backfill);
+  const backfills = h('div');
+  main.append(filter, list, more, h('h2', {}, 'Recover'), recover, h('h2', {}, 'Backfill'), backfill, backfills);
+
+  /** The domain's recent backfill jobs, with a Cancel for those queued or running. */
+  async function loadBackfills() {
+    if (!domain.value.trim()) return;
+    const base = `/admin/Domains/${encodeURIComponent(domain.value.trim())}`;
+    try {
+      const { items } = await call('GET', `${base}/Backfills`);
+      fill(backfills, table('Backfills, newest first', ['Id', 'Since', 'State', 'Found', 'Stored', 'Started', 'Finished', 'Actions'], items.map((b) => [
+        h('code', {}, b.backfillId), when(b.since), h('span', { className: `status ${b.state}` }, b.state), String(b.eventsFound), String(b.eventsStored),
+        b.startedAt ? when(b.startedAt) : '', b.finishedAt ? when(b.finishedAt) : '',
+        b.state === 'queued' || b.state === 'running'
+          ? action('Cancel', note, () => call('DELETE', `${base}/Deliveries/Backfill/${encodeURIComponent(b.backfillId)}`).then(() => { note.ok(`Backfill ${b.backfillId} cancelled.`); return loadBackfills(); }),
+            { 'aria-label': `Cancel backfill ${b.backfillId}` })
+          : '',
+      ])));
+    } catch (error) {
+      note.error(error);
+    }
+  }
 
   const rows = [];
   async function load(cursor) {
@@ -58,6 +78,7 @@ export function deliveriesPage(main, params) {
           : '',
       ])));
       fill(more, page.nextCursor ? h('button', { type: 'button', onclick: () => void load(page.nextCursor) }, 'More') : null);
+      if (!cursor) await loadBackfills();
     } catch (error) {
       note.error(error);
     }

@@ -118,8 +118,23 @@ export class RecoveryView {
 export class BackfillView {
   @ApiProperty({ format: 'uuid', description: 'Shown as backfillId on each delivery it made.' })
   backfillId: string;
-  @ApiProperty({ description: 'How many events on the topic since then had no delivery (each has one now, paced at the recovery rate).' })
-  events: number;
+  @ApiProperty({ format: 'date-time', description: 'The events on the topic at or after this instant are read.' })
+  since: string;
+  @ApiProperty({ enum: ['queued', 'running', 'done', 'failed', 'cancelled'], description: 'queued until a dispatcher copy takes it (at most WEBHOOK_BACKFILL_CONCURRENCY run at once).' })
+  state: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+  @ApiProperty({ description: "The domain's events read on the topic so far." })
+  eventsFound: number;
+  @ApiProperty({ description: 'Of those, the ones that had no delivery and have one now (paced at the recovery rate).' })
+  eventsStored: number;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  startedAt: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  finishedAt: string | null;
+}
+
+export class BackfillListView {
+  @ApiProperty({ type: [BackfillView], description: 'The 20 most recent, newest first.' })
+  items: BackfillView[];
 }
 
 export class RedeliverView {

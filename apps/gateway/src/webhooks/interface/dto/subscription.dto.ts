@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PageLimitQuery } from '../../../http/page-limit.query';
 import {
-  ArrayMaxSize, ArrayNotEmpty, IsArray, IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, MaxLength, Min,
+  ArrayMaxSize, ArrayNotEmpty, IsArray, IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Length, Max, MaxLength, Min,
   ValidateBy, ValidateIf, type ValidationOptions,
 } from 'class-validator';
 import { DELIVERY_ORDERINGS, DELIVERY_STATUSES, RISK_ASSESSMENT_EXECUTED, SIGNATURE_SCHEMES, WEBHOOK_EVENT_NAMES, type DeliveryOrdering, type DeliveryStatus, type SignatureScheme } from '@tailsync/contracts';
@@ -145,4 +145,11 @@ export class RecoverDeliveriesDto {
   @IsString({ message: 'until must be an ISO-8601 date-time.' })
   @MaxLength(40, { message: 'until must be an ISO-8601 date-time.' })
   until?: string;
+}
+
+/** `{backfillId}` of one backfill job. */
+export class BackfillParams {
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID('all', { message: 'backfillId must be a UUID.' })
+  backfillId: string;
 }

@@ -3,11 +3,14 @@
 import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
 import type { ActivityRequest as _tailsync_v1_ActivityRequest, ActivityRequest__Output as _tailsync_v1_ActivityRequest__Output } from '../../tailsync/v1/ActivityRequest';
-import type { BackfillDeliveriesReply as _tailsync_v1_BackfillDeliveriesReply, BackfillDeliveriesReply__Output as _tailsync_v1_BackfillDeliveriesReply__Output } from '../../tailsync/v1/BackfillDeliveriesReply';
 import type { BackfillDeliveriesRequest as _tailsync_v1_BackfillDeliveriesRequest, BackfillDeliveriesRequest__Output as _tailsync_v1_BackfillDeliveriesRequest__Output } from '../../tailsync/v1/BackfillDeliveriesRequest';
+import type { BackfillReply as _tailsync_v1_BackfillReply, BackfillReply__Output as _tailsync_v1_BackfillReply__Output } from '../../tailsync/v1/BackfillReply';
+import type { BackfillRequest as _tailsync_v1_BackfillRequest, BackfillRequest__Output as _tailsync_v1_BackfillRequest__Output } from '../../tailsync/v1/BackfillRequest';
+import type { BackfillsReply as _tailsync_v1_BackfillsReply, BackfillsReply__Output as _tailsync_v1_BackfillsReply__Output } from '../../tailsync/v1/BackfillsReply';
 import type { DeleteSubscriptionReply as _tailsync_v1_DeleteSubscriptionReply, DeleteSubscriptionReply__Output as _tailsync_v1_DeleteSubscriptionReply__Output } from '../../tailsync/v1/DeleteSubscriptionReply';
 import type { DeliveryActivityReply as _tailsync_v1_DeliveryActivityReply, DeliveryActivityReply__Output as _tailsync_v1_DeliveryActivityReply__Output } from '../../tailsync/v1/DeliveryActivityReply';
 import type { DeliveryPageReply as _tailsync_v1_DeliveryPageReply, DeliveryPageReply__Output as _tailsync_v1_DeliveryPageReply__Output } from '../../tailsync/v1/DeliveryPageReply';
+import type { ListBackfillsRequest as _tailsync_v1_ListBackfillsRequest, ListBackfillsRequest__Output as _tailsync_v1_ListBackfillsRequest__Output } from '../../tailsync/v1/ListBackfillsRequest';
 import type { ListDeliveriesRequest as _tailsync_v1_ListDeliveriesRequest, ListDeliveriesRequest__Output as _tailsync_v1_ListDeliveriesRequest__Output } from '../../tailsync/v1/ListDeliveriesRequest';
 import type { PingReply as _tailsync_v1_PingReply, PingReply__Output as _tailsync_v1_PingReply__Output } from '../../tailsync/v1/PingReply';
 import type { PingRequest as _tailsync_v1_PingRequest, PingRequest__Output as _tailsync_v1_PingRequest__Output } from '../../tailsync/v1/PingRequest';
@@ -28,19 +31,34 @@ import type { TestSubscriptionRequest as _tailsync_v1_TestSubscriptionRequest, T
  */
 export interface WebhookDispatcherClient extends grpc.Client {
   /**
-   * Sends the events still on the input topic since a time that the domain has no delivery for.
+   * Queues a job that sends the events still on the input topic since a time that the domain has no delivery for.
    */
-  BackfillDeliveries(argument: _tailsync_v1_BackfillDeliveriesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_BackfillDeliveriesReply__Output>): grpc.ClientUnaryCall;
-  BackfillDeliveries(argument: _tailsync_v1_BackfillDeliveriesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_BackfillDeliveriesReply__Output>): grpc.ClientUnaryCall;
-  BackfillDeliveries(argument: _tailsync_v1_BackfillDeliveriesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_BackfillDeliveriesReply__Output>): grpc.ClientUnaryCall;
-  BackfillDeliveries(argument: _tailsync_v1_BackfillDeliveriesRequest, callback: grpc.requestCallback<_tailsync_v1_BackfillDeliveriesReply__Output>): grpc.ClientUnaryCall;
+  BackfillDeliveries(argument: _tailsync_v1_BackfillDeliveriesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_BackfillReply__Output>): grpc.ClientUnaryCall;
+  BackfillDeliveries(argument: _tailsync_v1_BackfillDeliveriesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_BackfillReply__Output>): grpc.ClientUnaryCall;
+  BackfillDeliveries(argument: _tailsync_v1_BackfillDeliveriesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_BackfillReply__Output>): grpc.ClientUnaryCall;
+  BackfillDeliveries(argument: _tailsync_v1_BackfillDeliveriesRequest, callback: grpc.requestCallback<_tailsync_v1_BackfillReply__Output>): grpc.ClientUnaryCall;
   /**
-   * Sends the events still on the input topic since a time that the domain has no delivery for.
+   * Queues a job that sends the events still on the input topic since a time that the domain has no delivery for.
    */
-  backfillDeliveries(argument: _tailsync_v1_BackfillDeliveriesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_BackfillDeliveriesReply__Output>): grpc.ClientUnaryCall;
-  backfillDeliveries(argument: _tailsync_v1_BackfillDeliveriesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_BackfillDeliveriesReply__Output>): grpc.ClientUnaryCall;
-  backfillDeliveries(argument: _tailsync_v1_BackfillDeliveriesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_BackfillDeliveriesReply__Output>): grpc.ClientUnaryCall;
-  backfillDeliveries(argument: _tailsync_v1_BackfillDeliveriesRequest, callback: grpc.requestCallback<_tailsync_v1_BackfillDeliveriesReply__Output>): grpc.ClientUnaryCall;
+  backfillDeliveries(argument: _tailsync_v1_BackfillDeliveriesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_BackfillReply__Output>): grpc.ClientUnaryCall;
+  backfillDeliveries(argument: _tailsync_v1_BackfillDeliveriesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_BackfillReply__Output>): grpc.ClientUnaryCall;
+  backfillDeliveries(argument: _tailsync_v1_BackfillDeliveriesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_BackfillReply__Output>): grpc.ClientUnaryCall;
+  backfillDeliveries(argument: _tailsync_v1_BackfillDeliveriesRequest, callback: grpc.requestCallback<_tailsync_v1_BackfillReply__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * Stops a queued or running backfill job (between pages); the deliveries it stored stay.
+   */
+  CancelBackfill(argument: _tailsync_v1_BackfillRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_BackfillReply__Output>): grpc.ClientUnaryCall;
+  CancelBackfill(argument: _tailsync_v1_BackfillRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_BackfillReply__Output>): grpc.ClientUnaryCall;
+  CancelBackfill(argument: _tailsync_v1_BackfillRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_BackfillReply__Output>): grpc.ClientUnaryCall;
+  CancelBackfill(argument: _tailsync_v1_BackfillRequest, callback: grpc.requestCallback<_tailsync_v1_BackfillReply__Output>): grpc.ClientUnaryCall;
+  /**
+   * Stops a queued or running backfill job (between pages); the deliveries it stored stay.
+   */
+  cancelBackfill(argument: _tailsync_v1_BackfillRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_BackfillReply__Output>): grpc.ClientUnaryCall;
+  cancelBackfill(argument: _tailsync_v1_BackfillRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_BackfillReply__Output>): grpc.ClientUnaryCall;
+  cancelBackfill(argument: _tailsync_v1_BackfillRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_BackfillReply__Output>): grpc.ClientUnaryCall;
+  cancelBackfill(argument: _tailsync_v1_BackfillRequest, callback: grpc.requestCallback<_tailsync_v1_BackfillReply__Output>): grpc.ClientUnaryCall;
   
   DeleteSubscription(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_DeleteSubscriptionReply__Output>): grpc.ClientUnaryCall;
   DeleteSubscription(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_DeleteSubscriptionReply__Output>): grpc.ClientUnaryCall;
@@ -97,6 +115,21 @@ export interface WebhookDispatcherClient extends grpc.Client {
   enableSubscriptionByOperator(argument: _tailsync_v1_SubscriptionRequest, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
   
   /**
+   * One of the domain's backfill jobs.
+   */
+  GetBackfill(argument: _tailsync_v1_BackfillRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_BackfillReply__Output>): grpc.ClientUnaryCall;
+  GetBackfill(argument: _tailsync_v1_BackfillRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_BackfillReply__Output>): grpc.ClientUnaryCall;
+  GetBackfill(argument: _tailsync_v1_BackfillRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_BackfillReply__Output>): grpc.ClientUnaryCall;
+  GetBackfill(argument: _tailsync_v1_BackfillRequest, callback: grpc.requestCallback<_tailsync_v1_BackfillReply__Output>): grpc.ClientUnaryCall;
+  /**
+   * One of the domain's backfill jobs.
+   */
+  getBackfill(argument: _tailsync_v1_BackfillRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_BackfillReply__Output>): grpc.ClientUnaryCall;
+  getBackfill(argument: _tailsync_v1_BackfillRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_BackfillReply__Output>): grpc.ClientUnaryCall;
+  getBackfill(argument: _tailsync_v1_BackfillRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_BackfillReply__Output>): grpc.ClientUnaryCall;
+  getBackfill(argument: _tailsync_v1_BackfillRequest, callback: grpc.requestCallback<_tailsync_v1_BackfillReply__Output>): grpc.ClientUnaryCall;
+  
+  /**
    * The domain's Ed25519 public keys, as the public JWK Set endpoint serves them.
    */
   GetSigningKeySet(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SigningKeySetReply__Output>): grpc.ClientUnaryCall;
@@ -119,6 +152,21 @@ export interface WebhookDispatcherClient extends grpc.Client {
   getSubscription(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
   getSubscription(argument: _tailsync_v1_SubscriptionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
   getSubscription(argument: _tailsync_v1_SubscriptionRequest, callback: grpc.requestCallback<_tailsync_v1_SubscriptionReply__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * The domain's recent backfill jobs, newest first.
+   */
+  ListBackfills(argument: _tailsync_v1_ListBackfillsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_BackfillsReply__Output>): grpc.ClientUnaryCall;
+  ListBackfills(argument: _tailsync_v1_ListBackfillsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_BackfillsReply__Output>): grpc.ClientUnaryCall;
+  ListBackfills(argument: _tailsync_v1_ListBackfillsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_BackfillsReply__Output>): grpc.ClientUnaryCall;
+  ListBackfills(argument: _tailsync_v1_ListBackfillsRequest, callback: grpc.requestCallback<_tailsync_v1_BackfillsReply__Output>): grpc.ClientUnaryCall;
+  /**
+   * The domain's recent backfill jobs, newest first.
+   */
+  listBackfills(argument: _tailsync_v1_ListBackfillsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_BackfillsReply__Output>): grpc.ClientUnaryCall;
+  listBackfills(argument: _tailsync_v1_ListBackfillsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_BackfillsReply__Output>): grpc.ClientUnaryCall;
+  listBackfills(argument: _tailsync_v1_ListBackfillsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_BackfillsReply__Output>): grpc.ClientUnaryCall;
+  listBackfills(argument: _tailsync_v1_ListBackfillsRequest, callback: grpc.requestCallback<_tailsync_v1_BackfillsReply__Output>): grpc.ClientUnaryCall;
   
   ListDeliveries(argument: _tailsync_v1_ListDeliveriesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_DeliveryPageReply__Output>): grpc.ClientUnaryCall;
   ListDeliveries(argument: _tailsync_v1_ListDeliveriesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_DeliveryPageReply__Output>): grpc.ClientUnaryCall;
@@ -226,9 +274,14 @@ export interface WebhookDispatcherClient extends grpc.Client {
  */
 export interface WebhookDispatcherHandlers extends grpc.UntypedServiceImplementation {
   /**
-   * Sends the events still on the input topic since a time that the domain has no delivery for.
+   * Queues a job that sends the events still on the input topic since a time that the domain has no delivery for.
    */
-  BackfillDeliveries: grpc.handleUnaryCall<_tailsync_v1_BackfillDeliveriesRequest__Output, _tailsync_v1_BackfillDeliveriesReply>;
+  BackfillDeliveries: grpc.handleUnaryCall<_tailsync_v1_BackfillDeliveriesRequest__Output, _tailsync_v1_BackfillReply>;
+  
+  /**
+   * Stops a queued or running backfill job (between pages); the deliveries it stored stay.
+   */
+  CancelBackfill: grpc.handleUnaryCall<_tailsync_v1_BackfillRequest__Output, _tailsync_v1_BackfillReply>;
   
   DeleteSubscription: grpc.handleUnaryCall<_tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_DeleteSubscriptionReply>;
   
@@ -248,11 +301,21 @@ export interface WebhookDispatcherHandlers extends grpc.UntypedServiceImplementa
   EnableSubscriptionByOperator: grpc.handleUnaryCall<_tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SubscriptionReply>;
   
   /**
+   * One of the domain's backfill jobs.
+   */
+  GetBackfill: grpc.handleUnaryCall<_tailsync_v1_BackfillRequest__Output, _tailsync_v1_BackfillReply>;
+  
+  /**
    * The domain's Ed25519 public keys, as the public JWK Set endpoint serves them.
    */
   GetSigningKeySet: grpc.handleUnaryCall<_tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SigningKeySetReply>;
   
   GetSubscription: grpc.handleUnaryCall<_tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SubscriptionReply>;
+  
+  /**
+   * The domain's recent backfill jobs, newest first.
+   */
+  ListBackfills: grpc.handleUnaryCall<_tailsync_v1_ListBackfillsRequest__Output, _tailsync_v1_BackfillsReply>;
   
   ListDeliveries: grpc.handleUnaryCall<_tailsync_v1_ListDeliveriesRequest__Output, _tailsync_v1_DeliveryPageReply>;
   
@@ -284,13 +347,16 @@ export interface WebhookDispatcherHandlers extends grpc.UntypedServiceImplementa
 }
 
 export interface WebhookDispatcherDefinition extends grpc.ServiceDefinition {
-  BackfillDeliveries: MethodDefinition<_tailsync_v1_BackfillDeliveriesRequest, _tailsync_v1_BackfillDeliveriesReply, _tailsync_v1_BackfillDeliveriesRequest__Output, _tailsync_v1_BackfillDeliveriesReply__Output>
+  BackfillDeliveries: MethodDefinition<_tailsync_v1_BackfillDeliveriesRequest, _tailsync_v1_BackfillReply, _tailsync_v1_BackfillDeliveriesRequest__Output, _tailsync_v1_BackfillReply__Output>
+  CancelBackfill: MethodDefinition<_tailsync_v1_BackfillRequest, _tailsync_v1_BackfillReply, _tailsync_v1_BackfillRequest__Output, _tailsync_v1_BackfillReply__Output>
   DeleteSubscription: MethodDefinition<_tailsync_v1_SubscriptionRequest, _tailsync_v1_DeleteSubscriptionReply, _tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_DeleteSubscriptionReply__Output>
   DisableSubscription: MethodDefinition<_tailsync_v1_SubscriptionRequest, _tailsync_v1_SubscriptionReply, _tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SubscriptionReply__Output>
   EnableSubscription: MethodDefinition<_tailsync_v1_SubscriptionRequest, _tailsync_v1_SubscriptionReply, _tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SubscriptionReply__Output>
   EnableSubscriptionByOperator: MethodDefinition<_tailsync_v1_SubscriptionRequest, _tailsync_v1_SubscriptionReply, _tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SubscriptionReply__Output>
+  GetBackfill: MethodDefinition<_tailsync_v1_BackfillRequest, _tailsync_v1_BackfillReply, _tailsync_v1_BackfillRequest__Output, _tailsync_v1_BackfillReply__Output>
   GetSigningKeySet: MethodDefinition<_tailsync_v1_SubscriptionRequest, _tailsync_v1_SigningKeySetReply, _tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SigningKeySetReply__Output>
   GetSubscription: MethodDefinition<_tailsync_v1_SubscriptionRequest, _tailsync_v1_SubscriptionReply, _tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SubscriptionReply__Output>
+  ListBackfills: MethodDefinition<_tailsync_v1_ListBackfillsRequest, _tailsync_v1_BackfillsReply, _tailsync_v1_ListBackfillsRequest__Output, _tailsync_v1_BackfillsReply__Output>
   ListDeliveries: MethodDefinition<_tailsync_v1_ListDeliveriesRequest, _tailsync_v1_DeliveryPageReply, _tailsync_v1_ListDeliveriesRequest__Output, _tailsync_v1_DeliveryPageReply__Output>
   ListSigningKeys: MethodDefinition<_tailsync_v1_SubscriptionRequest, _tailsync_v1_SigningKeysReply, _tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SigningKeysReply__Output>
   Ping: MethodDefinition<_tailsync_v1_PingRequest, _tailsync_v1_PingReply, _tailsync_v1_PingRequest__Output, _tailsync_v1_PingReply__Output>

@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 
-/** Runs `work` in one transaction on a client of the pool: committed when it returns, rolled back when it throws. */
-export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+/** Runs `work` on one connection of `pool` inside a transaction: committed when it resolves, rolled back when it throws. */
+export async function inTransaction<T>(pool: Pick<Pool, 'connect'>, work: (client: PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('begin');
