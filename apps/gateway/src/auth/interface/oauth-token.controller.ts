@@ -4,7 +4,7 @@ import { JwtService } from '@nestjs/jwt';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiProperty, ApiServiceUnavailableResponse, ApiTags, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { GatewayConfig } from '../../config/gateway.config';
 import { Unauthorized, ValidationProblem } from '../../problems/domain/problem';
-import { UnsupportedGrantType } from '../domain/oauth-error';
+import { UnsupportedGrantType } from '../../problems/domain/oauth-error';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, AccessTokenClaims } from '../domain/access-token';
 import { Public } from '@tailsync/service-kit';
 import { UNKNOWN_ACCOUNT_HASH, verifySecret } from '../domain/secret-hash';
@@ -27,7 +27,7 @@ export class TokenView {
 
 /**
  * OAuth2 client credentials (RFC 6749 §4.4): form-encoded or JSON body, or HTTP Basic. Its errors
- * are problems with RFC 6749's `error` and `error_description` beside them (see oauth-error).
+ * are problems with RFC 6749's `error` and `error_description` beside them (see problems/domain/oauth-error).
  */
 @ApiTags('Auth')
 @Public()

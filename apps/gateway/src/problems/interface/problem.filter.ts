@@ -4,7 +4,7 @@ import { isDependencyDown, pathOf, requestCorrelation } from '@tailsync/service-
 import { GatewayConfig } from '../../config/gateway.config';
 import { Conflict, InternalError, NotFound, PayloadTooLarge, Problem, ServiceUnavailable, Unauthorized, UnsupportedMediaType, ValidationProblem } from '../domain/problem';
 import { problemBody } from '../domain/problem-body';
-import { oauthErrorOf, TOKEN_PATH } from '../../auth/domain/oauth-error';
+import { oauthErrorOf, TOKEN_PATH } from '../domain/oauth-error';
 
 /** Every error leaves the gateway as a problem: never a stack trace, never a bare 500 for bad input. */
 @Catch()

@@ -1,4 +1,4 @@
-import { Problem, ValidationProblem } from '../../problems/domain/problem';
+import { Problem, ValidationProblem } from './problem';
 
 /** The token endpoint: its problems also carry RFC 6749's error members, which OAuth clients read. */
 export const TOKEN_PATH = '/oauth/token';
