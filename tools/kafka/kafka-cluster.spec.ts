@@ -131,6 +131,11 @@ describe('three local KRaft brokers (KAFKA_LOCAL_BROKERS=3)', () => {
       // kafkajs refuses any other acks for an idempotent producer.
       await expect(producer.send({ topic: TOPICS.tailEvents, acks: 1, messages: messages(300, 1) })).rejects.toThrow('invalidates the idempotent producer');
 
+      // A first consumer group while all three run: it makes __consumer_offsets, which a cluster
+      // with offsets.topic.replication.factor=3 cannot make with one broker down (as in production,
+      // where it has existed since the first consumer).
+      expect(await readAll(TOPICS.tailEvents, 300)).toHaveLength(300);
+
       const leader = await withAdmin(async (admin) => (await admin.fetchTopicMetadata({ topics: [TOPICS.tailEvents] })).topics[0].partitions[0].leader);
       await cluster.running.nodes.find((n) => n.nodeId === leader)!.kill();
       const started = Date.now();
