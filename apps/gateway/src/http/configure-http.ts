@@ -10,12 +10,16 @@ import { UnsupportedMediaType, ValidationProblem } from '../problems/domain/prob
 import { nulInJson, nulInUrl } from './nul-characters';
 import { noticeUntrustedProxy } from './untrusted-proxy-notice';
 import { loneSurrogateInJson } from './lone-surrogates';
+import { lingerBeforeEarlyAnswers } from './lingering-close';
 import { openApiDocument } from './openapi-document';
 import { pathOf } from '@tailsync/service-kit';
 import { asyncApiDocument } from '@tailsync/contracts';
 
 const JSON_TYPES = /^application\/(?:[\w.+-]+\+)?json$/i;
 const FORM_LIMIT = 16 * 1024;
+// An oversized body up to this size is read and dropped so its sender sees the 413 (see lingering-close).
+const LINGER_BYTES_PER_LIMIT = 8;
+const LINGER_MS = 5_000;
 
 /**
  * Body parsing: JSON everywhere, a form only at /oauth/token (OAuth2 clients send one). Any other
@@ -43,6 +47,7 @@ function acceptBodies(http: FastifyInstance, config: GatewayConfig): void {
   const bodyLimit = bytes.parse(config.BODY_LIMIT);
   if (bodyLimit === null) throw new Error(`BODY_LIMIT '${config.BODY_LIMIT}' is not a size (e.g. 2mb)`);
   // Fastify's own text/plain parser would hand plain text to the handlers: drop it (→ 415).
+  lingerBeforeEarlyAnswers(http, { maxBytes: LINGER_BYTES_PER_LIMIT * bodyLimit, maxMs: LINGER_MS });
   http.removeAllContentTypeParsers();
   const parseJson = http.getDefaultJsonParser('error', 'error');
   http.addContentTypeParser(JSON_TYPES, { parseAs: 'string', bodyLimit }, (req, body, done) =>
