@@ -16,6 +16,7 @@ import { PostgresTailIdAllocator } from './infrastructure/ids/postgres-tail-id-a
 import { TailsProjection } from './infrastructure/read-model/tails.projection';
 import { RecentTailEvents } from './infrastructure/recent-tail-events';
 import { TailsReadModel } from './infrastructure/read-model/tails.read-model';
+import { CoalescedTailViews } from './infrastructure/read-model/coalesced-tail-views';
 import { PostgresReservations } from './infrastructure/reservations/postgres-reservations';
 import { StreamReservations } from './infrastructure/reservations/stream-reservations';
 import { RELAY_PRODUCER, relayProducer } from './infrastructure/relay/relay-producer';
@@ -49,7 +50,8 @@ import { TailsLifecycle } from './tails.lifecycle';
       inject: [PG_POOL, EVENT_STORE],
     },
     { provide: TailsReadModel, useFactory: (pool: Pool) => new TailsReadModel(pool), inject: [PG_POOL] },
-    { provide: TAIL_VIEWS, useExisting: TailsReadModel },
+    // Single-tail reads that arrive together under load share one statement (CoalescedTailViews).
+    { provide: TAIL_VIEWS, useFactory: (readModel: TailsReadModel) => new CoalescedTailViews(readModel), inject: [TailsReadModel] },
     // The projection and the relay want the same new events after every write: one read serves both.
     { provide: RecentTailEvents, useFactory: (store: EventStore) => new RecentTailEvents(store), inject: [EVENT_STORE] },
     {

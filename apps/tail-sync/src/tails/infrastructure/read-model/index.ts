@@ -1,3 +1,4 @@
 export * from './read-model.tables';
 export * from './tails.projection';
 export * from './tails.read-model';
+export * from './coalesced-tail-views';

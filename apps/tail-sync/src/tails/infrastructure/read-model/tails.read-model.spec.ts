@@ -86,6 +86,22 @@ describeDb('TailsReadModel (PostgreSQL)', () => {
     expect(await rm.getByTailId(domain, ids[1])).toEqual({ ...byA, mappedId: null });
   });
 
+  it('reads several tails by Mapped ID in one call, in the order asked, each in its own domain', async () => {
+    const keys = [
+      { domain, source: 'client-b', mappedId: 'B-1' },
+      { domain: other, source: 'client-a', mappedId: 'A-0' },
+      { domain, source: 'client-a', mappedId: 'a-1' },
+      { domain, source: 'client-a', mappedId: 'A-0' },
+      { domain, source: 'client-b', mappedId: 'B-1' },
+      { domain: s.unique('nobody'), source: 'client-a', mappedId: 'A-0' },
+    ];
+    const one = (k: (typeof keys)[number]) => rm.getByMappedId(k.domain, k.source, k.mappedId);
+    const singly = await Promise.all(keys.map(one));
+    expect(singly.map((v) => v?.tailId ?? null)).toEqual([ids[1], expect.any(Number), null, ids[0], ids[1], null]);
+    expect(singly[1]!.tailId).not.toBe(ids[0]);
+    expect(await rm.getManyByMappedId(keys)).toEqual(singly);
+  });
+
   it('keeps domains apart', async () => {
     const mine = await rm.getByMappedId(domain, 'client-a', 'A-0');
     const theirs = await rm.getByMappedId(other, 'client-a', 'A-0');

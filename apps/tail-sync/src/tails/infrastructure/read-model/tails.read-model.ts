@@ -42,6 +42,13 @@ export function decodeTailCursor(cursor: string): number {
   return id;
 }
 
+/** Which tail a caller asks for: `source`'s Mapped ID in `domain`. */
+export interface TailViewKey {
+  readonly domain: string;
+  readonly source: string;
+  readonly mappedId: string;
+}
+
 /** A stored tail row (without its domain, which every query names) and its mappings. */
 interface ViewRow extends Omit<DbTailRow, 'domain' | 'status'> {
   status: TailViewStatus;
@@ -84,6 +91,27 @@ export class TailsReadModel {
       [domain, source, mappedId],
     );
     return rows[0] ? toView(rows[0], source) : null;
+  }
+
+  /**
+   * Several tails by Mapped ID in one statement, each key in its own domain, answered in the keys'
+   * order (`null` where none). Costs PostgreSQL one statement where `keys.length` would cost as many.
+   */
+  async getManyByMappedId(keys: readonly TailViewKey[]): Promise<(TailView | null)[]> {
+    const t = this.tables;
+    const { rows } = await this.pool.query<ViewRow & { at: string }>(
+      `select w.at, v.*
+         from unnest($1::text[], $2::text[], $3::text[]) with ordinality as w(domain, source, mapped_id, at)
+         join ${t.mappings} k on k.domain = w.domain and k.source = w.source and k.mapped_id = w.mapped_id
+         join lateral (${this.viewSelect} where t.domain = w.domain and t.tail_id = k.tail_id) v on true`,
+      [keys.map((k) => k.domain), keys.map((k) => k.source), keys.map((k) => k.mappedId)],
+    );
+    const views: (TailView | null)[] = keys.map(() => null);
+    for (const row of rows) {
+      const i = Number(row.at) - 1;
+      views[i] = toView(row, keys[i].source);
+    }
+    return views;
   }
 
   /** A tail of `domain` by its service id, or `null` (`mappedId` is `source`'s, when given). */
