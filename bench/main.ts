@@ -17,7 +17,7 @@ import { costTable, cpuTable, notesList, profileReport, resultsTable } from './s
 import { profilesSince, ProfileSummary, summarizeProfile } from './support/profile';
 import { BENCH_PORTS, BenchStack, startBenchStack } from './support/stack';
 import type { Copies } from './support/app-copies';
-import { runHttpBaseline, runKafkaBaseline, runPgBaseline } from './workloads/baselines';
+import { runHttpBaseline, runKafkaBaseline, runPgBaseline, runReadFloorBaseline } from './workloads/baselines';
 import { runW5 } from './workloads/projection-lag';
 import { runVersionDiagnostic, runW1, runW2, runW3, warmUp } from './workloads/tails';
 import { runW4L } from './workloads/filled-log';
@@ -29,7 +29,7 @@ const RESULTS_DIR = join(REPO_ROOT, 'bench', 'results');
 const PROFILE_DIR = join(RESULTS_DIR, 'profiles');
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
-const USAGE = `usage: npm run bench -- [--only W1,W2,W3,W4,W4L,W5,W7,W8,B-http,B-pg,B-kafka,D-idle,D-version] [--duration <s>] [--warmup <s>] [--settle <s>] [--gateways <n>] [--dispatchers <n>] [--profile]
+const USAGE = `usage: npm run bench -- [--only W1,W2,W3,W4,W4L,W5,W7,W8,B-http,B-read-floor,B-pg,B-kafka,D-idle,D-version] [--duration <s>] [--warmup <s>] [--settle <s>] [--gateways <n>] [--dispatchers <n>] [--profile]
   --only       workloads to run (default: all); the baselines they are compared with run too
                (W4 includes W6, its paced run beside a receiver that never answers, and W9, beside a
                domain backfilling 7 days of a filled topic; W7 is W4
@@ -67,6 +67,7 @@ type Step = { id: string; needs?: string[]; onlyWhenNamed?: true; run: (ctx: Ben
  */
 const STEPS: Step[] = [
   { id: 'B-http', run: runHttpBaseline },
+  { id: 'B-read-floor', run: runReadFloorBaseline },
   { id: 'B-pg', run: async (ctx) => [await runPgBaseline(ctx, 1), await runPgBaseline(ctx, 4)] },
   { id: 'B-kafka', run: runKafkaBaseline },
   { id: 'W4', needs: ['B-kafka'], run: runW4 },
@@ -75,8 +76,8 @@ const STEPS: Step[] = [
   { id: 'W8', run: runW8 },
   { id: 'W5', run: runW5 },
   { id: 'W2', needs: ['B-pg'], run: async (ctx) => [await runW2(ctx, 1), await runW2(ctx, 4)] },
-  { id: 'W1', needs: ['B-http'], run: runW1 },
-  { id: 'W3', needs: ['B-http', 'D-version'], run: runW3 },
+  { id: 'W1', needs: ['B-http', 'D-version'], run: runW1 },
+  { id: 'W3', needs: ['B-http', 'B-read-floor', 'D-version'], run: runW3 },
   { id: 'D-version', run: runVersionDiagnostic },
   // Last: the apps have finished earlier work (it waits for that) and the broker's JVM is warm.
   { id: 'D-idle', run: runIdle },
@@ -164,11 +165,14 @@ function compare(rows: Row[]): Row[] {
   p99Vs('W5', 'B-pg-query');
   const idle = byId.get('D-idle')?.cpu;
   const STACK = ['gateway', 'tail-sync', 'dispatcher', 'kafka', 'postgres'];
+  // The baselines whose CPU is measured as the stack's is: their own server's group and PostgreSQL.
+  const COSTED_BASELINES: Record<string, string[]> = { 'B-read-floor': ['read-floor', 'postgres'] };
   for (const r of rows) {
-    if (!r.cpu || !r.throughput || r.throughput.value <= 0 || r.id.startsWith('B-')) continue;
+    const costedAs = COSTED_BASELINES[r.id] ?? (r.id.startsWith('B-') ? undefined : STACK);
+    if (!r.cpu || !r.throughput || r.throughput.value <= 0 || !costedAs) continue;
     const msPerOp: Record<string, number> = {};
     let total = 0;
-    for (const name of STACK) {
+    for (const name of costedAs) {
       if (r.cpu.avg[name] === undefined) continue;
       const net = Math.max(0, r.cpu.avg[name] - (idle?.avg[name] ?? 0));
       msPerOp[name] = Math.round((net * 10 * 1000) / r.throughput.value) / 1000; // % → ms per s, / ops per s
@@ -178,11 +182,31 @@ function compare(rows: Row[]): Row[] {
       r.cost = { msPerOp, totalMsPerOp: Math.round(total * 1000) / 1000, cpuBoundCeiling: Math.round((r.cpu.machine.capacity * 10) / total) };
     }
   }
+  const ceilingShare = (id: string, base: string): number | undefined => {
+    const r = byId.get(id);
+    const ceiling = r?.cost?.cpuBoundCeiling;
+    const baseCeiling = byId.get(base)?.cost?.cpuBoundCeiling;
+    if (!r || !ceiling || !baseCeiling) return undefined;
+    const share = Math.round((ceiling / baseCeiling) * 1000) / 1000;
+    r.ceilingShares = { ...r.ceilingShares, [base]: share };
+    return share;
+  };
+  // The request path's targets, as ratios of CPU-bound ceilings (docs/performance.md).
   const w3 = byId.get('W3');
-  const bare = byId.get('B-http');
-  if (w3?.throughput && bare?.throughput) {
-    w3.target = target('≥ 40 % of B-http req/s', { min: [w3.throughput.value, 0.4 * bare.throughput.value] });
+  const w3ToVersion = ceilingShare('W3', 'D-version');
+  const w3ToFloor = ceilingShare('W3', 'B-read-floor');
+  if (w3?.latencyMs && w3ToVersion !== undefined && w3ToFloor !== undefined) {
+    w3.target = target('ceiling ≥ 25 % of D-version\'s and ≥ 50 % of B-read-floor\'s; p99 ≤ 3 × p50', {
+      mins: [
+        [w3ToVersion, 0.25],
+        [w3ToFloor, 0.5],
+      ],
+      maxP99: [w3.latencyMs.p99, 3 * w3.latencyMs.p50],
+    });
   }
+  const w1 = byId.get('W1');
+  const w1ToVersion = ceilingShare('W1', 'D-version');
+  if (w1 && w1ToVersion !== undefined) w1.target = target('ceiling ≥ 20 % of D-version\'s', { min: [w1ToVersion, 0.2] });
   return rows;
 }
 
@@ -262,7 +286,7 @@ async function main() {
 
   compare(rows);
   // Shown workloads first, then the baselines and diagnostics (the windows keep the run order).
-  const ORDER = ['W1', 'W2x1', 'W2x4', 'W3', 'D-version', 'W4-burst', 'W4-paced', 'W6', 'W9', 'W5', 'B-pg-query', 'B-http', 'B-pgx1', 'B-pgx4', 'B-kafka-burst', 'B-kafka-paced', 'D-idle'];
+  const ORDER = ['W1', 'W2x1', 'W2x4', 'W3', 'B-read-floor', 'D-version', 'W4-burst', 'W4-paced', 'W6', 'W9', 'W5', 'B-pg-query', 'B-http', 'B-pgx1', 'B-pgx4', 'B-kafka-burst', 'B-kafka-paced', 'D-idle'];
   const rank = (id: string) => (ORDER.indexOf(id) < 0 ? ORDER.length : ORDER.indexOf(id));
   rows.sort((a, b) => rank(a.id) - rank(b.id));
   const elapsedS = Math.round((Date.now() - started) / 100) / 10;

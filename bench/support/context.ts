@@ -28,6 +28,8 @@ export interface Row {
    * machine works for the stack: a bound that holds however busy the machine was during the run.
    */
   cost?: { msPerOp: Record<string, number>; totalMsPerOp: number; cpuBoundCeiling: number };
+  /** This row's CPU-bound ceiling as a share of other rows' (by id): a ratio a busy machine does not move. */
+  ceilingShares?: Record<string, number>;
   /** Errors, non-2xx, partial deliveries: anything that makes the figure suspect. */
   notes?: string[];
   details?: Record<string, unknown>;
@@ -86,9 +88,9 @@ export class BenchContext {
 }
 
 /** A throughput target (≥) and optionally a latency one (p99 ≤). */
-export function target(text: string, terms: { min?: [number, number]; maxP99?: [number, number] }): Target {
+export function target(text: string, terms: { min?: [number, number]; mins?: [number, number][]; maxP99?: [number, number] }): Target {
   const parts: number[] = [];
-  if (terms.min) parts.push(terms.min[0] / terms.min[1]);
+  for (const [measured, bound] of [...(terms.min ? [terms.min] : []), ...(terms.mins ?? [])]) parts.push(measured / bound);
   if (terms.maxP99) parts.push(terms.maxP99[0] > 0 ? terms.maxP99[1] / terms.maxP99[0] : Infinity);
   const attainment = Math.min(...parts.map((p) => (Number.isNaN(p) ? 0 : Math.min(p, 99))));
   return { text, met: attainment >= 1, attainment: Math.round(attainment * 100) / 100 };

@@ -2,6 +2,7 @@
  * The bench's helper processes (forked through tools/run.js, driven over IPC), kept out of the
  * load generator's event loop so their timestamps are not delayed by it:
  * - `http-baseline`: a bare node:http server answering one fixed JSON body;
+ * - `read-floor`: a bare node:http server answering each read with one `pg` query over a pool;
  * - `receiver`: the webhook receiver of W4 and W6 (answers 200 at once, stamps each callback, verifies a
  *   sample; a callback to `/hang…` is read and never answered);
  * - `kafka-sink`: the consumer of the raw kafkajs baseline (same consumer settings as the dispatcher).
@@ -9,6 +10,7 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Kafka, logLevel } from 'kafkajs';
+import { Pool } from 'pg';
 // Also the kafkajs idle-timer fix the apps run with, so the raw-kafkajs baseline is measured with it too.
 import { kafkaConnection, type KafkaSettings } from '@tailsync/service-kit';
 import { verifyWebhookRequest, type WebhookJwks } from '@tailsync/webhooks';
@@ -54,6 +56,33 @@ if (role === 'http-baseline') {
       const server = http.createServer((_req, res) => {
         res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
         res.end(body);
+      });
+      return { port: await listen(server) };
+    },
+  };
+} else if (role === 'read-floor') {
+  // The least a server can do for W3's read: one query by the same key, over the same tables,
+  // returning the row and its mappings as JSON. Written here, not imported: the floor is what a
+  // bare server would write, not tail-sync's read model.
+  const READ =
+    `select to_jsonb(t) || jsonb_build_object('mappings', (select jsonb_agg(jsonb_build_object('source', m.source, 'mappedId', m.mapped_id))
+       from rm_tail_mappings m where m.domain = t.domain and m.tail_id = t.tail_id)) as view
+       from rm_tail_mappings k join rm_tails t on t.domain = k.domain and t.tail_id = k.tail_id
+      where k.domain = $1 and k.source = $2 and k.mapped_id = $3`;
+  handlers = {
+    start: async (msg) => {
+      const pool = new Pool({ connectionString: String(msg.databaseUrl), max: 20 });
+      const [domain, source] = [String(msg.domain), String(msg.source)];
+      const server = http.createServer((req, res) => {
+        const mappedId = decodeURIComponent((req.url ?? '').slice('/Tails/'.length));
+        pool.query({ name: 'read-floor', text: READ, values: [domain, source, mappedId] }).then(
+          ({ rows }) => {
+            const body = rows[0] ? JSON.stringify(rows[0].view) : '{"status":404}';
+            res.writeHead(rows[0] ? 200 : 404, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+            res.end(body);
+          },
+          () => res.writeHead(500).end(),
+        );
       });
       return { port: await listen(server) };
     },

@@ -46,18 +46,23 @@ export function costTable(rows: Row[]): string {
   if (costed.length === 0) return '';
   const names = [...new Set(costed.flatMap((r) => Object.keys(r.cost?.msPerOp ?? {})))];
   const out = [
-    `| ID | per | ${names.map((n) => `${n} ms`).join(' | ')} | stack ms | CPU-bound ceiling | measured |`,
-    `|---|---|${names.map(() => '---:').join('|')}|---:|---:|---:|`,
+    `| ID | per | ${names.map((n) => `${n} ms`).join(' | ')} | stack ms | CPU-bound ceiling | measured | ceiling as a share of |`,
+    `|---|---|${names.map(() => '---:').join('|')}|---:|---:|---:|---|`,
   ];
   const per = (unit: string) => ({ 'req/s': 'request', 'tails/s': 'tail', 'deliveries/s': 'delivery', 'cmd/s': 'command' })[unit] ?? unit;
   for (const r of costed) {
     const c = r.cost as NonNullable<Row['cost']>;
     out.push(
-      `| ${r.id} | ${per(r.throughput?.unit ?? '')} | ${names.map((n) => fmt(c.msPerOp[n], 3)).join(' | ')} | ${fmt(c.totalMsPerOp, 3)} | ${fmt(c.cpuBoundCeiling)} ${r.throughput?.unit} | ${fmt(r.throughput?.value)} ${r.throughput?.unit} |`,
+      `| ${r.id} | ${per(r.throughput?.unit ?? '')} | ${names.map((n) => fmt(c.msPerOp[n], 3)).join(' | ')} | ${fmt(c.totalMsPerOp, 3)} | ${fmt(c.cpuBoundCeiling)} ${r.throughput?.unit} | ${fmt(r.throughput?.value)} ${r.throughput?.unit} | ${shares(r)} |`,
     );
   }
   return out.join('\n');
 }
+
+const shares = (r: Row) =>
+  Object.entries(r.ceilingShares ?? {})
+    .map(([base, share]) => `${base}: ${fmt(share * 100, 1)} %`)
+    .join(', ');
 
 export function notesList(rows: Row[]): string {
   return rows

@@ -2,6 +2,9 @@
  * Baselines, measured in the same run on the same machine with the same load generator:
  * - B-http: a bare node:http server (helper process) answering a fixed JSON body — a real tail
  *   view — under the same autocannon settings as W1/W3;
+ * - B-read-floor: a bare node:http server answering W3's reads (same tails, same autocannon
+ *   settings) with one `pg` query each over a pool: the floor of a read's work, its CPU (server and
+ *   PostgreSQL) measured as the stack's is;
  * - B-pg: 1,000-row multi-row inserts (unnest, like the projection's) of tail-like rows into the
  *   same PostgreSQL with `pg`, from 1 and 4 connections (W2's call concurrency);
  * - B-kafka: raw kafkajs produce → consume of W4's messages (same sizes, keys, partitions, consumer
@@ -17,7 +20,7 @@ import { BenchContext, Row } from '../support/context';
 import { startHelper } from '../support/helpers';
 import { summarize } from '../support/stats';
 import { produceBurst, producePaced, waitForReceived } from './events';
-import { sampleTailView } from './tails';
+import { READ_CONNECTIONS, sampleTailView, seedTailsToRead } from './tails';
 import { PACED_RATE, W4_DOMAINS, W4_EVENTS } from './webhooks';
 
 export async function runHttpBaseline(ctx: BenchContext): Promise<Row> {
@@ -40,6 +43,39 @@ export async function runHttpBaseline(ctx: BenchContext): Promise<Row> {
       details: { http: f, bodyBytes: body.length },
     };
   } finally {
+    await server.stop();
+  }
+}
+
+export async function runReadFloorBaseline(ctx: BenchContext): Promise<Row> {
+  const { databaseUrl } = ctx.stack;
+  if (!databaseUrl) throw new Error('B-read-floor needs DATABASE_URL');
+  const { account, requests } = await seedTailsToRead(ctx, 'floor');
+  const server = await startHelper('read-floor', ctx.stack.helperPids);
+  // Its CPU is the floor's own, not the load generator's: a group of its own while it runs.
+  ctx.stack.helperPids.delete(server.pid);
+  const group = { name: 'read-floor', pids: () => [server.pid] };
+  ctx.stack.groups.push(group);
+  try {
+    const { port } = await server.request<{ port: number }>('start', { databaseUrl, domain: account.domain, source: account.clientId });
+    const connections = READ_CONNECTIONS;
+    const opts = { url: `http://127.0.0.1:${port}`, connections, requests };
+    ctx.log(`B-read-floor: warm-up, then ${ctx.durationS} s of W3's reads against a bare node:http server with one pg query each`);
+    await autocannon({ ...opts, duration: 2 });
+    const { result, cpu } = await ctx.measure('B-read-floor', () => autocannon({ ...opts, duration: ctx.durationS }));
+    const f = httpFigures(result, connections);
+    const notes = f.non2xx || f.errors || f.timeouts ? [`status codes ${JSON.stringify(f.statusCodes)}, ${f.errors} errors, ${f.timeouts} timeouts`] : [];
+    return {
+      id: 'B-read-floor',
+      title: `Bare node:http + one pg query per read, W3's tails (${connections} conn.)`,
+      throughput: { value: f.reqPerSec, unit: 'req/s' },
+      latencyMs: { p50: f.latencyMs.p50, p99: f.latencyMs.p99, what: 'response' },
+      cpu,
+      notes,
+      details: { http: f },
+    };
+  } finally {
+    ctx.stack.groups.splice(ctx.stack.groups.indexOf(group), 1);
     await server.stop();
   }
 }

@@ -2,7 +2,7 @@
  * W1 (single PUT /Tails creating new tails), W2 (PUT /Tails/Bulk, 1,000 new tails per call),
  * W3 (GET /Tails/{mappedId} on existing tails): autocannon against the gateway.
  */
-import { benchDomain, call, jsonHeaders, newAccount } from '../support/api';
+import { type Account, benchDomain, call, jsonHeaders, newAccount } from '../support/api';
 import { autocannon, AutocannonRequest, httpFigures } from '../support/autocannon';
 import { BenchContext, Row, target } from '../support/context';
 
@@ -110,23 +110,31 @@ export async function runW2(ctx: BenchContext, connections: number): Promise<Row
   };
 }
 
-export async function runW3(ctx: BenchContext): Promise<Row> {
+/** W3's reads: 32 connections, each request for the next of the seeded tails in turn. */
+export const READ_CONNECTIONS = 32;
+
+/** 1,000 tails stored through the API in a new domain, readable, and requests reading them in turn. */
+export async function seedTailsToRead(ctx: BenchContext, prefix: string): Promise<{ account: Account; sample: unknown; requests: AutocannonRequest[] }> {
   const { baseUrl, adminToken } = ctx.stack;
-  const account = await newAccount(baseUrl, adminToken, benchDomain('w3'));
+  const account = await newAccount(baseUrl, adminToken, benchDomain(prefix));
   const seeded = 1000;
-  const next = uniqueTails('w3');
-  const tails = next(seeded);
+  const tails = uniqueTails(prefix)(seeded);
   const bulk = await call(baseUrl, account.token, 'PUT', '/Tails/Bulk', { tails });
-  if (bulk.status !== 200) throw new Error(`W3: seeding tails failed: ${bulk.status} ${JSON.stringify(bulk.body).slice(0, 300)}`);
+  if (bulk.status !== 200) throw new Error(`${prefix}: seeding tails failed: ${bulk.status} ${JSON.stringify(bulk.body).slice(0, 300)}`);
   const sample = await call(baseUrl, account.token, 'GET', `/Tails/${encodeURIComponent(tails[0].tailId)}`);
-  if (sample.status !== 200) throw new Error(`W3: reading a seeded tail failed: ${sample.status}`);
-  const connections = 32;
+  if (sample.status !== 200) throw new Error(`${prefix}: reading a seeded tail failed: ${sample.status}`);
   let i = 0;
   const requests: AutocannonRequest[] = [
     { method: 'GET', path: '/Tails/x', setupRequest: (req) => ({ ...req, path: `/Tails/${encodeURIComponent(tails[i++ % seeded].tailId)}` }) },
   ];
+  return { account, sample: sample.body, requests };
+}
+
+export async function runW3(ctx: BenchContext): Promise<Row> {
+  const { account, sample, requests } = await seedTailsToRead(ctx, 'w3');
+  const connections = READ_CONNECTIONS;
   const opts = { url: ctx.stack.gatewayUrls, connections, headers: { authorization: `Bearer ${account.token}` }, requests };
-  ctx.log(`W3: warm-up, then ${ctx.durationS} s of GET /Tails/{mappedId} over ${seeded} tails with ${connections} connections`);
+  ctx.log(`W3: warm-up, then ${ctx.durationS} s of GET /Tails/{mappedId} over 1,000 tails with ${connections} connections`);
   await autocannon({ ...opts, duration: WARMUP_S });
   const { result, cpu } = await ctx.measure('W3', () => autocannon({ ...opts, duration: ctx.durationS }));
   const f = httpFigures(result, connections);
@@ -139,7 +147,7 @@ export async function runW3(ctx: BenchContext): Promise<Row> {
     latencyMs: { p50: f.latencyMs.p50, p99: f.latencyMs.p99, what: 'response' },
     cpu,
     notes,
-    details: { http: f, responseBytes: JSON.stringify(sample.body).length },
+    details: { http: f, responseBytes: JSON.stringify(sample).length },
   };
 }
 
