@@ -20,14 +20,15 @@ export interface RiskAssessmentExecutedCallback {
 }
 
 /**
- * Every callback body a subscription may receive, told apart by `eventName`: `switch (event.eventName)`
- * narrows it to one type. Cast a payload to it once verified (a Test call's body is whatever it echoes).
+ * Every callback body a subscription may receive, told apart by `eventName`: `const { eventName } = event`,
+ * then `switch (eventName)` narrows it to one type. Cast a payload to it once verified (a Test call's body is
+ * whatever it echoes).
  */
-export type WebhookEvent =
+export type TailsyncEvent =
   | RiskAssessmentExecutedCallback;
 
 /** The event names, as subscriptions list them in `eventNames`. */
-export type WebhookEventName = WebhookEvent['eventName'];
+export type TailsyncEventName = TailsyncEvent['eventName'];
 
-/** The callback body of one event type: `WebhookEventOf<'Product.RiskAssessmentExecuted'>`. */
-export type WebhookEventOf<Name extends WebhookEventName> = Extract<WebhookEvent, { eventName: Name }>;
+/** The callback body of one event type: `TailsyncEventOf<'Product.RiskAssessmentExecuted'>`. */
+export type TailsyncEventOf<Name extends TailsyncEventName> = Extract<TailsyncEvent, { eventName: Name }>;

@@ -23,13 +23,13 @@ class RiskAssessmentExecutedCallback(TypedDict):
     """Passed to the subscriber unchanged, as the callback body's ``data``."""
 
 
-WebhookEvent = Union[RiskAssessmentExecutedCallback]
+TailsyncEvent = Union[RiskAssessmentExecutedCallback]
 """Every callback body a subscription may receive, told apart by ``eventName``."""
 
 
-WebhookEventName = Literal["Product.RiskAssessmentExecuted"]
+TailsyncEventName = Literal["Product.RiskAssessmentExecuted"]
 """The event names, as subscriptions list them in ``eventNames``."""
 
 
-WEBHOOK_EVENT_NAMES: Tuple[str, ...] = ("Product.RiskAssessmentExecuted",)
+TAILSYNC_EVENT_NAMES: Tuple[str, ...] = ("Product.RiskAssessmentExecuted",)
 """The same names at run time: what ``parse_event`` accepts."""

@@ -47,15 +47,24 @@ describe('the webhook event catalog generators', () => {
   it('write a TypeScript union a receiver narrows on eventName, exhaustively', () => {
     writeFileSync(join(work, 'events.ts'), typescriptCatalog(REGISTRY, 'test'));
     writeFileSync(join(work, 'handler.ts'), [
-      "import type { MaintenancePlannedCallback, WebhookEvent, WebhookEventOf } from './events';",
-      'export function handle(event: WebhookEvent): string {',
-      '  switch (event.eventName) {',
+      "import type { MaintenancePlannedCallback, TailsyncEvent, TailsyncEventOf } from './events';",
+      'export function handle(event: TailsyncEvent): string {',
+      '  const { eventName } = event;',
+      '  switch (eventName) {',
       "    case 'Product.RiskAssessmentExecuted': return JSON.stringify(event.data['score']);",
       "    case 'Product.MaintenancePlanned': return event.data.tail + event.data.checks.map((c) => c.code + (c['done-by'] ?? '')).join() + (event.data.kind ?? '') + (event.data.hours ?? 0) + (event.data.site?.icao ?? '');",
-      '    default: { const never: never = event; return never; }',
+      '    default: { const unhandled: never = eventName; return unhandled; }',
       '  }',
       '}',
-      "export const one: WebhookEventOf<'Product.MaintenancePlanned'> = { eventId: 'e', eventName: 'Product.MaintenancePlanned', occurredAt: 't', domain: 'd', data: { tail: 'N1', due: 't', checks: [] } };",
+      'export function forgets(event: TailsyncEvent): string {',
+      '  const { eventName } = event;',
+      '  switch (eventName) {',
+      "    case 'Product.RiskAssessmentExecuted': return event.domain;",
+      '    // @ts-expect-error the MaintenancePlanned case is missing',
+      '    default: { const unhandled: never = eventName; return unhandled; }',
+      '  }',
+      '}',
+      "export const one: TailsyncEventOf<'Product.MaintenancePlanned'> = { eventId: 'e', eventName: 'Product.MaintenancePlanned', occurredAt: 't', domain: 'd', data: { tail: 'N1', due: 't', checks: [] } };",
       'export const same: MaintenancePlannedCallback = one;',
       "// @ts-expect-error a required data member missing",
       "export const wrong: MaintenancePlannedCallback = { ...one, data: { tail: 'N1', checks: [] } };",
@@ -72,8 +81,8 @@ describe('the webhook event catalog generators', () => {
     const python = spawnSync('python3', ['-c', [
       'import json, sys; sys.path.insert(0, sys.argv[1]); import events as e',
       'keys = lambda t: [sorted(t.__required_keys__), sorted(t.__optional_keys__)]',
-      'print(json.dumps({"names": list(e.WEBHOOK_EVENT_NAMES), "callback": keys(e.MaintenancePlannedCallback), "data": keys(e.MaintenancePlannedData),',
-      '  "check": keys(e.MaintenancePlannedDataChecksItem), "open": str(e.RiskAssessmentExecutedData), "union": [t.__name__ for t in e.WebhookEvent.__args__]}))',
+      'print(json.dumps({"names": list(e.TAILSYNC_EVENT_NAMES), "callback": keys(e.MaintenancePlannedCallback), "data": keys(e.MaintenancePlannedData),',
+      '  "check": keys(e.MaintenancePlannedDataChecksItem), "open": str(e.RiskAssessmentExecutedData), "union": [t.__name__ for t in e.TailsyncEvent.__args__]}))',
     ].join('\n'), work], { encoding: 'utf8' });
     expect(python.stderr).toBe('');
     expect(JSON.parse(python.stdout)).toEqual({

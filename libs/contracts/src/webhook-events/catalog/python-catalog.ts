@@ -91,7 +91,7 @@ function pythonDocText(description: string): string {
 /**
  * The Python package's event catalog (`tailsync_webhooks/events.py`): per event type a TypedDict
  * of its callback body (the JSON's own member names, so `json.loads` output fits it unchanged) and
- * its `data`, and `WebhookEvent`, their union discriminated by `eventName` (type checkers narrow
+ * its `data`, and `TailsyncEvent`, their union discriminated by `eventName` (type checkers narrow
  * on `event["eventName"] == …`), with the names at run time for `parse_event`.
  */
 export function pythonCatalog(types: readonly WebhookEventType[], generatedBy: string): string {
@@ -114,8 +114,8 @@ export function pythonCatalog(types: readonly WebhookEventType[], generatedBy: s
     `"""Typed webhook events: ${pythonDocText(generatedBy)}"""\n`,
     `from typing import ${[...module.typing].sort().join(', ')}\n`,
     ...module.definitions,
-    `WebhookEvent = Union[${callbacks.join(", ")}]\n"""${pythonDocText("Every callback body a subscription may receive, told apart by `eventName`.")}"""\n`,
-    `WebhookEventName = Literal[${names.join(", ")}]\n"""${pythonDocText("The event names, as subscriptions list them in `eventNames`.")}"""\n`,
-    `WEBHOOK_EVENT_NAMES: Tuple[str, ...] = (${names.join(", ")},)\n"""${pythonDocText("The same names at run time: what `parse_event` accepts.")}"""\n`,
+    `TailsyncEvent = Union[${callbacks.join(", ")}]\n"""${pythonDocText("Every callback body a subscription may receive, told apart by `eventName`.")}"""\n`,
+    `TailsyncEventName = Literal[${names.join(", ")}]\n"""${pythonDocText("The event names, as subscriptions list them in `eventNames`.")}"""\n`,
+    `TAILSYNC_EVENT_NAMES: Tuple[str, ...] = (${names.join(", ")},)\n"""${pythonDocText("The same names at run time: what `parse_event` accepts.")}"""\n`,
   ].join('\n\n');
 }

@@ -53,7 +53,7 @@ function objectType(schema: JsonSchema, named: Map<JsonSchema, string>, indent: 
 
 /**
  * The npm package's event catalog (`libs/webhook-signing/src/events.ts`): per event type its
- * callback body and `data`, and `WebhookEvent`, their union discriminated by `eventName`. Types
+ * callback body and `data`, and `TailsyncEvent`, their union discriminated by `eventName`. Types
  * only, so the package's CommonJS and ES builds carry the same declarations and no code.
  */
 export function typescriptCatalog(types: readonly WebhookEventType[], generatedBy: string): string {
@@ -70,8 +70,8 @@ export function typescriptCatalog(types: readonly WebhookEventType[], generatedB
   return [
     `// ${generatedBy}\n`,
     ...declarations,
-    `/**\n * Every callback body a subscription may receive, told apart by \`eventName\`: \`switch (event.eventName)\`\n * narrows it to one type. Cast a payload to it once verified (a Test call's body is whatever it echoes).\n */\nexport type WebhookEvent =${union};\n`,
-    '/** The event names, as subscriptions list them in `eventNames`. */\nexport type WebhookEventName = WebhookEvent[\'eventName\'];\n',
-    '/** The callback body of one event type: `WebhookEventOf<\'Product.RiskAssessmentExecuted\'>`. */\nexport type WebhookEventOf<Name extends WebhookEventName> = Extract<WebhookEvent, { eventName: Name }>;\n',
+    `/**\n * Every callback body a subscription may receive, told apart by \`eventName\`: \`const { eventName } = event\`,\n * then \`switch (eventName)\` narrows it to one type. Cast a payload to it once verified (a Test call's body is\n * whatever it echoes).\n */\nexport type TailsyncEvent =${union};\n`,
+    '/** The event names, as subscriptions list them in `eventNames`. */\nexport type TailsyncEventName = TailsyncEvent[\'eventName\'];\n',
+    '/** The callback body of one event type: `TailsyncEventOf<\'Product.RiskAssessmentExecuted\'>`. */\nexport type TailsyncEventOf<Name extends TailsyncEventName> = Extract<TailsyncEvent, { eventName: Name }>;\n',
   ].join('\n');
 }
