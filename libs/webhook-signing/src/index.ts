@@ -10,3 +10,5 @@ export * from './remote-key-set';
 export * from './test-calls';
 export type { HeaderSource } from './headers';
 export * from './sign';
+// The event catalog (generated from the registry): types only, so both builds stay free of it.
+export type * from './events';

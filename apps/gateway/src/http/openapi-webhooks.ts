@@ -1,29 +1,26 @@
-import { WEBHOOK_EVENT_NAMES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@tailsync/contracts';
+import { callbackDataSchema, callbackDataSchemaName, callbackSchema, callbackSchemaName, EXAMPLE_CALLBACK_EVENT_ID, WEBHOOK_EVENT_NAMES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@tailsync/contracts';
 import { TEST_WEBHOOK_ID_PREFIX, TOKEN_TTL_SECONDS, WEBHOOK_ISSUER, WEBHOOK_USER_AGENT } from '@tailsync/webhooks';
 
-const EXAMPLE_EVENT_ID = '0b6f1a52-6c1e-4b7e-9a59-3f1d2c8e7a40';
-
-/** The component naming the callback body of an event type (`RiskAssessmentExecutedCallback`). */
-const callbackSchemaName = (type: WebhookEventType): string => `${type.input.message.name}Callback`;
-
-/** The callback body of an event type (contract, "Events and delivery"). */
-const callbackSchema = (type: WebhookEventType) => ({
-  type: 'object',
-  description: 'The body of an event callback; `data` is the event\'s data, passed through unchanged. A Test call\'s body is the `payloadToEcho` it was sent with instead.',
-  required: ['eventId', 'eventName', 'occurredAt', 'domain', 'data'],
-  properties: {
-    eventId: { type: 'string', format: 'uuid', description: 'The event id; also the Webhook-Id header, the same on every attempt.' },
-    eventName: { type: 'string', const: type.name },
-    occurredAt: { type: 'string', format: 'date-time' },
-    domain: { type: 'string', description: 'Your domain.' },
-    data: { type: 'object', additionalProperties: true },
-  },
-  examples: [{ eventId: EXAMPLE_EVENT_ID, eventName: type.name, occurredAt: '2026-01-01T00:00:00.000Z', domain: 'acme', data: type.callback.exampleData }],
-});
+/**
+ * The callback body of an event type as the catalog's JSON Schema has it (docs/api/webhook-events/),
+ * its `data` a component of its own so generated clients name the type. `$schema` and `$id` stay
+ * out: a component is a part of this document, not a resource of its own.
+ */
+function callbackComponents(type: WebhookEventType): Record<string, object> {
+  const { $schema: _schema, $id: _id, ...body } = callbackSchema(type);
+  return {
+    [callbackSchemaName(type)]: {
+      ...body,
+      description: `${body.description} A Test call's body is the \`payloadToEcho\` it was sent with instead.`,
+      properties: { ...body.properties, data: { $ref: `#/components/schemas/${callbackDataSchemaName(type)}` } },
+    },
+    [callbackDataSchemaName(type)]: callbackDataSchema(type),
+  };
+}
 
 /** The callback bodies of the registry's event types and the claims of the token every callback carries. */
 export const CALLBACK_SCHEMAS = {
-  ...Object.fromEntries(WEBHOOK_EVENT_TYPES.map((type) => [callbackSchemaName(type), callbackSchema(type)])),
+  ...Object.assign({}, ...WEBHOOK_EVENT_TYPES.map(callbackComponents)),
   WebhookTokenClaims: {
     type: 'object',
     description: `Claims of the JWT in \`Authorization: Token <JWT>\`: HS256, keyed by the UTF-8 bytes of the shared secret (its header's \`kid\` names the secret), or with \`signatureScheme: "ed25519"\` EdDSA by the domain's Ed25519 key (its \`kid\` names the key in \`GET /.well-known/webhooks/jwks.json?domain=<domain>\`).`,
@@ -76,7 +73,7 @@ const webhookOf = (type: WebhookEventType) => ({
     parameters: [
       header('Authorization', '`Token <JWT>`; see WebhookTokenClaims.', { type: 'string', pattern: '^Token [A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$' }, 'Token eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCIsImtpZCI6IjM3NGQ3NmNlNjExN2JiZWMifQ.eyJwYXlsb2FkSGFzaCI6Ii4uLiJ9.c2lnbmF0dXJl'),
       header('User-Agent', 'Always this value.', { type: 'string', const: WEBHOOK_USER_AGENT }, WEBHOOK_USER_AGENT),
-      header('Webhook-Id', `The event id, the same on every attempt (\`${TEST_WEBHOOK_ID_PREFIX}<uuid>\` on a Test call).`, { type: 'string' }, EXAMPLE_EVENT_ID),
+      header('Webhook-Id', `The event id, the same on every attempt (\`${TEST_WEBHOOK_ID_PREFIX}<uuid>\` on a Test call).`, { type: 'string' }, EXAMPLE_CALLBACK_EVENT_ID),
       header('Webhook-Attempt', '1, 2, … (continuing across a redelivery).', { type: 'string', pattern: '^[1-9][0-9]*$' }, '1'),
       header('Webhook-Timestamp', 'Unix seconds of the attempt; the JWT\'s iat.', { type: 'string', pattern: '^[0-9]+$' }, '1767225600'),
       header('Webhook-Signature', 'Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, the current secret\'s first; with `signatureScheme: "ed25519"`, `v1a,<base64 Ed25519 signature of the same text>` by the domain key.', { type: 'string', pattern: '^v1a?,[A-Za-z0-9+/]+=*( v1a?,[A-Za-z0-9+/]+=*)*$' }, 'v1,xUuu5aO8Q6Y/Oi+q3W6ZkSgw0uaQ2m0hZ4uE2GJtWxk='),

@@ -6,9 +6,13 @@
 ``pip install "tailsync-webhooks[ed25519]"``) instead of ``secrets``. Both refuse Test calls unless
 told ``test_calls="accept"``. ``tailsync_webhooks.flask`` and ``tailsync_webhooks.fastapi`` hold
 the framework helpers. ``sign`` signs a payload as tailsync does, for testing a receiver's own
-handler.
+handler. ``parse_event`` turns a verified payload into a ``TailsyncEvent``, the typed union of the
+event catalog (``tailsync_webhooks.events`` holds each event type's TypedDicts, generated from
+tailsync's event-type registry).
 """
 from .errors import StandardWebhookError, WebhookVerificationError
+from .events import TAILSYNC_EVENT_NAMES, TailsyncEvent, TailsyncEventName
+from .parse_event import parse_event
 from .public_keys import PublicKeys, RemoteKeySet, jwk_thumbprint, jwks_url, token_key_id
 from .sign import CallbackKind, SignedWebhook, sign
 from .secrets import Secrets, secret_id, standard_webhooks_secret
@@ -22,6 +26,7 @@ __all__ = [
     "RemoteKeySet",
     "jwk_thumbprint",
     "jwks_url",
+    "parse_event",
     "token_key_id",
     "Secrets",
     "SignedWebhook",
@@ -29,6 +34,9 @@ __all__ = [
     "StandardWebhookError",
     "TEST_WEBHOOK_ID_PREFIX",
     "TestCalls",
+    "TAILSYNC_EVENT_NAMES",
+    "TailsyncEvent",
+    "TailsyncEventName",
     "VerifiedWebhook",
     "WebhookVerificationError",
     "secret_id",
