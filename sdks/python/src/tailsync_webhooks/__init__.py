@@ -9,7 +9,7 @@ the framework helpers. ``sign`` signs a payload as tailsync does, for testing a 
 handler.
 """
 from .errors import StandardWebhookError, WebhookVerificationError
-from .public_keys import PublicKeys, RemoteKeySet, jwk_thumbprint, jwks_url, token_key_id
+from .public_keys import PublicKeys, RemoteKeySet, StaleKeySetError, jwk_thumbprint, jwks_url, token_key_id
 from .sign import CallbackKind, SignedWebhook, sign
 from .secrets import Secrets, secret_id, standard_webhooks_secret
 from .standard import StandardWebhook, verify_standard_webhook
@@ -20,6 +20,7 @@ __all__ = [
     "CallbackKind",
     "PublicKeys",
     "RemoteKeySet",
+    "StaleKeySetError",
     "jwk_thumbprint",
     "jwks_url",
     "token_key_id",
