@@ -168,9 +168,17 @@ describe('the console', () => {
     const { keys } = (await api(s.account, 'GET', `/.well-known/webhooks/jwks.json?domain=${s.account.domain}`)).body;
     await page.goto(`${baseUrl()}/console#/subscriptions?domain=${s.account.domain}`);
     await textBecomes(page.locator('dt', { hasText: 'Signature scheme' }).locator('xpath=following-sibling::dd[1]'), 'ed25519 (the domain key; v1a, EdDSA)');
-    await textBecomes(page.locator('dt', { hasText: 'Public keys' }).locator('xpath=following-sibling::dd[1]'), `JWK Set: ${keys[0].kid}`);
+    const publicKeys = page.locator('dt', { hasText: 'Public keys' }).locator('xpath=following-sibling::dd[1]');
+    await textBecomes(publicKeys, `JWK Set: ${keys[0].kid} current Revoke`);
     await textBecomes(page.locator('dt', { hasText: 'Limits' }).locator('xpath=following-sibling::dd[1]'), 'no cap per second, 4 in flight');
     expect(await seriousViolations(page)).toEqual([]);
+
+    // A leaked key: revoked from here, out of the set at once, a new one signing.
+    await page.getByRole('button', { name: `Revoke key ${keys[0].kid}` }).click();
+    await textBecomes(page.getByRole('status'), `Key ${keys[0].kid} revoked.`);
+    const after = (await api(s.account, 'GET', `/.well-known/webhooks/jwks.json?domain=${s.account.domain}`)).body.keys;
+    expect(after.map((k: { kid: string }) => k.kid)).not.toContain(keys[0].kid);
+    await textBecomes(publicKeys, `JWK Set: ${after[0].kid} current Revoke`);
   });
 
   it("shows a fifo subscription's ordering, and backfills the events published before it from the Deliveries page", async () => {

@@ -217,7 +217,7 @@ describe('the public JWK Set read through the gateway', () => {
       ['TestSubscription', { payloadJson: '{}' }], ['ListDeliveries', {}], ['Redeliver', { id: randomUUID() }],
       ['RecoverDeliveries', { since: '2026-01-01T00:00:00Z' }], ['BackfillDeliveries', { since: '2026-01-01T00:00:00Z' }],
       ['GetBackfill', { backfillId: randomUUID() }], ['CancelBackfill', { backfillId: randomUUID() }], ['ListBackfills', {}],
-      ['ListSigningKeys', {}], ['RotateSigningKey', {}], ['ReadActivity', { since: '2026-01-01T00:00:00Z' }],
+      ['ListSigningKeys', {}], ['RotateSigningKey', {}], ['RevokeSigningKey', { kid: 'k' }], ['RevokeSigningKeyByOperator', { kid: 'k' }], ['ReadActivity', { since: '2026-01-01T00:00:00Z' }],
     ];
     for (const [method, request] of tenantMethods) {
       const { error } = await call(dispatcher, method, request, tokens[0]);

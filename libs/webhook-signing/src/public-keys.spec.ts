@@ -121,3 +121,62 @@ describe('RemoteKeySet and the Express helper, against a real JWK Set server', (
     expect(kept.keys.length).toBeGreaterThan(0);
   });
 });
+
+describe('RemoteKeySet: bounded refetching, and no trust in a stale set', () => {
+  const a = keyPair();
+  const b = keyPair();
+  const url = 'https://api.tailsync.example/.well-known/webhooks/jwks.json?domain=acme';
+  let now = Date.parse('2026-11-28T10:00:00Z');
+  let published: WebhookPublicJwk[] | Error = [a.jwk];
+  let fetches = 0;
+  const fakeFetch = (async () => {
+    fetches++;
+    if (published instanceof Error) throw published;
+    return new Response(JSON.stringify({ keys: published }), { headers: { 'cache-control': 'public, max-age=300' } });
+  }) as typeof fetch;
+  beforeEach(() => {
+    jest.spyOn(Date, 'now').mockImplementation(() => now);
+    fetches = 0;
+    published = [a.jwk];
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  it('fetches again for a kid it does not hold at most once a minute, failed fetches included (made-up kids cannot flood the service)', async () => {
+    const keys = new RemoteKeySet(url, { fetch: fakeFetch });
+    await keys.keys(a.jwk.kid);
+    for (let i = 0; i < 20; i++) await keys.keys(`made-up-${i}`);
+    expect(fetches).toBe(1);
+    now += 60_000;
+    published = new Error('network down');
+    expect((await keys.keys('made-up')).keys).toEqual([a.jwk]);
+    expect(fetches).toBe(2);
+    now += 30_000;
+    published = [a.jwk, b.jwk];
+    expect((await keys.keys(b.jwk.kid)).keys).toEqual([a.jwk]);
+    expect(fetches).toBe(2);
+    now += 30_000;
+    expect((await keys.keys(b.jwk.kid)).keys).toEqual([a.jwk, b.jwk]);
+    expect(fetches).toBe(3);
+  });
+
+  it('keeps its set while the service is down, until the set is maxStaleSeconds old (default an hour): then it throws', async () => {
+    const keys = new RemoteKeySet(url, { fetch: fakeFetch });
+    await keys.keys();
+    published = new Error('network down');
+    now += 3_599_000;
+    expect((await keys.keys()).keys).toEqual([a.jwk]);
+    now += 1_000;
+    await expect(keys.keys()).rejects.toThrow(/fetched 3600 s ago and cannot be fetched again \(network down\): not trusted any more/);
+    // Back up: trusted again.
+    published = [b.jwk];
+    expect((await keys.keys()).keys).toEqual([b.jwk]);
+
+    const short = new RemoteKeySet(url, { fetch: fakeFetch, maxStaleSeconds: 400 });
+    await short.keys();
+    published = new Error('network down');
+    now += 301_000;
+    expect((await short.keys()).keys).toEqual([b.jwk]);
+    now += 100_000;
+    await expect(short.keys()).rejects.toThrow(/not trusted any more/);
+  });
+});

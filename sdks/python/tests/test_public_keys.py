@@ -1,18 +1,20 @@
 """Ed25519 (``signatureScheme: "ed25519"``): the JWK Set, fetched and kept by RemoteKeySet."""
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Dict, Iterator, List, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import pytest
 from flask import Flask
 
 from clock import set_clock
 from conftest import load
-from tailsync_webhooks import RemoteKeySet, WebhookVerificationError, jwk_thumbprint, jwks_url, token_key_id, verify_webhook
+import tailsync_webhooks.public_keys
+from tailsync_webhooks import RemoteKeySet, StaleKeySetError, WebhookVerificationError, jwk_thumbprint, jwks_url, token_key_id, verify_webhook
 from tailsync_webhooks.flask import tailsync_webhook, verified_webhook
 
 ED25519 = load("ed25519.json")
@@ -120,3 +122,84 @@ def test_the_flask_helper_takes_a_remote_key_set(jwks: JwksServer, monkeypatch: 
     tampered = client.post("/hook", data=SIGNED_BY_A.body.replace(b"42", b"43"), headers=SIGNED_BY_A.headers)
     assert tampered.status_code == 401
     assert tampered.get_json()["code"] == "payload-mismatch"
+
+
+class FakeService:
+    """The JWK Set endpoint as an opener: answers ``keys``, or raises ``down``; counts fetches."""
+
+    def __init__(self, keys: List[Dict[str, Any]]) -> None:
+        self.keys = keys
+        self.down: Optional[Exception] = None
+        self.fetches = 0
+
+    def __call__(self, request: Any, timeout: float) -> Any:
+        self.fetches += 1
+        if self.down is not None:
+            raise self.down
+        body = json.dumps({"keys": self.keys}).encode("utf-8")
+        return contextlib.nullcontext(type("Response", (), {"read": lambda _self: body, "headers": {"Cache-Control": "public, max-age=300"}})())
+
+
+class Monotonic:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+URL = "https://api.tailsync.example/.well-known/webhooks/jwks.json?domain=acme"
+
+
+@pytest.fixture
+def offline(monkeypatch: pytest.MonkeyPatch) -> Tuple[Monotonic, FakeService, Dict[str, Any], Dict[str, Any]]:
+    """A clock the test moves, the service answering key A, and the rotation's keys A and B."""
+    a, b = SIGNED_BY_B.public_keys["keys"]  # type: ignore[index]
+    clock = Monotonic()
+    monkeypatch.setattr(tailsync_webhooks.public_keys, "time", clock)
+    return clock, FakeService([a]), a, b
+
+
+def test_remote_key_set_fetches_again_for_an_unknown_kid_at_most_once_a_minute(offline: Tuple[Monotonic, FakeService, Dict[str, Any], Dict[str, Any]]) -> None:
+    clock, service, a, b = offline
+    remote = RemoteKeySet(URL, opener=service)
+    remote.keys(a["kid"])
+    for i in range(20):
+        remote.keys(f"made-up-{i}")
+    assert service.fetches == 1
+    clock.now += 60
+    service.down = OSError("network down")
+    assert remote.keys("made-up")["keys"] == [a]
+    assert service.fetches == 2
+    # A failed fetch counts too: no new try before another minute.
+    clock.now += 30
+    service.down = None
+    service.keys = [a, b]
+    assert remote.keys(b["kid"])["keys"] == [a]
+    assert service.fetches == 2
+    clock.now += 30
+    assert remote.keys(b["kid"])["keys"] == [a, b]
+    assert service.fetches == 3
+
+
+def test_remote_key_set_stops_trusting_a_set_older_than_max_stale_seconds(offline: Tuple[Monotonic, FakeService, Dict[str, Any], Dict[str, Any]]) -> None:
+    clock, service, a, b = offline
+    remote = RemoteKeySet(URL, opener=service)
+    remote.keys()
+    service.down = OSError("network down")
+    clock.now += 3599
+    assert remote.keys()["keys"] == [a]
+    clock.now += 1
+    with pytest.raises(StaleKeySetError, match=r"fetched 3600 s ago and cannot be fetched again \(network down\): not trusted any more"):
+        remote.keys()
+    service.down = None
+    service.keys = [b]
+    assert remote.keys()["keys"] == [b]
+    short = RemoteKeySet(URL, opener=service, max_stale_seconds=400)
+    short.keys()
+    service.down = OSError("network down")
+    clock.now += 301
+    assert short.keys()["keys"] == [b]
+    clock.now += 100
+    with pytest.raises(StaleKeySetError):
+        short.keys()

@@ -31,6 +31,7 @@ export const OPERATIONS: Record<string, { operationId: string; summary: string }
   'POST /WebhookSubscriptions/Deliveries/{id}/Redeliver': { operationId: 'redeliverDelivery', summary: 'Send one failed delivery again' },
   'GET /WebhookSubscriptions/SigningKeys': { operationId: 'listSigningKeys', summary: "Your domain's Ed25519 signing keys" },
   'POST /WebhookSubscriptions/SigningKeys/Rotate': { operationId: 'rotateSigningKey', summary: "Rotate your domain's Ed25519 signing key" },
+  'POST /WebhookSubscriptions/SigningKeys/{kid}/Revoke': { operationId: 'revokeSigningKey', summary: 'Revoke a signing key now' },
   'GET /.well-known/webhooks/jwks.json': { operationId: 'getWebhookJwks', summary: "A domain's webhook signing keys (JWK Set)" },
 
   'POST /admin/ServiceAccounts': { operationId: 'adminCreateServiceAccount', summary: 'Create a service account' },
@@ -50,6 +51,8 @@ export const OPERATIONS: Record<string, { operationId: string; summary: string }
   'POST /admin/Domains/{domain}/Deliveries/Backfill': { operationId: 'adminBackfillDomainDeliveries', summary: "Queue a job that sends a domain's events still on the topic that have no delivery" },
   'GET /admin/Domains/{domain}/Deliveries/Backfill/{backfillId}': { operationId: 'adminGetDomainBackfill', summary: "One of a domain's backfill jobs" },
   'DELETE /admin/Domains/{domain}/Deliveries/Backfill/{backfillId}': { operationId: 'adminCancelDomainBackfill', summary: "Cancel a domain's queued or running backfill job" },
+  'GET /admin/Domains/{domain}/SigningKeys': { operationId: 'adminListDomainSigningKeys', summary: "A domain's Ed25519 signing keys" },
+  'POST /admin/Domains/{domain}/SigningKeys/{kid}/Revoke': { operationId: 'adminRevokeDomainSigningKey', summary: "Revoke a domain's signing key now" },
   'GET /admin/Domains/{domain}/Backfills': { operationId: 'adminListDomainBackfills', summary: "A domain's recent backfill jobs" },
   'POST /admin/Domains/{domain}/Deliveries/{id}/Redeliver': { operationId: 'adminRedeliverDomainDelivery', summary: "Send one of a domain's failed deliveries again" },
   'GET /admin/Domains/{domain}/Tails': { operationId: 'adminFindDomainTails', summary: "Find a domain's tails" },

@@ -125,7 +125,7 @@ export class SubscriptionRequests {
 
   delete(request: RpcRequest<unknown>): Promise<RpcReply<DeleteSubscriptionResult>> {
     return handleRpc(request, async ({ caller }) => {
-      if (!(await this.state.delete(caller.domain))) throw noSubscription();
+      if (!(await this.state.delete(caller.domain, this.config.WEBHOOK_SECRET_GRACE_SECONDS))) throw noSubscription();
       return { deleted: true as const };
     });
   }

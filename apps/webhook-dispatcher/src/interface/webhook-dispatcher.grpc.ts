@@ -122,6 +122,16 @@ export class WebhookDispatcherGrpc {
     return this.calls.reply(call, body, 'keys', (request) => this.signingKeys.rotate(request));
   }
 
+  @GrpcMethod('WebhookDispatcher', 'RevokeSigningKey')
+  revokeSigningKey(body: wire.RevokeSigningKeyRequest__Output, _: unknown, call: Call) {
+    return this.calls.reply(call, body, 'keys', (request) => this.signingKeys.revoke(request));
+  }
+
+  @GrpcMethod('WebhookDispatcher', 'RevokeSigningKeyByOperator')
+  revokeSigningKeyByOperator(body: wire.RevokeSigningKeyRequest__Output, _: unknown, call: Call) {
+    return this.calls.reply(call, body, 'keys', (request) => this.signingKeys.revokeByOperator(request));
+  }
+
   @GrpcMethod('WebhookDispatcher', 'ReadActivity')
   readActivity(body: wire.ActivityRequest__Output, _: unknown, call: Call) {
     return this.calls.answer(call, body, (request) => this.admin.activity(request));

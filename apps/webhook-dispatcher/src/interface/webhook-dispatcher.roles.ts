@@ -26,7 +26,11 @@ export const WEBHOOK_DISPATCHER_ROLES: MethodRoles<wire.WebhookDispatcherDefinit
   // Only the console lists a domain's jobs.
   ListBackfills: ['operator'],
   GetSigningKeySet: ['public', 'tenant'],
-  ListSigningKeys: ['tenant'],
+  // An operator sees a domain's keys to revoke one; rotating stays the domain's own decision.
+  ListSigningKeys: ['tenant', 'operator'],
   RotateSigningKey: ['tenant'],
+  // The event says who revoked: each role has its own method, as for Enable.
+  RevokeSigningKey: ['tenant'],
+  RevokeSigningKeyByOperator: ['operator'],
   ReadActivity: ['operator'],
 };

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runMigrations } from '@tailsync/service-kit';
 import { migratedSchema, schemaLayout } from '@tailsync/service-kit/testing';
@@ -63,13 +64,40 @@ describe("the dispatcher's migrations (real PostgreSQL)", () => {
         '20261124090000000_dispatcher-tables', '20261124160000000_subscription-change-notices', '20261126120000000_subscription-event-outbox',
         '20261126160000000_ed25519-signing-keys', '20261126170000000_flow-control', '20261126190000000_fifo-ordering',
         '20261126200000000_delivery-backfill', '20261126210000000_delivery-trace-context', '20261126220000000_delivery-log-partitions',
-        '20261128070000000_backfill-jobs',
+        '20261128070000000_backfill-jobs', '20261128100000000_withdrawn-signing-keys',
       ]);
       expect(await schemaLayout(pool, old.schema)).toEqual(await schemaLayout(pool, fresh.schema));
       expect((await pool.query(`select domain, status from "${old.schema}".webhook_deliveries`)).rows).toEqual([{ domain: 'acme', status: 'skipped' }]);
     } finally {
       await old.drop();
       await fresh.drop();
+    }
+  });
+
+  it("takes the keys of deleted and HMAC subscriptions out of the JWK Set a day on, and leaves an ed25519 subscription's signing", async () => {
+    const WITHDRAWN = '20261128100000000_withdrawn-signing-keys.sql';
+    const dir = mkdtempSync(join(tmpdir(), 'dispatcher-migrations-'));
+    for (const file of readdirSync(DISPATCHER_MIGRATIONS.dir).filter((f) => f < WITHDRAWN)) copyFileSync(join(DISPATCHER_MIGRATIONS.dir, file), join(dir, file));
+    const before = await migratedSchema(pool, [{ ...DISPATCHER_MIGRATIONS, dir }], 'wht_keys');
+    const s = before.schema;
+    try {
+      await pool.query(`insert into "${s}".webhook_subscriptions (domain, event_names, url, signature_scheme, secret_sealed) values
+        ('ed', '{x}', 'http://x/', 'ed25519', null), ('hmac', '{x}', 'http://x/', 'hmac-sha256', 'sealed')`);
+      await pool.query(`insert into "${s}".webhook_signing_keys (domain, kid, public_key, private_seed_sealed, signs_from, retires_at) values
+        ('ed', 'ed-current', 'x', 'p', now(), null), ('hmac', 'hmac-old', 'x', 'p', now(), null), ('gone', 'gone-old', 'x', 'p', now(), null),
+        ('gone', 'gone-retiring', 'x', 'p', now(), now() + interval '1 hour')`);
+      copyFileSync(join(DISPATCHER_MIGRATIONS.dir, WITHDRAWN), join(dir, WITHDRAWN));
+      const [run] = await runMigrations(pool, [{ ...DISPATCHER_MIGRATIONS, dir }], { schema: s, logger: quiet });
+      expect(run.applied).toEqual([WITHDRAWN.replace(/\.sql$/, '')]);
+      const { rows } = await pool.query(`select kid, case when retires_at is null then 'signs on'
+        when retires_at - now() between interval '23 hours 59 minutes' and interval '1 day' then 'a day on' else 'as it was' end as fate
+        from "${s}".webhook_signing_keys order by kid`);
+      expect(rows).toEqual([
+        { kid: 'ed-current', fate: 'signs on' }, { kid: 'gone-old', fate: 'a day on' }, { kid: 'gone-retiring', fate: 'as it was' }, { kid: 'hmac-old', fate: 'a day on' },
+      ]);
+    } finally {
+      await before.drop();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -53,6 +53,7 @@ describe('Ed25519 signing keys: publication before signing, retirement after (RP
     const set = ok(await keys.keySet({ caller: caller(domain), body: {} }));
     return { keys: (set.keys ?? []).map(({ kid, x }) => ({ kty: 'OKP', crv: 'Ed25519', x, kid, alg: 'EdDSA', use: 'sig' })) };
   };
+  const kids = async (domain: string): Promise<string[]> => (await jwks(domain)).keys.map((k) => String(k.kid));
   const testCall = async (domain: string) => {
     ok(await subscriptions.test({ caller: caller(domain), body: { payloadToEcho: { n: receiver.requests.length } } }));
     return receiver.requests[receiver.requests.length - 1];
@@ -103,7 +104,7 @@ describe('Ed25519 signing keys: publication before signing, retirement after (RP
     expect(statuses(ok(await keys.list({ caller: caller(domain), body: {} })))).toEqual([[b, 'current']]);
   });
 
-  it('keys belong to the domain: saving again, or switching to hmac and back, keeps them; hmac signs with the secret meanwhile', async () => {
+  it('keys belong to the domain: saving again, or switching to hmac and back within the grace period, keeps them; hmac signs with the secret meanwhile', async () => {
     const domain = uniqueDomain();
     ok(await subscriptions.put({ caller: caller(domain), body: { eventNames: [EVT], url: receiver.url, signatureScheme: 'ed25519' } }));
     const [kid] = (await jwks(domain)).keys.map((k) => k.kid);
@@ -113,15 +114,88 @@ describe('Ed25519 signing keys: publication before signing, retirement after (RP
     const byHmac = await testCall(domain);
     expect(String(byHmac.headers['webhook-signature'])).toMatch(/^v1,/);
     expect(verifyWebhookRequest({ authorizationHeader: byHmac.headers.authorization, rawBody: byHmac.rawBody, secret, testCalls: 'accept' }).ok).toBe(true);
-    // Back to ed25519 without a secret: the stored secret stays (a later switch back needs none), the key is the same.
+    // Switched to hmac, the key is on its way out of the set.
+    expect(statuses(ok(await keys.list({ caller: caller(domain), body: {} })))).toEqual([[kid, 'retiring']]);
+    // Back to ed25519 without a secret: the stored secret stays (a later switch back needs none), the key is the same and stays.
     ok(await subscriptions.put({ caller: caller(domain), body: { eventNames: [EVT], url: receiver.url, signatureScheme: 'ed25519' } }));
     expect((await jwks(domain)).keys.map((k) => k.kid)).toEqual([kid]);
     expect(kidOf(await testCall(domain))).toBe(kid);
+    expect(ok(await keys.list({ caller: caller(domain), body: {} })).items).toEqual([expect.objectContaining({ kid, status: 'current', retiresAt: null })]);
     const rows = await db.pool.query('select secret_sealed is not null as kept from webhook_subscriptions where domain = $1', [domain]);
     expect(rows.rows).toEqual([{ kept: true }]);
     const sealed = await db.pool.query('select private_seed_sealed from webhook_signing_keys where domain = $1', [domain]);
     expect(sealed.rows[0].private_seed_sealed).toMatch(/^v1\./);
     expect(() => runtime.box.decrypt(sealed.rows[0].private_seed_sealed, domain)).toThrow(); // sealed to the domain and the key, not the domain alone
+  });
+
+  it('a deleted subscription, or one switched to hmac, has its keys leave the JWK Set after the grace period; then the set is empty, as for an unknown domain', async () => {
+    const deleted = uniqueDomain();
+    const switched = uniqueDomain();
+    for (const domain of [deleted, switched]) ok(await subscriptions.put({ caller: caller(domain), body: { eventNames: [EVT], url: receiver.url, signatureScheme: 'ed25519' } }));
+    const t0 = Date.now();
+    ok(await subscriptions.delete({ caller: caller(deleted), body: {} }));
+    ok(await subscriptions.put({ caller: caller(switched), body: { eventNames: [EVT], url: receiver.url, sealedSecret: runtime.box.encrypt(newSharedSecret(), switched) } }));
+    // Still published while callbacks signed just before may be verified...
+    expect((await jwks(deleted)).keys).toHaveLength(1);
+    expect((await jwks(switched)).keys).toHaveLength(1);
+    // ...and gone after it: the set no longer tells who exists or who used Ed25519.
+    await sleep(Math.max(0, t0 + GRACE_SECONDS * 1000 + 200 - Date.now()));
+    for (const domain of [deleted, switched, uniqueDomain()]) expect(await jwks(domain)).toEqual({ keys: [] });
+    // Ed25519 again after that: a fresh key, signing at once.
+    ok(await subscriptions.put({ caller: caller(deleted), body: { eventNames: [EVT], url: receiver.url, signatureScheme: 'ed25519' } }));
+    const [fresh] = (await kids(deleted));
+    expect(kidOf(await testCall(deleted))).toBe(fresh);
+  });
+
+  it('revoking the signing key takes it out of the set at once and the next key signs at once (a new one when none waits), announced', async () => {
+    const recorded = jest.spyOn(runtime.events, 'record');
+    const domain = uniqueDomain();
+    ok(await subscriptions.put({ caller: caller(domain), body: { eventNames: [EVT], url: receiver.url, signatureScheme: 'ed25519' } }));
+    const [a] = (await kids(domain));
+
+    const afterA = ok(await keys.revoke({ caller: caller(domain), body: { kid: a } }));
+    const [b] = afterA.items.map((k) => k.kid);
+    expect(statuses(afterA)).toEqual([[b, 'current']]);
+    expect(b).not.toBe(a);
+    expect((await kids(domain))).toEqual([b]);
+    expect(kidOf(await testCall(domain))).toBe(b);
+
+    // During a rotation, the waiting key signs at once; the replaced one stays published as it was.
+    const rotated = ok(await keys.rotate({ caller: caller(domain), body: {} }));
+    const c = rotated.items[1].kid;
+    expect(statuses(ok(await keys.revokeByOperator({ caller: caller(domain), body: { kid: b } })))).toEqual([[c, 'current']]);
+    expect(kidOf(await testCall(domain))).toBe(c);
+
+    // Revoking the waiting key keeps the current one signing, for good.
+    const d = ok(await keys.rotate({ caller: caller(domain), body: {} })).items[1].kid;
+    const afterD = ok(await keys.revoke({ caller: caller(domain), body: { kid: d } }));
+    expect(afterD.items).toEqual([expect.objectContaining({ kid: c, status: 'current', retiresAt: null })]);
+
+    const announced = recorded.mock.calls.filter(([, , forDomain]) => forDomain === domain).map(([, type, , data]) => [type, data]);
+    expect(announced.filter(([type]) => String(type).startsWith('SigningKey'))).toEqual([
+      ['SigningKeyRevoked', { kid: a, revokedBy: 'tenant', signingKid: b }],
+      ['SigningKeyRotated', { kid: c, signsFrom: rotated.items[1].signsFrom, retiringKid: b, retiresAt: rotated.items[0].retiresAt }],
+      ['SigningKeyRevoked', { kid: b, revokedBy: 'operator', signingKid: c }],
+      ['SigningKeyRotated', expect.objectContaining({ kid: d, retiringKid: c })],
+      ['SigningKeyRevoked', { kid: d, revokedBy: 'tenant', signingKid: c }],
+    ]);
+    recorded.mockRestore();
+  });
+
+  it('a revoked, unknown, malformed or other domain\'s kid is not found; a switched subscription\'s key can be revoked before its grace period ends', async () => {
+    const domain = uniqueDomain();
+    const other = uniqueDomain();
+    for (const d of [domain, other]) ok(await subscriptions.put({ caller: caller(d), body: { eventNames: [EVT], url: receiver.url, signatureScheme: 'ed25519' } }));
+    const [theirs] = (await kids(other));
+    const [mine] = (await kids(domain));
+    for (const kid of [theirs, 'x'.repeat(43), '../etc', '', 'a'.repeat(65), 42 as never]) {
+      expect(await keys.revoke({ caller: caller(domain), body: { kid } })).toMatchObject({ ok: false, problem: { kind: 'not-found' } });
+    }
+    expect((await kids(other))).toEqual([theirs]);
+    ok(await subscriptions.put({ caller: caller(domain), body: { eventNames: [EVT], url: receiver.url, sealedSecret: runtime.box.encrypt(newSharedSecret(), domain) } }));
+    expect(ok(await keys.revoke({ caller: caller(domain), body: { kid: mine } }))).toEqual({ items: [] });
+    expect(await jwks(domain)).toEqual({ keys: [] });
+    expect(await keys.revoke({ caller: caller(domain), body: { kid: mine } })).toMatchObject({ ok: false, problem: { kind: 'not-found' } });
   });
 
   it('refuses an unknown scheme and an hmac subscription without a secret; rotation needs an ed25519 subscription', async () => {

@@ -60,7 +60,8 @@ export class SubscriptionState {
   /**
    * Creates or updates the domain's subscription (SubscriptionStore.put), announcing what the save
    * changed. An `ed25519` subscription's domain gets its first signing key (from `newKeyPair`) in the
-   * same transaction, so no callback is ever attempted without one.
+   * same transaction, so no callback is ever attempted without one; any other scheme's domain has
+   * its keys leave the JWK Set after `graceSeconds`.
    */
   save(domain: string, input: SubscriptionInput, graceSeconds: number, newKeyPair?: () => SealedKeyPair): Promise<SavedSubscription> {
     return this.events.inTransaction(async (db) => {
@@ -68,6 +69,8 @@ export class SubscriptionState {
       if (input.signatureScheme === 'ed25519') {
         if (!newKeyPair) throw new TypeError('SubscriptionState.save: an ed25519 subscription needs newKeyPair');
         await this.store.keys.ensure(domain, newKeyPair, db);
+      } else {
+        await this.store.keys.withdraw(domain, graceSeconds, db);
       }
       const saved = await this.store.put(domain, input, graceSeconds, db);
       const { url } = saved.subscription;
@@ -94,11 +97,15 @@ export class SubscriptionState {
     return result?.subscription ?? null;
   }
 
-  /** Deletes the domain's subscription; false when there was none. Refused while an operator's disable holds (deleting and saving anew would undo it). */
-  delete(domain: string): Promise<boolean> {
+  /**
+   * Deletes the domain's subscription; false when there was none. Refused while an operator's disable
+   * holds (deleting and saving anew would undo it). Its signing keys leave the JWK Set after `graceSeconds`.
+   */
+  delete(domain: string, graceSeconds: number): Promise<boolean> {
     return this.events.inTransaction(async (db) => {
       await this.refuseHeld(domain, 'tenant', db);
       const deleted = await this.store.delete(domain, db);
+      if (deleted) await this.store.keys.withdraw(domain, graceSeconds, db);
       if (deleted) await this.events.record(db, 'SubscriptionDeleted', domain, {});
       return deleted;
     });

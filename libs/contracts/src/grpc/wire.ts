@@ -40,6 +40,7 @@ export type * from './generated/tailsync/v1/RecoverDeliveriesResult';
 export type * from './generated/tailsync/v1/RedeliverReply';
 export type * from './generated/tailsync/v1/RedeliverRequest';
 export type * from './generated/tailsync/v1/RedeliverResult';
+export type * from './generated/tailsync/v1/RevokeSigningKeyRequest';
 export type * from './generated/tailsync/v1/SigningKeySet';
 export type * from './generated/tailsync/v1/SigningKeySetReply';
 export type * from './generated/tailsync/v1/SigningKeyView';

@@ -4,7 +4,7 @@ import { cloudEventHeadersSchema } from './cloud-event-headers.schema';
 import { dataByType, DATE_TIME_SCHEMA, DOMAIN_SCHEMA, JSON_SCHEMA_DRAFT_07, messageSchemaId, UUID_SCHEMA, type JsonSchema } from './json-schema';
 
 /** Version of the `tailsync.webhook-subscriptions` value schema. */
-export const WEBHOOK_SUBSCRIPTION_EVENT_SCHEMA_VERSION = '1.1.0';
+export const WEBHOOK_SUBSCRIPTION_EVENT_SCHEMA_VERSION = '1.2.0';
 export const WEBHOOK_SUBSCRIPTION_EVENT_SCHEMA_ID = messageSchemaId('WebhookSubscriptionEvent', WEBHOOK_SUBSCRIPTION_EVENT_SCHEMA_VERSION);
 
 const url: JsonSchema = { type: 'string', format: 'uri', description: 'The subscription\'s callback URL.' };
@@ -17,6 +17,13 @@ const enabledReason: JsonSchema = {
   description: '`enable`: POST /WebhookSubscriptions/Enable or POST /admin/Domains/{domain}/Subscription/Enable; `saved`: the subscription was saved again.',
 };
 const previousSecretValidUntil: JsonSchema = { type: ['string', 'null'], format: 'date-time', description: 'Until when the previous secret still signs callbacks.' };
+const kid: JsonSchema = { type: 'string', minLength: 1, description: 'An Ed25519 key\'s id (RFC 7638 thumbprint), as the JWK Set and the JWT header name it.' };
+const optionalKid: JsonSchema = { type: ['string', 'null'], minLength: 1, description: 'An Ed25519 key\'s id; null when there is none.' };
+const instant = (description: string): JsonSchema => ({ type: ['string', 'null'], format: 'date-time', description });
+const revokedBy: JsonSchema = {
+  type: 'string', enum: ['tenant', 'operator'],
+  description: '`tenant`: POST /WebhookSubscriptions/SigningKeys/{kid}/Revoke; `operator`: POST /admin/Domains/{domain}/SigningKeys/{kid}/Revoke.',
+};
 
 /**
  * Value of a `tailsync.webhook-subscriptions` message. The contract fixes the envelope and the
@@ -42,6 +49,11 @@ export const WEBHOOK_SUBSCRIPTION_EVENT_SCHEMA: JsonSchema = {
     SubscriptionDisabledByOperator: { type: 'object', required: ['url', 'reason'], properties: { url, reason: operatorReason } },
     SubscriptionEnabled: { type: 'object', required: ['url', 'reason'], properties: { url, reason: enabledReason } },
     SecretRotated: { type: 'object', required: ['url', 'previousSecretValidUntil'], properties: { url, previousSecretValidUntil } },
+    SigningKeyRotated: {
+      type: 'object', required: ['kid', 'signsFrom', 'retiringKid', 'retiresAt'],
+      properties: { kid, signsFrom: { ...DATE_TIME_SCHEMA, description: 'When the new key starts signing.' }, retiringKid: optionalKid, retiresAt: instant('When the replaced key leaves the JWK Set.') },
+    },
+    SigningKeyRevoked: { type: 'object', required: ['kid', 'revokedBy', 'signingKid'], properties: { kid, revokedBy, signingKid: optionalKid } },
   }),
 };
 

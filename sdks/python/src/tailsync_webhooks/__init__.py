@@ -13,7 +13,7 @@ tailsync's event-type registry).
 from .errors import StandardWebhookError, WebhookVerificationError
 from .events import TAILSYNC_EVENT_NAMES, TailsyncEvent, TailsyncEventName
 from .parse_event import parse_event
-from .public_keys import PublicKeys, RemoteKeySet, jwk_thumbprint, jwks_url, token_key_id
+from .public_keys import PublicKeys, RemoteKeySet, StaleKeySetError, jwk_thumbprint, jwks_url, token_key_id
 from .sign import CallbackKind, SignedWebhook, sign
 from .secrets import Secrets, secret_id, standard_webhooks_secret
 from .standard import StandardWebhook, verify_standard_webhook
@@ -24,6 +24,7 @@ __all__ = [
     "CallbackKind",
     "PublicKeys",
     "RemoteKeySet",
+    "StaleKeySetError",
     "jwk_thumbprint",
     "jwks_url",
     "parse_event",

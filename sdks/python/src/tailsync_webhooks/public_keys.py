@@ -83,6 +83,11 @@ def ed25519_verifies(keys: Sequence[Ed25519Key], data: bytes, signature: bytes) 
     return False
 
 
+class StaleKeySetError(Exception):
+    """The JWK Set is older than ``max_stale_seconds`` and cannot be fetched again: answer the
+    callback with an error (the service retries it) rather than verify with keys that may be revoked."""
+
+
 _MAX_AGE = re.compile(r"(?:^|,)\s*max-age=(\d+)", re.IGNORECASE)
 
 
@@ -90,8 +95,11 @@ class RemoteKeySet:
     """A domain's JWK Set fetched from the service and kept.
 
     Fetched again once older than its ``Cache-Control: max-age`` (or ``max_age_seconds``), and when
-    a token names a ``kid`` the set does not hold (at most once per ``refetch_after_seconds``). A
-    failed fetch keeps the set it had (and raises when it has none). Thread-safe.
+    a token names a ``kid`` the set does not hold (after a revocation the next key signs at once), at
+    most once per ``refetch_after_seconds`` (60: a minute), failed fetches included. A failed fetch
+    keeps the set it had until that set is ``max_stale_seconds`` old (3,600: an hour), then raises
+    ``StaleKeySetError``: a key revoked meanwhile must not verify for ever. Raises when it never had
+    a set. Thread-safe.
 
     >>> keys = RemoteKeySet(jwks_url("https://api.tailsync.example", "acme"))
     >>> verify_webhook(authorization, body, public_keys=keys.keys(token_key_id(authorization)))
@@ -102,7 +110,8 @@ class RemoteKeySet:
         url: str,
         *,
         max_age_seconds: Optional[float] = None,
-        refetch_after_seconds: float = 10,
+        refetch_after_seconds: float = 60,
+        max_stale_seconds: float = 3600,
         timeout_seconds: float = 5,
         opener: Optional[Callable[..., Any]] = None,
     ) -> None:
@@ -111,10 +120,13 @@ class RemoteKeySet:
         self.url = url
         self._max_age = max_age_seconds
         self._refetch_after = refetch_after_seconds
+        self._max_stale = max_stale_seconds
         self._timeout = timeout_seconds
         self._open = opener or urllib.request.urlopen
         self._set: Optional[Mapping[str, Any]] = None
         self._fetched_at = 0.0
+        # When a fetch last started, whatever came of it: bounds the fetches an unknown kid makes.
+        self._tried_at = 0.0
         self._ttl = 300.0
         self._lock = threading.Lock()
 
@@ -124,12 +136,16 @@ class RemoteKeySet:
             current = self._set
             stale = current is None or now - self._fetched_at >= self._ttl
             unknown = current is not None and kid is not None and not any(k.get("kid") == kid for k in current.get("keys", []))
-            if stale or (unknown and now - self._fetched_at >= self._refetch_after):
+            if stale or (unknown and now - self._tried_at >= self._refetch_after):
+                self._tried_at = now
                 try:
                     self._fetch()
-                except Exception:
+                except Exception as error:
                     if current is None:
                         raise
+                    age = time.monotonic() - self._fetched_at
+                    if age >= self._max_stale:
+                        raise StaleKeySetError(f"the JWK Set was fetched {int(age)} s ago and cannot be fetched again ({error}): not trusted any more") from error
             assert self._set is not None
             return self._set
 

@@ -1,25 +1,18 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import {
-  ApiAcceptedResponse, ApiBadRequestResponse, ApiBearerAuth, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags,
+  ApiAcceptedResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation,
 } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { Public } from '@tailsync/service-kit';
-import { AdminTokenGuard } from '../../auth/interface/admin-token.guard';
 import { deliveriesRequest } from '../../webhooks/interface/deliveries-request';
 import { DispatcherClient } from '../../services/infrastructure/dispatcher.client';
 import { BackfillDeliveriesDto, DeliveriesQuery, RecoverDeliveriesDto } from '../../webhooks/interface/dto/subscription.dto';
 import { BackfillView, DeliveryPageView, RecoveryView, RedeliverView } from '../../webhooks/interface/dto/subscription-views';
 import { adminCaller } from './admin-caller';
+import { AdminDispatcherController } from './admin-dispatcher-controller';
 import { DeliveryParams, DomainBackfillParams, DomainParams } from './domain-params';
 
 /** A domain's delivery log and its redelivery, recovery and backfill, for operators (the integrator's own endpoints, any domain). */
-@ApiTags('Admin')
-@ApiBearerAuth()
-@ApiBadRequestResponse({ description: 'Validation failed (problem+json with the validation object).' })
-@ApiServiceUnavailableResponse({ description: 'The dispatcher did not answer in time, or is down; Retry-After: 1.' })
-@Public()
-@UseGuards(AdminTokenGuard)
-@Controller('admin/Domains/:domain/Deliveries')
+@AdminDispatcherController('admin/Domains/:domain/Deliveries')
 export class DomainDeliveriesController {
   constructor(private readonly dispatcher: DispatcherClient) {}
 

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsString, IsUUID, Matches } from 'class-validator';
 import { DOMAIN_MESSAGE, DOMAIN_PATTERN } from '../../http/domain-name';
+import { IsSigningKeyId } from '../../webhooks/interface/dto/subscription.dto';
 
 
 /** `{domain}` in an admin path. */
@@ -23,4 +24,10 @@ export class DomainBackfillParams extends DomainParams {
   @ApiProperty({ format: 'uuid' })
   @IsUUID('all', { message: 'backfillId must be a UUID.' })
   backfillId: string;
+}
+
+/** `{domain}` and `{kid}` of one of its signing keys. */
+export class DomainSigningKeyParams extends DomainParams {
+  @IsSigningKeyId()
+  kid: string;
 }

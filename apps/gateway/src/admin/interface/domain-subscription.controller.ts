@@ -1,10 +1,8 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
 import {
-  ApiBadRequestResponse, ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags,
+  ApiNotFoundResponse, ApiOkResponse, ApiOperation,
 } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { Public } from '@tailsync/service-kit';
-import { AdminTokenGuard } from '../../auth/interface/admin-token.guard';
 import { DispatcherClient } from '../../services/infrastructure/dispatcher.client';
 import { atLeast } from '../../services/infrastructure/request-budget';
 import { TestSubscriptionDto } from '../../webhooks/interface/dto/subscription.dto';
@@ -12,17 +10,12 @@ import { TestCallLimit } from '../../webhooks/infrastructure/test-call-limit';
 import { SubscriptionView, TestResultView } from '../../webhooks/interface/dto/subscription-views';
 import { TEST_CALL_MIN_WAIT_MS } from '../../webhooks/interface/webhook-subscriptions.controller';
 import { adminCaller } from './admin-caller';
+import { AdminDispatcherController } from './admin-dispatcher-controller';
 import { DomainParams } from './domain-params';
 
 /** A domain's subscription with its health, disabling and enabling it, and a test call with its diagnostics. */
-@ApiTags('Admin')
-@ApiBearerAuth()
-@ApiBadRequestResponse({ description: 'Validation failed (problem+json with the validation object).' })
-@ApiServiceUnavailableResponse({ description: 'The dispatcher did not answer in time, or is down; Retry-After: 1.' })
 @ApiNotFoundResponse({ description: 'The domain has no subscription.' })
-@Public()
-@UseGuards(AdminTokenGuard)
-@Controller('admin/Domains/:domain/Subscription')
+@AdminDispatcherController('admin/Domains/:domain/Subscription')
 export class DomainSubscriptionController {
   constructor(
     private readonly dispatcher: DispatcherClient,

@@ -86,6 +86,16 @@ export class DispatcherClient {
     return signingKeys(resultOf(await this.channel.call('RotateSigningKey', caller, {}), 'keys'));
   }
 
+  /** Takes a key out of the JWK Set now; the next key signs now. */
+  async revokeSigningKey(caller: BudgetedCaller, kid: string): Promise<SigningKeysView> {
+    return signingKeys(resultOf(await this.channel.call('RevokeSigningKey', caller, { kid }), 'keys'));
+  }
+
+  /** The admin API's revocation (announced as the operator's). */
+  async revokeSigningKeyByOperator(caller: BudgetedCaller, kid: string): Promise<SigningKeysView> {
+    return signingKeys(resultOf(await this.channel.call('RevokeSigningKeyByOperator', caller, { kid }), 'keys'));
+  }
+
   async activity(caller: BudgetedCaller, since: string): Promise<DeliveryActivityReply> {
     return deliveryActivity(await this.channel.call('ReadActivity', caller, { since }));
   }

@@ -12,7 +12,7 @@ import { deliveriesRequest } from './deliveries-request';
 import { DispatcherClient } from '../../services/infrastructure/dispatcher.client';
 import { atLeast } from '../../services/infrastructure/request-budget';
 import type { BudgetedCaller } from '../../services/infrastructure/service-channel';
-import { BackfillDeliveriesDto, BackfillParams, DeliveriesQuery, RecoverDeliveriesDto, SubscriptionDto, TestSubscriptionDto } from './dto/subscription.dto';
+import { BackfillDeliveriesDto, BackfillParams, DeliveriesQuery, RecoverDeliveriesDto, SigningKeyParams, SubscriptionDto, TestSubscriptionDto } from './dto/subscription.dto';
 import { BackfillView, DeliveryPageView, RecoveryView, RedeliverView, SigningKeysPageView, SubscriptionView, TestResultView } from './dto/subscription-views';
 import { TestCallLimit } from '../infrastructure/test-call-limit';
 
@@ -161,13 +161,26 @@ export class WebhookSubscriptionsController {
   @HttpCode(200)
   @ApiOperation({
     summary: "Rotate your domain's Ed25519 signing key: a new key is published now and signs after the grace period; the current one stays published for a grace period after that.",
-    description: 'The grace period is WEBHOOK_SECRET_GRACE_SECONDS (default 86,400 s). While a new key waits to sign, rotating again answers 409.',
+    description: 'The grace period is WEBHOOK_SECRET_GRACE_SECONDS (default 86,400 s). While a new key waits to sign, rotating again answers 409 (revoke the current key to make the waiting one sign now). Announced on tailsync.webhook-subscriptions as SigningKeyRotated.',
   })
   @ApiOkResponse({ type: SigningKeysPageView })
   @ApiNotFoundResponse({ description: 'No subscription.' })
   @ApiConflictResponse({ description: 'The subscription signs with its shared secret (hmac-sha256), or a rotation is under way (a new key waits to sign).' })
   async rotateSigningKey(@Caller() caller: BudgetedCaller): Promise<SigningKeysPageView> {
     return this.dispatcher.rotateSigningKey(caller);
+  }
+
+  @Post('SigningKeys/:kid/Revoke')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: "Revoke one of your domain's signing keys now: it leaves the JWK Set at once and, when it was signing, the next key signs at once (a new one is made when none waits).",
+    description: 'For a key you believe leaked: no grace period, so receivers holding an older copy of the JWK Set refuse callbacks signed by the new key until they fetch the set again (the receiver packages do on an unknown kid). '
+      + "Works for the keys of a deleted or HMAC subscription too, before their grace period ends. Announced on tailsync.webhook-subscriptions as SigningKeyRevoked.",
+  })
+  @ApiOkResponse({ type: SigningKeysPageView, description: 'The keys after the revocation.' })
+  @ApiNotFoundResponse({ description: 'Your domain publishes no key of that kid (revoked or retired already, or never).' })
+  async revokeSigningKey(@Caller() caller: BudgetedCaller, @Param() params: SigningKeyParams): Promise<SigningKeysPageView> {
+    return this.dispatcher.revokeSigningKey(caller, params.kid);
   }
 
   @Post('Deliveries/:id/Redeliver')

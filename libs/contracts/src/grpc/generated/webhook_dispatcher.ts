@@ -29,6 +29,7 @@ import type { RecoverDeliveriesResult as _tailsync_v1_RecoverDeliveriesResult, R
 import type { RedeliverReply as _tailsync_v1_RedeliverReply, RedeliverReply__Output as _tailsync_v1_RedeliverReply__Output } from './tailsync/v1/RedeliverReply';
 import type { RedeliverRequest as _tailsync_v1_RedeliverRequest, RedeliverRequest__Output as _tailsync_v1_RedeliverRequest__Output } from './tailsync/v1/RedeliverRequest';
 import type { RedeliverResult as _tailsync_v1_RedeliverResult, RedeliverResult__Output as _tailsync_v1_RedeliverResult__Output } from './tailsync/v1/RedeliverResult';
+import type { RevokeSigningKeyRequest as _tailsync_v1_RevokeSigningKeyRequest, RevokeSigningKeyRequest__Output as _tailsync_v1_RevokeSigningKeyRequest__Output } from './tailsync/v1/RevokeSigningKeyRequest';
 import type { SigningKeySet as _tailsync_v1_SigningKeySet, SigningKeySet__Output as _tailsync_v1_SigningKeySet__Output } from './tailsync/v1/SigningKeySet';
 import type { SigningKeySetReply as _tailsync_v1_SigningKeySetReply, SigningKeySetReply__Output as _tailsync_v1_SigningKeySetReply__Output } from './tailsync/v1/SigningKeySetReply';
 import type { SigningKeyView as _tailsync_v1_SigningKeyView, SigningKeyView__Output as _tailsync_v1_SigningKeyView__Output } from './tailsync/v1/SigningKeyView';
@@ -80,6 +81,7 @@ export interface ProtoGrpcType {
       RedeliverReply: MessageTypeDefinition<_tailsync_v1_RedeliverReply, _tailsync_v1_RedeliverReply__Output>
       RedeliverRequest: MessageTypeDefinition<_tailsync_v1_RedeliverRequest, _tailsync_v1_RedeliverRequest__Output>
       RedeliverResult: MessageTypeDefinition<_tailsync_v1_RedeliverResult, _tailsync_v1_RedeliverResult__Output>
+      RevokeSigningKeyRequest: MessageTypeDefinition<_tailsync_v1_RevokeSigningKeyRequest, _tailsync_v1_RevokeSigningKeyRequest__Output>
       SigningKeySet: MessageTypeDefinition<_tailsync_v1_SigningKeySet, _tailsync_v1_SigningKeySet__Output>
       SigningKeySetReply: MessageTypeDefinition<_tailsync_v1_SigningKeySetReply, _tailsync_v1_SigningKeySetReply__Output>
       SigningKeyView: MessageTypeDefinition<_tailsync_v1_SigningKeyView, _tailsync_v1_SigningKeyView__Output>

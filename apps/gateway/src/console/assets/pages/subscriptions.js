@@ -2,7 +2,7 @@ import { call } from '../api.js';
 import { field, fill, h, when } from '../dom.js';
 import { action, notice } from './notice.js';
 
-/** A domain's subscription with its health, signature scheme, limits and ordering; disable it, enable it again; a test call with its diagnostics. */
+/** A domain's subscription with its health, signature scheme (revoke a key), limits and ordering; disable it, enable it again; a test call with its diagnostics. */
 export function subscriptionsPage(main, params) {
   const note = notice(main);
   const domain = h('input', { name: 'domain', required: true, value: params.get('domain') ?? '' });
@@ -66,12 +66,21 @@ export function subscriptionsPage(main, params) {
     }));
   }
 
-  /** The kids of the domain's public JWK Set, with a link to it (what receivers fetch). */
+  /** The domain's keys with a link to its JWK Set (what receivers fetch), each revocable at once (a key that leaked). */
   async function showKeys(into) {
-    const url = `/.well-known/webhooks/jwks.json?domain=${encodeURIComponent(domain.value.trim())}`;
+    const name = domain.value.trim();
+    const keysPath = `/admin/Domains/${encodeURIComponent(name)}/SigningKeys`;
+    const url = `/.well-known/webhooks/jwks.json?domain=${encodeURIComponent(name)}`;
     try {
-      const { keys } = await call('GET', url);
-      fill(into, h('a', { href: url }, 'JWK Set'), ': ', keys.length === 0 ? 'none' : keys.map((k) => k.kid).join(', '));
+      const { items } = await call('GET', keysPath);
+      fill(into, h('a', { href: url }, 'JWK Set'), ': ', items.length === 0 ? 'none' : h('ul', { className: 'keys' }, ...items.map((k) => h('li', {},
+        h('code', {}, k.kid), ` ${k.status}${k.retiresAt ? ` until ${when(k.retiresAt)}` : ''} `,
+        action('Revoke', note, async () => {
+          if (!confirm(`Revoke key ${k.kid} of ${name} now? It leaves the JWK Set at once and the next key signs at once.`)) return;
+          await call('POST', `${keysPath}/${encodeURIComponent(k.kid)}/Revoke`);
+          note.ok(`Key ${k.kid} revoked.`);
+          await showKeys(into);
+        }, { className: 'danger', 'aria-label': `Revoke key ${k.kid}` })))));
     } catch (error) {
       fill(into, error.message);
     }

@@ -1,7 +1,8 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PageLimitQuery } from '../../../http/page-limit.query';
 import {
-  ArrayMaxSize, ArrayNotEmpty, IsArray, IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Length, Max, MaxLength, Min,
+  ArrayMaxSize, ArrayNotEmpty, IsArray, IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Length, Matches, Max, MaxLength, Min,
   ValidateBy, ValidateIf, type ValidationOptions,
 } from 'class-validator';
 import { DELIVERY_ORDERINGS, DELIVERY_STATUSES, RISK_ASSESSMENT_EXECUTED, SIGNATURE_SCHEMES, WEBHOOK_EVENT_NAMES, type DeliveryOrdering, type DeliveryStatus, type SignatureScheme } from '@tailsync/contracts';
@@ -152,4 +153,18 @@ export class BackfillParams {
   @ApiProperty({ format: 'uuid' })
   @IsUUID('all', { message: 'backfillId must be a UUID.' })
   backfillId: string;
+}
+
+/** `{kid}` in a path: a key id as the JWK Set and the key list show it (an RFC 7638 thumbprint, base64url). */
+export function IsSigningKeyId(): PropertyDecorator {
+  return applyDecorators(
+    ApiProperty({ example: 'NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs', pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'The key id (kid), as GET …/SigningKeys and the JWK Set list it.' }),
+    Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: 'kid must be a key id (base64url, at most 64 characters), as the signing keys list shows it.' }),
+  );
+}
+
+/** `{kid}` of one signing key. */
+export class SigningKeyParams {
+  @IsSigningKeyId()
+  kid: string;
 }

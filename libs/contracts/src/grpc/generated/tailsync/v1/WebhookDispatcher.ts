@@ -19,6 +19,7 @@ import type { RecoverDeliveriesReply as _tailsync_v1_RecoverDeliveriesReply, Rec
 import type { RecoverDeliveriesRequest as _tailsync_v1_RecoverDeliveriesRequest, RecoverDeliveriesRequest__Output as _tailsync_v1_RecoverDeliveriesRequest__Output } from '../../tailsync/v1/RecoverDeliveriesRequest';
 import type { RedeliverReply as _tailsync_v1_RedeliverReply, RedeliverReply__Output as _tailsync_v1_RedeliverReply__Output } from '../../tailsync/v1/RedeliverReply';
 import type { RedeliverRequest as _tailsync_v1_RedeliverRequest, RedeliverRequest__Output as _tailsync_v1_RedeliverRequest__Output } from '../../tailsync/v1/RedeliverRequest';
+import type { RevokeSigningKeyRequest as _tailsync_v1_RevokeSigningKeyRequest, RevokeSigningKeyRequest__Output as _tailsync_v1_RevokeSigningKeyRequest__Output } from '../../tailsync/v1/RevokeSigningKeyRequest';
 import type { SigningKeySetReply as _tailsync_v1_SigningKeySetReply, SigningKeySetReply__Output as _tailsync_v1_SigningKeySetReply__Output } from '../../tailsync/v1/SigningKeySetReply';
 import type { SigningKeysReply as _tailsync_v1_SigningKeysReply, SigningKeysReply__Output as _tailsync_v1_SigningKeysReply__Output } from '../../tailsync/v1/SigningKeysReply';
 import type { SubscriptionReply as _tailsync_v1_SubscriptionReply, SubscriptionReply__Output as _tailsync_v1_SubscriptionReply__Output } from '../../tailsync/v1/SubscriptionReply';
@@ -244,6 +245,38 @@ export interface WebhookDispatcherClient extends grpc.Client {
   redeliver(argument: _tailsync_v1_RedeliverRequest, callback: grpc.requestCallback<_tailsync_v1_RedeliverReply__Output>): grpc.ClientUnaryCall;
   
   /**
+   * Takes a key out of the JWK Set at once; when it was signing, the next key signs at once (one is
+   * made if none waits). Not found when the domain publishes no key of that kid.
+   */
+  RevokeSigningKey(argument: _tailsync_v1_RevokeSigningKeyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
+  RevokeSigningKey(argument: _tailsync_v1_RevokeSigningKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
+  RevokeSigningKey(argument: _tailsync_v1_RevokeSigningKeyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
+  RevokeSigningKey(argument: _tailsync_v1_RevokeSigningKeyRequest, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
+  /**
+   * Takes a key out of the JWK Set at once; when it was signing, the next key signs at once (one is
+   * made if none waits). Not found when the domain publishes no key of that kid.
+   */
+  revokeSigningKey(argument: _tailsync_v1_RevokeSigningKeyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
+  revokeSigningKey(argument: _tailsync_v1_RevokeSigningKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
+  revokeSigningKey(argument: _tailsync_v1_RevokeSigningKeyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
+  revokeSigningKey(argument: _tailsync_v1_RevokeSigningKeyRequest, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * The admin API's twin: the same, announced as the operator's.
+   */
+  RevokeSigningKeyByOperator(argument: _tailsync_v1_RevokeSigningKeyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
+  RevokeSigningKeyByOperator(argument: _tailsync_v1_RevokeSigningKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
+  RevokeSigningKeyByOperator(argument: _tailsync_v1_RevokeSigningKeyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
+  RevokeSigningKeyByOperator(argument: _tailsync_v1_RevokeSigningKeyRequest, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
+  /**
+   * The admin API's twin: the same, announced as the operator's.
+   */
+  revokeSigningKeyByOperator(argument: _tailsync_v1_RevokeSigningKeyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
+  revokeSigningKeyByOperator(argument: _tailsync_v1_RevokeSigningKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
+  revokeSigningKeyByOperator(argument: _tailsync_v1_RevokeSigningKeyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
+  revokeSigningKeyByOperator(argument: _tailsync_v1_RevokeSigningKeyRequest, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
+  
+  /**
    * Publishes a new key that signs a grace period later; a conflict while one waits.
    */
   RotateSigningKey(argument: _tailsync_v1_SubscriptionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_SigningKeysReply__Output>): grpc.ClientUnaryCall;
@@ -338,6 +371,17 @@ export interface WebhookDispatcherHandlers extends grpc.UntypedServiceImplementa
   Redeliver: grpc.handleUnaryCall<_tailsync_v1_RedeliverRequest__Output, _tailsync_v1_RedeliverReply>;
   
   /**
+   * Takes a key out of the JWK Set at once; when it was signing, the next key signs at once (one is
+   * made if none waits). Not found when the domain publishes no key of that kid.
+   */
+  RevokeSigningKey: grpc.handleUnaryCall<_tailsync_v1_RevokeSigningKeyRequest__Output, _tailsync_v1_SigningKeysReply>;
+  
+  /**
+   * The admin API's twin: the same, announced as the operator's.
+   */
+  RevokeSigningKeyByOperator: grpc.handleUnaryCall<_tailsync_v1_RevokeSigningKeyRequest__Output, _tailsync_v1_SigningKeysReply>;
+  
+  /**
    * Publishes a new key that signs a grace period later; a conflict while one waits.
    */
   RotateSigningKey: grpc.handleUnaryCall<_tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SigningKeysReply>;
@@ -364,6 +408,8 @@ export interface WebhookDispatcherDefinition extends grpc.ServiceDefinition {
   ReadActivity: MethodDefinition<_tailsync_v1_ActivityRequest, _tailsync_v1_DeliveryActivityReply, _tailsync_v1_ActivityRequest__Output, _tailsync_v1_DeliveryActivityReply__Output>
   RecoverDeliveries: MethodDefinition<_tailsync_v1_RecoverDeliveriesRequest, _tailsync_v1_RecoverDeliveriesReply, _tailsync_v1_RecoverDeliveriesRequest__Output, _tailsync_v1_RecoverDeliveriesReply__Output>
   Redeliver: MethodDefinition<_tailsync_v1_RedeliverRequest, _tailsync_v1_RedeliverReply, _tailsync_v1_RedeliverRequest__Output, _tailsync_v1_RedeliverReply__Output>
+  RevokeSigningKey: MethodDefinition<_tailsync_v1_RevokeSigningKeyRequest, _tailsync_v1_SigningKeysReply, _tailsync_v1_RevokeSigningKeyRequest__Output, _tailsync_v1_SigningKeysReply__Output>
+  RevokeSigningKeyByOperator: MethodDefinition<_tailsync_v1_RevokeSigningKeyRequest, _tailsync_v1_SigningKeysReply, _tailsync_v1_RevokeSigningKeyRequest__Output, _tailsync_v1_SigningKeysReply__Output>
   RotateSigningKey: MethodDefinition<_tailsync_v1_SubscriptionRequest, _tailsync_v1_SigningKeysReply, _tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SigningKeysReply__Output>
   TestSubscription: MethodDefinition<_tailsync_v1_TestSubscriptionRequest, _tailsync_v1_TestSubscriptionReply, _tailsync_v1_TestSubscriptionRequest__Output, _tailsync_v1_TestSubscriptionReply__Output>
 }
