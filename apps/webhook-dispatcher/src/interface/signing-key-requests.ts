@@ -2,11 +2,11 @@ import type { RpcReply, RpcRequest, SigningKeysView, wire } from '@tailsync/cont
 import { handleRpc, ProblemError } from '@tailsync/service-kit';
 import { Injectable } from '@nestjs/common';
 import { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
-import { SecretBox } from '@tailsync/service-kit';
 import { SubscriptionStore } from '../subscriptions/subscription.store';
 import { SubscriptionEventsPublisher } from '../subscriptions/subscription-events.publisher';
 import { sealedKeyPair, signingKeyAt } from '../subscriptions/callback-keys';
 import { noSubscription } from './rpc-problems';
+import { SecretBox } from '../sealing/secret-box';
 
 /** How long a JWK Set may be cached, at most; never longer than a rotation's grace period either. */
 const JWKS_MAX_AGE_SECONDS = 300;

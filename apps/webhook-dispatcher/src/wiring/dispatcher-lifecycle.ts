@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { PG_POOL, SecretBox } from '@tailsync/service-kit';
+import { PG_POOL } from '@tailsync/service-kit';
 import type { Pool } from 'pg';
 import { AttemptSender } from '../attempts/attempt.sender';
 import { BackfillWorker } from '../backfill/backfill.worker';
@@ -12,6 +12,7 @@ import { SubscriptionCache } from '../subscriptions/subscription-cache';
 import { SubscriptionEventsPublisher } from '../subscriptions/subscription-events.publisher';
 import { backfillSecretIds } from '../subscriptions/subscription-secrets';
 import { SubscriptionStore } from '../subscriptions/subscription.store';
+import { SecretBox } from '../sealing/secret-box';
 
 /** The order one dispatcher copy's moving parts start and stop in (app.module.ts runs it with Nest's hooks). */
 @Injectable()
