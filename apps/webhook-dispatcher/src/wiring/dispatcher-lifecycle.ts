@@ -46,7 +46,8 @@ export class DispatcherLifecycle {
     this.scheduler.start();
     await this.consumer.start();
     this.backfills.start();
-    this.logger.log({ msg: 'delivering webhooks', allowPrivateUrls: this.config.WEBHOOK_ALLOW_PRIVATE_URLS });
+    // The sealing key's id (public, in every sealed value) tells an operator replacing the key which copies seal with the new one.
+    this.logger.log({ msg: 'delivering webhooks', allowPrivateUrls: this.config.WEBHOOK_ALLOW_PRIVATE_URLS, sealingKeyId: this.box.sealingKeyId });
   }
 
   /** Gives back its backfill jobs, stops consuming, finishes and records the attempts in flight, closes connections (not the pools). */
