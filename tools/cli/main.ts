@@ -7,6 +7,7 @@ import { kafkaPrincipalsCommand } from './kafka-principals';
 import { migrateServicesCommand } from './migrate';
 import { publishRiskAssessmentCommand } from './publish-risk-assessment';
 import { rebuildProjectionsCommand } from './rebuild-projections';
+import { rewrapSealedValuesCommand } from './rewrap-sealed-values';
 import { serviceKeysCommand } from './service-keys';
 
 type Command = { run: (argv: string[]) => Promise<number>; summary: string };
@@ -23,6 +24,10 @@ export const COMMANDS: Record<string, Command> = {
   'rebuild-projections': {
     run: (argv) => rebuildProjectionsCommand(argv),
     summary: "rebuild tail-sync's read model from the event store",
+  },
+  'rewrap-sealed-values': {
+    run: (argv) => rewrapSealedValuesCommand(argv),
+    summary: "seal every stored webhook secret and signing key again under the dispatcher's first WEBHOOK_SECRET_KEY",
   },
   'kafka-principals': {
     run: (argv) => kafkaPrincipalsCommand(argv),

@@ -257,6 +257,18 @@ describe('the Helm chart deploy/helm/tailsync', () => {
       for (const [key, value] of given) expect({ key, outside: outsideSecrets.includes(JSON.stringify(value).slice(1, -1)) }).toEqual({ key, outside: false });
     });
 
+    it('gives the sealing key to the dispatcher alone: the gateway neither mounts it nor names it', () => {
+      const sealing = (d: K8sObject) => {
+        const volume = (d.spec.template.spec.volumes as { name: string; secret?: { items: { key: string }[] } }[]).find((v) => v.name === 'secrets')!;
+        return { env: Object.keys(envOf(d)).filter((k) => k.startsWith('WEBHOOK_SECRET_KEY')), mounted: volume.secret!.items.some((i) => i.key === 'webhook_secret_key') };
+      };
+      expect(Object.fromEntries(deployments().map((d) => [component(d), sealing(d)]))).toEqual({
+        gateway: { env: [], mounted: false },
+        'tail-sync': { env: [], mounted: false },
+        'webhook-dispatcher': { env: ['WEBHOOK_SECRET_KEY_FILE'], mounted: true },
+      });
+    });
+
     it('makes its own Secret, kept on uninstall, unless an existing one is named', () => {
       const secrets = ofKind(objects, 'Secret');
       if ((values.secrets as { existingSecret?: string }).existingSecret) {

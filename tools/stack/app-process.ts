@@ -3,6 +3,7 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { stopChild } from '../process/stop-child';
 import { withAppKafkaEnv } from './app-kafka-env';
+import { withoutDispatcherOnlySettings } from './dispatcher-only-settings';
 import { REPO_ROOT } from './infrastructure';
 
 export type AppName = 'gateway' | 'tail-sync' | 'webhook-dispatcher';
@@ -41,7 +42,7 @@ export function spawnApp(
   try {
     child = spawn(process.execPath, [...APP_NODE_FLAGS, ...nodeArgs, join(REPO_ROOT, 'tools', 'run.js'), join(REPO_ROOT, 'apps', name, 'src', 'main.ts')], {
       cwd: REPO_ROOT,
-      env: { ...withAppKafkaEnv(name, { ...process.env, ...env }), INSTANCE_ID: instance },
+      env: { ...withoutDispatcherOnlySettings(name, withAppKafkaEnv(name, { ...process.env, ...env })), INSTANCE_ID: instance },
       stdio: ['ignore', log, log],
     });
   } finally {

@@ -27,7 +27,6 @@ async function main(): Promise<void> {
     DATABASE_URL: 'postgres://preview@127.0.0.1:1/preview',
     ADMIN_TOKEN: 'preview-admin-token-preview-admin-token',
     JWT_SECRET: 'preview-jwt-secret-preview-jwt-secret-00',
-    WEBHOOK_SECRET_KEY: Buffer.alloc(32).toString('base64'),
     SERVICE_SIGNING_KEY: generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
   };
   for (const [name, value] of Object.entries(placeholders)) process.env[name] ??= value;

@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TOPICS } from '@tailsync/contracts';
 import { kafkaConnection } from '@tailsync/service-kit';
+import { verifyWebhookRequest } from '@tailsync/webhooks';
 import { Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
 import { api, newServiceAccount, TestAccount } from '../../src/support/accounts';
 import { eventually } from '../../src/support/eventually';
@@ -216,6 +217,20 @@ describe(`an upgrade from the previous release (${ref}) to this checkout, and ba
     // The deliveries made before the upgrade: the same attempts as before, none added.
     const earlier = { tails: {}, subscriptions: {}, deliveries: { [first.clientId]: log.filter((d) => d.eventId !== eventId) } };
     expect(asThePreviousReleaseShows(earlier, before).deliveries[first.clientId]).toEqual(before.deliveries[first.clientId]);
+
+    // The shared secrets the previous release sealed (no key id, the gateway's key then) still sign:
+    // the new callback, and a Test call of every domain, verify with them.
+    const calls = (await (await fetch(`${current.receiverUrl}/received`)).json()) as { path: string; headers: Record<string, string>; bodyBase64: string }[];
+    const signedWith = (call: (typeof calls)[number]) =>
+      verifyWebhookRequest({ authorizationHeader: call.headers.authorization, rawBody: Buffer.from(call.bodyBase64, 'base64'), secret: sharedSecret, testCalls: 'accept' }).ok;
+    const callback = calls.find((c) => c.headers['webhook-id'] === eventId);
+    expect(callback && signedWith(callback)).toBe(true);
+    for (const account of primaries) {
+      const fresh = accounts.find((a) => a.clientId === account.clientId) as TestAccount;
+      expect((await api(fresh, 'POST', '/WebhookSubscriptions/Test', { payloadToEcho: { upgraded: true } })).body.success).toBe(true);
+    }
+    const tests = ((await (await fetch(`${current.receiverUrl}/received`)).json()) as typeof calls).filter((c) => c.headers['webhook-id']?.startsWith('test_'));
+    expect(tests.map((c) => ({ path: c.path, signed: signedWith(c) }))).toEqual(primaries.map((p) => ({ path: `/upgrade/${p.domain}`, signed: true })));
   }, STEP_TIMEOUT_MS);
 
   it('refuses on its default EXTERNAL listener (SASL without TLS) what the contract refuses', async () => {

@@ -1,15 +1,15 @@
 /** Shapes of the webhook requests as the dispatcher's handlers see them (gateway → webhook-dispatcher over gRPC, libs/contracts/proto). */
 
 /**
- * Create or update the caller domain's subscription. The gateway seals the shared secret
- * (AES-256-GCM, `@tailsync/webhook-signing`'s SecretBox, bound to the domain) before it goes on the
- * wire, so no call carries it in clear; the dispatcher stores the sealed text as it is.
+ * Create or update the caller domain's subscription. The gateway passes the shared secret on over
+ * its mutually authenticated channel and keeps nothing of it; the dispatcher alone seals it
+ * (`WEBHOOK_SECRET_KEY`) before it is stored.
  */
 export interface PutSubscriptionRequest {
   eventNames: string[];
   url: string;
   /** Absent for an `ed25519` subscription saved without a shared secret. */
-  sealedSecret?: string;
+  sharedSecret?: string;
   /** Default `hmac-sha256`. */
   signatureScheme?: SignatureScheme;
   /** Attempts per second across every copy (1-1000); absent: no cap. */

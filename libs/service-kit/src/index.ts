@@ -49,6 +49,5 @@ export * from './grpc/grpc-server';
 export * from './grpc/grpc-tls';
 export * from './grpc/gateway-peer';
 export * from './grpc/service-keys';
-export * from './secrets/secret-box';
 export * from './observability/request-context';
 export * from './observability/tracing-requested';

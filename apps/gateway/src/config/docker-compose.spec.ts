@@ -1,13 +1,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { composeEnvironment, loadConfig, newServiceKeys, unknownSettings, withSecretFiles } from '@tailsync/service-kit';
+import { composeEnvironment, loadConfig, newServiceKeys, readCompose, unknownSettings, withSecretFiles } from '@tailsync/service-kit';
 import { GatewayConfig } from './gateway.config';
 
 const secrets = {
   admin_token: 'operator-admin-token-of-at-least-32-characters',
   jwt_secret: 'x'.repeat(48),
-  webhook_secret_key: Buffer.alloc(32, 7).toString('base64'),
   postgres_password: 'operator database/password',
   service_signing_key: newServiceKeys().SERVICE_SIGNING_KEY,
 };
@@ -18,9 +17,16 @@ describe('gateway in docker-compose.yml', () => {
     expect(unknownSettings(env, GatewayConfig)).toEqual([]);
     expect(Object.values(env)).not.toContain(secrets.jwt_secret); // no secret in the container's environment
     const config = loadConfig(GatewayConfig, env);
-    expect(config).toMatchObject({ PORT: 3000, ADMIN_TOKEN: secrets.admin_token, JWT_SECRET: secrets.jwt_secret, WEBHOOK_SECRET_KEY: secrets.webhook_secret_key });
+    expect(config).toMatchObject({ PORT: 3000, ADMIN_TOKEN: secrets.admin_token, JWT_SECRET: secrets.jwt_secret });
     expect(config.DATABASE_URL).toBe('postgres://tailsync:operator%20database%2Fpassword@postgres:5432/tailsync');
     expect([config.TAIL_SYNC_GRPC_TARGET, config.WEBHOOK_DISPATCHER_GRPC_TARGET]).toEqual(['dns:///tail-sync:50051', 'dns:///webhook-dispatcher:50051']);
+  });
+
+  it('holds no sealing key: neither the setting nor the secret file of webhook-dispatcher\'s WEBHOOK_SECRET_KEY', () => {
+    const env = composeEnvironment('gateway', {});
+    expect(Object.keys(env).filter((key) => key.startsWith('WEBHOOK_SECRET_KEY'))).toEqual([]);
+    expect(readCompose().services.gateway.secrets).not.toContain('webhook_secret_key');
+    expect(readCompose().services['webhook-dispatcher'].secrets).toContain('webhook_secret_key');
   });
 
   it('refuses to start without the operator\'s secret files, naming the setting', () => {

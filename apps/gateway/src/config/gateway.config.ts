@@ -1,15 +1,5 @@
 import { IsInt, Matches, IsOptional, IsString, IsUrl, Max, Min, MinLength, Validate, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
-import { CommonConfig, parseSecretBoxKey, parseTrustProxy } from '@tailsync/service-kit';
-
-@ValidatorConstraint({ name: 'secretBoxKey' })
-class IsSecretBoxKey implements ValidatorConstraintInterface {
-  validate(value: unknown): boolean {
-    return parseSecretBoxKey(value) !== null;
-  }
-  defaultMessage(): string {
-    return 'WEBHOOK_SECRET_KEY must be the base64 of exactly 32 random bytes (AES-256-GCM key)';
-  }
-}
+import { CommonConfig, parseTrustProxy } from '@tailsync/service-kit';
 
 @ValidatorConstraint({ name: 'trustProxy' })
 class IsTrustProxy implements ValidatorConstraintInterface {
@@ -89,14 +79,6 @@ export class GatewayConfig extends CommonConfig {
   /** Largest accepted JSON body. */
   @IsString()
   BODY_LIMIT: string = '2mb';
-
-  /**
-   * AES-256-GCM key (base64 of 32 bytes) shared with webhook-dispatcher: the gateway seals a
-   * subscription's shared secret with it before the secret goes to the dispatcher.
-   */
-  @IsString()
-  @Validate(IsSecretBoxKey)
-  WEBHOOK_SECRET_KEY: string;
 
   /** Ed25519 private key (PKCS#8 PEM) that signs the caller of every service call; the services hold its public key. */
   @IsString({ message: 'SERVICE_SIGNING_KEY (or SERVICE_SIGNING_KEY_FILE) is required: an Ed25519 private key, PKCS#8 PEM' })

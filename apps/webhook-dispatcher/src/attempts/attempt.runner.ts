@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { Span } from '@opentelemetry/api';
 import { JwtService } from '@nestjs/jwt';
-import { type LogCorrelation, SecretBoxError } from '@tailsync/service-kit';
+import { type LogCorrelation } from '@tailsync/service-kit';
 import { CallbackKeys, NoSigningKey } from '../subscriptions/callback-keys';
 import { signCallback, type CallbackSigningKeys } from '../signing/callback-signer';
 import type { SubscriptionState } from '../subscriptions/subscription-state';
@@ -14,6 +14,7 @@ import type { ClaimedDelivery } from '../delivery-log/delivery';
 import type { AttemptRecord } from './attempt-records.store';
 import { delayHonouringRetryAfter, parseRetryAfter, RETRY_AFTER_STATUSES } from './domain/retry-after';
 import { classifyAttempt, GONE_STATUS, nextAttemptDelay } from './domain/retry-policy';
+import { SecretBoxError } from '../sealing/secret-box';
 
 export interface AttemptRunnerOptions {
   retryDelaysMs: readonly number[];

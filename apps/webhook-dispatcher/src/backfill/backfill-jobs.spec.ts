@@ -42,7 +42,7 @@ describe('backfill jobs (real Kafka, real PostgreSQL, several dispatcher copies)
   const caller = (domain: string): CallerContext => ({ domain, source: 'client', requestId: 'r' });
   async function withEvents(via: DispatcherCopy, count: number): Promise<string> {
     const domain = uniqueDomain();
-    const put = await via.requests.subscriptions.put({ caller: caller(domain), body: { eventNames: [EVT], url: 'http://127.0.0.1:9/hook', sealedSecret: via.box.encrypt(newSharedSecret(), domain) } });
+    const put = await via.requests.subscriptions.put({ caller: caller(domain), body: { eventNames: [EVT], url: 'http://127.0.0.1:9/hook', sharedSecret: newSharedSecret() } });
     if (!put.ok) throw new Error(JSON.stringify(put.problem));
     for (let sent = 0; sent < count; sent += 500) {
       const messages = Array.from({ length: Math.min(500, count - sent) }, () => ({ key: domain, value: JSON.stringify({ eventId: randomUUID(), domain, occurredAt: new Date().toISOString(), data: { n: 1 } }) }));

@@ -1,16 +1,17 @@
 import { IsBoolean, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min, Validate, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
 import { Transform } from 'class-transformer';
-import { CalledServiceConfig, parseSecretBoxKey } from '@tailsync/service-kit';
+import { CalledServiceConfig } from '@tailsync/service-kit';
 import { MAX_RETRY_DELAY_MS, parseRetryDelays } from '../attempts/domain/retry-policy';
 import { MAX_RECOVERY_WINDOW_DAYS } from '../delivery-log/domain/time-window';
+import { parseSealingKeys } from '../sealing/sealing-keys';
 
-@ValidatorConstraint({ name: 'secretBoxKey' })
-class IsSecretBoxKey implements ValidatorConstraintInterface {
+@ValidatorConstraint({ name: 'sealingKeys' })
+class IsSealingKeys implements ValidatorConstraintInterface {
   validate(value: unknown): boolean {
-    return parseSecretBoxKey(value) !== null;
+    return parseSealingKeys(value) !== null;
   }
   defaultMessage(): string {
-    return 'WEBHOOK_SECRET_KEY must be the base64 of exactly 32 random bytes (AES-256-GCM key)';
+    return 'WEBHOOK_SECRET_KEY must be one or more distinct keys, each the base64 of exactly 32 random bytes (AES-256-GCM), separated by commas or new lines';
   }
 }
 
@@ -53,9 +54,13 @@ export class WebhookDispatcherConfig extends CalledServiceConfig {
   @Max(65535)
   WEBHOOK_DISPATCHER_GRPC_PORT: number = 50052;
 
-  /** AES-256-GCM key (base64 of 32 bytes) that seals the subscriptions' shared secrets. */
+  /**
+   * AES-256-GCM keys (base64 of 32 bytes each) that seal the shared secrets and signing keys at
+   * rest: the first seals, the others only unseal until `rewrap-sealed-values` has moved every
+   * value to the first. Only the dispatcher holds them.
+   */
   @IsString()
-  @Validate(IsSecretBoxKey)
+  @Validate(IsSealingKeys)
   WEBHOOK_SECRET_KEY: string;
 
   /** Lifts the SSRF guard (loopback and private subscriber URLs) for local use and tests. */

@@ -3,11 +3,11 @@ import type { SubscriptionActor } from '../subscriptions/domain/operator-hold';
 import { handleRpc, ProblemError } from '@tailsync/service-kit';
 import { Injectable, Logger } from '@nestjs/common';
 import { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
-import { SecretBox } from '@tailsync/service-kit';
 import { SubscriptionStore } from '../subscriptions/subscription.store';
 import { SubscriptionEventsPublisher } from '../subscriptions/subscription-events.publisher';
 import { sealedKeyPair, signingKeyAt } from '../subscriptions/callback-keys';
 import { noSubscription } from './rpc-problems';
+import { SecretBox } from '../sealing/secret-box';
 
 /** What a `kid` looks like (an RFC 7638 thumbprint is 43 base64url characters); anything else names no key. */
 const KID = /^[A-Za-z0-9_-]{1,64}$/;

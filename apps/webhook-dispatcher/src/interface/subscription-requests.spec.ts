@@ -34,11 +34,10 @@ describe('SubscriptionRequests (the RPC handlers, real PostgreSQL)', () => {
   const req = <T>(domain: string, body: T) => ({ caller: caller(domain), body, deadline: Date.now() + 10_000 });
   const problem = (reply: RpcReply<unknown>) => (reply.ok ? undefined : reply.problem);
 
-  it('stores the sealed secret as it came and shows the view without it', async () => {
+  it('seals the secret it was given under its sealing key, stores only that, and shows the view without it', async () => {
     const domain = uniqueDomain();
     const secret = newSharedSecret();
-    const sealed = runtime.box.encrypt(secret, domain);
-    const reply = await open.put(req(domain, { eventNames: [EVT], url: 'http://127.0.0.1:9/hook', sealedSecret: sealed }));
+    const reply = await open.put(req(domain, { eventNames: [EVT], url: 'http://127.0.0.1:9/hook', sharedSecret: secret }));
     expect(reply).toEqual({
       ok: true,
       result: {
@@ -47,8 +46,9 @@ describe('SubscriptionRequests (the RPC handlers, real PostgreSQL)', () => {
         health: { lastSuccessAt: null, lastFailureAt: null, failedDeliveriesInARow: 0 },
       },
     });
-    const { rows } = await db.pool.query('select secret_sealed from webhook_subscriptions where domain = $1', [domain]);
-    expect(rows[0].secret_sealed).toBe(sealed);
+    const { rows } = await db.pool.query('select * from webhook_subscriptions where domain = $1', [domain]);
+    expect(rows[0].secret_sealed).toMatch(new RegExp(`^v2\\.${runtime.box.sealingKeyId}\\.`));
+    expect(runtime.box.decrypt(rows[0].secret_sealed, domain)).toBe(secret);
     expect(JSON.stringify(rows)).not.toContain(secret);
   });
 
@@ -56,16 +56,16 @@ describe('SubscriptionRequests (the RPC handlers, real PostgreSQL)', () => {
     'refuses the private url %s under url when private URLs are not allowed',
     async (url) => {
       const domain = uniqueDomain();
-      const reply = await guarded.put(req(domain, { eventNames: [EVT], url, sealedSecret: runtime.box.encrypt(newSharedSecret(), domain) }));
+      const reply = await guarded.put(req(domain, { eventNames: [EVT], url, sharedSecret: newSharedSecret() }));
       expect(problem(reply)).toMatchObject({ kind: 'validation', fieldErrors: { url: [expect.stringMatching(/public address/)] } });
     },
   );
 
-  it('refuses a secret sealed for another domain, a short secret, and bad event names', async () => {
+  it('refuses a missing secret (HMAC), a short secret, and bad event names', async () => {
     const domain = uniqueDomain();
-    const reply = await open.put(req(domain, { eventNames: ['Nope'], url: 'ftp://x', sealedSecret: runtime.box.encrypt(newSharedSecret(), 'other') }));
-    expect(problem(reply)).toMatchObject({ kind: 'validation', fieldErrors: { eventNames: expect.any(Array), url: expect.any(Array), sharedSecret: ['sharedSecret could not be read.'] } });
-    const short = await open.put(req(domain, { eventNames: [EVT], url: 'http://127.0.0.1/', sealedSecret: runtime.box.encrypt('x'.repeat(63), domain) }));
+    const reply = await open.put(req(domain, { eventNames: ['Nope'], url: 'ftp://x' }));
+    expect(problem(reply)).toMatchObject({ kind: 'validation', fieldErrors: { eventNames: expect.any(Array), url: expect.any(Array), sharedSecret: ['sharedSecret is required.'] } });
+    const short = await open.put(req(domain, { eventNames: [EVT], url: 'http://127.0.0.1/', sharedSecret: 'x'.repeat(63) }));
     expect(problem(short)).toMatchObject({ fieldErrors: { sharedSecret: [expect.stringMatching(/64 and 1024/)] } });
   });
 
@@ -81,7 +81,7 @@ describe('SubscriptionRequests (the RPC handlers, real PostgreSQL)', () => {
     const receiver = await WebhookReceiver.start(scripts.hang());
     try {
       const domain = uniqueDomain();
-      await open.put(req(domain, { eventNames: [EVT], url: receiver.url, sealedSecret: runtime.box.encrypt(newSharedSecret(), domain) }));
+      await open.put(req(domain, { eventNames: [EVT], url: receiver.url, sharedSecret: newSharedSecret() }));
       const started = Date.now();
       const reply = await open.test({ caller: caller(domain), body: { payloadToEcho: { a: 1 } }, deadline: Date.now() + 1500 });
       expect(Date.now() - started).toBeLessThan(1500);
@@ -95,7 +95,7 @@ describe('SubscriptionRequests (the RPC handlers, real PostgreSQL)', () => {
     const receiver = await WebhookReceiver.start(scripts.status(410, 'gone'));
     try {
       const domain = uniqueDomain();
-      await open.put(req(domain, { eventNames: [EVT], url: receiver.url, sealedSecret: runtime.box.encrypt(newSharedSecret(), domain) }));
+      await open.put(req(domain, { eventNames: [EVT], url: receiver.url, sharedSecret: newSharedSecret() }));
       const reply = await open.test(req(domain, { payloadToEcho: { a: 1 } }));
       expect(reply).toMatchObject({ ok: true, result: { success: false, diagnostics: { statusCode: 410, error: 'HTTP 410' } } });
       expect(await open.get(req(domain, {}))).toMatchObject({ ok: true, result: { status: 'active', disabledReason: null, disabledAt: null } });
@@ -106,7 +106,7 @@ describe('SubscriptionRequests (the RPC handlers, real PostgreSQL)', () => {
 
   it('saving a disabled subscription again enables it', async () => {
     const domain = uniqueDomain();
-    const put = () => open.put(req(domain, { eventNames: [EVT], url: 'http://127.0.0.1:9/hook', sealedSecret: runtime.box.encrypt(newSharedSecret(), domain) }));
+    const put = () => open.put(req(domain, { eventNames: [EVT], url: 'http://127.0.0.1:9/hook', sharedSecret: newSharedSecret() }));
     await put();
     await runtime.state.disable(domain, 'gone');
     expect(await open.get(req(domain, {}))).toMatchObject({ ok: true, result: { status: 'disabled', disabledReason: 'gone', disabledAt: expect.any(String) } });

@@ -17,11 +17,9 @@ import {
   type TestSubscriptionResult,
 } from '@tailsync/contracts';
 import { handleRpc, ProblemError } from '@tailsync/service-kit';
-import { SecretBoxError } from '@tailsync/service-kit';
 import { secretId } from '@tailsync/webhooks';
 import { Injectable } from '@nestjs/common';
 import { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
-import { SecretBox } from '@tailsync/service-kit';
 import { SubscriptionStore } from '../subscriptions/subscription.store';
 import { SubscriptionState } from '../subscriptions/subscription-state';
 import { WebhookTester } from '../attempts/webhook-tester';
@@ -37,6 +35,7 @@ import { eventNamesErrors, sharedSecretErrors } from '../subscriptions/subscript
 import { noSubscription, validation } from './rpc-problems';
 import { previousSecretValidUntil } from '../subscriptions/subscription-secrets';
 import type { StoredSubscription } from '../subscriptions/subscription.store';
+import { SecretBox } from '../sealing/secret-box';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DEFAULT_PAGE = 50;
@@ -62,7 +61,6 @@ const view = (s: StoredSubscription): SubscriptionView => ({
     failedDeliveriesInARow: s.failedInARow,
   },
 });
-
 
 /** The gateway's webhook requests (webhook-dispatcher.grpc.ts receives them); every one is scoped to the caller's domain. */
 @Injectable()
@@ -94,25 +92,20 @@ export class SubscriptionRequests {
       }
       const ordering = body?.ordering ?? 'none';
       if (!DELIVERY_ORDERINGS.includes(ordering)) fieldErrors.ordering = [`ordering must be one of ${DELIVERY_ORDERINGS.join(', ')}.`];
-      let secret: string | undefined;
-      if (body?.sealedSecret === undefined) {
+      const secret = body?.sharedSecret;
+      if (secret === undefined) {
         // An ed25519 subscription signs with the domain's key: a shared secret is optional.
         if (scheme !== 'ed25519') fieldErrors.sharedSecret = ['sharedSecret is required.'];
       } else {
-        try {
-          secret = this.box.decrypt(String(body.sealedSecret), caller.domain);
-          const secretErrors = sharedSecretErrors(secret);
-          if (secretErrors.length) fieldErrors.sharedSecret = secretErrors;
-        } catch (error) {
-          if (!(error instanceof SecretBoxError)) throw error;
-          fieldErrors.sharedSecret = ['sharedSecret could not be read.'];
-        }
+        const secretErrors = sharedSecretErrors(secret);
+        if (secretErrors.length) fieldErrors.sharedSecret = secretErrors;
       }
       if (Object.keys(fieldErrors).length > 0) throw validation(fieldErrors);
       const input = {
         eventNames: [...new Set(body.eventNames)], url: body.url, signatureScheme: scheme,
         maxPerSecond: body.maxPerSecond ?? null, maxInFlight: body.maxInFlight ?? null, ordering,
-        sealedSecret: secret === undefined ? null : body.sealedSecret!, secretId: secret === undefined ? null : secretId(secret),
+        // Sealed here, where the key is: the gateway only passed the secret on.
+        sealedSecret: secret === undefined ? null : this.box.encrypt(secret, caller.domain), secretId: secret === undefined ? null : secretId(secret),
       };
       const saved = await this.state.save(caller.domain, input, this.config.WEBHOOK_SECRET_GRACE_SECONDS, () => sealedKeyPair(this.box, caller.domain));
       return view(saved.subscription);

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { SecretBox } from '@tailsync/service-kit';
 import { verifyWebhookRequest } from '@tailsync/webhooks';
 import { scripts, WebhookReceiver } from '@tailsync/webhooks/testing';
 import { SubscriptionState } from '../subscriptions/subscription-state';
@@ -16,6 +15,7 @@ import { FlowGate } from './flow-gate';
 import { DeliveryAdmission } from '../intake/delivery-admission';
 import { DeliveryScheduler, type SchedulerOptions } from './delivery.scheduler';
 import { callbackBody } from '../intake/domain/event-message';
+import { SecretBox } from '../sealing/secret-box';
 
 const EVT = 'Product.RiskAssessmentExecuted';
 

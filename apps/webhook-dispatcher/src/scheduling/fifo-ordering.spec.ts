@@ -31,7 +31,7 @@ describe('ordering "fifo" with two dispatcher copies (real PostgreSQL, real rece
     const receiver = await WebhookReceiver.start(script);
     receivers.push(receiver);
     const reply = await copies[0].requests.subscriptions.put({
-      caller: caller(domain), body: { eventNames: [EVT], url: receiver.url, sealedSecret: copies[0].box.encrypt(newSharedSecret(), domain), ...(ordering ? { ordering } : {}) },
+      caller: caller(domain), body: { eventNames: [EVT], url: receiver.url, sharedSecret: newSharedSecret(), ...(ordering ? { ordering } : {}) },
     });
     if (!reply.ok) throw new Error(JSON.stringify(reply.problem));
     return { domain, receiver, view: reply.result };
@@ -107,7 +107,7 @@ describe('ordering "fifo" with two dispatcher copies (real PostgreSQL, real rece
     const domain = uniqueDomain();
     const requests = copies[0].requests.subscriptions;
     const put = (extra: Record<string, unknown>) =>
-      requests.put({ caller: caller(domain), body: { eventNames: [EVT], url: 'http://127.0.0.1:9/x', sealedSecret: copies[0].box.encrypt(newSharedSecret(), domain), ...extra } });
+      requests.put({ caller: caller(domain), body: { eventNames: [EVT], url: 'http://127.0.0.1:9/x', sharedSecret: newSharedSecret(), ...extra } });
     expect(await put({ ordering: 'lifo' })).toMatchObject({ ok: false, problem: { fieldErrors: { ordering: ['ordering must be one of none, fifo.'] } } });
     expect(await put({ ordering: 'fifo' })).toMatchObject({ ok: true, result: { ordering: 'fifo' } });
     expect(await put({})).toMatchObject({ ok: true, result: { ordering: 'none' } });

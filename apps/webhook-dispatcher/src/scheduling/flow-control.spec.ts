@@ -50,7 +50,7 @@ const caller = (domain: string): CallerContext => ({ domain, source: 'client', r
 
 async function subscribe(runtime: DispatcherCopy, domain: string, url: string, limits: { maxPerSecond?: number; maxInFlight?: number }) {
   const reply = await runtime.requests.subscriptions.put({
-    caller: caller(domain), body: { eventNames: [EVT], url, sealedSecret: runtime.box.encrypt(newSharedSecret(), domain), ...limits },
+    caller: caller(domain), body: { eventNames: [EVT], url, sharedSecret: newSharedSecret(), ...limits },
   });
   if (!reply.ok) throw new Error(JSON.stringify(reply.problem));
   return reply.result;
@@ -149,7 +149,7 @@ describe('flow control: maxInFlight and maxPerSecond across two dispatcher copie
     const domain = uniqueDomain();
     const requests = copies[0].requests.subscriptions;
     const put = (limits: Record<string, unknown>) =>
-      requests.put({ caller: caller(domain), body: { eventNames: [EVT], url: 'http://127.0.0.1:9/x', sealedSecret: copies[0].box.encrypt(newSharedSecret(), domain), ...limits } });
+      requests.put({ caller: caller(domain), body: { eventNames: [EVT], url: 'http://127.0.0.1:9/x', sharedSecret: newSharedSecret(), ...limits } });
     expect(await put({ maxPerSecond: 0, maxInFlight: 101 })).toMatchObject({
       ok: false, problem: { fieldErrors: { maxPerSecond: ['maxPerSecond must be an integer from 1 to 1000.'], maxInFlight: ['maxInFlight must be an integer from 1 to 100.'] } },
     });

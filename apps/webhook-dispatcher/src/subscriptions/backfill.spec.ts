@@ -49,7 +49,7 @@ describe('backfill from the input topic (real Kafka, real PostgreSQL, real recei
     const receiver = await WebhookReceiver.start();
     receivers.push(receiver);
     const domain = uniqueDomain();
-    const reply = await messages.put({ caller: caller(domain), body: { eventNames: [EVT], url: receiver.url, sealedSecret: runtime.box.encrypt(newSharedSecret(), domain) } });
+    const reply = await messages.put({ caller: caller(domain), body: { eventNames: [EVT], url: receiver.url, sharedSecret: newSharedSecret() } });
     if (!reply.ok) throw new Error(JSON.stringify(reply.problem));
     return { receiver, domain };
   }
@@ -118,7 +118,7 @@ describe('backfill from the input topic (real Kafka, real PostgreSQL, real recei
     const receiver = await WebhookReceiver.start();
     receivers.push(receiver);
     const domain = uniqueDomain();
-    await messages.put({ caller: caller(domain), body: { eventNames: [EVT], url: receiver.url, sealedSecret: runtime.box.encrypt(newSharedSecret(), domain), ordering: 'fifo' } });
+    await messages.put({ caller: caller(domain), body: { eventNames: [EVT], url: receiver.url, sharedSecret: newSharedSecret(), ordering: 'fifo' } });
     const old = await published(domain, 5);
     expect(await backfillDone(domain, new Date(Date.now() - 60_000).toISOString())).toMatchObject({ state: 'done', eventsStored: 5 });
     const live = [event(domain), event(domain)];

@@ -1,4 +1,4 @@
-import type { SecretBox } from '@tailsync/service-kit';
+import type { SecretBox } from '../sealing/secret-box';
 import { signingKeySealContext, type SealedKeyPair, type StoredSigningKey } from './signing-key.store';
 import { signingSecrets } from './subscription-secrets';
 import type { StoredSubscription } from './subscription.store';

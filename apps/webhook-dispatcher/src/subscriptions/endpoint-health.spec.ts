@@ -73,7 +73,7 @@ describe('endpoint health (real PostgreSQL, real Kafka, real receivers)', () => 
     receivers.push(receiver);
     const domain = uniqueDomain();
     const secret = newSharedSecret();
-    await messages.put({ caller: caller(domain), body: { eventNames: [EVT], url: receiver.url, sealedSecret: runtime.box.encrypt(secret, domain) } });
+    await messages.put({ caller: caller(domain), body: { eventNames: [EVT], url: receiver.url, sharedSecret: secret } });
     expect((await viewOf(messages, domain)).health).toEqual({ lastSuccessAt: null, lastFailureAt: null, failedDeliveriesInARow: 0 });
 
     await deliver(runtime, domain, 2);
@@ -114,7 +114,7 @@ describe('endpoint health (real PostgreSQL, real Kafka, real receivers)', () => 
     const receiver = await WebhookReceiver.start(scripts.status(500));
     receivers.push(receiver);
     const domain = uniqueDomain();
-    await messages.put({ caller: caller(domain), body: { eventNames: [EVT], url: receiver.url, sealedSecret: runtime.box.encrypt(newSharedSecret(), domain) } });
+    await messages.put({ caller: caller(domain), body: { eventNames: [EVT], url: receiver.url, sharedSecret: newSharedSecret() } });
     await deliver(runtime, domain, 3);
     expect(await viewOf(messages, domain)).toMatchObject({ status: 'active', health: { failedDeliveriesInARow: 3 } });
     // the run began two hours ago
@@ -127,7 +127,7 @@ describe('endpoint health (real PostgreSQL, real Kafka, real receivers)', () => 
     const { runtime, messages } = await dispatcher({});
     const domain = uniqueDomain();
     const url = 'http://127.0.0.1:9/hook';
-    await messages.put({ caller: caller(domain), body: { eventNames: [EVT], url, sealedSecret: runtime.box.encrypt(newSharedSecret(), domain) } });
+    await messages.put({ caller: caller(domain), body: { eventNames: [EVT], url, sharedSecret: newSharedSecret() } });
 
     const disabled = await messages.disable({ caller: caller(domain), body: {} });
     expect(disabled).toMatchObject({ ok: true, result: { status: 'disabled', disabledReason: 'operator', disabledAt: expect.any(String) } });
@@ -149,7 +149,7 @@ describe('endpoint health (real PostgreSQL, real Kafka, real receivers)', () => 
   it("an operator's Disable holds against the tenant's Enable, saves and delete, also when they race it, until an operator enables", async () => {
     const { runtime, messages } = await dispatcher({});
     const domain = uniqueDomain();
-    const body = () => ({ eventNames: [EVT], url: 'http://127.0.0.1:9/hook', sealedSecret: runtime.box.encrypt(newSharedSecret(), domain) });
+    const body = () => ({ eventNames: [EVT], url: 'http://127.0.0.1:9/hook', sharedSecret: newSharedSecret() });
     await messages.put({ caller: caller(domain), body: body() });
     // Tenant saves racing the operator's Disable: whatever their order, the subscription ends disabled by the operator.
     const raced = await Promise.all([
@@ -173,7 +173,7 @@ describe('endpoint health (real PostgreSQL, real Kafka, real receivers)', () => 
   it("an operator's Disable leaves a subscription the endpoint disabled as it was, with its reason", async () => {
     const { runtime, messages } = await dispatcher({});
     const domain = uniqueDomain();
-    await messages.put({ caller: caller(domain), body: { eventNames: [EVT], url: 'http://127.0.0.1:9/hook', sealedSecret: runtime.box.encrypt(newSharedSecret(), domain) } });
+    await messages.put({ caller: caller(domain), body: { eventNames: [EVT], url: 'http://127.0.0.1:9/hook', sharedSecret: newSharedSecret() } });
     await runtime.state.disable(domain, 'gone');
     const gone = await viewOf(messages, domain);
     expect(await messages.disable({ caller: caller(domain), body: {} })).toEqual({ ok: true, result: gone });
@@ -184,7 +184,7 @@ describe('endpoint health (real PostgreSQL, real Kafka, real receivers)', () => 
     const { runtime, messages } = await dispatcher({});
     const domain = uniqueDomain();
     const url = 'http://127.0.0.1:9/hook';
-    const save = () => messages.put({ caller: caller(domain), body: { eventNames: [EVT], url, sealedSecret: runtime.box.encrypt(newSharedSecret(), domain) } });
+    const save = () => messages.put({ caller: caller(domain), body: { eventNames: [EVT], url, sharedSecret: newSharedSecret() } });
     await save();
     await runtime.state.disable(domain, 'gone');
     const rotated = await save();

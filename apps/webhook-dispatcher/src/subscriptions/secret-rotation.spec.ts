@@ -31,7 +31,7 @@ describe('rotating the shared secret without a gap (RPC handlers, real PostgreSQ
 
   const caller = (domain: string): CallerContext => ({ domain, source: 'client', requestId: 'r' });
   const save = async (domain: string, url: string, secret: string) => {
-    const reply = await messages.put({ caller: caller(domain), body: { eventNames: [EVT], url, sealedSecret: runtime.box.encrypt(secret, domain) } });
+    const reply = await messages.put({ caller: caller(domain), body: { eventNames: [EVT], url, sharedSecret: secret } });
     if (!reply.ok) throw new Error(JSON.stringify(reply.problem));
     return reply.result;
   };

@@ -109,7 +109,7 @@ describe('Ed25519 signing keys: publication before signing, retirement after (RP
     ok(await subscriptions.put({ caller: caller(domain), body: { eventNames: [EVT], url: receiver.url, signatureScheme: 'ed25519' } }));
     const [kid] = (await jwks(domain)).keys.map((k) => k.kid);
     const secret = newSharedSecret();
-    const hmac = ok(await subscriptions.put({ caller: caller(domain), body: { eventNames: [EVT], url: receiver.url, sealedSecret: runtime.box.encrypt(secret, domain) } }));
+    const hmac = ok(await subscriptions.put({ caller: caller(domain), body: { eventNames: [EVT], url: receiver.url, sharedSecret: secret } }));
     expect(hmac.signatureScheme).toBe('hmac-sha256');
     const byHmac = await testCall(domain);
     expect(String(byHmac.headers['webhook-signature'])).toMatch(/^v1,/);
@@ -124,7 +124,7 @@ describe('Ed25519 signing keys: publication before signing, retirement after (RP
     const rows = await db.pool.query('select secret_sealed is not null as kept from webhook_subscriptions where domain = $1', [domain]);
     expect(rows.rows).toEqual([{ kept: true }]);
     const sealed = await db.pool.query('select private_seed_sealed from webhook_signing_keys where domain = $1', [domain]);
-    expect(sealed.rows[0].private_seed_sealed).toMatch(/^v1\./);
+    expect(sealed.rows[0].private_seed_sealed).toMatch(new RegExp(`^v2\\.${runtime.box.sealingKeyId}\\.`));
     expect(() => runtime.box.decrypt(sealed.rows[0].private_seed_sealed, domain)).toThrow(); // sealed to the domain and the key, not the domain alone
   });
 
@@ -205,7 +205,7 @@ describe('Ed25519 signing keys: publication before signing, retirement after (RP
     const noSecret = await subscriptions.put({ caller: caller(domain), body: { eventNames: [EVT], url: receiver.url } });
     expect(noSecret).toMatchObject({ ok: false, problem: { kind: 'validation', fieldErrors: { sharedSecret: ['sharedSecret is required.'] } } });
     expect(await keys.rotate({ caller: caller(domain), body: {} })).toMatchObject({ ok: false, problem: { kind: 'not-found' } });
-    ok(await subscriptions.put({ caller: caller(domain), body: { eventNames: [EVT], url: receiver.url, sealedSecret: runtime.box.encrypt(newSharedSecret(), domain) } }));
+    ok(await subscriptions.put({ caller: caller(domain), body: { eventNames: [EVT], url: receiver.url, sharedSecret: newSharedSecret() } }));
     expect(await keys.rotate({ caller: caller(domain), body: {} })).toMatchObject({ ok: false, problem: { kind: 'conflict' } });
     expect(await jwks(domain)).toEqual({ keys: [] });
   });

@@ -1,6 +1,6 @@
 import { secretId } from '@tailsync/webhooks';
-import { type SecretBox } from '@tailsync/service-kit';
 import type { StoredSubscription, SubscriptionStore } from './subscription.store';
+import { type SecretBox } from '../sealing/secret-box';
 
 /**
  * The secrets that sign a callback now: the current one first (it alone signs the JWT), then the

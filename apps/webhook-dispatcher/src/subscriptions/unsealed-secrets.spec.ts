@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { SecretBox, SecretBoxError } from '@tailsync/service-kit';
 import { UnsealedSecrets } from './unsealed-secrets';
+import { SecretBox, SecretBoxError } from '../sealing/secret-box';
 
 describe('UnsealedSecrets: each sealed secret unsealed once', () => {
   const box = new SecretBox(randomBytes(32).toString('base64'));

@@ -1,4 +1,4 @@
-import type { SecretBox } from '@tailsync/service-kit';
+import type { SecretBox } from '../sealing/secret-box';
 
 /** Secrets kept at most; past it the longest kept is dropped. */
 const MAX_KEPT = 10_000;

@@ -1,6 +1,5 @@
 import type { INestApplicationContext, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { SecretBox } from '@tailsync/service-kit';
 import type { Pool } from 'pg';
 import { AttemptSender } from '../attempts/attempt.sender';
 import type { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
@@ -17,6 +16,7 @@ import { SubscriptionStore } from '../subscriptions/subscription.store';
 import { DispatcherLifecycle } from '../wiring/dispatcher-lifecycle';
 import { DispatcherModule } from '../wiring/dispatcher.module';
 import type { DispatcherSettings } from '../wiring/dispatcher-settings';
+import { SecretBox } from '../sealing/secret-box';
 
 /**
  * One dispatcher copy built by Nest as the app builds it (DispatcherModule), without its gRPC

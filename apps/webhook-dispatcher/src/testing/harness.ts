@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { RISK_ASSESSMENT_EXECUTED, WEBHOOK_SUBSCRIPTIONS_TOPIC } from '@tailsync/contracts';
-import { ensureTopics, kafkaConnection, newServiceKeys, SecretBox, type KafkaConnection, type KafkaSettings } from '@tailsync/service-kit';
+import { ensureTopics, kafkaConnection, newServiceKeys, type KafkaConnection, type KafkaSettings } from '@tailsync/service-kit';
 import { secretId } from '@tailsync/webhooks';
 import { loadConfig } from '@tailsync/service-kit';
 import { Pool } from 'pg';
@@ -13,6 +13,7 @@ import { BatchPools } from '../delivery-log/batch-pools';
 import { DeliveryLog } from '../delivery-log/delivery-log.store';
 import { NewDeliveries } from '../delivery-log/new-deliveries.store';
 import { DeliveryLeases } from '../scheduling/delivery-leases.store';
+import { SecretBox } from '../sealing/secret-box';
 
 /** The real PostgreSQL and Kafka `npm test` started (never mocks), with its Kafka client settings. */
 export function infraEnv(): KafkaSettings & { DATABASE_URL: string; KAFKA_BROKERS: string } {

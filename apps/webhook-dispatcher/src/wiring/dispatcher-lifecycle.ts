@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { PG_POOL, SecretBox } from '@tailsync/service-kit';
+import { PG_POOL } from '@tailsync/service-kit';
 import type { Pool } from 'pg';
 import { AttemptSender } from '../attempts/attempt.sender';
 import { BackfillWorker } from '../backfill/backfill.worker';
@@ -12,6 +12,7 @@ import { SubscriptionCache } from '../subscriptions/subscription-cache';
 import { SubscriptionEventsPublisher } from '../subscriptions/subscription-events.publisher';
 import { backfillSecretIds } from '../subscriptions/subscription-secrets';
 import { SubscriptionStore } from '../subscriptions/subscription.store';
+import { SecretBox } from '../sealing/secret-box';
 
 /** The order one dispatcher copy's moving parts start and stop in (app.module.ts runs it with Nest's hooks). */
 @Injectable()
@@ -45,7 +46,8 @@ export class DispatcherLifecycle {
     this.scheduler.start();
     await this.consumer.start();
     this.backfills.start();
-    this.logger.log({ msg: 'delivering webhooks', allowPrivateUrls: this.config.WEBHOOK_ALLOW_PRIVATE_URLS });
+    // The sealing key's id (public, in every sealed value) tells an operator replacing the key which copies seal with the new one.
+    this.logger.log({ msg: 'delivering webhooks', allowPrivateUrls: this.config.WEBHOOK_ALLOW_PRIVATE_URLS, sealingKeyId: this.box.sealingKeyId });
   }
 
   /** Gives back its backfill jobs, stops consuming, finishes and records the attempts in flight, closes connections (not the pools). */

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { INSTANCE_ID, kafkaConnection, PG_POOL, SecretBox } from '@tailsync/service-kit';
+import { INSTANCE_ID, kafkaConnection, PG_POOL } from '@tailsync/service-kit';
 import type { Pool } from 'pg';
 import { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
 import { CallbackKeys } from '../subscriptions/callback-keys';
@@ -8,6 +8,7 @@ import { SubscriptionEventsPublisher } from '../subscriptions/subscription-event
 import { SubscriptionState } from '../subscriptions/subscription-state';
 import { SubscriptionStore } from '../subscriptions/subscription.store';
 import { UnsealedSecrets } from '../subscriptions/unsealed-secrets';
+import { SecretBox } from '../sealing/secret-box';
 
 /** Subscriptions: stored, cached in memory, their changes published; the keys their callbacks are signed with. */
 @Module({

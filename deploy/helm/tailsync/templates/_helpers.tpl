@@ -60,7 +60,6 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
 {{- if eq $app.key "gateway" }}
 - admin_token
 - jwt_secret
-- webhook_secret_key
 - service_signing_key
 - gateway_database_password
 {{- else if eq $app.key "tailSync" }}
@@ -147,8 +146,6 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
   value: /run/secrets/admin_token
 - name: JWT_SECRET_FILE
   value: /run/secrets/jwt_secret
-- name: WEBHOOK_SECRET_KEY_FILE
-  value: /run/secrets/webhook_secret_key
 - name: SERVICE_SIGNING_KEY_FILE
   value: /run/secrets/service_signing_key
 # Every copy of each service: its headless Service resolves to each ready pod (round robin).

@@ -5,9 +5,7 @@ import {
   ApiOperation, ApiTags,
 } from '@nestjs/swagger';
 import { PutSubscriptionRequest } from '@tailsync/contracts';
-import { SecretBox } from '@tailsync/service-kit';
 import { Caller } from '../../auth/interface/caller.decorator';
-import { GatewayConfig } from '../../config/gateway.config';
 import { deliveriesRequest } from './deliveries-request';
 import { DispatcherClient } from '../../services/infrastructure/dispatcher.client';
 import { atLeast } from '../../services/infrastructure/request-budget';
@@ -25,15 +23,10 @@ export const TEST_CALL_MIN_WAIT_MS = 12_000;
 @ApiServiceUnavailableResponse({ description: 'The service did not answer in time, or is down; Retry-After: 1.' })
 @Controller('WebhookSubscriptions')
 export class WebhookSubscriptionsController {
-  private readonly box: SecretBox;
-
   constructor(
     private readonly dispatcher: DispatcherClient,
-    private readonly config: GatewayConfig,
     private readonly testCalls: TestCallLimit,
-  ) {
-    this.box = new SecretBox(config.WEBHOOK_SECRET_KEY);
-  }
+  ) {}
 
   @Post()
   @HttpCode(200)
@@ -41,11 +34,11 @@ export class WebhookSubscriptionsController {
   @ApiOkResponse({ type: SubscriptionView })
   @ApiConflictResponse({ description: 'The subscription is disabled by the operator (disabledReason `operator`): only an operator can enable it.' })
   async put(@Caller() caller: BudgetedCaller, @Body() body: SubscriptionDto): Promise<SubscriptionView> {
-    // Sealed here, so the secret never travels between services in clear; the dispatcher stores the sealed text.
+    // Passed on as it came, over the mutually authenticated channel: only the dispatcher holds the key that seals it.
     const request: PutSubscriptionRequest = {
       eventNames: body.eventNames,
       url: body.url,
-      ...(body.sharedSecret === undefined ? {} : { sealedSecret: this.box.encrypt(body.sharedSecret, caller.domain) }),
+      ...(body.sharedSecret === undefined ? {} : { sharedSecret: body.sharedSecret }),
       ...(body.signatureScheme === undefined ? {} : { signatureScheme: body.signatureScheme }),
       ...(body.maxPerSecond === undefined ? {} : { maxPerSecond: body.maxPerSecond }),
       ...(body.maxInFlight === undefined ? {} : { maxInFlight: body.maxInFlight }),

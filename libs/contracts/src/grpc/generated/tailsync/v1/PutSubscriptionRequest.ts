@@ -5,10 +5,6 @@ export interface PutSubscriptionRequest {
   'eventNames'?: (string)[];
   'url'?: (string);
   /**
-   * Absent: an "ed25519" subscription saved without a shared secret.
-   */
-  'sealedSecret'?: (string);
-  /**
    * "hmac-sha256" (default) | "ed25519".
    */
   'signatureScheme'?: (string);
@@ -21,7 +17,12 @@ export interface PutSubscriptionRequest {
    * "none" (default) | "fifo": one at a time, in the order on the input topic.
    */
   'ordering'?: (string);
-  '_sealedSecret'?: "sealedSecret";
+  /**
+   * Absent: an "ed25519" subscription saved without a shared secret. In clear on the mutually
+   * authenticated channel; the dispatcher seals it before it is stored.
+   */
+  'sharedSecret'?: (string);
+  '_sharedSecret'?: "sharedSecret";
   '_signatureScheme'?: "signatureScheme";
   '_maxPerSecond'?: "maxPerSecond";
   '_maxInFlight'?: "maxInFlight";
@@ -32,10 +33,6 @@ export interface PutSubscriptionRequest__Output {
   'eventNames': (string)[];
   'url': (string);
   /**
-   * Absent: an "ed25519" subscription saved without a shared secret.
-   */
-  'sealedSecret'?: (string);
-  /**
    * "hmac-sha256" (default) | "ed25519".
    */
   'signatureScheme'?: (string);
@@ -48,7 +45,12 @@ export interface PutSubscriptionRequest__Output {
    * "none" (default) | "fifo": one at a time, in the order on the input topic.
    */
   'ordering'?: (string);
-  '_sealedSecret'?: "sealedSecret";
+  /**
+   * Absent: an "ed25519" subscription saved without a shared secret. In clear on the mutually
+   * authenticated channel; the dispatcher seals it before it is stored.
+   */
+  'sharedSecret'?: (string);
+  '_sharedSecret'?: "sharedSecret";
   '_signatureScheme'?: "signatureScheme";
   '_maxPerSecond'?: "maxPerSecond";
   '_maxInFlight'?: "maxInFlight";
