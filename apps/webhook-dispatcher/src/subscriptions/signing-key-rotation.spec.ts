@@ -134,7 +134,7 @@ describe('Ed25519 signing keys: publication before signing, retirement after (RP
     for (const domain of [deleted, switched]) ok(await subscriptions.put({ caller: caller(domain), body: { eventNames: [EVT], url: receiver.url, signatureScheme: 'ed25519' } }));
     const t0 = Date.now();
     ok(await subscriptions.delete({ caller: caller(deleted), body: {} }));
-    ok(await subscriptions.put({ caller: caller(switched), body: { eventNames: [EVT], url: receiver.url, sealedSecret: runtime.box.encrypt(newSharedSecret(), switched) } }));
+    ok(await subscriptions.put({ caller: caller(switched), body: { eventNames: [EVT], url: receiver.url, sharedSecret: newSharedSecret() } }));
     // Still published while callbacks signed just before may be verified...
     expect((await jwks(deleted)).keys).toHaveLength(1);
     expect((await jwks(switched)).keys).toHaveLength(1);
@@ -192,7 +192,7 @@ describe('Ed25519 signing keys: publication before signing, retirement after (RP
       expect(await keys.revoke({ caller: caller(domain), body: { kid } })).toMatchObject({ ok: false, problem: { kind: 'not-found' } });
     }
     expect((await kids(other))).toEqual([theirs]);
-    ok(await subscriptions.put({ caller: caller(domain), body: { eventNames: [EVT], url: receiver.url, sealedSecret: runtime.box.encrypt(newSharedSecret(), domain) } }));
+    ok(await subscriptions.put({ caller: caller(domain), body: { eventNames: [EVT], url: receiver.url, sharedSecret: newSharedSecret() } }));
     expect(ok(await keys.revoke({ caller: caller(domain), body: { kid: mine } }))).toEqual({ items: [] });
     expect(await jwks(domain)).toEqual({ keys: [] });
     expect(await keys.revoke({ caller: caller(domain), body: { kid: mine } })).toMatchObject({ ok: false, problem: { kind: 'not-found' } });
