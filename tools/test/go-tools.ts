@@ -70,7 +70,11 @@ export const COMPOSE: GoTool = {
   ldflags: '-X github.com/docker/compose/v2/internal.Version=v2.40.3',
 };
 
-export const GO_TOOLS = [JAEGER, PROMTOOL, HELM, KUBECONFORM, COMPOSE] as const;
+/**
+ * In the order the suite needs them, which is the order the runner builds them in, one at a time:
+ * Nx runs e2e (Jaeger) before tools, whose chart test (Helm, kubeconform) runs before the rules test.
+ */
+export const GO_TOOLS = [JAEGER, HELM, KUBECONFORM, PROMTOOL, COMPOSE] as const;
 export type GoToolName = (typeof GO_TOOLS)[number]['name'];
 
 export function goTool(name: string): GoTool {
