@@ -9,28 +9,36 @@ import { GO_TOOLS, TOOLS_BY_PROJECT, type GoTool } from './go-tools';
 const BACKGROUND_NICENESS = 10;
 
 export class BackgroundToolBuilds {
-  private readonly outcomes = new Map<GoTool, BuildOutcome | 'running'>();
+  private readonly outcomes = new Map<GoTool, BuildOutcome | 'queued' | 'running'>();
+  private stopped = false;
 
   private constructor(private readonly log: (line: string) => void) {}
 
-  /** Starts the builds the given projects' tests need (all projects when none are named). */
+  /**
+   * Starts the builds the given projects' tests need (all projects when none are named), one at
+   * a time in GO_TOOLS' order: side by side, each would compile the standard library and the
+   * packages they share itself (Go's cache shares a finished compile, not one in progress), and
+   * the first one needed would share the CPU. After Jaeger and Helm, kubeconform takes 7
+   * CPU-seconds instead of 42 alone.
+   */
   static start(projects: string[] | undefined, log: (line: string) => void): BackgroundToolBuilds {
     const builds = new BackgroundToolBuilds(log);
     const names = new Set(Object.entries(TOOLS_BY_PROJECT).flatMap(([project, tools]) => (!projects || projects.includes(project) ? tools : [])));
-    for (const tool of GO_TOOLS.filter((t) => names.has(t.name))) builds.begin(tool);
+    const queue = GO_TOOLS.filter((t) => names.has(t.name));
+    for (const tool of queue) builds.outcomes.set(tool, 'queued');
+    void builds.buildInTurn(queue);
     return builds;
   }
 
-  private begin(tool: GoTool): void {
-    this.outcomes.set(tool, 'running');
-    void buildGoTool(tool, { niceness: BACKGROUND_NICENESS }).then(
-      (outcome) => {
-        this.outcomes.set(tool, outcome);
-        if (outcome.state === 'built') this.log(`${tool.name} ${tool.version} built in ${outcome.seconds.toFixed(1)} s (in the background)`);
-        if (outcome.state === 'failed') this.log(`${tool.name} ${tool.version} FAILED to build; the tests that need it fail:\n${outcome.report}`);
-      },
-      (error: unknown) => this.outcomes.set(tool, { state: 'failed', report: String(error) }),
-    );
+  private async buildInTurn(queue: GoTool[]): Promise<void> {
+    for (const tool of queue) {
+      if (this.stopped) return;
+      this.outcomes.set(tool, 'running');
+      const outcome = await buildGoTool(tool, { niceness: BACKGROUND_NICENESS }).catch((error: unknown): BuildOutcome => ({ state: 'failed', report: String(error) }));
+      this.outcomes.set(tool, outcome);
+      if (outcome.state === 'built') this.log(`${tool.name} ${tool.version} built in ${outcome.seconds.toFixed(1)} s (in the background)`);
+      if (outcome.state === 'failed') this.log(`${tool.name} ${tool.version} FAILED to build; the tests that need it fail:\n${outcome.report}`);
+    }
   }
 
   /** One line per tool: built (how long), cached, failed, or unfinished when the run ended. */
@@ -38,6 +46,7 @@ export class BackgroundToolBuilds {
     return [...this.outcomes].map(([tool, outcome]) => {
       const name = `${tool.name} ${tool.version}`;
       if (outcome === 'running') return `${name}: still building when the run ended (stopped; Go's cache keeps the work done)`;
+      if (outcome === 'queued') return `${name}: not started when the run ended`;
       if (outcome.state === 'built') return `${name}: built in ${outcome.seconds.toFixed(1)} s`;
       if (outcome.state === 'cached') return `${name}: already built`;
       return `${name}: FAILED to build`;
@@ -45,6 +54,7 @@ export class BackgroundToolBuilds {
   }
 
   stop(): void {
+    this.stopped = true;
     stopBuilds();
   }
 }

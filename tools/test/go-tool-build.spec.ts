@@ -7,11 +7,12 @@ import { GoToolFiles } from './go-tool-cache';
 import type { GoTool } from './go-tools';
 
 /** A module of ours holding one `main` package, built as the runner builds Jaeger. */
-function localTool(dir: string, name: string, main: string): GoTool {
+function localTool(dir: string, name: string, main: string, files: Record<string, string> = {}): GoTool {
   const module = join(dir, name);
   mkdirSync(module, { recursive: true });
   writeFileSync(join(module, 'go.mod'), `module example.local/${name}\n\ngo 1.24\n`);
   writeFileSync(join(module, 'main.go'), main);
+  for (const [file, text] of Object.entries(files)) writeFileSync(join(module, file), text);
   return { name, pkg: '.', version: 'v0.0.1', source: { kind: 'our-module', dir: module } };
 }
 
@@ -35,11 +36,22 @@ describe('tools built from Go source (the runner builds them in the background)'
   it('builds a tool once into the machine-wide cache; the next caller finds it built', async () => {
     const tool = localTool(work, 'hello', HELLO);
     const first = await buildGoTool(tool, { niceness: 0 });
-    expect(first).toMatchObject({ state: 'built', path: join(work, 'cache', 'go-bin', 'hello@v0.0.1', 'hello') });
+    expect(first).toMatchObject({ state: 'built', path: expect.stringMatching(new RegExp(`^${join(work, 'cache', 'go-bin')}/hello@v0\\.0\\.1-[0-9a-f]{10}/hello$`)) });
     const path = (first as { path: string }).path;
     expect(spawnSync(path, { encoding: 'utf8' }).stdout).toBe('hello from a built tool\n');
     expect(new GoToolFiles(tool).timing()?.seconds).toBeGreaterThan(0);
     expect(await buildGoTool(tool, { niceness: 0 })).toEqual({ state: 'cached', path });
+  }, 120_000);
+
+  it('builds a tool again when its build tags change (a machine holding the old build)', async () => {
+    // Which greeting the binary prints depends on the `loud` tag alone.
+    const main = 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println(greeting) }\n';
+    const plain = localTool(work, 'greet', main, { 'quiet.go': '//go:build !loud\n\npackage main\n\nconst greeting = "hello"\n', 'loud.go': '//go:build loud\n\npackage main\n\nconst greeting = "HELLO"\n' });
+    const tagged: GoTool = { ...plain, tags: ['loud'] };
+    const first = (await buildGoTool(plain, { niceness: 0 })) as { path: string };
+    expect(await buildGoTool(tagged, { niceness: 0 })).toMatchObject({ state: 'built' });
+    expect(spawnSync(first.path, { encoding: 'utf8' }).stdout).toBe('hello\n');
+    expect(spawnSync(new GoToolFiles(tagged).binary, { encoding: 'utf8' }).stdout).toBe('HELLO\n');
   }, 120_000);
 
   it('builds once when two callers want the tool at the same moment', async () => {

@@ -1,12 +1,12 @@
 /**
  * Builds a Go tool into the machine-wide cache (go-tool-cache.ts), or waits for the process that
- * is already building it. Output is reproducible and small: `-trimpath`, no VCS stamp, no build
- * id, no symbol tables (`-s -w`, which also shortens the link of a large binary).
+ * is already building it, with the flags of go-build-flags.ts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { findGo } from '../ci/go';
+import { GO_BUILD_ENV, goBuildFlags } from './go-build-flags';
 import { GoToolFiles } from './go-tool-cache';
 import type { GoTool } from './go-tools';
 
@@ -58,10 +58,9 @@ async function build(tool: GoTool, files: GoToolFiles, { niceness }: BuildOption
   try {
     const go = findGo();
     if (!go) throw new Error('Go is not installed (Go 1.24 or later, https://go.dev/dl); the tests that need this tool cannot run');
-    const env = { ...process.env, CGO_ENABLED: '0', GOFLAGS: `${process.env.GOFLAGS ?? ''} -buildvcs=false`.trim() };
-    const ldflags = ['-s', '-w', '-buildid=', tool.ldflags].filter(Boolean).join(' ');
+    const env = { ...process.env, CGO_ENABLED: GO_BUILD_ENV.CGO_ENABLED, GOFLAGS: `${process.env.GOFLAGS ?? ''} ${GO_BUILD_ENV.GOFLAGS}`.trim() };
     const output = join(files.staging, tool.name);
-    const flags = ['-trimpath', `-ldflags=${ldflags}`];
+    const flags = goBuildFlags(tool);
     const step = (args: string[], cwd: string, extraEnv: NodeJS.ProcessEnv = {}) => runLogged(go, args, { cwd, env: { ...env, ...extraEnv }, out, niceness });
     switch (tool.source.kind) {
       case 'install':

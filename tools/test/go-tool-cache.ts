@@ -4,6 +4,9 @@
  * `$XDG_CACHE_HOME/tailsync/tools`, else `~/.cache/tailsync/tools`). Builds share Go's own module
  * and build caches (GOMODCACHE, GOCACHE), so tools with common dependencies compile them once.
  *
+ * A build is named after the tool, its pinned version and a digest of its build flags
+ * (go-build-flags.ts): a change of flags or tags builds it again.
+ *
  * Several processes may want one tool at once (the runner's background build, a test that needs
  * it): a lock directory names the building process, a `.failed` file keeps a failed build's last
  * lines for whoever waits.
@@ -11,6 +14,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { goBuildKey } from './go-build-flags';
 import type { GoTool } from './go-tools';
 
 export function toolsCacheDir(): string {
@@ -23,7 +27,7 @@ export class GoToolFiles {
   readonly dir: string;
 
   constructor(readonly tool: GoTool) {
-    this.dir = join(toolsCacheDir(), 'go-bin', `${tool.name}@${tool.version}`);
+    this.dir = join(toolsCacheDir(), 'go-bin', `${tool.name}@${tool.version}-${goBuildKey(tool)}`);
   }
 
   get binary(): string {
