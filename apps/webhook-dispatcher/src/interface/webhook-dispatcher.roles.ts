@@ -29,4 +29,6 @@ export const WEBHOOK_DISPATCHER_ROLES: MethodRoles<wire.WebhookDispatcherDefinit
   ListSigningKeys: ['tenant'],
   RotateSigningKey: ['tenant'],
   ReadActivity: ['operator'],
+  // The polling door: the tenant's own events only.
+  ListEvents: ['tenant'],
 };

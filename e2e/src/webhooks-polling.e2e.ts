@@ -1,0 +1,108 @@
+/**
+ * The polling door, GET /WebhookSubscriptions/Events: a domain's events oldest first, followed with
+ * an iterator, each with headers that our receiver package verifies exactly as it verifies the
+ * callback the receiver got; never another domain's events; every bad query a 400 problem.
+ */
+import { verifyStandardWebhook, verifyWebhookRequest, type WebhookJwks } from '@tailsync/webhooks';
+import { api, newServiceAccount, type TestAccount } from './support/accounts';
+import { eventually } from './support/eventually';
+import { baseUrl } from './support/test-stack';
+import { deliveryOf, EVT, publish, receiver, subscribed } from './support/webhooks';
+
+interface PolledEvent { eventId: string; eventName: string; occurredAt: string; payload: string; headers: Record<string, string> }
+interface EventPage { items: PolledEvent[]; iterator: string; done: boolean }
+
+async function door(account: TestAccount, query = ''): Promise<EventPage> {
+  const res = await api(account, 'GET', `/WebhookSubscriptions/Events${query}`);
+  expect(res.status).toBe(200);
+  return res.body as EventPage;
+}
+
+/** Every event the door shows the domain, page by page (`limit` each), from the start. */
+async function readAll(account: TestAccount, limit: number): Promise<{ pages: EventPage[]; items: PolledEvent[] }> {
+  const pages: EventPage[] = [];
+  let after = '';
+  for (;;) {
+    const page = await door(account, `?limit=${limit}${after && `&after=${after}`}`);
+    pages.push(page);
+    after = page.iterator;
+    if (page.done) break;
+  }
+  return { pages, items: pages.flatMap((p) => p.items) };
+}
+
+describe('the polling door', () => {
+  it("lists the domain's events oldest first with a working iterator, signed as their callbacks; another domain sees none", async () => {
+    const [s, other] = await Promise.all([subscribed(), subscribed()]);
+    const events = await publish(s.account.domain, 3);
+    const [otherEvent] = await publish(other.account.domain, 1);
+    for (const e of events) await deliveryOf(s.account, e.eventId, 'delivered');
+    await deliveryOf(other.account, otherEvent.eventId, 'delivered');
+
+    const { pages, items } = await readAll(s.account, 2);
+    expect(items.map((i) => i.eventId)).toEqual(events.map((e) => e.eventId));
+    expect(pages.map((p) => [p.items.length, p.done])).toEqual([[2, false], [1, true]]);
+
+    for (const item of items) {
+      // The payload is the exact body the receiver got; the headers verify it as that callback did.
+      const callback = s.receiver.requests.find((r) => r.headers['webhook-id'] === item.eventId)!;
+      expect(item.payload).toBe(callback.rawBody.toString('utf8'));
+      expect(item).toMatchObject({ eventName: EVT, occurredAt: JSON.parse(item.payload).occurredAt });
+      expect(item.headers).toMatchObject({ 'webhook-id': item.eventId, 'webhook-attempt': '1', 'content-type': 'application/json' });
+      expect(verifyStandardWebhook({ headers: item.headers, rawBody: item.payload, secret: s.secret })).toMatchObject({ ok: true, webhookId: item.eventId });
+      expect(verifyWebhookRequest({ authorizationHeader: item.headers.authorization, rawBody: item.payload, secret: s.secret })).toMatchObject({
+        ok: true, claims: { sub: s.account.domain, evt: EVT },
+      });
+      expect(verifyStandardWebhook({ headers: item.headers, rawBody: item.payload, secret: other.secret })).toMatchObject({ ok: false });
+    }
+    expect(JSON.stringify(items)).not.toContain(s.secret);
+
+    // Another domain's door: its own event only.
+    const theirs = await readAll(other.account, 500);
+    expect(theirs.items.map((i) => i.eventId)).toEqual([otherEvent.eventId]);
+
+    // Followed on from the last iterator: nothing, the same iterator; then the next event only.
+    const last = pages[pages.length - 1].iterator;
+    expect(await door(s.account, `?after=${last}`)).toEqual({ items: [], iterator: last, done: true });
+    const [later] = await publish(s.account.domain, 1);
+    const next = await eventually(async () => {
+      const page = await door(s.account, `?after=${last}`);
+      return page.items.length > 0 ? page : undefined;
+    }, 20_000);
+    expect(next.items.map((i) => i.eventId)).toEqual([later.eventId]);
+  });
+
+  it('signs with the domain key for an ed25519 subscription (verified with the public JWK Set)', async () => {
+    const [account, r] = await Promise.all([newServiceAccount(), receiver()]);
+    expect((await api(account, 'POST', '/WebhookSubscriptions', { eventNames: [EVT], url: r.url, signatureScheme: 'ed25519' })).status).toBe(200);
+    const [event] = await publish(account.domain, 1);
+    const [item] = await eventually(async () => {
+      const page = await door(account);
+      return page.items.length > 0 ? page.items : undefined;
+    }, 20_000);
+    expect(item.eventId).toBe(event.eventId);
+    expect(item.headers['webhook-signature']).toMatch(/^v1a,/);
+    const publicKeys = (await (await fetch(`${baseUrl()}/.well-known/webhooks/jwks.json?domain=${account.domain}`)).json()) as WebhookJwks;
+    expect(verifyStandardWebhook({ headers: item.headers, rawBody: item.payload, publicKeys })).toMatchObject({ ok: true });
+    expect(verifyWebhookRequest({ authorizationHeader: item.headers.authorization, rawBody: item.payload, publicKeys })).toMatchObject({ ok: true });
+  });
+
+  it('answers a bad iterator or limit with a 400 problem naming the field, and 404 without a subscription', async () => {
+    const s = await subscribed();
+    const cases: [string, string][] = [
+      ['?limit=0', 'limit'], ['?limit=501', 'limit'], ['?limit=abc', 'limit'], ['?limit=1.5', 'limit'],
+      ['?after=not%2Ban%2Fiterator', 'after'], [`?after=${'A'.repeat(65)}`, 'after'],
+      [`?after=${Buffer.from('d:12').toString('base64url')}`, 'after'], ['?after=', 'after'],
+    ];
+    for (const [query, field] of cases) {
+      const res = await api(s.account, 'GET', `/WebhookSubscriptions/Events${query}`);
+      expect([query, res.status, res.headers.get('content-type')]).toEqual([query, 400, expect.stringMatching(/^application\/problem\+json/)]);
+      expect([query, Object.keys(res.body.fieldErrors)]).toEqual([query, [field]]);
+    }
+    const unsubscribed = await newServiceAccount();
+    const none = await api(unsubscribed, 'GET', '/WebhookSubscriptions/Events');
+    expect(none.status).toBe(404);
+    expect((await api(null, 'GET', '/WebhookSubscriptions/Events')).status).toBe(401);
+  });
+});
+
