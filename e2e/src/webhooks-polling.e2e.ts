@@ -1,13 +1,19 @@
 /**
  * The polling door, GET /WebhookSubscriptions/Events: a domain's events oldest first, followed with
  * an iterator, each with headers that our receiver package verifies exactly as it verifies the
- * callback the receiver got; never another domain's events; every bad query a 400 problem.
+ * callback the receiver got; never another domain's events; every bad query a 400 problem. And
+ * `npm run cli -- listen`, which follows it to a local receiver that verifies what arrives.
  */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { verifyStandardWebhook, verifyWebhookRequest, type WebhookJwks } from '@tailsync/webhooks';
 import { api, newServiceAccount, type TestAccount } from './support/accounts';
 import { eventually } from './support/eventually';
 import { baseUrl } from './support/test-stack';
-import { deliveryOf, EVT, publish, receiver, subscribed } from './support/webhooks';
+import type { ReceivedRequest, ReceiverScript } from './support/receiver';
+import { deliveryOf, EVT, publish, receiver, subscribed, type Subscribed } from './support/webhooks';
+
+const ROOT = join(__dirname, '..', '..');
 
 interface PolledEvent { eventId: string; eventName: string; occurredAt: string; payload: string; headers: Record<string, string> }
 interface EventPage { items: PolledEvent[]; iterator: string; done: boolean }
@@ -106,3 +112,78 @@ describe('the polling door', () => {
   });
 });
 
+/** A laptop's receiver: verifies each request with our package and the subscription's secret, 204 or 401. */
+const verifying = (secret: string): ReceiverScript => (r: ReceivedRequest) => {
+  const token = verifyWebhookRequest({ authorizationHeader: r.headers.authorization, rawBody: r.rawBody, secret });
+  const standard = verifyStandardWebhook({ headers: r.headers, rawBody: r.rawBody, secret });
+  return { status: token.ok && standard.ok ? 204 : 401 };
+};
+
+/** `npm run cli -- listen …` signed in as the account; resolves when it exits. */
+function listen(account: TestAccount, args: string[]) {
+  const child = spawn(process.execPath, [join(ROOT, 'tools', 'run.js'), join(ROOT, 'tools', 'cli', 'main.ts'), 'listen', '--base-url', baseUrl(), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, TAILSYNC_CLIENT_ID: account.clientId, TAILSYNC_CLIENT_SECRET: account.clientSecret },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c) => (stdout += c));
+  child.stderr.on('data', (c) => (stderr += c));
+  const exited = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+  return { child, exited };
+}
+
+async function delivered(s: Subscribed, count: number) {
+  const events = await publish(s.account.domain, count);
+  for (const e of events) await deliveryOf(s.account, e.eventId, 'delivered');
+  return events;
+}
+
+describe('npm run cli -- listen --forward', () => {
+  it('forwards every event in order to a local receiver, which verifies each as a callback; a 503 is retried', async () => {
+    const s = await subscribed();
+    const events = await delivered(s, 3);
+    const laptop = await receiver((r) => (r.n === 2 ? { status: 503 } : verifying(s.secret)(r)));
+
+    const run = await listen(s.account, ['--forward', laptop.url, '--once']).exited;
+    expect(run.stderr).not.toContain(s.account.clientSecret);
+    expect(run.code).toBe(0);
+    // The second event answered 503 once, then came again (freshly signed) and was taken.
+    const ids = events.map((e) => e.eventId);
+    expect(laptop.requests.map((r) => [r.headers['webhook-id'], r.status])).toEqual([[ids[0], 204], [ids[1], 503], [ids[1], 204], [ids[2], 204]]);
+    for (const r of laptop.requests) {
+      const callback = s.receiver.requests.find((c) => c.headers['webhook-id'] === r.headers['webhook-id'])!;
+      expect(r.rawBody.equals(callback.rawBody)).toBe(true);
+    }
+    expect(run.stdout.trim().split('\n').map((line) => line.split(' ').slice(1, 2)[0])).toEqual([ids[0], ids[1], ids[1], ids[2]]);
+    expect(run.stderr).toMatch(/to go on from here: --after [A-Za-z0-9_-]+/);
+  }, 60_000);
+
+  it('keeps following: an event published while it runs reaches the receiver, and --after resumes past what it took', async () => {
+    const s = await subscribed();
+    const [first] = await delivered(s, 1);
+    const laptop = await receiver(verifying(s.secret));
+    const running = listen(s.account, ['--forward', laptop.url, '--interval', '200']);
+    await eventually(async () => laptop.requests.length >= 1, 30_000);
+    const [second] = await publish(s.account.domain, 1);
+    await eventually(async () => laptop.requests.length >= 2, 30_000);
+    running.child.kill('SIGINT');
+    const run = await running.exited;
+    expect(run.code).toBe(0);
+    expect(laptop.requests.map((r) => [r.headers['webhook-id'], r.status])).toEqual([[first.eventId, 204], [second.eventId, 204]]);
+
+    const after = /--after (\S+)/.exec(run.stderr)![1];
+    const [third] = await delivered(s, 1);
+    const resumed = await listen(s.account, ['--forward', laptop.url, '--once', '--after', after]).exited;
+    expect(resumed.code).toBe(0);
+    expect(laptop.requests.slice(2).map((r) => r.headers['webhook-id'])).toEqual([third.eventId]);
+  }, 90_000);
+
+  it('refuses to start without a receiver URL or credentials, and stops with the problem on a bad iterator', async () => {
+    const s = await subscribed();
+    const missing = await listen(s.account, []).exited;
+    expect([missing.code, missing.stderr]).toEqual([2, expect.stringContaining('--forward is required')]);
+    const bad = await listen(s.account, ['--forward', 'http://127.0.0.1:9/hook', '--after', 'nope']).exited;
+    expect([bad.code, bad.stderr]).toEqual([1, expect.stringContaining('400')]);
+  }, 60_000);
+});
