@@ -2,7 +2,8 @@
  * The polling door, GET /WebhookSubscriptions/Events: a domain's events oldest first, followed with
  * an iterator, each with headers that our receiver package verifies exactly as it verifies the
  * callback the receiver got; never another domain's events; every bad query a 400 problem. And
- * `npm run cli -- listen`, which follows it to a local receiver that verifies what arrives.
+ * `npm run cli -- listen` and `tailsync-webhooks listen`, which follow it to a local receiver that
+ * verifies what arrives.
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -119,11 +120,24 @@ const verifying = (secret: string): ReceiverScript => (r: ReceivedRequest) => {
   return { status: token.ok && standard.ok ? 204 : 401 };
 };
 
-/** `npm run cli -- listen …` signed in as the account; resolves when it exits. */
-function listen(account: TestAccount, args: string[]) {
-  const child = spawn(process.execPath, [join(ROOT, 'tools', 'run.js'), join(ROOT, 'tools', 'cli', 'main.ts'), 'listen', '--base-url', baseUrl(), ...args], {
+/** The two `listen` commands: the repository's CLI and the PyPI package's (from its source, as the Python e2e files run it). */
+const LISTENERS = {
+  npm: () => [process.execPath, join(ROOT, 'tools', 'run.js'), join(ROOT, 'tools', 'cli', 'main.ts')],
+  python: () => {
+    if (!process.env.TAILSYNC_TEST_PYTHON) throw new Error('TAILSYNC_TEST_PYTHON is not set: run the suite with `npm test`');
+    return [process.env.TAILSYNC_TEST_PYTHON, '-m', 'tailsync_webhooks'];
+  },
+};
+
+/** `npm run cli -- listen …` (or `tailsync-webhooks listen …`) signed in as the account; resolves when it exits. */
+function listen(account: TestAccount, args: string[], listener: keyof typeof LISTENERS = 'npm') {
+  const [command, ...prefix] = LISTENERS[listener]();
+  const child = spawn(command, [...prefix, 'listen', '--base-url', baseUrl(), ...args], {
     cwd: ROOT,
-    env: { ...process.env, TAILSYNC_CLIENT_ID: account.clientId, TAILSYNC_CLIENT_SECRET: account.clientSecret },
+    env: {
+      ...process.env, TAILSYNC_CLIENT_ID: account.clientId, TAILSYNC_CLIENT_SECRET: account.clientSecret,
+      PYTHONPATH: join(ROOT, 'sdks', 'python', 'src'), PYTHONDONTWRITEBYTECODE: '1',
+    },
   });
   let stdout = '';
   let stderr = '';
@@ -139,13 +153,13 @@ async function delivered(s: Subscribed, count: number) {
   return events;
 }
 
-describe('npm run cli -- listen --forward', () => {
-  it('forwards every event in order to a local receiver, which verifies each as a callback; a 503 is retried', async () => {
+describe('npm run cli -- listen --forward, and tailsync-webhooks listen --forward', () => {
+  it.each(['npm', 'python'] as const)('%s: forwards every event in order to a local receiver, which verifies each as a callback; a 503 is retried', async (listener) => {
     const s = await subscribed();
     const events = await delivered(s, 3);
     const laptop = await receiver((r) => (r.n === 2 ? { status: 503 } : verifying(s.secret)(r)));
 
-    const run = await listen(s.account, ['--forward', laptop.url, '--once']).exited;
+    const run = await listen(s.account, ['--forward', laptop.url, '--once'], listener).exited;
     expect(run.stderr).not.toContain(s.account.clientSecret);
     expect(run.code).toBe(0);
     // The second event answered 503 once, then came again (freshly signed) and was taken.
@@ -159,11 +173,11 @@ describe('npm run cli -- listen --forward', () => {
     expect(run.stderr).toMatch(/to go on from here: --after [A-Za-z0-9_-]+/);
   }, 60_000);
 
-  it('keeps following: an event published while it runs reaches the receiver, and --after resumes past what it took', async () => {
+  it.each([['npm', '200'], ['python', '0.2']] as const)('%s: keeps following: an event published while it runs reaches the receiver, and --after resumes past what it took', async (listener, interval) => {
     const s = await subscribed();
     const [first] = await delivered(s, 1);
     const laptop = await receiver(verifying(s.secret));
-    const running = listen(s.account, ['--forward', laptop.url, '--interval', '200']);
+    const running = listen(s.account, ['--forward', laptop.url, '--interval', interval], listener);
     await eventually(async () => laptop.requests.length >= 1, 30_000);
     const [second] = await publish(s.account.domain, 1);
     await eventually(async () => laptop.requests.length >= 2, 30_000);
@@ -174,16 +188,16 @@ describe('npm run cli -- listen --forward', () => {
 
     const after = /--after (\S+)/.exec(run.stderr)![1];
     const [third] = await delivered(s, 1);
-    const resumed = await listen(s.account, ['--forward', laptop.url, '--once', '--after', after]).exited;
+    const resumed = await listen(s.account, ['--forward', laptop.url, '--once', '--after', after], listener).exited;
     expect(resumed.code).toBe(0);
     expect(laptop.requests.slice(2).map((r) => r.headers['webhook-id'])).toEqual([third.eventId]);
   }, 90_000);
 
-  it('refuses to start without a receiver URL or credentials, and stops with the problem on a bad iterator', async () => {
+  it.each(['npm', 'python'] as const)('%s: refuses to start without a receiver URL, and stops with the problem on a bad iterator', async (listener) => {
     const s = await subscribed();
-    const missing = await listen(s.account, []).exited;
-    expect([missing.code, missing.stderr]).toEqual([2, expect.stringContaining('--forward is required')]);
-    const bad = await listen(s.account, ['--forward', 'http://127.0.0.1:9/hook', '--after', 'nope']).exited;
+    const missing = await listen(s.account, [], listener).exited;
+    expect([missing.code, missing.stderr]).toEqual([2, expect.stringMatching(/--forward/)]);
+    const bad = await listen(s.account, ['--forward', 'http://127.0.0.1:9/hook', '--after', 'nope'], listener).exited;
     expect([bad.code, bad.stderr]).toEqual([1, expect.stringContaining('400')]);
   }, 60_000);
 });
