@@ -218,6 +218,7 @@ describe('the public JWK Set read through the gateway', () => {
       ['RecoverDeliveries', { since: '2026-01-01T00:00:00Z' }], ['BackfillDeliveries', { since: '2026-01-01T00:00:00Z' }],
       ['GetBackfill', { backfillId: randomUUID() }], ['CancelBackfill', { backfillId: randomUUID() }], ['ListBackfills', {}],
       ['ListSigningKeys', {}], ['RotateSigningKey', {}], ['RevokeSigningKey', { kid: 'k' }], ['RevokeSigningKeyByOperator', { kid: 'k' }], ['ReadActivity', { since: '2026-01-01T00:00:00Z' }],
+      ['ListEvents', {}],
     ];
     for (const [method, request] of tenantMethods) {
       const { error } = await call(dispatcher, method, request, tokens[0]);

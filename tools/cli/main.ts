@@ -4,6 +4,7 @@
  */
 import { createServiceAccountCommand } from './create-service-account';
 import { kafkaPrincipalsCommand } from './kafka-principals';
+import { listenCommand } from './listen/listen-command';
 import { migrateServicesCommand } from './migrate';
 import { publishRiskAssessmentCommand } from './publish-risk-assessment';
 import { rebuildProjectionsCommand } from './rebuild-projections';
@@ -40,6 +41,10 @@ export const COMMANDS: Record<string, Command> = {
   'publish-risk-assessment': {
     run: (argv) => publishRiskAssessmentCommand(argv),
     summary: 'publish Product.RiskAssessmentExecuted event(s) for a domain to Kafka',
+  },
+  listen: {
+    run: (argv) => listenCommand(argv),
+    summary: "forward your domain's webhook events, signed, to a local receiver (follows GET /WebhookSubscriptions/Events)",
   },
 };
 

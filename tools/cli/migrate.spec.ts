@@ -35,7 +35,7 @@ describe('npm run migrate', () => {
     expect(first.stdout.trim().split('\n')).toEqual([
       'event-store: applied 20261124090000000_event-store-tables',
       'tail-sync: applied 20261124090100000_tail-ids, 20261124090200000_read-model, 20261124090300000_tail-reservations, 20261126130000000_event-log-binding',
-      'webhook-dispatcher: applied 20261124090000000_dispatcher-tables, 20261124160000000_subscription-change-notices, 20261126120000000_subscription-event-outbox, 20261126160000000_ed25519-signing-keys, 20261126170000000_flow-control, 20261126190000000_fifo-ordering, 20261126200000000_delivery-backfill, 20261126210000000_delivery-trace-context, 20261126220000000_delivery-log-partitions, 20261128070000000_backfill-jobs',
+      'webhook-dispatcher: applied 20261124090000000_dispatcher-tables, 20261124160000000_subscription-change-notices, 20261126120000000_subscription-event-outbox, 20261126160000000_ed25519-signing-keys, 20261126170000000_flow-control, 20261126190000000_fifo-ordering, 20261126200000000_delivery-backfill, 20261126210000000_delivery-trace-context, 20261126220000000_delivery-log-partitions, 20261128070000000_backfill-jobs, 20261128100000000_withdrawn-signing-keys, 20261128100100000_event-feed-order',
       'gateway: applied 20261124090000000_service-accounts, 20261124090100000_console-sessions, 20261126130000000_auth-failures, 20261126130100000_tokens-valid-after, 20261126130200000_test-calls, 20261128070000000_auth-attempts',
     ]);
     const again = migrate({ DATABASE_URL: url, EVENT_STORE: 'postgres' });

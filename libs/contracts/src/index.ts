@@ -6,6 +6,7 @@ export * from './tail-properties';
 export * from './tail-commands';
 export * from './webhooks';
 export * from './webhook-subscription-events';
+export * from './webhook-event-feed';
 export * from './tails';
 export * from './cloudevents';
 export * from './kafka';

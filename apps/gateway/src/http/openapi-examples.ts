@@ -32,6 +32,15 @@ const DELIVERY_ID = '5d1c0e4f-2a3b-4c5d-8e6f-7a8b9c0d1e2f';
 const delivery = { id: DELIVERY_ID, eventId: EVENT_ID, eventName: 'Product.RiskAssessmentExecuted', status: 'delivered', createdAt: AT, recoveryId: null, backfillId: null, attempts: [attempt] };
 const backfill = { backfillId: '8e2d4c6a-1b3f-4a5e-9c7d-0f1e2d3c4b5a', since: '2026-01-01T00:00:00.000Z', state: 'done', eventsFound: 42, eventsStored: 40, startedAt: AT, finishedAt: AT };
 const diagnostics = { url: subscription.url, statusCode: 204, durationMs: 41, error: null, responseBodySnippet: '' };
+const polledEvent = {
+  eventId: EVENT_ID, eventName: 'Product.RiskAssessmentExecuted', occurredAt: AT,
+  payload: `{"eventId":"${EVENT_ID}","eventName":"Product.RiskAssessmentExecuted","occurredAt":"${AT}","domain":"acme","data":{"score":3}}`,
+  headers: {
+    'content-type': 'application/json', authorization: 'Token eyJhbGciOiJIUzI1NiIsImtpZCI6IjNmOWMyZTFkNWI3YTRjOGUifQ.eyJwYXlsb2FkSGFzaCI6IuKApiJ9.c2lnbmF0dXJl',
+    'user-agent': 'tailsync-webhooks/15.4.9707.25929', 'webhook-id': EVENT_ID, 'webhook-attempt': '1', 'webhook-timestamp': '1767268800',
+    'webhook-signature': 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+  },
+};
 const activity = { tailsWritten: [3, 0, 12], eventsConsumed: [5, 2, 0], delivered: [5, 2, 0], failed: [0, 0, 0], skipped: [0, 0, 0] };
 
 export const SCHEMA_EXAMPLES: Record<string, unknown> = {
@@ -62,6 +71,8 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   TestSubscriptionDto: { payloadToEcho: { hello: 'world' } },
   TestResultView: { success: true, diagnostics },
   DeliveryPageView: { items: [delivery], nextCursor: null },
+  PolledEventView: polledEvent,
+  EventPageView: { items: [polledEvent], iterator: 'ZTE6ODQyOjE3', done: true },
   RecoverDeliveriesDto: { since: '2026-01-01T00:00:00Z', until: '2026-01-02T00:00:00Z' },
   RecoveryView: { recoveryId: '3c9b7a1e-5d2f-4e6a-8b0c-1d2e3f4a5b6c', deliveries: 12 },
   BackfillDeliveriesDto: { since: '2026-01-01T00:00:00Z' },

@@ -29,6 +29,7 @@ export const OPERATIONS: Record<string, { operationId: string; summary: string }
   'GET /WebhookSubscriptions/Deliveries/Backfill/{backfillId}': { operationId: 'getBackfill', summary: 'One of your backfill jobs' },
   'DELETE /WebhookSubscriptions/Deliveries/Backfill/{backfillId}': { operationId: 'cancelBackfill', summary: 'Cancel a queued or running backfill job' },
   'POST /WebhookSubscriptions/Deliveries/{id}/Redeliver': { operationId: 'redeliverDelivery', summary: 'Send one failed delivery again' },
+  'GET /WebhookSubscriptions/Events': { operationId: 'listWebhookEvents', summary: 'Your events, oldest first, signed as callbacks (the polling door)' },
   'GET /WebhookSubscriptions/SigningKeys': { operationId: 'listSigningKeys', summary: "Your domain's Ed25519 signing keys" },
   'POST /WebhookSubscriptions/SigningKeys/Rotate': { operationId: 'rotateSigningKey', summary: "Rotate your domain's Ed25519 signing key" },
   'POST /WebhookSubscriptions/SigningKeys/{kid}/Revoke': { operationId: 'revokeSigningKey', summary: 'Revoke a signing key now' },

@@ -5,6 +5,7 @@ import { type DeliveryOrdering, type DeliveryStatus, mapReply, ok, type Signatur
 import { INSTANCE_ID, pingReply, READINESS_CHECKS, ReadinessCheck, ServedCalls } from '@tailsync/service-kit';
 import { AdminRequests } from './admin-requests';
 import { BackfillRequests } from './backfill-requests';
+import { EventFeedRequests } from './event-feed-requests';
 import { RecoveryRequests } from './recovery-requests';
 import { SigningKeyRequests } from './signing-key-requests';
 import { SubscriptionRequests } from './subscription-requests';
@@ -26,6 +27,7 @@ export class WebhookDispatcherGrpc {
     private readonly admin: AdminRequests,
     @Inject(READINESS_CHECKS) private readonly checks: ReadinessCheck[],
     @Inject(INSTANCE_ID) private readonly instance: string,
+    private readonly eventFeed: EventFeedRequests,
   ) {}
 
   @GrpcMethod('WebhookDispatcher', 'Ping')
@@ -135,6 +137,11 @@ export class WebhookDispatcherGrpc {
   @GrpcMethod('WebhookDispatcher', 'ReadActivity')
   readActivity(body: wire.ActivityRequest__Output, _: unknown, call: Call) {
     return this.calls.answer(call, body, (request) => this.admin.activity(request));
+  }
+
+  @GrpcMethod('WebhookDispatcher', 'ListEvents')
+  listEvents(body: wire.ListEventsRequest__Output, _: unknown, call: Call) {
+    return this.calls.reply(call, body, 'page', (request) => this.eventFeed.list(request));
   }
 }
 

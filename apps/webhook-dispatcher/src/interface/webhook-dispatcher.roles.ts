@@ -33,4 +33,6 @@ export const WEBHOOK_DISPATCHER_ROLES: MethodRoles<wire.WebhookDispatcherDefinit
   RevokeSigningKey: ['tenant'],
   RevokeSigningKeyByOperator: ['operator'],
   ReadActivity: ['operator'],
+  // The polling door: the tenant's own events only.
+  ListEvents: ['tenant'],
 };

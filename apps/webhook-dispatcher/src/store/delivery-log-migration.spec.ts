@@ -45,7 +45,7 @@ describe('moving a filled delivery log into weekly partitions (real PostgreSQL)'
     expect(before).toEqual({ d: 100_000, a: 100_000 });
 
     const [run] = await runMigrations(admin, [DISPATCHER_MIGRATIONS], { schema: schema.schema, logger: quiet });
-    expect(run.applied).toEqual([PARTITIONS, '20261128070000000_backfill-jobs']);
+    expect(run.applied).toEqual([PARTITIONS, '20261128070000000_backfill-jobs', '20261128100000000_withdrawn-signing-keys', '20261128100100000_event-feed-order']);
 
     // every row is in the partitioned tables, all in the first partition (no row was moved)
     const after = (await pool.query(`select count(*)::int as d, (select count(*)::int from webhook_attempts) as a,

@@ -65,6 +65,7 @@ describe("the dispatcher's migrations (real PostgreSQL)", () => {
         '20261126160000000_ed25519-signing-keys', '20261126170000000_flow-control', '20261126190000000_fifo-ordering',
         '20261126200000000_delivery-backfill', '20261126210000000_delivery-trace-context', '20261126220000000_delivery-log-partitions',
         '20261128070000000_backfill-jobs', '20261128100000000_withdrawn-signing-keys',
+        '20261128100100000_event-feed-order',
       ]);
       expect(await schemaLayout(pool, old.schema)).toEqual(await schemaLayout(pool, fresh.schema));
       expect((await pool.query(`select domain, status from "${old.schema}".webhook_deliveries`)).rows).toEqual([{ domain: 'acme', status: 'skipped' }]);

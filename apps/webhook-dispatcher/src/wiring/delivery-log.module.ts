@@ -7,6 +7,7 @@ import { BatchPools } from '../delivery-log/batch-pools';
 import { DeliveryLogRetention } from '../delivery-log/delivery-log-retention';
 import { DeliveryLog } from '../delivery-log/delivery-log.store';
 import { DeliveryMetrics } from '../delivery-log/delivery.metrics';
+import { EventFeed } from '../delivery-log/event-feed.store';
 import { NewDeliveries } from '../delivery-log/new-deliveries.store';
 
 /** The delivery tables: rows made, the calls' queries, weekly partitions and their retention, the delivery metrics. */
@@ -16,6 +17,7 @@ import { NewDeliveries } from '../delivery-log/new-deliveries.store';
     NewDeliveries,
     { provide: DeliveryLog, inject: [PG_POOL], useFactory: (pool: Pool) => new DeliveryLog(pool) },
     DeliveryMetrics,
+    { provide: EventFeed, inject: [PG_POOL], useFactory: (pool: Pool) => new EventFeed(pool) },
     {
       provide: DeliveryLogRetention,
       inject: [PG_POOL, DeliveryMetrics, WebhookDispatcherConfig],
@@ -23,6 +25,6 @@ import { NewDeliveries } from '../delivery-log/new-deliveries.store';
         new DeliveryLogRetention(pool, metrics, { retentionDays: config.WEBHOOK_LOG_RETENTION_DAYS }),
     },
   ],
-  exports: [BatchPools, NewDeliveries, DeliveryLog, DeliveryMetrics, DeliveryLogRetention],
+  exports: [BatchPools, NewDeliveries, DeliveryLog, DeliveryMetrics, DeliveryLogRetention, EventFeed],
 })
 export class DeliveryLogModule {}

@@ -13,6 +13,7 @@ import { SchedulingModule } from './scheduling.module';
 import { SubscriptionsModule } from './subscriptions.module';
 import { AdminRequests } from '../interface/admin-requests';
 import { BackfillRequests } from '../interface/backfill-requests';
+import { EventFeedRequests } from '../interface/event-feed-requests';
 import { RecoveryRequests } from '../interface/recovery-requests';
 import { SigningKeyRequests } from '../interface/signing-key-requests';
 import { SubscriptionRequests } from '../interface/subscription-requests';
@@ -33,7 +34,8 @@ import { SubscriptionRequests } from '../interface/subscription-requests';
         new ConsumerLag(kafkaConnection(config), `webhook-dispatcher-admin-${instanceId}`, config.WEBHOOK_EVENTS_GROUP_ID, WEBHOOK_EVENT_TYPES.map((type) => type.input.topic)),
     },
     AdminRequests,
+    EventFeedRequests,
   ],
-  exports: [SubscriptionRequests, RecoveryRequests, BackfillRequests, SigningKeyRequests, AdminRequests],
+  exports: [SubscriptionRequests, RecoveryRequests, BackfillRequests, SigningKeyRequests, AdminRequests, EventFeedRequests],
 })
 export class RequestsModule {}

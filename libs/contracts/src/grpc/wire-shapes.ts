@@ -12,6 +12,7 @@ import type {
   AttemptView, DeliveryPage, DeliveryView, ListDeliveriesRequest, PutSubscriptionRequest, RecoverDeliveriesRequest, RecoverDeliveriesResult,
   RedeliverRequest, RedeliverResult, SubscriptionHealth, SubscriptionView, TestDiagnostics, TestSubscriptionResult,
 } from '../webhooks';
+import type { EventPageView, ListEventsRequest, PolledEventView } from '../webhook-event-feed';
 import type * as wire from './wire';
 
 /** A message's own fields: without the virtual oneof fields proto-loader adds (`_x`, `result`). */
@@ -51,10 +52,14 @@ export const WIRE_SHAPES_AGREE: {
   redeliverResult: Same<RedeliverResult, Fields<wire.RedeliverResult>>;
   recoverRequest: Same<RecoverDeliveriesRequest, Fields<wire.RecoverDeliveriesRequest>>;
   recoverResult: Same<RecoverDeliveriesResult, Fields<wire.RecoverDeliveriesResult>>;
+  listEvents: Same<ListEventsRequest, Fields<wire.ListEventsRequest>>;
+  eventPage: Same<EventPageView, Fields<wire.EventPage>>;
+  polledEvent: Same<PolledEventView, Fields<wire.PolledEvent>>;
 } = {
   tailView: true, tailMapping: true, tailPage: true, tailSubmission: true, createOrMapRequest: true, tailReference: true, changeTailNumber: true,
   listTails: true, historyItem: true, countTailsRequest: true, countTailsReply: true, activityRequest: true, minuteCount: true, readerLag: true,
   tailActivity: true, deliveryActivity: true, attention: true, ping: true, putSubscription: true, subscriptionView: true, subscriptionHealth: true,
   testResult: true, testDiagnostics: true, listDeliveries: true, deliveryPage: true, deliveryView: true, attempt: true, redeliverRequest: true,
   redeliverResult: true, recoverRequest: true, recoverResult: true,
+  listEvents: true, eventPage: true, polledEvent: true,
 };

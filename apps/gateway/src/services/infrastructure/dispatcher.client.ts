@@ -1,10 +1,10 @@
 import {
-  type BackfillDeliveriesRequest, type BackfillView, type DeliveryActivityReply, type DeliveryPage, type ListDeliveriesRequest, PROTO_FILES, type PutSubscriptionRequest, type RecoverDeliveriesRequest,
+  type BackfillDeliveriesRequest, type BackfillView, type EventPageView, type ListEventsRequest, type DeliveryActivityReply, type DeliveryPage, type ListDeliveriesRequest, PROTO_FILES, type PutSubscriptionRequest, type RecoverDeliveriesRequest,
   type RecoverDeliveriesResult, type RedeliverResult, type SigningKeySetView, type SigningKeysView, type SubscriptionView, type TestSubscriptionResult, type wire,
 } from '@tailsync/contracts';
 import { resultOf } from './reply';
 import type { BudgetedCaller, ServiceChannel } from './service-channel';
-import { backfillView, deliveryActivity, deliveryPage, pingReply, signingKeys, signingKeySet, subscriptionView, testResult } from './wire-views';
+import { backfillView, deliveryActivity, deliveryPage, eventPage, pingReply, signingKeys, signingKeySet, subscriptionView, testResult } from './wire-views';
 
 export const DISPATCHER_SERVICE = { name: 'webhook-dispatcher', service: 'WebhookDispatcher', protoFile: PROTO_FILES.webhookDispatcher } as const;
 
@@ -106,5 +106,10 @@ export class DispatcherClient {
 
   close(): void {
     this.channel.close();
+  }
+
+  /** The polling door: the caller's events since its subscription, oldest first, signed as callbacks. */
+  async listEvents(caller: BudgetedCaller, request: ListEventsRequest): Promise<EventPageView> {
+    return eventPage(resultOf(await this.channel.call('ListEvents', caller, request), 'page'));
   }
 }

@@ -1,5 +1,5 @@
 import {
-  type AttemptView, type BackfillState, type BackfillView, type CreateOrMapOutcome, type DeliveryActivityReply, type DeliveryOrdering, type DeliveryPage, type DeliveryStatus, type DisabledReason, fieldErrorsFromWire,
+  type AttemptView, type BackfillState, type EventPageView, type BackfillView, type CreateOrMapOutcome, type DeliveryActivityReply, type DeliveryOrdering, type DeliveryPage, type DeliveryStatus, type DisabledReason, fieldErrorsFromWire,
   type PingReply, type SignatureScheme, type SigningKeySetView, type SigningKeysView, type SubscriptionView, type TailActivityReply, type TailHistory, type TailListPage, type TailView, type TailViewStatus,
   type TestSubscriptionResult, type wire, normalizeTailProperties,
 } from '@tailsync/contracts';
@@ -141,4 +141,10 @@ export const backfillView = (w: wire.BackfillView__Output): BackfillView => ({
   eventsStored: Number(w.eventsStored),
   startedAt: w.startedAt ?? null,
   finishedAt: w.finishedAt ?? null,
+});
+
+export const eventPage = (w: wire.EventPage__Output): EventPageView => ({
+  items: w.items.map(({ eventId, eventName, occurredAt, payload, headers }) => ({ eventId, eventName, occurredAt, payload, headers: { ...headers } })),
+  iterator: w.iterator,
+  done: w.done,
 });

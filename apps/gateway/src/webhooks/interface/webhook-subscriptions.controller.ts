@@ -13,6 +13,8 @@ import type { BudgetedCaller } from '../../services/infrastructure/service-chann
 import { BackfillDeliveriesDto, BackfillParams, DeliveriesQuery, RecoverDeliveriesDto, SigningKeyParams, SubscriptionDto, TestSubscriptionDto } from './dto/subscription.dto';
 import { BackfillView, DeliveryPageView, RecoveryView, RedeliverView, SigningKeysPageView, SubscriptionView, TestResultView } from './dto/subscription-views';
 import { TestCallLimit } from '../infrastructure/test-call-limit';
+import { EventsQuery } from './dto/events-query';
+import { EventPageView } from './dto/event-page-view';
 
 /** The Test call may take the whole attempt time-out (10 s) before the dispatcher answers. */
 export const TEST_CALL_MIN_WAIT_MS = 12_000;
@@ -184,5 +186,19 @@ export class WebhookSubscriptionsController {
   @ApiConflictResponse({ description: 'The delivery is not failed.' })
   async redeliver(@Caller() caller: BudgetedCaller, @Param('id') id: string): Promise<RedeliverView> {
     return this.dispatcher.redeliver(caller, id);
+  }
+
+  @Get('Events')
+  @ApiOperation({
+    summary: "The polling door: your domain's events since your subscription, oldest first, each with the headers its callback carries.",
+    description:
+      'For receivers with no public URL (npm run cli -- listen, tailsync-webhooks listen). headers are made when read, with the current secret or key and webhook-id = eventId, so a receiver verifies payload with them as a callback (and dedupes on webhook-id). ' +
+      'Follow iterator with after; done: true means nothing later yet. Without after: from the oldest event the delivery log keeps (WEBHOOK_LOG_RETENTION_DAYS).',
+  })
+  @ApiOkResponse({ type: EventPageView })
+  @ApiNotFoundResponse({ description: 'No subscription.' })
+  @ApiConflictResponse({ description: 'Nothing signs your callbacks now (an ed25519 subscription whose key does not sign yet).' })
+  async events(@Caller() caller: BudgetedCaller, @Query() query: EventsQuery): Promise<EventPageView> {
+    return this.dispatcher.listEvents(caller, { after: query.after, limit: query.limit });
   }
 }

@@ -15,12 +15,16 @@ import type { DeliveryActivityReply as _tailsync_v1_DeliveryActivityReply, Deliv
 import type { DeliveryPage as _tailsync_v1_DeliveryPage, DeliveryPage__Output as _tailsync_v1_DeliveryPage__Output } from './tailsync/v1/DeliveryPage';
 import type { DeliveryPageReply as _tailsync_v1_DeliveryPageReply, DeliveryPageReply__Output as _tailsync_v1_DeliveryPageReply__Output } from './tailsync/v1/DeliveryPageReply';
 import type { DeliveryView as _tailsync_v1_DeliveryView, DeliveryView__Output as _tailsync_v1_DeliveryView__Output } from './tailsync/v1/DeliveryView';
+import type { EventPage as _tailsync_v1_EventPage, EventPage__Output as _tailsync_v1_EventPage__Output } from './tailsync/v1/EventPage';
+import type { EventPageReply as _tailsync_v1_EventPageReply, EventPageReply__Output as _tailsync_v1_EventPageReply__Output } from './tailsync/v1/EventPageReply';
 import type { ListBackfillsRequest as _tailsync_v1_ListBackfillsRequest, ListBackfillsRequest__Output as _tailsync_v1_ListBackfillsRequest__Output } from './tailsync/v1/ListBackfillsRequest';
 import type { ListDeliveriesRequest as _tailsync_v1_ListDeliveriesRequest, ListDeliveriesRequest__Output as _tailsync_v1_ListDeliveriesRequest__Output } from './tailsync/v1/ListDeliveriesRequest';
+import type { ListEventsRequest as _tailsync_v1_ListEventsRequest, ListEventsRequest__Output as _tailsync_v1_ListEventsRequest__Output } from './tailsync/v1/ListEventsRequest';
 import type { Messages as _tailsync_v1_Messages, Messages__Output as _tailsync_v1_Messages__Output } from './tailsync/v1/Messages';
 import type { MinuteCount as _tailsync_v1_MinuteCount, MinuteCount__Output as _tailsync_v1_MinuteCount__Output } from './tailsync/v1/MinuteCount';
 import type { PingReply as _tailsync_v1_PingReply, PingReply__Output as _tailsync_v1_PingReply__Output } from './tailsync/v1/PingReply';
 import type { PingRequest as _tailsync_v1_PingRequest, PingRequest__Output as _tailsync_v1_PingRequest__Output } from './tailsync/v1/PingRequest';
+import type { PolledEvent as _tailsync_v1_PolledEvent, PolledEvent__Output as _tailsync_v1_PolledEvent__Output } from './tailsync/v1/PolledEvent';
 import type { Problem as _tailsync_v1_Problem, Problem__Output as _tailsync_v1_Problem__Output } from './tailsync/v1/Problem';
 import type { PutSubscriptionRequest as _tailsync_v1_PutSubscriptionRequest, PutSubscriptionRequest__Output as _tailsync_v1_PutSubscriptionRequest__Output } from './tailsync/v1/PutSubscriptionRequest';
 import type { RecoverDeliveriesReply as _tailsync_v1_RecoverDeliveriesReply, RecoverDeliveriesReply__Output as _tailsync_v1_RecoverDeliveriesReply__Output } from './tailsync/v1/RecoverDeliveriesReply';
@@ -67,12 +71,16 @@ export interface ProtoGrpcType {
       DeliveryPage: MessageTypeDefinition<_tailsync_v1_DeliveryPage, _tailsync_v1_DeliveryPage__Output>
       DeliveryPageReply: MessageTypeDefinition<_tailsync_v1_DeliveryPageReply, _tailsync_v1_DeliveryPageReply__Output>
       DeliveryView: MessageTypeDefinition<_tailsync_v1_DeliveryView, _tailsync_v1_DeliveryView__Output>
+      EventPage: MessageTypeDefinition<_tailsync_v1_EventPage, _tailsync_v1_EventPage__Output>
+      EventPageReply: MessageTypeDefinition<_tailsync_v1_EventPageReply, _tailsync_v1_EventPageReply__Output>
       ListBackfillsRequest: MessageTypeDefinition<_tailsync_v1_ListBackfillsRequest, _tailsync_v1_ListBackfillsRequest__Output>
       ListDeliveriesRequest: MessageTypeDefinition<_tailsync_v1_ListDeliveriesRequest, _tailsync_v1_ListDeliveriesRequest__Output>
+      ListEventsRequest: MessageTypeDefinition<_tailsync_v1_ListEventsRequest, _tailsync_v1_ListEventsRequest__Output>
       Messages: MessageTypeDefinition<_tailsync_v1_Messages, _tailsync_v1_Messages__Output>
       MinuteCount: MessageTypeDefinition<_tailsync_v1_MinuteCount, _tailsync_v1_MinuteCount__Output>
       PingReply: MessageTypeDefinition<_tailsync_v1_PingReply, _tailsync_v1_PingReply__Output>
       PingRequest: MessageTypeDefinition<_tailsync_v1_PingRequest, _tailsync_v1_PingRequest__Output>
+      PolledEvent: MessageTypeDefinition<_tailsync_v1_PolledEvent, _tailsync_v1_PolledEvent__Output>
       Problem: MessageTypeDefinition<_tailsync_v1_Problem, _tailsync_v1_Problem__Output>
       PutSubscriptionRequest: MessageTypeDefinition<_tailsync_v1_PutSubscriptionRequest, _tailsync_v1_PutSubscriptionRequest__Output>
       RecoverDeliveriesReply: MessageTypeDefinition<_tailsync_v1_RecoverDeliveriesReply, _tailsync_v1_RecoverDeliveriesReply__Output>

@@ -10,8 +10,10 @@ import type { BackfillsReply as _tailsync_v1_BackfillsReply, BackfillsReply__Out
 import type { DeleteSubscriptionReply as _tailsync_v1_DeleteSubscriptionReply, DeleteSubscriptionReply__Output as _tailsync_v1_DeleteSubscriptionReply__Output } from '../../tailsync/v1/DeleteSubscriptionReply';
 import type { DeliveryActivityReply as _tailsync_v1_DeliveryActivityReply, DeliveryActivityReply__Output as _tailsync_v1_DeliveryActivityReply__Output } from '../../tailsync/v1/DeliveryActivityReply';
 import type { DeliveryPageReply as _tailsync_v1_DeliveryPageReply, DeliveryPageReply__Output as _tailsync_v1_DeliveryPageReply__Output } from '../../tailsync/v1/DeliveryPageReply';
+import type { EventPageReply as _tailsync_v1_EventPageReply, EventPageReply__Output as _tailsync_v1_EventPageReply__Output } from '../../tailsync/v1/EventPageReply';
 import type { ListBackfillsRequest as _tailsync_v1_ListBackfillsRequest, ListBackfillsRequest__Output as _tailsync_v1_ListBackfillsRequest__Output } from '../../tailsync/v1/ListBackfillsRequest';
 import type { ListDeliveriesRequest as _tailsync_v1_ListDeliveriesRequest, ListDeliveriesRequest__Output as _tailsync_v1_ListDeliveriesRequest__Output } from '../../tailsync/v1/ListDeliveriesRequest';
+import type { ListEventsRequest as _tailsync_v1_ListEventsRequest, ListEventsRequest__Output as _tailsync_v1_ListEventsRequest__Output } from '../../tailsync/v1/ListEventsRequest';
 import type { PingReply as _tailsync_v1_PingReply, PingReply__Output as _tailsync_v1_PingReply__Output } from '../../tailsync/v1/PingReply';
 import type { PingRequest as _tailsync_v1_PingRequest, PingRequest__Output as _tailsync_v1_PingRequest__Output } from '../../tailsync/v1/PingRequest';
 import type { PutSubscriptionRequest as _tailsync_v1_PutSubscriptionRequest, PutSubscriptionRequest__Output as _tailsync_v1_PutSubscriptionRequest__Output } from '../../tailsync/v1/PutSubscriptionRequest';
@@ -177,6 +179,23 @@ export interface WebhookDispatcherClient extends grpc.Client {
   listDeliveries(argument: _tailsync_v1_ListDeliveriesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_DeliveryPageReply__Output>): grpc.ClientUnaryCall;
   listDeliveries(argument: _tailsync_v1_ListDeliveriesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_DeliveryPageReply__Output>): grpc.ClientUnaryCall;
   listDeliveries(argument: _tailsync_v1_ListDeliveriesRequest, callback: grpc.requestCallback<_tailsync_v1_DeliveryPageReply__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * The polling door: the domain's events since its subscription, oldest first, each with the
+   * headers a callback of it carries now.
+   */
+  ListEvents(argument: _tailsync_v1_ListEventsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_EventPageReply__Output>): grpc.ClientUnaryCall;
+  ListEvents(argument: _tailsync_v1_ListEventsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_EventPageReply__Output>): grpc.ClientUnaryCall;
+  ListEvents(argument: _tailsync_v1_ListEventsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_EventPageReply__Output>): grpc.ClientUnaryCall;
+  ListEvents(argument: _tailsync_v1_ListEventsRequest, callback: grpc.requestCallback<_tailsync_v1_EventPageReply__Output>): grpc.ClientUnaryCall;
+  /**
+   * The polling door: the domain's events since its subscription, oldest first, each with the
+   * headers a callback of it carries now.
+   */
+  listEvents(argument: _tailsync_v1_ListEventsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_EventPageReply__Output>): grpc.ClientUnaryCall;
+  listEvents(argument: _tailsync_v1_ListEventsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_EventPageReply__Output>): grpc.ClientUnaryCall;
+  listEvents(argument: _tailsync_v1_ListEventsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_EventPageReply__Output>): grpc.ClientUnaryCall;
+  listEvents(argument: _tailsync_v1_ListEventsRequest, callback: grpc.requestCallback<_tailsync_v1_EventPageReply__Output>): grpc.ClientUnaryCall;
   
   /**
    * The domain's signing keys, with when each signs and retires.
@@ -353,6 +372,12 @@ export interface WebhookDispatcherHandlers extends grpc.UntypedServiceImplementa
   ListDeliveries: grpc.handleUnaryCall<_tailsync_v1_ListDeliveriesRequest__Output, _tailsync_v1_DeliveryPageReply>;
   
   /**
+   * The polling door: the domain's events since its subscription, oldest first, each with the
+   * headers a callback of it carries now.
+   */
+  ListEvents: grpc.handleUnaryCall<_tailsync_v1_ListEventsRequest__Output, _tailsync_v1_EventPageReply>;
+  
+  /**
    * The domain's signing keys, with when each signs and retires.
    */
   ListSigningKeys: grpc.handleUnaryCall<_tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SigningKeysReply>;
@@ -402,6 +427,7 @@ export interface WebhookDispatcherDefinition extends grpc.ServiceDefinition {
   GetSubscription: MethodDefinition<_tailsync_v1_SubscriptionRequest, _tailsync_v1_SubscriptionReply, _tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SubscriptionReply__Output>
   ListBackfills: MethodDefinition<_tailsync_v1_ListBackfillsRequest, _tailsync_v1_BackfillsReply, _tailsync_v1_ListBackfillsRequest__Output, _tailsync_v1_BackfillsReply__Output>
   ListDeliveries: MethodDefinition<_tailsync_v1_ListDeliveriesRequest, _tailsync_v1_DeliveryPageReply, _tailsync_v1_ListDeliveriesRequest__Output, _tailsync_v1_DeliveryPageReply__Output>
+  ListEvents: MethodDefinition<_tailsync_v1_ListEventsRequest, _tailsync_v1_EventPageReply, _tailsync_v1_ListEventsRequest__Output, _tailsync_v1_EventPageReply__Output>
   ListSigningKeys: MethodDefinition<_tailsync_v1_SubscriptionRequest, _tailsync_v1_SigningKeysReply, _tailsync_v1_SubscriptionRequest__Output, _tailsync_v1_SigningKeysReply__Output>
   Ping: MethodDefinition<_tailsync_v1_PingRequest, _tailsync_v1_PingReply, _tailsync_v1_PingRequest__Output, _tailsync_v1_PingReply__Output>
   PutSubscription: MethodDefinition<_tailsync_v1_PutSubscriptionRequest, _tailsync_v1_SubscriptionReply, _tailsync_v1_PutSubscriptionRequest__Output, _tailsync_v1_SubscriptionReply__Output>
