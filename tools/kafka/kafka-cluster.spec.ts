@@ -9,7 +9,7 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KAFKA_TOPICS, TOPICS } from '@tailsync/contracts';
-import { ensureTopics, idempotentProducer, kafkaConnection, type KafkaConnection } from '@tailsync/service-kit';
+import { ensureTopics, FAILOVER_RETRY, idempotentProducer, kafkaConnection, type KafkaConnection } from '@tailsync/service-kit';
 import { type Admin, ConfigResourceTypes, Kafka, type KafkaMessage, logLevel } from 'kafkajs';
 import { type LocalKafka, startLocalKafka } from '../stack/local-kafka';
 import { principalSettings, readKafkaClients } from './kafka-clients-file';
@@ -25,8 +25,9 @@ const connectionOf = (principal: 'admin' | 'tail-sync' | 'reader'): KafkaConnect
   const connection = kafkaConnection(principalSettings(readKafkaClients(cluster.env.TAILSYNC_KAFKA_CLIENTS_FILE), principal));
   return { ...connection, brokers: connection.brokers.filter((broker) => broker !== lostBroker) };
 };
+/** Each client as the apps make those that carry events: with their retries through a leader change. */
 const client = (principal: 'admin' | 'tail-sync' | 'reader') =>
-  new Kafka({ ...connectionOf(principal), clientId: `cluster-spec-${principal}`, logLevel: logLevel.NOTHING, retry: { retries: 8, initialRetryTime: 200 } });
+  new Kafka({ ...connectionOf(principal), clientId: `cluster-spec-${principal}`, logLevel: logLevel.NOTHING, retry: FAILOVER_RETRY });
 
 async function withAdmin<T>(run: (admin: Admin) => Promise<T>): Promise<T> {
   const admin = client('admin').admin();
@@ -38,31 +39,40 @@ async function withAdmin<T>(run: (admin: Admin) => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * Runs `ask` again while the broker it reached answers that it does not know a topic yet: a new
+ * topic's metadata reaches the brokers one by one, and kafkajs's admin gives up on that answer at
+ * once (describeConfigs goes to whichever broker the metadata names controller).
+ */
+async function whileTopicUnknown<T>(ask: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await ask();
+    } catch (error) {
+      const unknown = (e: unknown): boolean => (e as { type?: string }).type === 'UNKNOWN_TOPIC_OR_PARTITION' || (!!(e as { cause?: unknown }).cause && unknown((e as { cause?: unknown }).cause));
+      if (!unknown(error) || attempt === 20) throw error;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
+
 /** Each topic's `min.insync.replicas` as the brokers report it. */
 const minInsyncReplicas = (topics: string[]) =>
   withAdmin(async (admin) => {
-    const { resources } = await admin.describeConfigs({
-      includeSynonyms: false,
-      resources: topics.map((name) => ({ type: ConfigResourceTypes.TOPIC, name, configNames: ['min.insync.replicas'] })),
-    });
+    const { resources } = await whileTopicUnknown(() =>
+      admin.describeConfigs({
+        includeSynonyms: false,
+        resources: topics.map((name) => ({ type: ConfigResourceTypes.TOPIC, name, configNames: ['min.insync.replicas'] })),
+      }),
+    );
     return Object.fromEntries(resources.map((r) => [r.resourceName, r.configEntries[0].configValue]));
   });
 
-/**
- * Per topic, the replica and in-sync counts of its partitions. Asked again while a broker answers
- * that it does not know a topic yet: a new topic's metadata reaches the brokers one by one.
- */
+/** Per topic, the replica and in-sync counts of its partitions. */
 const replicaCounts = (topics: string[]) =>
   withAdmin(async (admin) => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const { topics: metadata } = await admin.fetchTopicMetadata({ topics });
-        return Object.fromEntries(metadata.map((t) => [t.name, t.partitions.map((p) => ({ replicas: p.replicas.length, isr: p.isr.length }))]));
-      } catch (error) {
-        if ((error as { type?: string }).type !== 'UNKNOWN_TOPIC_OR_PARTITION' || attempt === 20) throw error;
-        await new Promise((r) => setTimeout(r, 250));
-      }
-    }
+    const { topics: metadata } = await whileTopicUnknown(() => admin.fetchTopicMetadata({ topics }));
+    return Object.fromEntries(metadata.map((t) => [t.name, t.partitions.map((p) => ({ replicas: p.replicas.length, isr: p.isr.length }))]));
   });
 
 const messages = (from: number, count: number) => Array.from({ length: count }, (_, i) => ({ key: `tail-${from + i}`, value: JSON.stringify({ n: from + i }) }));
@@ -146,7 +156,7 @@ describe('three local KRaft brokers (KAFKA_LOCAL_BROKERS=3)', () => {
       const started = Date.now();
       await producer.send({ topic: TOPICS.tailEvents, acks: -1, messages: messages(300, 300) });
       console.log(`[kafka-cluster] broker ${leader} SIGKILLed: 300 acks=all messages written in ${Date.now() - started} ms by the other two`);
-      // The controller fenced the lost broker (its 3 s session): out of every ISR, every partition led by a live one.
+      // The controller fenced the lost broker (its 9 s session): out of every ISR, every partition led by a live one.
       expect((await replicaCounts([TOPICS.tailEvents]))[TOPICS.tailEvents]).toEqual(Array.from({ length: 6 }, () => ({ replicas: 3, isr: 2 })));
     } finally {
       await producer.disconnect();
