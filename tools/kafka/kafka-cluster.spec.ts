@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KAFKA_TOPICS, TOPICS } from '@tailsync/contracts';
 import { ensureTopics, FAILOVER_RETRY, idempotentProducer, kafkaConnection, type KafkaConnection } from '@tailsync/service-kit';
-import { type Admin, ConfigResourceTypes, Kafka, type KafkaMessage, logLevel } from 'kafkajs';
+import { type Admin, ConfigResourceTypes, Kafka, type KafkaMessage, type LogEntry, logLevel } from 'kafkajs';
 import { type LocalKafka, startLocalKafka } from '../stack/local-kafka';
 import { principalSettings, readKafkaClients } from './kafka-clients-file';
 
@@ -19,18 +19,37 @@ const PORT = 19192;
 const dataDir = join(process.env.TAILSYNC_TEST_DATA ?? tmpdir(), `kafka-cluster-${randomUUID().slice(0, 8)}`);
 
 let cluster: LocalKafka;
-/** The address of the broker the test killed: clients made after it bootstrap from the others only. */
-let lostBroker: string | undefined;
-const connectionOf = (principal: 'admin' | 'tail-sync' | 'reader'): KafkaConnection => {
-  const connection = kafkaConnection(principalSettings(readKafkaClients(cluster.env.TAILSYNC_KAFKA_CLIENTS_FILE), principal));
-  return { ...connection, brokers: connection.brokers.filter((broker) => broker !== lostBroker) };
+/** Every broker, the lost one too, as the apps' KAFKA_BROKERS lists them. */
+const connectionOf = (principal: 'admin' | 'tail-sync' | 'reader'): KafkaConnection =>
+  kafkaConnection(principalSettings(readKafkaClients(cluster.env.TAILSYNC_KAFKA_CLIENTS_FILE), principal));
+/** kafkajs's lines at the apps' level (WARN and ERROR), counted by line: what an operator sees in a fault. */
+const clientLines = new Map<string, number>();
+const countLine = () => ({ namespace, level, log }: LogEntry) => {
+  const line = `${level === logLevel.ERROR ? 'ERROR' : 'WARN'} [${namespace}] ${log.message}`;
+  clientLines.set(line, (clientLines.get(line) ?? 0) + 1);
 };
-/** Each client as the apps make those that carry events: with their retries through a leader change. */
+const reportLines = (fault: string) => {
+  console.log(`[kafka-cluster] ${fault}: kafkajs logged\n${[...clientLines].map(([line, n]) => `  ${n} × ${line}`).join('\n')}`);
+  clientLines.clear();
+};
+
+/** Each client as the apps make those that carry events: with their retries through a leader change, logging at WARN. */
 const client = (principal: 'admin' | 'tail-sync' | 'reader') =>
-  new Kafka({ ...connectionOf(principal), clientId: `cluster-spec-${principal}`, logLevel: logLevel.NOTHING, retry: FAILOVER_RETRY });
+  new Kafka({ ...connectionOf(principal), clientId: `cluster-spec-${principal}`, logLevel: logLevel.WARN, logCreator: countLine, retry: FAILOVER_RETRY });
+
+/**
+ * The test's own look at the cluster (not under test). While a broker hangs, it bootstraps from the
+ * others and gives up within seconds: kafkajs's admin asks a random broker of the metadata, which
+ * may be the hung one, and would wait for it through every retry.
+ */
+let hungBroker: string | undefined;
 
 async function withAdmin<T>(run: (admin: Admin) => Promise<T>): Promise<T> {
-  const admin = client('admin').admin();
+  const { brokers, ...connection } = connectionOf('admin');
+  const observer = hungBroker
+    ? new Kafka({ ...connection, brokers: brokers.filter((b) => b !== hungBroker), clientId: 'cluster-spec-observer', logLevel: logLevel.NOTHING, connectionTimeout: 1_000, authenticationTimeout: 1_000, requestTimeout: 2_000, retry: { retries: 0 } })
+    : new Kafka({ ...connection, brokers, clientId: 'cluster-spec-observer', logLevel: logLevel.NOTHING, retry: FAILOVER_RETRY });
+  const admin = observer.admin();
   await admin.connect();
   try {
     return await run(admin);
@@ -137,6 +156,65 @@ describe('three local KRaft brokers (KAFKA_LOCAL_BROKERS=3)', () => {
     expect(await minInsyncReplicas([own])).toEqual({ [own]: '2' });
   });
 
+  it('loses no write when a leader hangs (SIGSTOP) mid-send and comes back after its partitions moved on', async () => {
+    // A hung broker (or one cut off the network) keeps its connections open: the send's request to
+    // it gets no answer, while the other leaders answer for their partitions once the controller has
+    // fenced it and shrunk the in-sync replicas. When it wakes it answers "not the leader", and the
+    // retry must send its partitions' messages to their new leaders.
+    const topic = `tailsync.cluster-spec-hung-${randomUUID().slice(0, 8)}`;
+    await ensureTopics(connectionOf('admin'), [{ topic, numPartitions: 6 }]);
+    const leaders = async () => withAdmin(async (admin) => (await whileTopicUnknown(() => admin.fetchTopicMetadata({ topics: [topic] }))).topics[0].partitions);
+    // As admin: tail-sync may write tailsync.tail-events only, which the next test counts.
+    const producer = idempotentProducer(client('admin'));
+    await producer.connect();
+    try {
+      await producer.send({ topic, acks: -1, messages: messages(0, 300) });
+      const spread = new Set((await leaders()).map((p) => p.leader));
+      expect(spread.size).toBe(3); // the send below goes to every broker
+
+      const leaderOf0 = (await leaders()).find((p) => p.partitionId === 0)!.leader;
+      const hung = cluster.running.nodes.find((n) => n.nodeId === leaderOf0)!;
+      clientLines.clear();
+      process.kill(hung.pid()!, 'SIGSTOP');
+      hungBroker = hung.address;
+      const started = Date.now();
+      const step = (what: string) => console.log(`[kafka-cluster] broker ${hung.nodeId} hung: ${what} after ${Date.now() - started} ms`);
+      let resumed = false;
+      try {
+        let sent = false;
+        const sending = producer.send({ topic, acks: -1, messages: messages(300, 300) }).then(() => {
+          sent = true;
+        });
+        sending.catch(() => undefined); // awaited below, after the broker is woken
+        // Woken only once no partition is led by it any more: its partitions moved on.
+        const stillLeads = () => leaders().then((partitions) => partitions.some((p) => p.leader === hung.nodeId), () => true);
+        while (await stillLeads()) {
+          if (Date.now() - started > 60_000) throw new Error(`broker ${hung.nodeId} still leads partitions 60 s after it hung`);
+          await new Promise((r) => setTimeout(r, 500));
+        }
+        step(`its partitions had new leaders${sent ? ', the send had finished' : ''}`);
+        process.kill(hung.pid()!, 'SIGCONT');
+        resumed = true;
+        await sending;
+        step('woken, the send finished');
+        reportLines(`broker ${hung.nodeId} hung`);
+      } finally {
+        if (!resumed) process.kill(hung.pid()!, 'SIGCONT');
+        hungBroker = undefined;
+      }
+    } finally {
+      await producer.disconnect();
+    }
+    const read = await readAll(topic, 600);
+    expect(new Set(read.map((m) => m.key!.toString()))).toEqual(new Set(messages(0, 600).map((m) => m.key)));
+    expect(read).toHaveLength(600);
+    // Back in every in-sync set before the next test loses a broker.
+    for (const started = Date.now(); (await replicaCounts([topic, TOPICS.tailEvents]))[TOPICS.tailEvents].some((p) => p.isr < 3); ) {
+      if (Date.now() - started > 60_000) throw new Error('the woken broker is not back in sync after 60 s');
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }, 180_000);
+
   it('takes acks=all writes while one broker is SIGKILLed, and a consumer reads every one, each written by an idempotent producer', async () => {
     const producer = idempotentProducer(client('tail-sync'));
     await producer.connect();
@@ -151,11 +229,12 @@ describe('three local KRaft brokers (KAFKA_LOCAL_BROKERS=3)', () => {
       expect(await readAll(TOPICS.tailEvents, 300)).toHaveLength(300);
 
       const leader = await withAdmin(async (admin) => (await admin.fetchTopicMetadata({ topics: [TOPICS.tailEvents] })).topics[0].partitions[0].leader);
+      clientLines.clear();
       await cluster.running.nodes.find((n) => n.nodeId === leader)!.kill();
-      lostBroker = `127.0.0.1:${PORT + 2 * (leader - 1)}`;
       const started = Date.now();
       await producer.send({ topic: TOPICS.tailEvents, acks: -1, messages: messages(300, 300) });
       console.log(`[kafka-cluster] broker ${leader} SIGKILLed: 300 acks=all messages written in ${Date.now() - started} ms by the other two`);
+      reportLines(`broker ${leader} SIGKILLed`);
       // The controller fenced the lost broker (its 9 s session): out of every ISR, every partition led by a live one.
       expect((await replicaCounts([TOPICS.tailEvents]))[TOPICS.tailEvents]).toEqual(Array.from({ length: 6 }, () => ({ replicas: 3, isr: 2 })));
     } finally {
