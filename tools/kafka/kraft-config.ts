@@ -180,11 +180,7 @@ function serverProperties(p: { port: number; quorum: KraftQuorum; logDir: string
     // Topics are created explicitly with the admin client (no auto-create races).
     'auto.create.topics.enable': false,
     'delete.topic.enable': true,
-    // After an unclean stop (SIGKILL) the restarted node is refused with
-    // DUPLICATE_BROKER_REGISTRATION until its old session expires: 9 s by default, ~14 s with
-    // retry backoff. A 3 s session (heartbeat 0.5 s) keeps that restart short.
-    'broker.session.timeout.ms': 3000,
-    'broker.heartbeat.interval.ms': 500,
+    ...brokerSession(controllerPorts.length),
     'num.partitions': 3,
     // A small machine: fewer threads, quicker recovery.
     'num.network.threads': 2,
@@ -201,6 +197,21 @@ function serverProperties(p: { port: number; quorum: KraftQuorum; logDir: string
       .join('\n') +
     '\n'
   );
+}
+
+/**
+ * How soon the controller fences a broker that stopped heartbeating. One node: after an unclean
+ * stop (SIGKILL) the restarted node is refused with DUPLICATE_BROKER_REGISTRATION until its old
+ * session expires (9 s by default, ~14 s with retry backoff), and no other broker could take its
+ * partitions anyway, so a 3 s session (heartbeat 0.5 s) keeps that restart short. A cluster keeps
+ * Kafka's defaults (9 s, heartbeat 2 s), as production clusters and managed Kafka run: a lost
+ * broker's partitions get a new leader only once it is fenced, and the clients must ride out
+ * that long a failover (FAILOVER_RETRY), which a shorter session here would hide.
+ */
+function brokerSession(nodes: number): Record<string, number> {
+  return nodes === 1
+    ? { 'broker.session.timeout.ms': 3000, 'broker.heartbeat.interval.ms': 500 }
+    : { 'broker.session.timeout.ms': 9000, 'broker.heartbeat.interval.ms': 2000 };
 }
 
 /**

@@ -6,6 +6,7 @@ export * from './kafka/murmur2-partitioner';
 export * from './kafka/periodic-offset-commits';
 export * from './kafka/ensure-topics';
 export * from './kafka/idempotent-producer';
+export * from './kafka/failover-retry';
 export * from './kafka/topic-replication';
 export * from './kafka/kafka-connection';
 export * from './kafka/kafka-access-failure';

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { DLQ_HEADERS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@tailsync/contracts';
-import { exitWhenConsumerStopsForGood, idempotentProducer, PeriodicOffsetCommits, type KafkaConnection, validTraceparent } from '@tailsync/service-kit';
+import { exitWhenConsumerStopsForGood, FAILOVER_RETRY, idempotentProducer, PeriodicOffsetCommits, type KafkaConnection, validTraceparent } from '@tailsync/service-kit';
 import { Admin, Consumer, Kafka, KafkaMessage, logLevel, Producer } from 'kafkajs';
 import type { SubscriptionReader } from '../subscriptions/subscription-cache';
 import type { StoredSubscription } from '../subscriptions/subscription.store';
@@ -89,7 +89,8 @@ export class WebhookEventConsumer {
       ...options.kafka,
       clientId: options.clientId,
       logLevel: logLevel.WARN,
-      retry: { initialRetryTime: 100, retries: 10 },
+      // Its fetches, joins and DLQ sends ride out a partition leader's loss.
+      retry: FAILOVER_RETRY,
     });
   }
 

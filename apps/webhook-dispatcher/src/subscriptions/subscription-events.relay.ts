@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { CLOUDEVENTS_HEADERS as CE, CLOUDEVENTS_SPEC_VERSION, JSON_CONTENT_TYPE, TOPICS, WEBHOOK_SUBSCRIPTION_EVENT_SCHEMA_ID,
   WEBHOOK_SUBSCRIPTION_EVENTS_SOURCE, webhookSubscriptionCloudEventType, type WebhookSubscriptionEvent } from '@tailsync/contracts';
-import { advisoryLockKey, idempotentProducer, type KafkaConnection, LeaderLock, metricsRegistry, PollingLoop } from '@tailsync/service-kit';
+import { advisoryLockKey, FAILOVER_RETRY, idempotentProducer, type KafkaConnection, LeaderLock, metricsRegistry, PollingLoop } from '@tailsync/service-kit';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
 import type { Pool } from 'pg';
 import { Counter } from 'prom-client';
@@ -40,7 +40,7 @@ export class SubscriptionEventsRelay {
 
   constructor(pool: Pool, options: SubscriptionEventsRelayOptions) {
     this.topic = options.topic ?? TOPICS.webhookSubscriptions;
-    this.kafka = new Kafka({ ...options.kafka, clientId: options.clientId, logLevel: logLevel.WARN, retry: { initialRetryTime: 100, retries: 8 } });
+    this.kafka = new Kafka({ ...options.kafka, clientId: options.clientId, logLevel: logLevel.WARN, retry: FAILOVER_RETRY });
     // Scoped by the pool's session options (its search_path), so copies sharing one outbox table share the lock.
     const scope = `tailsync.webhook-subscription-events:${pool.options.options ?? ''}`;
     this.lock = new LeaderLock(pool, advisoryLockKey(scope));

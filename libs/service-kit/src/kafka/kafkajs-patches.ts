@@ -8,6 +8,7 @@ export const KAFKAJS_PATCHES = [
   { name: 'grouping', module: 'kafkajs/src/producer/groupMessagesPerPartition' },
   { name: 'record-encoding', module: 'kafkajs/src/protocol/recordBatch/record/v0' },
   { name: 'group-authorization', module: 'kafkajs/src/cluster' },
+  { name: 'produce-retry', module: 'kafkajs/src/producer/sendMessages' },
 ] as const;
 
 /** The names of the patches the installed kafkajs lacks. */

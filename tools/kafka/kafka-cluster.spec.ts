@@ -1,0 +1,249 @@
+/**
+ * KAFKA_LOCAL_BROKERS=3 as the local stack starts it: three real KRaft nodes (broker and
+ * controller each) with SASL/SCRAM and the contract's ACLs, tailsync's topics with 3 replicas and
+ * min.insync.replicas 2, and writes that go on when one broker is SIGKILLed. Its own cluster, on
+ * ports of its own, so the suite's broker is not disturbed.
+ */
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { KAFKA_TOPICS, TOPICS } from '@tailsync/contracts';
+import { ensureTopics, FAILOVER_RETRY, idempotentProducer, kafkaConnection, type KafkaConnection } from '@tailsync/service-kit';
+import { type Admin, ConfigResourceTypes, Kafka, type KafkaMessage, type LogEntry, logLevel } from 'kafkajs';
+import { type LocalKafka, startLocalKafka } from '../stack/local-kafka';
+import { principalSettings, readKafkaClients } from './kafka-clients-file';
+
+/** Away from the suite's broker (19092-19093) and the apps' ports. */
+const PORT = 19192;
+const dataDir = join(process.env.TAILSYNC_TEST_DATA ?? tmpdir(), `kafka-cluster-${randomUUID().slice(0, 8)}`);
+
+let cluster: LocalKafka;
+/** Every broker, the lost one too, as the apps' KAFKA_BROKERS lists them. */
+const connectionOf = (principal: 'admin' | 'tail-sync' | 'reader'): KafkaConnection =>
+  kafkaConnection(principalSettings(readKafkaClients(cluster.env.TAILSYNC_KAFKA_CLIENTS_FILE), principal));
+/** kafkajs's lines at the apps' level (WARN and ERROR), counted by line: what an operator sees in a fault. */
+const clientLines = new Map<string, number>();
+const countLine = () => ({ namespace, level, log }: LogEntry) => {
+  const line = `${level === logLevel.ERROR ? 'ERROR' : 'WARN'} [${namespace}] ${log.message}`;
+  clientLines.set(line, (clientLines.get(line) ?? 0) + 1);
+};
+const reportLines = (fault: string) => {
+  console.log(`[kafka-cluster] ${fault}: kafkajs logged\n${[...clientLines].map(([line, n]) => `  ${n} × ${line}`).join('\n')}`);
+  clientLines.clear();
+};
+
+/** Each client as the apps make those that carry events: with their retries through a leader change, logging at WARN. */
+const client = (principal: 'admin' | 'tail-sync' | 'reader') =>
+  new Kafka({ ...connectionOf(principal), clientId: `cluster-spec-${principal}`, logLevel: logLevel.WARN, logCreator: countLine, retry: FAILOVER_RETRY });
+
+/**
+ * The test's own look at the cluster (not under test). While a broker hangs, it bootstraps from the
+ * others and gives up within seconds: kafkajs's admin asks a random broker of the metadata, which
+ * may be the hung one, and would wait for it through every retry.
+ */
+let hungBroker: string | undefined;
+
+async function withAdmin<T>(run: (admin: Admin) => Promise<T>): Promise<T> {
+  const { brokers, ...connection } = connectionOf('admin');
+  const observer = hungBroker
+    ? new Kafka({ ...connection, brokers: brokers.filter((b) => b !== hungBroker), clientId: 'cluster-spec-observer', logLevel: logLevel.NOTHING, connectionTimeout: 1_000, authenticationTimeout: 1_000, requestTimeout: 2_000, retry: { retries: 0 } })
+    : new Kafka({ ...connection, brokers, clientId: 'cluster-spec-observer', logLevel: logLevel.NOTHING, retry: FAILOVER_RETRY });
+  const admin = observer.admin();
+  await admin.connect();
+  try {
+    return await run(admin);
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/**
+ * Runs `ask` again while the broker it reached answers that it does not know a topic yet: a new
+ * topic's metadata reaches the brokers one by one, and kafkajs's admin gives up on that answer at
+ * once (describeConfigs goes to whichever broker the metadata names controller).
+ */
+async function whileTopicUnknown<T>(ask: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await ask();
+    } catch (error) {
+      const unknown = (e: unknown): boolean => (e as { type?: string }).type === 'UNKNOWN_TOPIC_OR_PARTITION' || (!!(e as { cause?: unknown }).cause && unknown((e as { cause?: unknown }).cause));
+      if (!unknown(error) || attempt === 20) throw error;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
+
+/** Each topic's `min.insync.replicas` as the brokers report it. */
+const minInsyncReplicas = (topics: string[]) =>
+  withAdmin(async (admin) => {
+    const { resources } = await whileTopicUnknown(() =>
+      admin.describeConfigs({
+        includeSynonyms: false,
+        resources: topics.map((name) => ({ type: ConfigResourceTypes.TOPIC, name, configNames: ['min.insync.replicas'] })),
+      }),
+    );
+    return Object.fromEntries(resources.map((r) => [r.resourceName, r.configEntries[0].configValue]));
+  });
+
+/** Per topic, the replica and in-sync counts of its partitions. */
+const replicaCounts = (topics: string[]) =>
+  withAdmin(async (admin) => {
+    const { topics: metadata } = await whileTopicUnknown(() => admin.fetchTopicMetadata({ topics }));
+    return Object.fromEntries(metadata.map((t) => [t.name, t.partitions.map((p) => ({ replicas: p.replicas.length, isr: p.isr.length }))]));
+  });
+
+const messages = (from: number, count: number) => Array.from({ length: count }, (_, i) => ({ key: `tail-${from + i}`, value: JSON.stringify({ n: from + i }) }));
+
+/** Reads `topic` from the beginning, as `reader`, until `count` messages came. */
+async function readAll(topic: string, count: number): Promise<KafkaMessage[]> {
+  const consumer = client('reader').consumer({ groupId: `reader-cluster-spec-${randomUUID()}`, maxWaitTimeInMs: 100 });
+  const read: KafkaMessage[] = [];
+  await consumer.connect();
+  try {
+    await consumer.subscribe({ topic, fromBeginning: true });
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`read ${read.length} of ${count} messages in 60 s`)), 60_000);
+      void consumer
+        .run({
+          eachMessage: async ({ message }) => {
+            read.push(message);
+            if (read.length >= count) {
+              clearTimeout(timer);
+              resolve();
+            }
+          },
+        })
+        .catch(reject);
+    });
+  } finally {
+    await consumer.disconnect();
+  }
+  return read;
+}
+
+describe('three local KRaft brokers (KAFKA_LOCAL_BROKERS=3)', () => {
+  beforeAll(async () => {
+    const started = Date.now();
+    cluster = await startLocalKafka({ dataDir, port: PORT, brokers: 3, security: 'sasl', replication: {}, log: () => undefined });
+    console.log(`[kafka-cluster] three brokers formatted, started, their users, ACLs and topics made in ${Date.now() - started} ms`);
+  }, 180_000);
+
+  afterAll(async () => {
+    await cluster?.running.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('lists the three brokers in the stack environment and the clients file', () => {
+    const three = `127.0.0.1:${PORT},127.0.0.1:${PORT + 2},127.0.0.1:${PORT + 4}`;
+    expect(cluster.env.KAFKA_BROKERS).toBe(three);
+    expect(readKafkaClients(cluster.env.TAILSYNC_KAFKA_CLIENTS_FILE).brokers).toBe(three);
+    expect(cluster.running.nodes.map((n) => n.nodeId)).toEqual([1, 2, 3]);
+  });
+
+  it("makes tailsync's topics with 3 replicas, all in sync, and min.insync.replicas 2; the apps' own topic creation too", async () => {
+    const topics = KAFKA_TOPICS.map((t) => t.topic);
+    const counts = await replicaCounts(topics);
+    expect(Object.keys(counts).sort()).toEqual([...topics].sort());
+    expect(Object.values(counts).flat().every((p) => p.replicas === 3 && p.isr === 3)).toBe(true);
+    expect(Object.values(counts).flat()).toHaveLength(KAFKA_TOPICS.reduce((n, t) => n + t.numPartitions, 0));
+    expect(await minInsyncReplicas(topics)).toEqual(Object.fromEntries(topics.map((t) => [t, '2'])));
+
+    const own = `tailsync.cluster-spec-${randomUUID().slice(0, 8)}`;
+    await ensureTopics(connectionOf('admin'), [{ topic: own, numPartitions: 2 }]);
+    expect(await replicaCounts([own])).toEqual({ [own]: [{ replicas: 3, isr: 3 }, { replicas: 3, isr: 3 }] });
+    expect(await minInsyncReplicas([own])).toEqual({ [own]: '2' });
+  });
+
+  it('loses no write when a leader hangs (SIGSTOP) mid-send and comes back after its partitions moved on', async () => {
+    // A hung broker (or one cut off the network) keeps its connections open: the send's request to
+    // it gets no answer, while the other leaders answer for their partitions once the controller has
+    // fenced it and shrunk the in-sync replicas. When it wakes it answers "not the leader", and the
+    // retry must send its partitions' messages to their new leaders.
+    const topic = `tailsync.cluster-spec-hung-${randomUUID().slice(0, 8)}`;
+    await ensureTopics(connectionOf('admin'), [{ topic, numPartitions: 6 }]);
+    const leaders = async () => withAdmin(async (admin) => (await whileTopicUnknown(() => admin.fetchTopicMetadata({ topics: [topic] }))).topics[0].partitions);
+    // As admin: tail-sync may write tailsync.tail-events only, which the next test counts.
+    const producer = idempotentProducer(client('admin'));
+    await producer.connect();
+    try {
+      await producer.send({ topic, acks: -1, messages: messages(0, 300) });
+      const spread = new Set((await leaders()).map((p) => p.leader));
+      expect(spread.size).toBe(3); // the send below goes to every broker
+
+      const leaderOf0 = (await leaders()).find((p) => p.partitionId === 0)!.leader;
+      const hung = cluster.running.nodes.find((n) => n.nodeId === leaderOf0)!;
+      clientLines.clear();
+      process.kill(hung.pid()!, 'SIGSTOP');
+      hungBroker = hung.address;
+      const started = Date.now();
+      const step = (what: string) => console.log(`[kafka-cluster] broker ${hung.nodeId} hung: ${what} after ${Date.now() - started} ms`);
+      let resumed = false;
+      try {
+        let sent = false;
+        const sending = producer.send({ topic, acks: -1, messages: messages(300, 300) }).then(() => {
+          sent = true;
+        });
+        sending.catch(() => undefined); // awaited below, after the broker is woken
+        // Woken only once no partition is led by it any more: its partitions moved on.
+        const stillLeads = () => leaders().then((partitions) => partitions.some((p) => p.leader === hung.nodeId), () => true);
+        while (await stillLeads()) {
+          if (Date.now() - started > 60_000) throw new Error(`broker ${hung.nodeId} still leads partitions 60 s after it hung`);
+          await new Promise((r) => setTimeout(r, 500));
+        }
+        step(`its partitions had new leaders${sent ? ', the send had finished' : ''}`);
+        process.kill(hung.pid()!, 'SIGCONT');
+        resumed = true;
+        await sending;
+        step('woken, the send finished');
+        reportLines(`broker ${hung.nodeId} hung`);
+      } finally {
+        if (!resumed) process.kill(hung.pid()!, 'SIGCONT');
+        hungBroker = undefined;
+      }
+    } finally {
+      await producer.disconnect();
+    }
+    const read = await readAll(topic, 600);
+    expect(new Set(read.map((m) => m.key!.toString()))).toEqual(new Set(messages(0, 600).map((m) => m.key)));
+    expect(read).toHaveLength(600);
+    // Back in every in-sync set before the next test loses a broker.
+    for (const started = Date.now(); (await replicaCounts([topic, TOPICS.tailEvents]))[TOPICS.tailEvents].some((p) => p.isr < 3); ) {
+      if (Date.now() - started > 60_000) throw new Error('the woken broker is not back in sync after 60 s');
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }, 180_000);
+
+  it('takes acks=all writes while one broker is SIGKILLed, and a consumer reads every one, each written by an idempotent producer', async () => {
+    const producer = idempotentProducer(client('tail-sync'));
+    await producer.connect();
+    try {
+      await producer.send({ topic: TOPICS.tailEvents, acks: -1, messages: messages(0, 300) });
+      // kafkajs refuses any other acks for an idempotent producer.
+      await expect(producer.send({ topic: TOPICS.tailEvents, acks: 1, messages: messages(300, 1) })).rejects.toThrow('invalidates the idempotent producer');
+
+      // A first consumer group while all three run: it makes __consumer_offsets, which a cluster
+      // with offsets.topic.replication.factor=3 cannot make with one broker down (as in production,
+      // where it has existed since the first consumer).
+      expect(await readAll(TOPICS.tailEvents, 300)).toHaveLength(300);
+
+      const leader = await withAdmin(async (admin) => (await admin.fetchTopicMetadata({ topics: [TOPICS.tailEvents] })).topics[0].partitions[0].leader);
+      clientLines.clear();
+      await cluster.running.nodes.find((n) => n.nodeId === leader)!.kill();
+      const started = Date.now();
+      await producer.send({ topic: TOPICS.tailEvents, acks: -1, messages: messages(300, 300) });
+      console.log(`[kafka-cluster] broker ${leader} SIGKILLed: 300 acks=all messages written in ${Date.now() - started} ms by the other two`);
+      reportLines(`broker ${leader} SIGKILLed`);
+      // The controller fenced the lost broker (its 9 s session): out of every ISR, every partition led by a live one.
+      expect((await replicaCounts([TOPICS.tailEvents]))[TOPICS.tailEvents]).toEqual(Array.from({ length: 6 }, () => ({ replicas: 3, isr: 2 })));
+    } finally {
+      await producer.disconnect();
+    }
+    const read = await readAll(TOPICS.tailEvents, 600);
+    expect(new Set(read.map((m) => m.key!.toString()))).toEqual(new Set(messages(0, 600).map((m) => m.key)));
+    expect(read).toHaveLength(600);
+    // The broker stored every batch with the producer's id: written by an idempotent producer.
+    expect(read.filter((m) => (m as KafkaMessage & { batchContext: { producerId: string } }).batchContext.producerId === '-1')).toEqual([]);
+  }, 150_000);
+});
