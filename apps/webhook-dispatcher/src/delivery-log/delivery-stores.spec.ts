@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { migrateDispatcherTables } from '../store/migrate';
-import { deliveryStores, isolatedDatabase, uniqueDomain } from '../testing/harness';
+import { deliveryStores, eventually, isolatedDatabase, uniqueDomain } from '../testing/harness';
 import { PLANNED_ONCE_MAX_BATCH } from './batch-pools';
 import type { NewDelivery } from './delivery';
 
@@ -85,6 +85,27 @@ describe('the delivery tables\' stores: a delivery made, leased, attempted, list
     // its dedupe key names it: the log finds it by event id, and the event read again makes nothing new
     expect((await store.log.list('acme', { eventId: held.eventId }, 10, undefined)).deliveries.map((d) => d.id)).toEqual([mine[0].id]);
     expect(await store.newDeliveries.insertMany([held, fresh])).toBe(0);
+  });
+
+  it('takes over a held row whose insert commits while the lease write waits for its key', async () => {
+    const held = delivery('acme');
+    const mine = { id: randomUUID(), domain: held.domain, eventId: held.eventId, eventName: EVT, body: held.body, attempts: 0, roundStart: 0, leaseToken: randomUUID() };
+    // The partition's next owner holds the event back, its statement not yet committed (a transaction left open on one connection).
+    const nextOwner = await pool.connect();
+    try {
+      await nextOwner.query('begin');
+      expect(await deliveryStores(nextOwner as unknown as Pool).newDeliveries.insertMany([held], 60_000)).toBe(1);
+      const { rows: [{ pid }] } = await nextOwner.query<{ pid: number }>('select pg_backend_pid() as pid');
+      const writing = store.newDeliveries.writeLeased([mine], 'first-copy', 60_000);
+      // The old owner's lease write now waits on the held row's key; the hold commits only then.
+      await eventually(async () => ((await pool.query('select 1 from pg_stat_activity where $1 = any(pg_blocking_pids(pid))', [pid])).rowCount ?? 0) > 0);
+      await nextOwner.query('commit');
+      expect([...(await writing)]).toEqual([mine.id]);
+    } finally {
+      nextOwner.release();
+    }
+    const { rows } = await pool.query('select id, lease_owner, lease_token from webhook_deliveries');
+    expect(rows).toEqual([{ id: mine.id, lease_owner: 'first-copy', lease_token: mine.leaseToken }]);
   });
 
   it('writes small batches on its plan-once connections and larger ones on the main pool, alike', async () => {

@@ -33,6 +33,16 @@ export class NewDeliveries {
    * others' events belong to a row someone else leased or attempted.
    */
   async writeLeased(leased: ClaimedDelivery[], owner: string, leaseMs: number): Promise<Set<string>> {
+    const written = await this.takeOverUnleased(leased, owner, leaseMs);
+    // A row whose insert was still running when the statement began is not in its snapshot: the key
+    // made the statement wait, then yield, and the take-over missed the row. It is committed now.
+    const missed = leased.filter((r) => !written.has(r.id));
+    for (const id of await this.takeOverUnleased(missed, owner, leaseMs)) written.add(id);
+    return written;
+  }
+
+  /** One run of TAKE_OVER_UNLEASED: the ids written as inserted or taken-over rows. */
+  private async takeOverUnleased(leased: ClaimedDelivery[], owner: string, leaseMs: number): Promise<Set<string>> {
     if (leased.length === 0) return new Set();
     const { rows } = await this.pools.for(leased.length).query<{ id: string }>(
       TAKE_OVER_UNLEASED,
