@@ -3,10 +3,13 @@
  * load generator's event loop so their timestamps are not delayed by it:
  * - `http-baseline`: a bare node:http server answering one fixed JSON body;
  * - `read-floor`: a bare node:http server answering each read with one `pg` query over a pool;
+ * - `grpc-floor`: one unary grpc-js call after another (32 at a time) to an empty handler, both ends
+ *   in this process, so its CPU is the whole hop's;
  * - `receiver`: the webhook receiver of W4 and W6 (answers 200 at once, stamps each callback, verifies a
  *   sample; a callback to `/hang…` is read and never answered);
  * - `kafka-sink`: the consumer of the raw kafkajs baseline (same consumer settings as the dispatcher).
  */
+import * as grpc from '@grpc/grpc-js';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Kafka, logLevel } from 'kafkajs';
@@ -85,6 +88,45 @@ if (role === 'http-baseline') {
         );
       });
       return { port: await listen(server) };
+    },
+  };
+} else if (role === 'grpc-floor') {
+  const EMPTY = Buffer.alloc(0);
+  const bytes = (b: Buffer) => b;
+  const call: grpc.MethodDefinition<Buffer, Buffer> = {
+    path: '/bench.Floor/Call',
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: bytes,
+    requestDeserialize: bytes,
+    responseSerialize: bytes,
+    responseDeserialize: bytes,
+  };
+  handlers = {
+    /** Unary calls, `concurrency` in flight, for `seconds`: how many completed and their latencies. */
+    run: async (msg) => {
+      const server = new grpc.Server();
+      server.addService({ Call: call }, { Call: (_c: unknown, done: grpc.sendUnaryData<Buffer>) => done(null, EMPTY) });
+      const port = await new Promise<number>((resolve, reject) =>
+        server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
+      );
+      const client = new grpc.Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+      const unary = () =>
+        new Promise<void>((resolve, reject) => client.makeUnaryRequest(call.path, bytes, bytes, EMPTY, (e) => (e ? reject(e) : resolve())));
+      const until = Date.now() + Number(msg.seconds) * 1000;
+      const latencies: number[] = [];
+      await Promise.all(
+        Array.from({ length: Number(msg.concurrency) }, async () => {
+          while (Date.now() < until) {
+            const start = performance.now();
+            await unary();
+            latencies.push(performance.now() - start);
+          }
+        }),
+      );
+      client.close();
+      server.forceShutdown();
+      return { latencies };
     },
   };
 } else if (role === 'receiver') {

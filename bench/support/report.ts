@@ -49,7 +49,7 @@ export function costTable(rows: Row[]): string {
     `| ID | per | ${names.map((n) => `${n} ms`).join(' | ')} | stack ms | CPU-bound ceiling | measured | ceiling as a share of |`,
     `|---|---|${names.map(() => '---:').join('|')}|---:|---:|---:|---|`,
   ];
-  const per = (unit: string) => ({ 'req/s': 'request', 'tails/s': 'tail', 'deliveries/s': 'delivery', 'cmd/s': 'command' })[unit] ?? unit;
+  const per = (unit: string) => ({ 'req/s': 'request', 'tails/s': 'tail', 'deliveries/s': 'delivery', 'cmd/s': 'command', 'calls/s': 'call' })[unit] ?? unit;
   for (const r of costed) {
     const c = r.cost as NonNullable<Row['cost']>;
     out.push(

@@ -5,6 +5,8 @@
  * - B-read-floor: a bare node:http server answering W3's reads (same tails, same autocannon
  *   settings) with one `pg` query each over a pool: the floor of a read's work, its CPU (server and
  *   PostgreSQL) measured as the stack's is;
+ * - B-grpc: unary grpc-js calls to an empty handler, client and server in one helper process: the
+ *   floor of one hop between the gateway and a service;
  * - B-pg: 1,000-row multi-row inserts (unnest, like the projection's) of tail-like rows into the
  *   same PostgreSQL with `pg`, from 1 and 4 connections (W2's call concurrency);
  * - B-kafka: raw kafkajs produce → consume of W4's messages (same sizes, keys, partitions, consumer
@@ -17,7 +19,7 @@ import { idempotentProducer, kafkaConnection, replicationConfig, topicReplicatio
 import { Client } from 'pg';
 import { autocannon, httpFigures } from '../support/autocannon';
 import { BenchContext, Row } from '../support/context';
-import { startHelper } from '../support/helpers';
+import { startHelper, type Helper } from '../support/helpers';
 import { summarize } from '../support/stats';
 import { produceBurst, producePaced, waitForReceived } from './events';
 import { READ_CONNECTIONS, sampleTailView, seedTailsToRead } from './tails';
@@ -51,12 +53,7 @@ export async function runReadFloorBaseline(ctx: BenchContext): Promise<Row> {
   const { databaseUrl } = ctx.stack;
   if (!databaseUrl) throw new Error('B-read-floor needs DATABASE_URL');
   const { account, requests } = await seedTailsToRead(ctx, 'floor');
-  const server = await startHelper('read-floor', ctx.stack.helperPids);
-  // Its CPU is the floor's own, not the load generator's: a group of its own while it runs.
-  ctx.stack.helperPids.delete(server.pid);
-  const group = { name: 'read-floor', pids: () => [server.pid] };
-  ctx.stack.groups.push(group);
-  try {
+  return inOwnGroup(ctx, 'read-floor', async (server) => {
     const { port } = await server.request<{ port: number }>('start', { databaseUrl, domain: account.domain, source: account.clientId });
     const connections = READ_CONNECTIONS;
     const opts = { url: `http://127.0.0.1:${port}`, connections, requests };
@@ -74,9 +71,37 @@ export async function runReadFloorBaseline(ctx: BenchContext): Promise<Row> {
       notes,
       details: { http: f },
     };
+  });
+}
+
+export async function runGrpcBaseline(ctx: BenchContext): Promise<Row> {
+  const concurrency = READ_CONNECTIONS;
+  ctx.log(`B-grpc: ${ctx.durationS} s of unary grpc-js calls to an empty handler, ${concurrency} in flight`);
+  return inOwnGroup(ctx, 'grpc-floor', async (helper) => {
+    await helper.request('run', { seconds: 2, concurrency });
+    const { result, cpu } = await ctx.measure('B-grpc', () => helper.request<{ latencies: number[] }>('run', { seconds: ctx.durationS, concurrency }));
+    const latency = summarize(result.latencies);
+    return {
+      id: 'B-grpc',
+      title: `One unary grpc-js call to an empty handler, client and server in one process (${concurrency} in flight)`,
+      throughput: { value: Math.round(latency.count / ctx.durationS), unit: 'calls/s' },
+      latencyMs: { p50: latency.p50, p99: latency.p99, what: 'call' },
+      cpu,
+    };
+  });
+}
+
+/** A helper whose CPU is a baseline's own, not the load generator's: a process group of its own while it runs. */
+async function inOwnGroup(ctx: BenchContext, role: 'read-floor' | 'grpc-floor', run: (helper: Helper) => Promise<Row>): Promise<Row> {
+  const helper = await startHelper(role, ctx.stack.helperPids);
+  ctx.stack.helperPids.delete(helper.pid);
+  const group = { name: role, pids: () => [helper.pid] };
+  ctx.stack.groups.push(group);
+  try {
+    return await run(helper);
   } finally {
     ctx.stack.groups.splice(ctx.stack.groups.indexOf(group), 1);
-    await server.stop();
+    await helper.stop();
   }
 }
 
