@@ -6,7 +6,7 @@ module.exports = {
   rootDir: __dirname,
   testMatch: ['<rootDir>/src/**/*.faults.ts'],
   // A fault is held 30 s, then the invariants may wait for a slow recovery on a busy machine.
-  testTimeout: 300_000,
+  testTimeout: 420_000,
   // kafkajs clients of the checks keep timers after disconnecting; the stack is down by then.
   forceExit: true,
 };

@@ -58,6 +58,12 @@ export interface KafkaNode {
   restart(): Promise<void>;
 }
 
+/**
+ * How long a node may take to serve. A node restarted into a running cluster first catches up on
+ * the metadata log and waits to be unfenced; on a loaded 2-core machine that took over 90 s.
+ */
+const NODE_READY_MS = 180_000;
+
 const JVM_FLAGS = ['-Xms128m', '-Xmx512m', '-XX:+UseG1GC', '-XX:MaxGCPauseMillis=20', '-XX:+ExplicitGCInvokesConcurrent', '-Djava.awt.headless=true'];
 
 /** The broker on `dataDir`, as the supervisor and a later run know it. */
@@ -113,7 +119,7 @@ export async function startKafka(opts: KafkaBrokerOptions): Promise<RunningKafka
       cwd: place.dataDir,
       output: opts.log ? nodeLog(opts.log, place.nodeId, count) : { file: path.join(place.dataDir, 'kafka.log') },
       // Asked of this node alone, which counts the cluster's brokers too.
-      ready: { probe: brokerReadinessProbe({ ...probeAs, brokers: [address] }, count), intervalMs: 250, timeoutMs: 90_000 },
+      ready: { probe: brokerReadinessProbe({ ...probeAs, brokers: [address] }, count), intervalMs: 250, timeoutMs: NODE_READY_MS },
       signalOnParentExit: 'SIGKILL',
     });
   };
