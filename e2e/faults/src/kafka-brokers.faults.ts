@@ -1,9 +1,13 @@
 /**
  * Brokers failing under load, on one stack of three brokers and two copies of each app: the
- * leader of a busy partition SIGKILLed (restarted 20 s later). Each fault waits for the cluster
+ * leader of a busy partition SIGKILLed (restarted 10 s later); one broker cut off the network for
+ * 30 s; the active controller SIGKILLed (restarted 10 s later). Each fault waits for the cluster
  * to be whole again (every replica in sync) before it starts.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { KAFKA_TOPICS, TOPICS } from '@tailsync/contracts';
+import { cutOff, kraftConfigPaths } from '@tailsync/tools/testing';
 import { Kafka, logLevel } from 'kafkajs';
 import { type FaultStack, runFault, startFaultStack } from './support';
 
@@ -43,15 +47,53 @@ beforeEach(async () => {
   }
 }, 150_000);
 
+/** The active controller, as the quorum's state on the nodes' disks names it (the newest epoch). */
+function activeController(): number {
+  const states = stack.brokers.map((b) => {
+    const file = join(kraftConfigPaths(`${stack.dataDir}/kafka-${b.nodeId}`).logDir, '__cluster_metadata-0', 'quorum-state');
+    return JSON.parse(readFileSync(file, 'utf8')) as { leaderId: number; leaderEpoch: number };
+  });
+  return states.sort((a, b) => b.leaderEpoch - a.leaderEpoch)[0].leaderId;
+}
+
 it('the leader of a busy partition SIGKILLed: the API answers throughout, nothing is lost or stuck', async () => {
   const outcome = await runFault(stack, {
     name: 'kafka: partition leader SIGKILLed',
-    holdMs: 20_000,
+    holdMs: 10_000,
     inject: async () => {
       const leader = await leaderOf(TOPICS.tailEvents);
       const broker = stack.brokers.find((b) => b.nodeId === leader)!;
       await broker.kill();
       return () => broker.restart();
+    },
+  });
+  expect(outcome.improperAnswers).toEqual([]);
+  expect(outcome.invariants.violations).toEqual([]);
+});
+
+it('one broker cut off the network for 30 s: the API answers throughout, nothing is lost or stuck', async () => {
+  const outcome = await runFault(stack, {
+    name: 'kafka: one broker cut off for 30 s',
+    holdMs: 30_000,
+    inject: async () => {
+      const leader = await leaderOf(TOPICS.riskAssessmentExecuted);
+      const broker = stack.brokers.find((b) => b.nodeId === leader)!;
+      const cut = cutOff(broker.pid()!, `broker-${leader}`);
+      return () => cut.heal();
+    },
+  });
+  expect(outcome.improperAnswers).toEqual([]);
+  expect(outcome.invariants.violations).toEqual([]);
+});
+
+it('the active controller SIGKILLed: the API answers throughout, nothing is lost or stuck', async () => {
+  const outcome = await runFault(stack, {
+    name: 'kafka: active controller SIGKILLed',
+    holdMs: 10_000,
+    inject: async () => {
+      const controller = stack.brokers.find((b) => b.nodeId === activeController())!;
+      await controller.kill();
+      return () => controller.restart();
     },
   });
   expect(outcome.improperAnswers).toEqual([]);

@@ -46,6 +46,8 @@ export interface AppCopy {
 export interface FaultStack {
   name: string;
   dataDir: string;
+  /** Each app copy's log is `<logDir>/<its process's instance>.log`. */
+  logDir: string;
   /** Every gateway copy's base URL. */
   gatewayUrls: string[];
   copies: AppCopy[];
@@ -166,6 +168,7 @@ export async function startFaultStack(options: FaultStackOptions): Promise<Fault
     return {
       name: options.name,
       dataDir,
+      logDir,
       gatewayUrls: indexes.map((i) => `http://127.0.0.1:${FAULT_PORTS.gateway + STEP * i}`),
       copies,
       brokers: kafka.running.nodes,

@@ -1,10 +1,11 @@
 /**
  * One fault, end to end: the steady load starts, runs 5 s, the fault is injected, held (30 s by
  * default), healed; the load runs 10 s more and stops; then the availability report (printed,
- * and kept in `.data/faults/report.json`) and the invariants. The API must answer every call of
+ * and kept in `.data/faults/report.json`, with the apps' WARN and ERROR lines) and the invariants. The API must answer every call of
  * the load with 201 or a 503 problem within the request budget: anything else (a 500, another
  * status, a hang, a refused connection) is listed in `improperAnswers`.
  */
+import { warningsBetween } from './app-log-lines';
 import { type Availability, availabilityOf, keepInReport } from './availability';
 import type { FaultStack } from './fault-stack';
 import { checkInvariants, type InvariantsOutcome } from './invariants';
@@ -25,6 +26,8 @@ export interface FaultOutcome {
   invariants: InvariantsOutcome;
   /** Calls the API answered with anything but 201 or a 503 problem, or did not answer in time. */
   improperAnswers: Sample[];
+  /** The apps' WARN and ERROR lines from the fault to the end of the check, counted by message. */
+  logLines: string[];
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -33,6 +36,10 @@ const AFTER_HEAL_MS = 10_000;
 
 export async function runFault(stack: FaultStack, fault: Fault): Promise<FaultOutcome> {
   const load = await startSteadyLoad(stack, fault.load);
+  // Every process an app copy has had (a fault may restart one).
+  const instances = new Map<string, string>();
+  const noteInstances = () => stack.copies.forEach((c) => instances.set(c.process.instance, c.name));
+  noteInstances();
   let record;
   let faultAt = 0;
   let healedAt = 0;
@@ -51,7 +58,10 @@ export async function runFault(stack: FaultStack, fault: Fault): Promise<FaultOu
     const availability = availabilityOf(record.samples, faultAt, healedAt);
     const invariants = await checkInvariants(stack, record);
     const improperAnswers = record.samples.filter((s) => s.status !== 201 && !(s.status === 503 && s.problem));
-    const outcome: FaultOutcome = { availability, invariants, improperAnswers };
+    noteInstances();
+    const copies = [...instances].map(([instance, app]) => ({ app, instance }));
+    const logLines = warningsBetween(stack.logDir, copies, faultAt, Date.now());
+    const outcome: FaultOutcome = { availability, invariants, improperAnswers, logLines };
     const events = record.events.length;
     const acked = record.events.filter((e) => e.ackedAt !== undefined).length;
     keepInReport(fault.name, {
@@ -62,6 +72,7 @@ export async function runFault(stack: FaultStack, fault: Fault): Promise<FaultOu
       settledAfterHealMs: invariants.settledAfterMs + AFTER_HEAL_MS,
       improperAnswers: improperAnswers.length,
       violations: invariants.violations,
+      logLines,
     });
     const status = (f: { byStatus: Record<string, number> }) => Object.entries(f.byStatus).map(([s, n]) => `${n}×${s}`).join(' ');
     console.log(
@@ -71,6 +82,8 @@ export async function runFault(stack: FaultStack, fault: Fault): Promise<FaultOu
         `  refused for ${(availability.refusedForMs / 1000).toFixed(1)} s, slower (> ${availability.slowThresholdMs} ms) for ${(availability.slowerForMs / 1000).toFixed(1)} s`,
         `  events ${acked}/${events} acknowledged, slowest delivery ${invariants.slowestDeliveryMs} ms, ${invariants.repeatedDeliveries} repeated; settled ${((invariants.settledAfterMs + AFTER_HEAL_MS) / 1000).toFixed(1)} s after the heal`,
         `  ${improperAnswers.length} improper answers, ${invariants.violations.length} violations${invariants.violations.length ? `: ${invariants.violations.join('; ')}` : ''}`,
+        `  the apps logged (WARN and above, from the fault on):`,
+        ...logLines.slice(0, 15).map((line) => `    ${line}`),
       ].join('\n'),
     );
     return outcome;
