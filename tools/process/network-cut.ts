@@ -13,7 +13,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileS
 import { join } from 'node:path';
 import { REPO_ROOT } from '../stack/infrastructure';
 
-const CGROUP_ROOT = '/sys/fs/cgroup/unified';
+/** The cgroup v2 hierarchy: beside v1's controllers on a hybrid host (as here), or the only one. */
+const CGROUP_ROOT = existsSync('/sys/fs/cgroup/unified/cgroup.procs') ? '/sys/fs/cgroup/unified' : '/sys/fs/cgroup';
 /** Tags this worktree's rules and cgroups, so a clean-up never touches another run's. */
 const TAG = `tailsync-faults-${createHash('sha256').update(REPO_ROOT).digest('hex').slice(0, 8)}`;
 
