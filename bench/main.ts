@@ -29,10 +29,10 @@ const RESULTS_DIR = join(REPO_ROOT, 'bench', 'results');
 const PROFILE_DIR = join(RESULTS_DIR, 'profiles');
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
-const USAGE = `usage: npm run bench -- [--only W1,W2,W3,W4,W4L,W5,W7,W8,B-http,B-read-floor,B-grpc,B-pg,B-kafka,D-idle,D-version] [--duration <s>] [--warmup <s>] [--settle <s>] [--gateways <n>] [--dispatchers <n>] [--profile]
+const USAGE = `usage: npm run bench -- [--only W1,W2,W3,W4,W4L,W5,W6,W7,W8,W9,B-http,B-read-floor,B-grpc,B-pg,B-kafka,D-idle,D-version] [--duration <s>] [--warmup <s>] [--settle <s>] [--gateways <n>] [--dispatchers <n>] [--profile]
   --only       workloads to run (default: all); the baselines they are compared with run too
                (W4 includes W6, its paced run beside a receiver that never answers, and W9, beside a
-               domain backfilling 7 days of a filled topic; W7 is W4
+               domain backfilling 7 days of a filled topic: naming W6 or W9 runs W4; W7 is W4
                with Ed25519 signatures, compared with W4; W8 is fifo throughput per domain; W4L, only
                run when named, is W4's burst with the delivery log empty and filled with
                BENCH_FILLED_LOG deliveries, default 10 million, alternating)
@@ -104,9 +104,12 @@ async function runIdle(ctx: BenchContext): Promise<Row> {
 /** Which step produced a row (W2x4 → W2). */
 const stepOf = (rowId: string) => STEPS.find((s) => rowId === s.id || rowId.startsWith(`${s.id}x`) || rowId.startsWith(`${s.id}-`))?.id;
 
+/** Workloads measured inside another step, against its paced p99 in the same run: naming one runs that step. */
+const PART_OF: Record<string, string> = { W6: 'W4', W9: 'W4' };
+
 function chooseSteps(only: string | undefined, profile: boolean): string[] {
   if (only) {
-    const given = only.split(',').map((s) => s.trim()).filter(Boolean);
+    const given = only.split(',').map((s) => s.trim()).filter(Boolean).map((w) => PART_OF[w.toUpperCase()] ?? w);
     const unknown = given.filter((w) => !STEPS.some((s) => s.id.toLowerCase() === w.toLowerCase()));
     if (unknown.length) throw new Error(`unknown workload(s) ${unknown.join(', ')}\n${USAGE}`);
     const wanted = given.map((w) => (STEPS.find((s) => s.id.toLowerCase() === w.toLowerCase()) as Step).id);

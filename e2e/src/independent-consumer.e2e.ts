@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { SCHEMAS_DIR, TAIL_EVENTS_TOPIC, tailEventKey } from '@tailsync/contracts';
 import { librdkafkaProperties } from '@tailsync/service-kit';
 import { principalSettings } from '@tailsync/tools/testing';
 import { testKafkaClients } from './support/kafka';
 import { api, newServiceAccount } from './support/accounts';
+import { runPythonReport, type PythonReport } from './support/python-report';
 
 const ROOT = join(__dirname, '..', '..');
 const SCRIPT = join(ROOT, 'e2e', 'kafka-consumer', 'check_tail_events.py');
@@ -20,26 +20,10 @@ interface Report {
 const consumerSettings = () => ({ ...process.env, ...principalSettings(testKafkaClients(), 'reader') });
 
 /** Runs the Python consumer (confluent-kafka) to its end; its report is parsed from stdout. */
-function independentConsumer(args: string[]): Promise<{ code: number | null; report: Report | null; output: string }> {
+function independentConsumer(args: string[]): Promise<PythonReport<Report>> {
   const python = process.env.KAFKA_CONSUMER_PYTHON;
   if (!python) throw new Error('KAFKA_CONSUMER_PYTHON is not set: run the suite with `npm test`, which installs confluent-kafka');
-  return new Promise((resolve, reject) => {
-    const child = spawn(python, [SCRIPT, ...args], { env: { ...process.env, KAFKA_CLIENT_PROPERTIES: JSON.stringify(librdkafkaProperties(consumerSettings())) } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      let report: Report | null = null;
-      try {
-        report = JSON.parse(stdout.trim().split('\n').pop() ?? '') as Report;
-      } catch {
-        report = null;
-      }
-      resolve({ code, report, output: `${stdout}${stderr}` });
-    });
-  });
+  return runPythonReport<Report>(python, [SCRIPT, ...args], { ...process.env, KAFKA_CLIENT_PROPERTIES: JSON.stringify(librdkafkaProperties(consumerSettings())) });
 }
 
 describe('tailsync.tail-events read by a consumer we did not write (Python, confluent-kafka)', () => {

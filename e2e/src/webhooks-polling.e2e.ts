@@ -144,7 +144,7 @@ function listen(account: TestAccount, args: string[], listener: keyof typeof LIS
   child.stdout.on('data', (c) => (stdout += c));
   child.stderr.on('data', (c) => (stderr += c));
   const exited = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
-  return { child, exited };
+  return { child, exited, stderr: () => stderr };
 }
 
 async function delivered(s: Subscribed, count: number) {
@@ -191,6 +191,25 @@ describe('npm run cli -- listen --forward, and tailsync-webhooks listen --forwar
     const resumed = await listen(s.account, ['--forward', laptop.url, '--once', '--after', after], listener).exited;
     expect(resumed.code).toBe(0);
     expect(laptop.requests.slice(2).map((r) => r.headers['webhook-id'])).toEqual([third.eventId]);
+  }, 90_000);
+
+  it.each([['npm', '200'], ['python', '0.2']] as const)('%s: --from-now forwards only the events that come after it starts, none of those kept before', async (listener, interval) => {
+    const s = await subscribed();
+    const before = await delivered(s, 3);
+    const laptop = await receiver(verifying(s.secret));
+    const running = listen(s.account, ['--forward', laptop.url, '--from-now', '--interval', interval], listener);
+    // It has read through what was kept once it says so: what is published from then on is "after it started".
+    await eventually(async () => running.stderr().includes('from now on: 3 events kept before it are passed over'), 30_000);
+    const [after] = await publish(s.account.domain, 1);
+    await eventually(async () => laptop.requests.length >= 1, 30_000);
+    running.child.kill('SIGINT');
+    const run = await running.exited;
+    expect(run.code).toBe(0);
+    expect(laptop.requests.map((r) => [r.headers['webhook-id'], r.status])).toEqual([[after.eventId, 204]]);
+    expect(laptop.requests.map((r) => r.headers['webhook-id'])).not.toEqual(expect.arrayContaining([before[0].eventId]));
+    // --after names another start: the two together are refused before anything is read.
+    const both = await listen(s.account, ['--forward', laptop.url, '--from-now', '--after', 'x'], listener).exited;
+    expect([both.code, both.stderr]).toEqual([2, expect.stringMatching(/--after/)]);
   }, 90_000);
 
   it.each(['npm', 'python'] as const)('%s: refuses to start without a receiver URL, and stops with the problem on a bad iterator', async (listener) => {

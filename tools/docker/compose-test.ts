@@ -12,6 +12,7 @@ import { REPO_ROOT } from '../stack/infrastructure';
 import { closingReport } from '../test/reports';
 import { prepareCompose } from './compose-preparation';
 import { ensureDockerEngine } from './docker-engine';
+import { ensureKafkaConsumerPython } from '../test/kafka-consumer-python';
 
 const log = (line: string) => process.stdout.write(`[compose-test] ${line}\n`);
 const reports = join(REPO_ROOT, '.data', 'compose', 'reports');
@@ -21,13 +22,15 @@ async function main(): Promise<number> {
   const engine = await ensureDockerEngine(log);
   try {
     const images = await prepareCompose(log);
+    // The integrators' consumer in another language (confluent-kafka), configured from the AsyncAPI document.
+    const consumerPython = await ensureKafkaConsumerPython(log);
     rmSync(reports, { recursive: true, force: true });
     mkdirSync(reports, { recursive: true });
     log(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s; running e2e/compose`);
     const jest = spawnSync(process.execPath, [join(REPO_ROOT, 'tools', 'test', 'jest.js'), 'e2e/compose', '--runInBand', ...process.argv.slice(2)], {
       cwd: REPO_ROOT,
       stdio: 'inherit',
-      env: { ...process.env, ...images, TAILSYNC_TEST_REPORTS: reports },
+      env: { ...process.env, ...images, KAFKA_CONSUMER_PYTHON: consumerPython, TAILSYNC_TEST_REPORTS: reports },
     });
     const { text, ok } = closingReport(reports, REPO_ROOT, jest.status);
     log(`took ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -12,7 +12,7 @@ import {
 import { type AclRule, contractAcls, namedReaderAcls } from './contract-acls';
 import { SERVICE_PRINCIPALS, type ServicePrincipal } from './principals';
 import type { Credentials } from './kafka-clients-file';
-import { upsertScramUsers } from './scram-credentials';
+import { ADMIN_CLIENT_TIMEOUTS, upsertScramUsers } from './scram-credentials';
 
 export interface PrincipalsPlan {
   /** The service principals' usernames, with their passwords when the users are to be set. */
@@ -30,7 +30,7 @@ export interface PrincipalsReport {
 }
 
 export async function applyKafkaPrincipals(admin: KafkaConnection, plan: PrincipalsPlan): Promise<PrincipalsReport> {
-  const kafka = new Kafka({ ...admin, clientId: 'tailsync-kafka-principals', logLevel: logLevel.NOTHING, retry: { retries: 5, initialRetryTime: 200 } });
+  const kafka = new Kafka({ ...admin, clientId: 'tailsync-kafka-principals', logLevel: logLevel.NOTHING, ...ADMIN_CLIENT_TIMEOUTS, retry: { retries: 5, initialRetryTime: 200 } });
   const client = kafka.admin();
   await client.connect();
   try {
@@ -57,7 +57,7 @@ export interface NamedReaderPlan {
  * is given, and exactly namedReaderAcls' rights (any other of its ACLs removed). Nothing else changes.
  */
 export async function applyNamedReader(admin: KafkaConnection, plan: NamedReaderPlan): Promise<PrincipalsReport> {
-  const kafka = new Kafka({ ...admin, clientId: 'tailsync-kafka-principals', logLevel: logLevel.NOTHING, retry: { retries: 5, initialRetryTime: 200 } });
+  const kafka = new Kafka({ ...admin, clientId: 'tailsync-kafka-principals', logLevel: logLevel.NOTHING, ...ADMIN_CLIENT_TIMEOUTS, retry: { retries: 5, initialRetryTime: 200 } });
   const client = kafka.admin();
   await client.connect();
   try {

@@ -42,9 +42,16 @@ interface AlterResult {
   errorMessage: string | null;
 }
 
+/**
+ * How long the operator's admin commands wait for a broker to connect and authenticate: they run
+ * once, often from far away (a managed cluster, a host through Docker's port publishing, TLS),
+ * where kafkajs's defaults (1 s to connect) give up on a broker that is merely slow.
+ */
+export const ADMIN_CLIENT_TIMEOUTS = { connectionTimeout: 10_000, authenticationTimeout: 10_000 } as const;
+
 /** Sets each user's credentials for every mechanism given (both by default). */
 export async function upsertScramUsers(connection: KafkaConnection, users: ScramUser[], mechanisms: ScramMechanism[] = ['SCRAM-SHA-512', 'SCRAM-SHA-256']): Promise<void> {
-  const kafka = new Kafka({ ...connection, clientId: 'tailsync-kafka-principals', logLevel: logLevel.NOTHING, retry: { retries: 3 } });
+  const kafka = new Kafka({ ...connection, clientId: 'tailsync-kafka-principals', logLevel: logLevel.NOTHING, ...ADMIN_CLIENT_TIMEOUTS, retry: { retries: 3 } });
   const cluster = createCluster(kafka);
   await cluster.connect();
   try {

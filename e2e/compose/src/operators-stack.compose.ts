@@ -18,6 +18,7 @@ import { eventually, sleep } from '../../src/support/eventually';
 import { collect } from '../../src/support/kafka';
 import { ComposeProject, docker, REPO_ROOT, secretFiles } from './support/compose-project';
 import { attempt, expectExternalRefusals, externalClient, listTopics } from './support/external-kafka-refusals';
+import { createNamedReader, runAsyncApiConsumer } from './support/asyncapi-consumer';
 
 const EVT = 'Product.RiskAssessmentExecuted';
 const APPS = ['tail-sync', 'webhook-dispatcher', 'gateway'] as const;
@@ -182,6 +183,35 @@ describe('the operators’ compose stack', () => {
     const read = await api(account, 'GET', '/Tails/efb-1');
     expect(read).toMatchObject({ status: 200, body: { tailNumber: 'N123AB' } });
     expect((await api(null, 'GET', '/openapi.json')).status).toBe(200);
+  });
+
+  it('lets a consumer written from the AsyncAPI document alone read a tail event, as a principal the operator made', async () => {
+    // The operator, as docs/kafka-security.md says: an internal consumer's own principal, from the host, as the admin over TLS.
+    const password = randomBytes(24).toString('hex');
+    createNamedReader(stack.externalKafka('admin', ca.caFile), 'integrator', [TOPICS.tailEvents], password, tlsDir);
+    const owner = await newServiceAccount();
+    const tailId = `asyncapi-${randomUUID().slice(0, 8)}`;
+    expect((await api(owner, 'PUT', '/Tails', { tailId, tailNumber: 'N-ASYNC' })).status).toBe(201);
+    // The integrator: the served document, its compose server with the TLS override, the stack's published port, the operator's CA.
+    const { code, report, output } = await runAsyncApiConsumer({
+      asyncApiUrl: `${stack.gatewayUrl}/asyncapi.json`,
+      server: 'compose-tls',
+      variables: { port: stack.settings.KAFKA_EXTERNAL_PORT },
+      channel: 'tailEvents',
+      principal: 'integrator',
+      password,
+      caFile: ca.caFile,
+      match: { domain: owner.domain, mappedIds: tailId },
+      timeoutSeconds: 90,
+    });
+    expect({ code, output: code === 0 ? '' : output }).toEqual({ code: 0, output: '' });
+    expect(report).toMatchObject({
+      connection: { 'bootstrap.servers': `localhost:${stack.settings.KAFKA_EXTERNAL_PORT}`, 'security.protocol': 'SASL_SSL', 'sasl.mechanisms': 'SCRAM-SHA-512', 'sasl.username': 'integrator' },
+      group: expect.stringMatching(/^integrator-/),
+      topic: TOPICS.tailEvents,
+      message: { value: { type: 'TailCreated', domain: owner.domain, mappedIds: [tailId] } },
+    });
+    expect(report!.message!.key).toBe(`${owner.domain}:${report!.message!.value.tailId}`);
   });
 
   it('delivers Product.RiskAssessmentExecuted to a receiver on the compose network, signed', async () => {

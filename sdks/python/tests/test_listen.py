@@ -9,7 +9,7 @@ from typing import Any, Dict, List, Optional
 import pytest
 
 from tailsync_webhooks.cli import main
-from tailsync_webhooks.listen import DoorError, follow
+from tailsync_webhooks.listen import DoorError, door_end, follow
 
 
 def _event(event_id: str, read: int) -> Dict[str, Any]:
@@ -99,3 +99,17 @@ def test_the_command_needs_a_receiver_and_credentials(monkeypatch, capsys):
     assert "TAILSYNC_CLIENT_ID" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["listen", "--forward", "localhost:4000"])
+
+
+def test_door_end_reads_through_every_kept_event_in_the_largest_pages_and_forwards_none():
+    door = FakeDoor()
+    assert door_end(door) == ("p2", 3)
+    assert door.calls == [None, "p1"]
+
+
+def test_from_now_and_after_are_two_starts(monkeypatch, capsys):
+    monkeypatch.setenv("TAILSYNC_TOKEN", "t")
+    with pytest.raises(SystemExit) as both:
+        main(["listen", "--forward", "http://localhost:4000/hook", "--from-now", "--after", "p1"])
+    assert both.value.code == 2
+    assert "--after" in capsys.readouterr().err

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { stackEnv } from '../stack-env';
 import { type DoorCredentials, EventDoor } from './event-door';
+import { doorEnd } from './door-end';
 import { followDoor, type Forwarded } from './door-follower';
 
 const USAGE = `usage: npm run cli -- listen --forward http://localhost:4000/hook [options]
@@ -16,6 +17,7 @@ options:
   --forward <url>     the local receiver (required)
   --base-url <url>    the gateway (default: BASE_URL, or http://localhost:3000)
   --after <iterator>  start after this iterator (printed when listen stops); default: the oldest event kept
+  --from-now          forward only events that come after listen starts (the ones kept are passed over)
   --once              stop when the door has nothing more
   --interval <ms>     pause between polls once caught up (default 1000)`;
 
@@ -26,7 +28,7 @@ export async function listenCommand(argv: string[]): Promise<number> {
     ({ values } = parseArgs({
       args: argv,
       options: {
-        forward: { type: 'string' }, 'base-url': { type: 'string' }, after: { type: 'string' }, once: { type: 'boolean' },
+        forward: { type: 'string' }, 'base-url': { type: 'string' }, after: { type: 'string' }, 'from-now': { type: 'boolean' }, once: { type: 'boolean' },
         interval: { type: 'string' }, help: { type: 'boolean' },
       },
     }));
@@ -44,6 +46,7 @@ export async function listenCommand(argv: string[]): Promise<number> {
     !values.forward && '--forward is required',
     values.forward && !isHttpUrl(values.forward) && '--forward must be an absolute http or https URL',
     (!Number.isInteger(intervalMs) || intervalMs < 100) && '--interval must be an integer of at least 100 (ms)',
+    values.after !== undefined && values['from-now'] && '--after and --from-now are two different starts: give one',
     !credentialsOf(env) && 'set TAILSYNC_CLIENT_ID and TAILSYNC_CLIENT_SECRET (or TAILSYNC_TOKEN)',
   ].filter(Boolean);
   if (problems.length > 0) {
@@ -57,11 +60,18 @@ export async function listenCommand(argv: string[]): Promise<number> {
   process.once('SIGTERM', onSignal);
   const baseUrl = (values['base-url'] ?? env.BASE_URL).replace(/\/+$/, '');
   process.stderr.write(`forwarding the events of ${baseUrl}/WebhookSubscriptions/Events to ${values.forward} (Ctrl+C stops)\n`);
+  const door = new EventDoor(baseUrl, credentialsOf(env)!);
   try {
+    let after = values.after;
+    if (values['from-now']) {
+      const end = await doorEnd(door);
+      after = end.iterator;
+      process.stderr.write(`from now on: ${end.passed} events kept before it are passed over\n`);
+    }
     const last = await followDoor({
-      door: new EventDoor(baseUrl, credentialsOf(env)!),
+      door,
       forwardTo: values.forward!,
-      after: values.after,
+      after,
       once: values.once,
       intervalMs,
       signal: stop.signal,

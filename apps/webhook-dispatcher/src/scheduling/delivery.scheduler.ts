@@ -211,8 +211,8 @@ export class DeliveryScheduler {
   }
 
   /** One attempt: for a capped domain once the gate gives it a place (the lease handed back if none comes in time). */
-  private async attempt({ delivery, subscription, claimedAt }: Queued): Promise<void> {
-    const limits = subscription && { maxPerSecond: subscription.maxPerSecond, maxInFlight: subscription.maxInFlight };
+  private async attempt({ delivery, subscription: claimedWith, claimedAt }: Queued): Promise<void> {
+    const limits = claimedWith && { maxPerSecond: claimedWith.maxPerSecond, maxInFlight: claimedWith.maxInFlight };
     let permit: FlowPermit | undefined;
     if (isCapped(limits)) {
       permit = await this.placeFor(delivery, limits, claimedAt);
@@ -222,6 +222,7 @@ export class DeliveryScheduler {
       }
     }
     try {
+      const subscription = await this.signingNow(delivery.domain, claimedWith);
       const answer = await this.runner.run(delivery, subscription);
       if (!isCapped(limits)) this.queues.adapt(delivery.domain, answer);
       // The domain's next event becomes its head once this outcome is stored: claim it then.
@@ -229,6 +230,18 @@ export class DeliveryScheduler {
     } finally {
       permit?.release();
     }
+  }
+
+  /**
+   * The subscription an attempt signs with. A delivery may wait in this copy's queue (its domain's
+   * slots, the flow gate) for most of its lease after its subscription was read: an Ed25519 one is
+   * read again now, the cache answering once caught up with every change committed before, so a
+   * key revoked meanwhile signs nothing that starts after the revocation's answer, on any copy.
+   * A replaced HMAC secret stays valid for its grace period, so those are not read again.
+   */
+  private async signingNow(domain: string, claimedWith: StoredSubscription | undefined): Promise<StoredSubscription | undefined> {
+    if (claimedWith?.signatureScheme !== 'ed25519') return claimedWith;
+    return (await this.subscriptions.getMany([domain])).get(domain);
   }
 
   /** Waits for the gate's place while the lease still covers the attempt after it; undefined when it would not. */

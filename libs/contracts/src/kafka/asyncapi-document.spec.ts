@@ -20,11 +20,17 @@ describe('AsyncAPI document (checked by @asyncapi/parser)', () => {
     expect(parsed?.version()).toBe('3.0.0');
   });
 
-  it('names its servers (compose, and a TLS cluster) and their SASL/SCRAM security', async () => {
+  it('names its servers (compose, compose with its TLS override, a TLS cluster) and their SASL/SCRAM security', async () => {
     const { parsed } = await parse(asyncApiDocument());
     const servers = Object.fromEntries(parsed!.servers().all().map((s) => [s.id(), s]));
-    expect(Object.keys(servers).sort()).toEqual(['compose', 'tls']);
-    expect([servers.compose.host(), servers.compose.protocol()]).toEqual(['localhost:9094', 'kafka']);
+    expect(Object.keys(servers).sort()).toEqual(['compose', 'compose-tls', 'tls']);
+    // Compose's listener is wherever its settings put it: defaults as docker-compose.yml has them.
+    for (const id of ['compose', 'compose-tls']) {
+      const variables = Object.fromEntries(servers[id].variables().all().map((v) => [v.id(), v.defaultValue()]));
+      expect({ id, host: servers[id].host(), variables }).toEqual({ id, host: '{host}:{port}', variables: { host: 'localhost', port: '9094' } });
+    }
+    expect(servers.compose.protocol()).toBe('kafka');
+    expect(servers['compose-tls'].protocol()).toBe('kafka-secure');
     expect(servers.tls.protocol()).toBe('kafka-secure');
     for (const server of Object.values(servers)) {
       const schemes = server.security().flatMap((requirement) => requirement.all().map((r) => r.scheme().type()));

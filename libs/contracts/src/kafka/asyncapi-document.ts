@@ -81,22 +81,38 @@ const KAFKA_SECURITY_SCHEMES = {
 
 const SCRAM = [{ $ref: '#/components/securitySchemes/scramSha512' }, { $ref: '#/components/securitySchemes/scramSha256' }];
 
+/** The compose stack's EXTERNAL listener, as its settings publish it. */
+const COMPOSE_LISTENER = {
+  host: '{host}:{port}',
+  variables: {
+    host: { default: 'localhost', description: 'The name the listener advertises and its certificate names (`KAFKA_EXTERNAL_HOST`).' },
+    port: { default: '9094', description: 'The port compose publishes it on (`KAFKA_EXTERNAL_PORT`).' },
+  },
+} as const;
+
 /**
- * Where a client connects: the docker-compose stack's listener for clients outside it (SASL over
- * plaintext, on the host's loopback unless the operator publishes it), and a cluster whose
- * listener is TLS (`docker-compose.kafka-tls.yml`, or any production cluster).
+ * Where a client connects: the docker-compose stack's listener for clients outside it, SASL over
+ * plaintext by default or over TLS with the operator's certificate (`docker-compose.kafka-tls.yml`),
+ * and a deployment's own TLS cluster. A client needs nothing else but its principal's password
+ * (and the CA when the certificate's is a private one).
  */
 const KAFKA_SERVERS = {
   compose: {
-    host: 'localhost:9094',
+    ...COMPOSE_LISTENER,
     protocol: 'kafka',
-    description: 'The docker-compose stack\'s EXTERNAL listener (`KAFKA_EXTERNAL_HOST`:`KAFKA_EXTERNAL_PORT`): SASL/SCRAM without TLS, for clients on the same host.',
+    description: 'The docker-compose stack\'s EXTERNAL listener as `docker-compose.yml` runs it: SASL/SCRAM without TLS (`SASL_PLAINTEXT`), for clients on the same host.',
+    security: SCRAM,
+  },
+  'compose-tls': {
+    ...COMPOSE_LISTENER,
+    protocol: 'kafka-secure',
+    description: 'The same listener with the TLS override (`docker-compose.kafka-tls.yml`, the operator\'s certificate for `KAFKA_EXTERNAL_HOST`): SASL/SCRAM over TLS (`SASL_SSL`); trust the operator\'s CA when it is a private one.',
     security: SCRAM,
   },
   tls: {
     host: '{bootstrap}',
     protocol: 'kafka-secure',
-    description: 'A cluster whose client listener is SASL_SSL (docker-compose.kafka-tls.yml, or the deployment\'s own brokers): SASL/SCRAM over TLS.',
+    description: 'A deployment\'s own cluster whose client listener is SASL_SSL: SASL/SCRAM over TLS.',
     variables: { bootstrap: { default: 'kafka.example.com:9094', description: 'The deployment\'s bootstrap server, `host:port` (`KAFKA_BROKERS`).' } },
     security: SCRAM,
   },

@@ -7,7 +7,7 @@ import os
 import sys
 from typing import List, Optional
 
-from .listen import DoorError, EventDoor, Forwarded, follow
+from .listen import DoorError, EventDoor, Forwarded, door_end, follow
 
 _DESCRIPTION = """Follows GET /WebhookSubscriptions/Events (the polling door) and POSTs each event of
 your domain, in order, to a local receiver exactly as its callback would arrive: the exact body and
@@ -28,7 +28,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     listen = commands.add_parser("listen", help="forward your domain's events, signed, to a local receiver", description=_DESCRIPTION)
     listen.add_argument("--forward", required=True, metavar="URL", help="the local receiver, e.g. http://localhost:4000/hook")
     listen.add_argument("--base-url", default=os.environ.get("BASE_URL", "http://localhost:3000"), help="the gateway (default: BASE_URL or http://localhost:3000)")
-    listen.add_argument("--after", metavar="ITERATOR", help="start after this iterator (printed when listen stops); default: the oldest event kept")
+    start = listen.add_mutually_exclusive_group()
+    start.add_argument("--after", metavar="ITERATOR", help="start after this iterator (printed when listen stops); default: the oldest event kept")
+    start.add_argument("--from-now", action="store_true", help="forward only events that come after listen starts (the ones kept are passed over)")
     listen.add_argument("--once", action="store_true", help="stop when the door has nothing more")
     listen.add_argument("--interval", type=float, default=1.0, metavar="SECONDS", help="pause between polls once caught up (default 1)")
     args = parser.parse_args(argv)
@@ -47,7 +49,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     # The last iterator is kept as pages pass, so Ctrl+C can still say where to go on from.
     last = [args.after]
     try:
-        follow(door, args.forward, after=args.after, once=args.once, interval=args.interval,
+        if args.from_now:
+            last[0], passed = door_end(door)
+            print(f"from now on: {passed} events kept before it are passed over", file=sys.stderr, flush=True)
+        follow(door, args.forward, after=last[0], once=args.once, interval=args.interval,
                on_forwarded=lambda result: print(_describe(result), flush=True),
                on_pause=lambda reason, seconds: print(f"{reason}; again in {seconds:g} s", file=sys.stderr),
                on_iterator=lambda iterator: last.__setitem__(0, iterator))

@@ -18,6 +18,8 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Set
 
 #: The longest pause between two tries of a receiver (or of the door) that failed.
 MAX_PAUSE_SECONDS = 30.0
+# The most events the door gives in one page.
+MAX_LIMIT = 500
 
 
 class DoorError(Exception):
@@ -129,6 +131,22 @@ def forward(event: Mapping[str, Any], url: str, timeout: float = 10.0) -> Forwar
     if 200 <= status <= 299:
         return Forwarded(event, "delivered", status)
     return Forwarded(event, "retry" if status in (408, 429) or status >= 500 else "refused", status)
+
+
+def door_end(door: Any) -> "tuple[Optional[str], int]":
+    """The iterator past every event the door shows now, and how many events lie before it.
+
+    Where ``listen --from-now`` starts: the door starts only from the oldest event or from an
+    iterator, so the kept events are read through in the largest pages, never forwarded.
+    """
+    after: Optional[str] = None
+    passed = 0
+    while True:
+        page = door.page(after, MAX_LIMIT)
+        after = page["iterator"]
+        passed += len(page["items"])
+        if page["done"]:
+            return after, passed
 
 
 def follow(door: Any, forward_to: str, *, after: Optional[str] = None, once: bool = False, interval: float = 1.0,
