@@ -114,6 +114,36 @@ describe('a replicated PostgreSQL behind one moving address', () => {
       }
     }), 180_000);
 
+  it('answers writes that reach the replica before its promotion as "dependency down", and takes them once it is promoted', () =>
+    withReplicatedPostgres(async (db) => {
+      const pool = createPool(db.url, 8);
+      try {
+        await pool.query('create table acknowledged (id int primary key)');
+        const load = steadyInserts(pool);
+        await until(20_000, () => load.acknowledged.length >= 100);
+        // The endpoint moves first (a stale DNS answer, an endpoint that moved early): for a while
+        // every new connection reaches a server that only reads.
+        await db.killPrimary();
+        await db.moveEndpointToReplica();
+        // The dispatcher's LISTEN there fails as "try again" too. (Advisory locks, leadership's,
+        // are granted on a standby: they stay exclusive on it, and held through its promotion.)
+        const listenRefused = await withClient(db.url, (c) => c.query('listen pg_failover_spec').then(() => 'listening', (e: unknown) => e));
+        const readOnly = () => load.failures.filter((e) => (e as { code?: string }).code === '25006').length;
+        await until(30_000, () => readOnly() >= 20);
+        await db.promoteReplica();
+        const before = load.acknowledged.length;
+        await until(30_000, () => load.acknowledged.length >= before + 100);
+        await load.stop();
+        const codes = new Set(load.failures.map((e) => (e as { code?: string }).code));
+        log(`failures while the replica only read: ${load.failures.length}, codes ${[...codes].join(', ')}`);
+        expect(notDependencyDown(load.failures)).toEqual([]);
+        expect(listenRefused).toBeInstanceOf(Error);
+        expect(notDependencyDown([listenRefused])).toEqual([]);
+      } finally {
+        await pool.end();
+      }
+    }), 180_000);
+
   it('gives leadership (a session advisory lock) to exactly one copy again on the new primary, never to two at once', () =>
     withReplicatedPostgres(async (db) => {
       const pools = [createPool(db.url, 2), createPool(db.url, 2)];
