@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { advisoryLockKey, createPool, isDependencyDown, LeaderLock } from '@tailsync/service-kit';
 import { Client, type Pool } from 'pg';
+import createSubscriber from 'pg-listen';
 import { type ReplicatedPostgres, startReplicatedPostgres } from './replicated-postgres';
 
 /** Away from the suite's PostgreSQL (15432) and the other specs' servers. */
@@ -179,6 +180,35 @@ describe('a replicated PostgreSQL behind one moving address', () => {
         await Promise.all(copies);
         await Promise.all(locks.map((l) => l.release()));
         await Promise.all(pools.map((p) => p.end()));
+      }
+    }), 180_000);
+
+  it('listens again (pg-listen, as the dispatcher uses it) once a server it reconnected to before its promotion is promoted', () =>
+    withReplicatedPostgres(async (db) => {
+      // The dispatcher's subscription cache's settings: reconnect for as long as it takes.
+      const subscriber = createSubscriber({ connectionString: db.url }, { parse: (p) => p, serialize: (p: string) => p, retryTimeout: 0, retryInterval: 200, paranoidChecking: 2_000 });
+      const received: string[] = [];
+      const errors: string[] = [];
+      subscriber.notifications.on('pg_failover_spec', (payload: string) => received.push(payload));
+      subscriber.events.on('error', (error: Error) => errors.push(error.message));
+      await subscriber.connect();
+      await subscriber.listenTo('pg_failover_spec');
+      try {
+        await db.killPrimary();
+        await db.moveEndpointToReplica();
+        // It reconnects to the standby, where LISTEN is refused.
+        await until(30_000, () => errors.some((m) => /LISTEN during recovery/.test(m)));
+        await db.promoteReplica();
+        const notify = () => withClient(db.replicaUrl, (c) => c.query(`notify pg_failover_spec, 'after'`));
+        const t0 = Date.now();
+        while (!received.includes('after') && Date.now() - t0 < 15_000) {
+          await notify();
+          await sleep(500);
+        }
+        log(`listening again ${Date.now() - t0} ms after the promotion; pg-listen reported ${errors.length} errors`);
+        expect(received).toContain('after');
+      } finally {
+        await subscriber.close().catch(() => undefined);
       }
     }), 180_000);
 });
