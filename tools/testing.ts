@@ -1,8 +1,8 @@
 /**
  * What e2e files and benches use of the tools (`@tailsync/tools/testing`): publishing events as
  * the product does, the Kafka principals' settings, the monitoring files' metric names, the test
- * CA of the broker's TLS runs, the launchers' clean-up of servers a killed run left behind, and
- * the tools built from Go source.
+ * CA of the broker's TLS runs, the launchers' clean-up of servers a killed run left behind,
+ * the tools built from Go source, and the Kafka cluster and PostgreSQL the fault suite starts.
  */
 export { publishRiskAssessments } from './cli/publish-risk-assessment';
 export { principalSettings, readKafkaClients, type KafkaClients } from './kafka/kafka-clients-file';
@@ -12,3 +12,7 @@ export { testCertificateAuthority } from './kafka/test-ca';
 export { stopOrphanedPostgres } from './postgres/embedded-postgres';
 export { stopOrphanedBroker } from './kafka/broker';
 export { builtTool, TOOL_BUILD_TIMEOUT_MS } from './test/built-tools';
+export { startLocalKafka, type LocalKafka } from './stack/local-kafka';
+export type { KafkaNode } from './kafka/broker';
+export { kraftConfigPaths } from './kafka/kraft-config';
+export { cutOff, type NetworkCut } from './process/network-cut';

@@ -1,0 +1,80 @@
+/**
+ * One fault, end to end: the steady load starts, runs 5 s, the fault is injected, held (30 s by
+ * default), healed; the load runs 10 s more and stops; then the availability report (printed,
+ * and kept in `.data/faults/report.json`) and the invariants. The API must answer every call of
+ * the load with 201 or a 503 problem within the request budget: anything else (a 500, another
+ * status, a hang, a refused connection) is listed in `improperAnswers`.
+ */
+import { type Availability, availabilityOf, keepInReport } from './availability';
+import type { FaultStack } from './fault-stack';
+import { checkInvariants, type InvariantsOutcome } from './invariants';
+import { type LoadOptions, type Sample, startSteadyLoad } from './steady-load';
+
+export interface Fault {
+  /** Names the fault in the report. */
+  name: string;
+  /** Breaks something; resolves with how to heal it (a no-op when it heals by itself). */
+  inject(stack: FaultStack): Promise<() => Promise<void>>;
+  /** From the injection to the heal; default 30 s. */
+  holdMs?: number;
+  load?: LoadOptions;
+}
+
+export interface FaultOutcome {
+  availability: Availability;
+  invariants: InvariantsOutcome;
+  /** Calls the API answered with anything but 201 or a 503 problem, or did not answer in time. */
+  improperAnswers: Sample[];
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const WARM_UP_MS = 5_000;
+const AFTER_HEAL_MS = 10_000;
+
+export async function runFault(stack: FaultStack, fault: Fault): Promise<FaultOutcome> {
+  const load = await startSteadyLoad(stack, fault.load);
+  let record;
+  let faultAt = 0;
+  let healedAt = 0;
+  try {
+    await sleep(WARM_UP_MS);
+    faultAt = Date.now();
+    const heal = await fault.inject(stack);
+    await sleep(Math.max(0, faultAt + (fault.holdMs ?? 30_000) - Date.now()));
+    await heal();
+    healedAt = Date.now();
+    await sleep(AFTER_HEAL_MS);
+  } finally {
+    record = await load.stop();
+  }
+  try {
+    const availability = availabilityOf(record.samples, faultAt, healedAt);
+    const invariants = await checkInvariants(stack, record);
+    const improperAnswers = record.samples.filter((s) => s.status !== 201 && !(s.status === 503 && s.problem));
+    const outcome: FaultOutcome = { availability, invariants, improperAnswers };
+    const events = record.events.length;
+    const acked = record.events.filter((e) => e.ackedAt !== undefined).length;
+    keepInReport(fault.name, {
+      at: new Date(faultAt).toISOString(),
+      heldMs: healedAt - faultAt,
+      ...availability,
+      events: { sent: events, acknowledged: acked, repeatedDeliveries: invariants.repeatedDeliveries, slowestDeliveryMs: invariants.slowestDeliveryMs },
+      settledAfterHealMs: invariants.settledAfterMs + AFTER_HEAL_MS,
+      improperAnswers: improperAnswers.length,
+      violations: invariants.violations,
+    });
+    const status = (f: { byStatus: Record<string, number> }) => Object.entries(f.byStatus).map(([s, n]) => `${n}×${s}`).join(' ');
+    console.log(
+      [
+        `[faults] ${fault.name} (held ${((healedAt - faultAt) / 1000).toFixed(1)} s):`,
+        `  calls before ${status(availability.before)} p99 ${availability.before.p99Ms} ms; during ${status(availability.during)} p99 ${availability.during.p99Ms} ms max ${availability.during.maxMs} ms; after ${status(availability.after)} p99 ${availability.after.p99Ms} ms`,
+        `  refused for ${(availability.refusedForMs / 1000).toFixed(1)} s, slower (> ${availability.slowThresholdMs} ms) for ${(availability.slowerForMs / 1000).toFixed(1)} s`,
+        `  events ${acked}/${events} acknowledged, slowest delivery ${invariants.slowestDeliveryMs} ms, ${invariants.repeatedDeliveries} repeated; settled ${((invariants.settledAfterMs + AFTER_HEAL_MS) / 1000).toFixed(1)} s after the heal`,
+        `  ${improperAnswers.length} improper answers, ${invariants.violations.length} violations${invariants.violations.length ? `: ${invariants.violations.join('; ')}` : ''}`,
+      ].join('\n'),
+    );
+    return outcome;
+  } finally {
+    await Promise.all(record.subscribers.map((s) => s.receiver.close()));
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * `npm run test:faults`: the fault suite (e2e/faults). The runner starts a PostgreSQL; each file
+ * starts its own stack (three brokers, a database of its own, two copies of each app) on the suite's own ports, breaks the
+ * infrastructure under load and checks the invariants; the run closes with `N passed, N failed`
+ * and leaves `.data/faults/report.json` (how long each fault made the API unavailable or slower).
+ * Needs root (the network cuts use iptables and a cgroup). A run killed midway leaves servers,
+ * apps and cuts behind: the next run stops and heals them first.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { stopOrphanedBroker } from '../kafka/broker';
+import { startEmbeddedPostgres, stopOrphanedPostgres } from '../postgres/embedded-postgres';
+import { healEveryCut } from '../process/network-cut';
+import { commandLineOf } from '../process/process-table';
+import { REPO_ROOT } from '../stack/infrastructure';
+import { runChild } from './child-run';
+import { closingReport } from './reports';
+
+const log = (line: string) => process.stdout.write(`[faults] ${line}\n`);
+const dataDir = join(REPO_ROOT, '.data', 'faults');
+const reports = join(dataDir, 'reports');
+/** The suite's own ports start at 24000 (e2e/faults/src/support/fault-stack.ts). */
+const POSTGRES_PORT = 24432;
+
+/** Servers, apps and network cuts a killed earlier run left behind. */
+async function stopLeftovers(): Promise<void> {
+  healEveryCut();
+  if (!existsSync(dataDir)) return;
+  const pids = join(dataDir, 'app-pids');
+  if (existsSync(pids)) {
+    for (const pid of readFileSync(pids, 'utf8').split('\n').filter(Boolean).map(Number)) {
+      // Only an app of this worktree: the pid may have been reused since.
+      if (commandLineOf(pid)?.includes(join(REPO_ROOT, 'apps'))) process.kill(pid, 'SIGKILL');
+    }
+  }
+  const stacks = readdirSync(dataDir, { withFileTypes: true }).filter((d) => d.isDirectory() && !['reports', 'postgres'].includes(d.name));
+  await Promise.all([stopOrphanedPostgres(join(dataDir, 'postgres')), ...stacks.map((d) => stopOrphanedBroker(join(dataDir, d.name, 'kafka')))]);
+}
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  await stopLeftovers();
+  rmSync(dataDir, { recursive: true, force: true });
+  mkdirSync(reports, { recursive: true });
+  const postgres = await startEmbeddedPostgres({ dataDir: join(dataDir, 'postgres'), port: POSTGRES_PORT, database: 'tailsync_faults' });
+  log(`PostgreSQL ${postgres.version} on 127.0.0.1:${POSTGRES_PORT}: each fault file makes a database of its own there`);
+  try {
+    return await runSuite(started, postgres.url);
+  } finally {
+    await postgres.stop();
+  }
+}
+
+async function runSuite(started: number, postgresUrl: string): Promise<number> {
+  // Not spawnSync: this process drains PostgreSQL's log pipe meanwhile (child-run.ts).
+  const status = await runChild(process.execPath, [join(REPO_ROOT, 'tools', 'test', 'jest.js'), 'e2e/faults', '--runInBand', ...process.argv.slice(2)], {
+    cwd: REPO_ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, TAILSYNC_TEST_REPORTS: reports, TAILSYNC_FAULTS_DATA: dataDir, TAILSYNC_FAULTS_POSTGRES_URL: postgresUrl },
+  });
+  const { text, ok } = closingReport(reports, REPO_ROOT, status);
+  log(`took ${((Date.now() - started) / 1000).toFixed(1)} s; the availability report is in ${join(dataDir, 'report.json')}`);
+  process.stdout.write(text);
+  return ok ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`[faults] failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  },
+);
