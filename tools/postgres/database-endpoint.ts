@@ -64,7 +64,9 @@ export async function startDatabaseEndpoint(opts: DatabaseEndpointOptions): Prom
 
 /**
  * TCP passthrough with no idle time-out of its own (24 h): the apps' LISTEN and leadership
- * sessions sit idle for long stretches, and a time-out here would be a fault of its own.
+ * sessions sit idle for long stretches, and a time-out here would be a fault of its own. No
+ * retries: a connection to a dead server fails at once, as one to an endpoint's stale address
+ * does, instead of HAProxy retrying it for 3 s (one try a second) and hiding how the apps retry.
  */
 function haproxyConfig(port: number, targetPort: number, socket: string): string {
   return `global
@@ -76,6 +78,7 @@ defaults
   log global
   option tcplog
   timeout connect 1s
+  retries 0
   timeout client 24h
   timeout server 24h
 
