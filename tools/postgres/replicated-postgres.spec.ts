@@ -5,10 +5,10 @@
  * new primary by themselves. Its own servers, on ports of their own.
  */
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { advisoryLockKey, createPool, isDependencyDown, LeaderLock } from '@tailsync/service-kit';
+import { advisoryLockKey, createPool, isDependencyDown, LeaderLock, runMigrations } from '@tailsync/service-kit';
 import { Client, type Pool } from 'pg';
 import createSubscriber from 'pg-listen';
 import { type ReplicatedPostgres, startReplicatedPostgres } from './replicated-postgres';
@@ -209,6 +209,32 @@ describe('a replicated PostgreSQL behind one moving address', () => {
         expect(received).toContain('after');
       } finally {
         await subscriber.close().catch(() => undefined);
+      }
+    }), 180_000);
+
+  it("applies a migration cut off by the failover once, on the new primary (its lock went with the old one)", () =>
+    withReplicatedPostgres(async (db) => {
+      const dir = join(dataDir, `migrations-${randomUUID().slice(0, 8)}`);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, '20260101000000000_slow.sql'), '-- Up Migration\ncreate table migrated (id int);\nselect pg_sleep(3);\n');
+      const sets = [{ name: 'spec', dir, table: 'spec_migrations' }];
+      const quiet = { log: () => undefined, warn: () => undefined, error: () => undefined };
+      const pool = createPool(db.url, 4);
+      try {
+        // Two copies start at once: one runs the file, the other waits on the lock; the primary dies meanwhile.
+        const cutOff = [runMigrations(pool, sets, { logger: quiet }), runMigrations(pool, sets, { logger: quiet })].map((run) => run.then(() => 'applied', (e: unknown) => e));
+        await sleep(1_000);
+        await db.failover();
+        const outcomes = await Promise.all(cutOff);
+        expect(outcomes.map((e) => (e instanceof Error && isDependencyDown(e) ? 'try again' : String(e)))).toEqual(['try again', 'try again']);
+        // Started again (as their supervisor restarts them), on the new primary.
+        const runs = await Promise.all([runMigrations(pool, sets, { logger: quiet }), runMigrations(pool, sets, { logger: quiet })]);
+        expect(runs.flatMap((r) => r[0].applied)).toEqual(['20260101000000000_slow']);
+        const history = await pool.query('select name from spec_migrations');
+        expect(history.rows).toEqual([{ name: '20260101000000000_slow' }]);
+        expect((await pool.query('select count(*)::int as n from migrated')).rows[0].n).toBe(0);
+      } finally {
+        await pool.end();
       }
     }), 180_000);
 });
