@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { advisoryLockKey, createPool, isDependencyDown, LeaderLock, runMigrations } from '@tailsync/service-kit';
+import { advisoryLockKey, createPool, inTransaction, isDependencyDown, LeaderLock, runMigrations } from '@tailsync/service-kit';
 import { Client, type Pool } from 'pg';
 import createSubscriber from 'pg-listen';
 import { type ReplicatedPostgres, startReplicatedPostgres } from './replicated-postgres';
@@ -233,6 +233,23 @@ describe('a replicated PostgreSQL behind one moving address', () => {
         const history = await pool.query('select name from spec_migrations');
         expect(history.rows).toEqual([{ name: '20260101000000000_slow' }]);
         expect((await pool.query('select count(*)::int as n from migrated')).rows[0].n).toBe(0);
+      } finally {
+        await pool.end();
+      }
+    }), 180_000);
+
+  it('fails a transaction in flight on the lost primary as "dependency down", without crashing the process', () =>
+    withReplicatedPostgres(async (db) => {
+      const pool = createPool(db.url, 4);
+      try {
+        // A checked-out connection, as inTransaction, the event store and the projections hold one.
+        const inFlight = inTransaction(pool, (c) => c.query('select pg_sleep(5)')).then(() => 'committed', (e: unknown) => e);
+        await sleep(1_000);
+        await db.failover();
+        const outcome = await inFlight;
+        expect(outcome instanceof Error && isDependencyDown(outcome)).toBe(true);
+        // The pool dropped the dead connection: the next transaction runs on the new primary.
+        await expect(inTransaction(pool, (c) => c.query('select pg_is_in_recovery() as standby').then((r) => r.rows[0].standby))).resolves.toBe(false);
       } finally {
         await pool.end();
       }
