@@ -35,12 +35,7 @@ export async function startDatabaseEndpoint(opts: DatabaseEndpointOptions): Prom
   const config = join(dir, 'haproxy.cfg');
   const socket = join(dir, 'admin.sock');
   writeFileSync(config, haproxyConfig(opts.port, opts.targetPort, socket));
-  const record: ProcessRecord = {
-    name: `HAProxy on 127.0.0.1:${opts.port}`,
-    pidFile: join(dir, 'haproxy.pid'),
-    identity: [`-f ${config}`],
-    stop: { signal: 'SIGTERM', graceMs: 5_000 },
-  };
+  const record = endpointRecord(dir, `HAProxy on 127.0.0.1:${opts.port}`);
   await stopStaleProcess(record);
   const server = await startSupervisedProcess({
     ...record,
@@ -59,6 +54,21 @@ export async function startDatabaseEndpoint(opts: DatabaseEndpointOptions): Prom
       if (!/changed/i.test(answer)) throw new Error(`HAProxy did not move the endpoint: ${answer.trim()}`);
     },
     stop: server.stop,
+  };
+}
+
+/** Stops an endpoint a killed earlier run left on `dir` (before that directory is wiped). */
+export function stopOrphanedEndpoint(dir: string): Promise<void> {
+  return stopStaleProcess(endpointRecord(resolve(dir)));
+}
+
+/** HAProxy on `dir`, as the supervisor and a later run know it. */
+function endpointRecord(dir: string, name = 'HAProxy'): ProcessRecord {
+  return {
+    name,
+    pidFile: join(dir, 'haproxy.pid'),
+    identity: [`-f ${join(dir, 'haproxy.cfg')}`],
+    stop: { signal: 'SIGTERM', graceMs: 5_000 },
   };
 }
 

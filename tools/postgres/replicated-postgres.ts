@@ -9,8 +9,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { isAlive, waitForExit } from '../process/process-table';
-import { startDatabaseEndpoint } from './database-endpoint';
-import { startEmbeddedPostgres, startPostgresServer, superuserUrl } from './embedded-postgres';
+import { startDatabaseEndpoint, stopOrphanedEndpoint } from './database-endpoint';
+import { startEmbeddedPostgres, startPostgresServer, stopOrphanedPostgres, superuserUrl } from './embedded-postgres';
 import { makeStreamingReplica } from './streaming-replica';
 
 export interface ReplicatedPostgresOptions {
@@ -116,6 +116,11 @@ export async function startReplicatedPostgres(opts: ReplicatedPostgresOptions): 
     await stop();
     throw error;
   }
+}
+
+/** Stops the servers and the endpoint a killed earlier run left on `dataDir` (before that directory is wiped). */
+export async function stopOrphanedReplicatedPostgres(dataDir: string): Promise<void> {
+  await Promise.all([stopOrphanedPostgres(join(dataDir, 'primary')), stopOrphanedPostgres(join(dataDir, 'replica')), stopOrphanedEndpoint(join(dataDir, 'endpoint'))]);
 }
 
 /** Makes the primary wait for `standby` on every commit, once the standby streams. */
