@@ -2,7 +2,8 @@
  * What e2e files and benches use of the tools (`@tailsync/tools/testing`): publishing events as
  * the product does, the Kafka principals' settings, the monitoring files' metric names, the test
  * CA of the broker's TLS runs, the launchers' clean-up of servers a killed run left behind,
- * the tools built from Go source, and the Kafka cluster and PostgreSQL the fault suite starts.
+ * the tools built from Go source, and the Kafka cluster and the replicated PostgreSQL the fault
+ * suite starts.
  */
 export { publishRiskAssessments } from './cli/publish-risk-assessment';
 export { principalSettings, readKafkaClients, type KafkaClients } from './kafka/kafka-clients-file';
@@ -16,3 +17,4 @@ export { startLocalKafka, type LocalKafka } from './stack/local-kafka';
 export type { KafkaNode } from './kafka/broker';
 export { kraftConfigPaths } from './kafka/kraft-config';
 export { cutOff, type NetworkCut } from './process/network-cut';
+export { startReplicatedPostgres, type ReplicatedPostgres, type FailoverTimes } from './postgres/replicated-postgres';

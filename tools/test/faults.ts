@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:f
 import { join } from 'node:path';
 import { stopOrphanedBroker } from '../kafka/broker';
 import { startEmbeddedPostgres, stopOrphanedPostgres } from '../postgres/embedded-postgres';
+import { stopOrphanedReplicatedPostgres } from '../postgres/replicated-postgres';
 import { healEveryCut } from '../process/network-cut';
 import { commandLineOf } from '../process/process-table';
 import { REPO_ROOT } from '../stack/infrastructure';
@@ -34,7 +35,12 @@ async function stopLeftovers(): Promise<void> {
     }
   }
   const stacks = readdirSync(dataDir, { withFileTypes: true }).filter((d) => d.isDirectory() && !['reports', 'postgres'].includes(d.name));
-  await Promise.all([stopOrphanedPostgres(join(dataDir, 'postgres')), ...stacks.map((d) => stopOrphanedBroker(join(dataDir, d.name, 'kafka')))]);
+  await Promise.all([
+    stopOrphanedPostgres(join(dataDir, 'postgres')),
+    ...stacks.map((d) => stopOrphanedBroker(join(dataDir, d.name, 'kafka'))),
+    // A file's own replicated database (postgres-failover.faults.ts), where there is one.
+    ...stacks.map((d) => stopOrphanedReplicatedPostgres(join(dataDir, d.name))),
+  ]);
 }
 
 async function main(): Promise<number> {

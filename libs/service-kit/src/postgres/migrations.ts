@@ -40,6 +40,9 @@ export async function runMigrations(pool: Pool, sets: readonly MigrationSet[], o
   const logger = options.logger ?? console;
   // A connection of its own: node-pg-migrate sets its search_path, which must not reach the pool.
   const client = new Client({ ...pool.options } as ClientConfig);
+  // A lost server (a failover) fails the statement in flight; unheard, the client's own 'error'
+  // event would end the process instead.
+  client.on('error', () => undefined);
   await client.connect();
   try {
     const schema = options.schema ?? (await client.query<{ schema: string | null }>('select current_schema() as schema')).rows[0].schema;

@@ -32,6 +32,10 @@ export function createPool(url: string, max = 20, planning: StatementPlanning = 
   });
   // An idle client losing its server must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
+  // Nor may a checked-out one (pool.connect(), a transaction) when its server dies (a failover):
+  // pg emits 'error' on it, which no one hears; its statement in flight fails all the same, and
+  // the pool drops the dead client when it is released.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
 

@@ -34,5 +34,11 @@ describe('handleRpc', () => {
     expect(isDependencyDown({ code: '08006', message: 'connection failure' })).toBe(true);
     expect(isDependencyDown({ code: '23505', message: 'duplicate key' })).toBe(false);
     expect(isDependencyDown(new Error('timeout exceeded when trying to connect'))).toBe(true);
+    expect(isDependencyDown(new Error('Client has encountered a connection error and is not queryable'))).toBe(true);
+  });
+
+  it('recognises a standby reached before its promotion: it refuses writes', () => {
+    expect(isDependencyDown({ code: '25006', message: 'cannot execute INSERT in a read-only transaction' })).toBe(true);
+    expect(isDependencyDown({ code: '25006', message: 'cannot execute LISTEN during recovery' })).toBe(true);
   });
 });

@@ -29,17 +29,22 @@ export async function handleRpc<T, R>(
   }
 }
 
+/** PostgreSQL's read_only_sql_transaction. */
+const READ_ONLY_SQL_TRANSACTION = '25006';
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
 
 /**
  * The database or the broker is unreachable or shutting down: a 503 for the caller, not a bug.
- * PostgreSQL classes 08 (connection exception) and 57P (operator intervention) and pool time-outs.
+ * PostgreSQL classes 08 (connection exception) and 57P (operator intervention), pool time-outs,
+ * a client used again after its connection died (pg: "… is not queryable"),
+ * and 25006: a standby the database's address reached before its promotion refuses writes,
+ * LISTEN and NOTIFY with it.
  */
 export function isDependencyDown(error: unknown): boolean {
   const e = error as { code?: unknown; name?: unknown; message?: unknown } | null;
   if (!e) return false;
   const code = typeof e.code === 'string' ? e.code : '';
-  if (NETWORK_CODES.has(code) || code.startsWith('08') || code.startsWith('57P')) return true;
+  if (NETWORK_CODES.has(code) || code.startsWith('08') || code.startsWith('57P') || code === READ_ONLY_SQL_TRANSACTION) return true;
   const message = typeof e.message === 'string' ? e.message : '';
-  return /timeout exceeded when trying to connect|Connection terminated/i.test(message) || (typeof e.name === 'string' && e.name.startsWith('KafkaJS'));
+  return /timeout exceeded when trying to connect|Connection terminated|not queryable/i.test(message) || (typeof e.name === 'string' && e.name.startsWith('KafkaJS'));
 }
