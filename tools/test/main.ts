@@ -22,7 +22,7 @@ import { ensureSchemathesis } from './schemathesis';
 import { ensureChromium } from './chromium';
 import { PhaseTimes } from './phase-times';
 import { laneSchedule } from './lane-schedule';
-import { allLaneDataDirs, suiteLanes, type LanePlaces, type SuiteLane } from './suite-lanes';
+import { allLaneDataDirs, lanesAtOnce, suiteLanes, type LanePlaces, type SuiteLane } from './suite-lanes';
 
 const dataDir = join(REPO_ROOT, '.data', 'test');
 const reports = join(dataDir, 'reports');
@@ -142,17 +142,23 @@ async function main() {
     // Awaited below; until then a failure must not end the process as an unhandled rejection.
     prepared.catch(() => undefined);
     const { lanes, passOn } = suiteLanes(args, places);
+    const atOnce = lanesAtOnce(process.env);
     const infras = await phases.time('infrastructure', () => startLaneInfrastructures(lanes));
     try {
       const tools = await prepared;
       const staticFailures = await checks;
       log(`ready to run the suites after ${phases.sinceStart().toFixed(1)} s`);
+      log(`the lanes run ${atOnce === 2 ? 'side by side' : 'one after another (TEST_LANES_AT_ONCE=1)'}:`);
       for (const lane of lanes) log(`lane ${lane.name}: ${lane.runs}; Kafka on 127.0.0.1:${lane.kafkaPort}, PostgreSQL on 127.0.0.1:${lane.postgresPort}`);
       const suitesStartedAt = Date.now();
       // Not spawnSync: PostgreSQL and Kafka log into pipes this process drains (child-run.ts).
-      const statuses = await phases.time('suites', () =>
-        Promise.all(lanes.map((lane, i) => phases.time(`lane ${lane.name}`, () => runLane(lane, passOn, { ...infras[i].env, ...localSecrets(lane.dataDir), ...tools })))),
-      );
+      const run = (lane: SuiteLane, i: number) => phases.time(`lane ${lane.name}`, () => runLane(lane, passOn, { ...infras[i].env, ...localSecrets(lane.dataDir), ...tools }));
+      const statuses = await phases.time('suites', async () => {
+        if (atOnce === 2) return Promise.all(lanes.map(run));
+        const inTurn: (number | null)[] = [];
+        for (const [i, lane] of lanes.entries()) inTurn.push(await run(lane, i));
+        return inTurn;
+      });
       const { text, ok } = closingReport(reports, REPO_ROOT, statuses.every((status) => status === 0) ? 0 : 1, staticFailures.length);
       const schedule = laneSchedule(reports, lanes.map((lane) => lane.name), suitesStartedAt);
       for (const line of [...phases.summary(), ...schedule, ...builds.summary(), ...toolWaits(lanes)]) log(line);

@@ -1,4 +1,4 @@
-import { suiteLanes } from './suite-lanes';
+import { lanesAtOnce, suiteLanes } from './suite-lanes';
 
 const places = { dataDir: '/repo/.data/test', kafkaPort: 19092, postgresPort: 15432 };
 const plan = (args: string[]) => {
@@ -30,5 +30,12 @@ describe('the lanes of a test run', () => {
       ['e2e', ['--projects=e2e']],
       ['projects', ['--projects=tools']],
     ]);
+  });
+
+  it('runs the lanes side by side unless TEST_LANES_AT_ONCE=1 asks for one after another, and refuses any other value', () => {
+    expect(lanesAtOnce({})).toBe(2);
+    expect(lanesAtOnce({ TEST_LANES_AT_ONCE: '1' })).toBe(1);
+    expect(lanesAtOnce({ TEST_LANES_AT_ONCE: '2' })).toBe(2);
+    expect(() => lanesAtOnce({ TEST_LANES_AT_ONCE: '3' })).toThrow('TEST_LANES_AT_ONCE is "3": 2 runs the lanes side by side, 1 one after another');
   });
 });

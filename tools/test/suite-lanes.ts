@@ -60,6 +60,16 @@ export function suiteLanes(args: string[], places: LanePlaces): { lanes: SuiteLa
   return { lanes, passOn: withoutProjectSelection(args) };
 }
 
+/**
+ * How many lanes run at once: 2 (side by side, the default) or 1 (one after another, each still on
+ * its own servers), from TEST_LANES_AT_ONCE: for a machine with one core, or one loaded by other work.
+ */
+export function lanesAtOnce(env: NodeJS.ProcessEnv): 1 | 2 {
+  const value = env.TEST_LANES_AT_ONCE ?? '2';
+  if (value !== '1' && value !== '2') throw new Error(`TEST_LANES_AT_ONCE is "${value}": 2 runs the lanes side by side, 1 one after another`);
+  return value === '1' ? 1 : 2;
+}
+
 function withoutProjectSelection(args: string[]): string[] {
   return args.filter((arg, i) => !arg.startsWith('--projects=') && arg !== '--projects' && arg !== '-p' && args[i - 1] !== '--projects' && args[i - 1] !== '-p');
 }
