@@ -49,7 +49,7 @@ const envPort = (name: string, fallback: number) => Number(process.env[name] ?? 
 
 /**
  * Ports of the bench stack: away from `npm start` (3000-3002, 9092, 54329) and `npm test` (13000-13002,
- * 19092, 15432), and below the ephemeral range (32768-60999 on Linux), where an outgoing connection
+ * 19092 and 19292, 15432-15433), and below the ephemeral range (32768-60999 on Linux), where an outgoing connection
  * can hold a port a server then fails to listen on.
  */
 export const BENCH_PORTS = {

@@ -14,7 +14,7 @@ import { type Admin, ConfigResourceTypes, Kafka, type KafkaMessage, type LogEntr
 import { type LocalKafka, startLocalKafka } from '../stack/local-kafka';
 import { principalSettings, readKafkaClients } from './kafka-clients-file';
 
-/** Away from the suite's broker (19092-19093) and the apps' ports. */
+/** Away from the suite's brokers (19092-19093 and 19292-19293, docs/testing.md) and the apps' ports. */
 const PORT = 19192;
 const dataDir = join(process.env.TAILSYNC_TEST_DATA ?? tmpdir(), `kafka-cluster-${randomUUID().slice(0, 8)}`);
 

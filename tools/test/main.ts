@@ -1,6 +1,8 @@
 /**
- * `npm test`: starts its own PostgreSQL and Kafka (own ports, own data under .data/test),
- * runs every project's Jest target through Nx, and closes with `N passed, N failed`.
+ * `npm test`: runs every project's Jest target through Nx, in two lanes side by side (the e2e
+ * files in one, every other project in the other: suite-lanes.ts), each lane with a PostgreSQL and
+ * a Kafka of its own (own ports, own data under .data/test/<lane>), and closes with
+ * `N passed, N failed`.
  *
  * Tools built from Go source (Jaeger, promtool, Helm, kubeconform) start building at once, in
  * the background; the static checks, the preparations and the suites go on beside them, and only
@@ -9,6 +11,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { localSecrets, REPO_ROOT, startInfrastructure } from '../stack/infrastructure';
+import { serverUser } from '../postgres/server-user';
 import { BackgroundToolBuilds, selectedProjects } from './background-tool-builds';
 import { TOOL_WAITS_FILE } from './built-tools';
 import { ensureKafkaConsumerPython } from './kafka-consumer-python';
@@ -18,15 +21,40 @@ import { ensurePythonVenv } from './python-venv';
 import { ensureSchemathesis } from './schemathesis';
 import { ensureChromium } from './chromium';
 import { PhaseTimes } from './phase-times';
+import { laneSchedule } from './lane-schedule';
+import { allLaneDataDirs, lanesAtOnce, suiteLanes, type LanePlaces, type SuiteLane } from './suite-lanes';
 
 const dataDir = join(REPO_ROOT, '.data', 'test');
 const reports = join(dataDir, 'reports');
 const log = (line: string) => process.stdout.write(`[test] ${line}\n`);
 
+const places: LanePlaces = {
+  dataDir,
+  kafkaPort: Number(process.env.TEST_KAFKA_PORT ?? 19092),
+  postgresPort: Number(process.env.TEST_POSTGRES_PORT ?? 15432),
+};
+
 async function stopLeftovers(): Promise<void> {
   const { stopOrphanedPostgres } = await import('../postgres/embedded-postgres');
   const { stopOrphanedBroker } = await import('../kafka/broker');
-  await Promise.all([stopOrphanedPostgres(join(dataDir, 'postgres')), stopOrphanedBroker(join(dataDir, 'kafka'))]);
+  await Promise.all(allLaneDataDirs(places).flatMap((dir) => [stopOrphanedPostgres(join(dir, 'postgres')), stopOrphanedBroker(join(dir, 'kafka'))]));
+}
+
+type LaneInfrastructure = Awaited<ReturnType<typeof startInfrastructure>>;
+
+/** Each lane's PostgreSQL and Kafka, started side by side; if one fails, the others are stopped. */
+async function startLaneInfrastructures(lanes: SuiteLane[]): Promise<LaneInfrastructure[]> {
+  // As root on a new machine the servers' `postgres` user is created first: two lanes would race to.
+  await serverUser();
+  const started = await Promise.allSettled(
+    lanes.map((lane) =>
+      startInfrastructure({ dataDir: lane.dataDir, kafkaPort: lane.kafkaPort, postgresPort: lane.postgresPort, database: 'tailsync_test', log: (line) => log(`${lane.name}: ${line}`) }),
+    ),
+  );
+  const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (!failed) return started.map((s) => (s as PromiseFulfilledResult<LaneInfrastructure>).value);
+  await Promise.all(started.map((s) => (s.status === 'fulfilled' ? s.value.stop() : undefined)));
+  throw failed.reason;
 }
 
 /** Static checks: a type error or a module-boundary violation fails the suite too. */
@@ -72,11 +100,30 @@ async function preparations(phases: PhaseTimes): Promise<Record<string, string>>
 }
 
 /** How long the tests waited for each tool, from the lines built-tools.ts leaves. */
-function toolWaits(): string[] {
-  const file = join(dataDir, TOOL_WAITS_FILE);
-  if (!existsSync(file)) return [];
-  const waits = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { tool: string; seconds: number });
-  return waits.map(({ tool, seconds }) => `tests waited ${seconds.toFixed(1)} s for ${tool}`);
+function toolWaits(lanes: SuiteLane[]): string[] {
+  return lanes.flatMap((lane) => {
+    const file = join(lane.dataDir, TOOL_WAITS_FILE);
+    if (!existsSync(file)) return [];
+    const waits = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { tool: string; seconds: number });
+    return waits.map(({ tool, seconds }) => `tests waited ${seconds.toFixed(1)} s for ${tool} (lane ${lane.name})`);
+  });
+}
+
+/** Runs one lane's projects through Nx, one project after another; its status. */
+function runLane(lane: SuiteLane, passOn: string[], env: Record<string, string>): Promise<number | null> {
+  return runChild(process.execPath, [require.resolve('nx/bin/nx'), 'run-many', '-t', 'test', ...lane.nxSelection, '--parallel=1', '--outputStyle=stream', '--skipNxCache', ...passOn], {
+    cwd: REPO_ROOT,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      ...env,
+      NX_DAEMON: 'false',
+      NX_NO_CLOUD: 'true',
+      NX_TUI: 'false',
+      TAILSYNC_TEST_REPORTS: join(reports, lane.name),
+      TAILSYNC_TEST_DATA: lane.dataDir,
+    },
+  });
 }
 
 async function main() {
@@ -94,44 +141,32 @@ async function main() {
     const prepared = preparations(phases);
     // Awaited below; until then a failure must not end the process as an unhandled rejection.
     prepared.catch(() => undefined);
-    const infra = await phases.time('infrastructure', () =>
-      startInfrastructure({
-        dataDir,
-        kafkaPort: Number(process.env.TEST_KAFKA_PORT ?? 19092),
-        postgresPort: Number(process.env.TEST_POSTGRES_PORT ?? 15432),
-        database: 'tailsync_test',
-        log,
-      }),
-    );
-    const tools = await prepared;
-    const staticFailures = await checks;
-    log(`ready to run the suites after ${phases.sinceStart().toFixed(1)} s`);
+    const { lanes, passOn } = suiteLanes(args, places);
+    const atOnce = lanesAtOnce(process.env);
+    const infras = await phases.time('infrastructure', () => startLaneInfrastructures(lanes));
     try {
+      const tools = await prepared;
+      const staticFailures = await checks;
+      log(`ready to run the suites after ${phases.sinceStart().toFixed(1)} s`);
+      log(`the lanes run ${atOnce === 2 ? 'side by side' : 'one after another (TEST_LANES_AT_ONCE=1)'}:`);
+      for (const lane of lanes) log(`lane ${lane.name}: ${lane.runs}; Kafka on 127.0.0.1:${lane.kafkaPort}, PostgreSQL on 127.0.0.1:${lane.postgresPort}`);
+      const suitesStartedAt = Date.now();
       // Not spawnSync: PostgreSQL and Kafka log into pipes this process drains (child-run.ts).
-      const nx = await phases.time('suites', () =>
-        runChild(process.execPath, [require.resolve('nx/bin/nx'), 'run-many', '-t', 'test', '--parallel=1', '--outputStyle=stream', '--skipNxCache', ...args], {
-          cwd: REPO_ROOT,
-          stdio: 'inherit',
-          env: {
-            ...process.env,
-            ...infra.env,
-            ...localSecrets(dataDir),
-            ...tools,
-            NX_DAEMON: 'false',
-            NX_NO_CLOUD: 'true',
-            NX_TUI: 'false',
-            TAILSYNC_TEST_REPORTS: reports,
-            TAILSYNC_TEST_DATA: dataDir,
-          },
-        }),
-      );
-      const { text, ok } = closingReport(reports, REPO_ROOT, nx, staticFailures.length);
-      for (const line of [...phases.summary(), ...builds.summary(), ...toolWaits()]) log(line);
-      log(`suite took ${phases.sinceStart().toFixed(1)} s; Kafka ${infra.kafkaVersion}, PostgreSQL ${infra.postgresVersion}`);
+      const run = (lane: SuiteLane, i: number) => phases.time(`lane ${lane.name}`, () => runLane(lane, passOn, { ...infras[i].env, ...localSecrets(lane.dataDir), ...tools }));
+      const statuses = await phases.time('suites', async () => {
+        if (atOnce === 2) return Promise.all(lanes.map(run));
+        const inTurn: (number | null)[] = [];
+        for (const [i, lane] of lanes.entries()) inTurn.push(await run(lane, i));
+        return inTurn;
+      });
+      const { text, ok } = closingReport(reports, REPO_ROOT, statuses.every((status) => status === 0) ? 0 : 1, staticFailures.length);
+      const schedule = laneSchedule(reports, lanes.map((lane) => lane.name), suitesStartedAt);
+      for (const line of [...phases.summary(), ...schedule, ...builds.summary(), ...toolWaits(lanes)]) log(line);
+      log(`suite took ${phases.sinceStart().toFixed(1)} s; Kafka ${infras[0].kafkaVersion}, PostgreSQL ${infras[0].postgresVersion}`);
       process.stdout.write(text);
       exitCode = ok ? 0 : 1;
     } finally {
-      await infra.stop();
+      await Promise.all(infras.map((infra) => infra.stop()));
     }
   } finally {
     builds.stop();

@@ -18,11 +18,14 @@ export interface Totals {
   brokenSuites: number;
 }
 
+/** The reports in `dir` and its folders (`npm test` gives each lane one). */
 function readReports(dir: string): JestReport[] {
-  return readdirSync(dir).filter((f) => f.endsWith('.json')).map((file) => JSON.parse(readFileSync(join(dir, file), 'utf8')) as JestReport);
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.json'))
+    .map((file) => JSON.parse(readFileSync(join(dir, file), 'utf8')) as JestReport);
 }
 
-/** Sums the JSON reports tools/test/jest.js leaves in `dir`. */
+/** Sums the JSON reports tools/test/jest.js leaves in `dir` (and its folders). */
 export function sumReports(dir: string): Totals {
   return totalsOf(readReports(dir));
 }

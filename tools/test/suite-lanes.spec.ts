@@ -1,0 +1,41 @@
+import { lanesAtOnce, suiteLanes } from './suite-lanes';
+
+const places = { dataDir: '/repo/.data/test', kafkaPort: 19092, postgresPort: 15432 };
+const plan = (args: string[]) => {
+  const { lanes, passOn } = suiteLanes(args, places);
+  return { lanes: lanes.map(({ name, nxSelection, dataDir, kafkaPort, postgresPort }) => ({ name, nxSelection, dataDir, kafkaPort, postgresPort })), passOn };
+};
+
+describe('the lanes of a test run', () => {
+  it('runs the e2e files in one lane and every other project in the other, each lane on servers of its own', () => {
+    expect(plan([])).toEqual({
+      lanes: [
+        { name: 'e2e', nxSelection: ['--projects=e2e'], dataDir: '/repo/.data/test/e2e', kafkaPort: 19092, postgresPort: 15432 },
+        { name: 'projects', nxSelection: ['--exclude=e2e'], dataDir: '/repo/.data/test/projects', kafkaPort: 19292, postgresPort: 15433 },
+      ],
+      passOn: [],
+    });
+  });
+
+  it('starts only the lanes of the projects named, and passes the other arguments on to each', () => {
+    expect(plan(['--projects=e2e', '--testPathPatterns=tails', '--testPathPatterns=auth'])).toEqual({
+      lanes: [{ name: 'e2e', nxSelection: ['--projects=e2e'], dataDir: '/repo/.data/test/e2e', kafkaPort: 19092, postgresPort: 15432 }],
+      passOn: ['--testPathPatterns=tails', '--testPathPatterns=auth'],
+    });
+    expect(plan(['--projects', 'gateway,tools', '--testPathPatterns=x'])).toEqual({
+      lanes: [{ name: 'projects', nxSelection: ['--projects=gateway,tools'], dataDir: '/repo/.data/test/projects', kafkaPort: 19292, postgresPort: 15433 }],
+      passOn: ['--testPathPatterns=x'],
+    });
+    expect(plan(['-p', 'tools,e2e']).lanes.map((lane) => [lane.name, lane.nxSelection])).toEqual([
+      ['e2e', ['--projects=e2e']],
+      ['projects', ['--projects=tools']],
+    ]);
+  });
+
+  it('runs the lanes side by side unless TEST_LANES_AT_ONCE=1 asks for one after another, and refuses any other value', () => {
+    expect(lanesAtOnce({})).toBe(2);
+    expect(lanesAtOnce({ TEST_LANES_AT_ONCE: '1' })).toBe(1);
+    expect(lanesAtOnce({ TEST_LANES_AT_ONCE: '2' })).toBe(2);
+    expect(() => lanesAtOnce({ TEST_LANES_AT_ONCE: '3' })).toThrow('TEST_LANES_AT_ONCE is "3": 2 runs the lanes side by side, 1 one after another');
+  });
+});

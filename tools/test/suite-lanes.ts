@@ -1,0 +1,75 @@
+/**
+ * How `npm test` schedules the projects' suites: in two lanes side by side, each with a PostgreSQL
+ * and a Kafka of its own. The e2e files run one at a time in their lane (they share one started
+ * stack, and some kill or replace its apps or SIGSTOP its broker, which would stall any other test
+ * on that broker); every other project runs in the other lane, one project after another. Much of
+ * an e2e file's time is spent waiting (for a copy to start, a retry to come due, a receiver to
+ * time out), so the other lane's tests use the CPU it leaves.
+ */
+import { join } from 'node:path';
+import { selectedProjects } from './background-tool-builds';
+
+export interface SuiteLane {
+  name: string;
+  /** What it runs, for the run's first lines. */
+  runs: string;
+  /** Nx's `run-many` selection of this lane's projects. */
+  nxSelection: string[];
+  /** The lane's servers, logs and pid files (its TAILSYNC_TEST_DATA). */
+  dataDir: string;
+  kafkaPort: number;
+  postgresPort: number;
+}
+
+export interface LanePlaces {
+  /** The run's data directory; each lane keeps its own under it. */
+  dataDir: string;
+  /** The e2e lane's ports (TEST_KAFKA_PORT, TEST_POSTGRES_PORT); the other lane's follow from them. */
+  kafkaPort: number;
+  postgresPort: number;
+}
+
+const E2E = 'e2e';
+/** The other lane's broker ports sit above the e2e lane's (up to three brokers, each two ports) and tools/kafka's cluster test's (+100). */
+const PROJECTS_LANE_KAFKA_OFFSET = 200;
+
+/** Every lane there is, selected or not: a killed earlier run may have left any lane's servers running. */
+export function allLaneDataDirs(places: LanePlaces): string[] {
+  return [join(places.dataDir, E2E), join(places.dataDir, 'projects')];
+}
+
+/** The lanes a runner's arguments select (`--projects`; all projects when none are named), and the arguments every lane passes on. */
+export function suiteLanes(args: string[], places: LanePlaces): { lanes: SuiteLane[]; passOn: string[] } {
+  const named = selectedProjects(args);
+  const [e2eDir, projectsDir] = allLaneDataDirs(places);
+  const lanes: SuiteLane[] = [];
+  if (!named || named.includes(E2E)) {
+    lanes.push({ name: E2E, runs: 'the e2e files, one at a time', nxSelection: [`--projects=${E2E}`], dataDir: e2eDir, kafkaPort: places.kafkaPort, postgresPort: places.postgresPort });
+  }
+  const others = named?.filter((project) => project !== E2E);
+  if (!others || others.length > 0) {
+    lanes.push({
+      name: 'projects',
+      runs: others ? others.join(', ') : 'every other project, one after another',
+      nxSelection: others ? [`--projects=${others.join(',')}`] : [`--exclude=${E2E}`],
+      dataDir: projectsDir,
+      kafkaPort: places.kafkaPort + PROJECTS_LANE_KAFKA_OFFSET,
+      postgresPort: places.postgresPort + 1,
+    });
+  }
+  return { lanes, passOn: withoutProjectSelection(args) };
+}
+
+/**
+ * How many lanes run at once: 2 (side by side, the default) or 1 (one after another, each still on
+ * its own servers), from TEST_LANES_AT_ONCE: for a machine with one core, or one loaded by other work.
+ */
+export function lanesAtOnce(env: NodeJS.ProcessEnv): 1 | 2 {
+  const value = env.TEST_LANES_AT_ONCE ?? '2';
+  if (value !== '1' && value !== '2') throw new Error(`TEST_LANES_AT_ONCE is "${value}": 2 runs the lanes side by side, 1 one after another`);
+  return value === '1' ? 1 : 2;
+}
+
+function withoutProjectSelection(args: string[]): string[] {
+  return args.filter((arg, i) => !arg.startsWith('--projects=') && arg !== '--projects' && arg !== '-p' && args[i - 1] !== '--projects' && args[i - 1] !== '-p');
+}
