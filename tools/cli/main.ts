@@ -3,6 +3,7 @@
  * Each command is a module exporting `(argv) => Promise<exit code>`; add new ones to COMMANDS.
  */
 import { createServiceAccountCommand } from './create-service-account';
+import { grpcCertificatesCommand } from './grpc-certificates';
 import { kafkaPrincipalsCommand } from './kafka-principals';
 import { listenCommand } from './listen/listen-command';
 import { migrateServicesCommand } from './migrate';
@@ -33,6 +34,10 @@ export const COMMANDS: Record<string, Command> = {
   'kafka-principals': {
     run: (argv) => kafkaPrincipalsCommand(argv),
     summary: "create or update the Kafka principals and exactly the contract's ACLs (and tailsync's topics)",
+  },
+  'grpc-certificates': {
+    run: (argv) => grpcCertificatesCommand(argv),
+    summary: "make the service network's CA and each app's certificate for mutual TLS on gRPC, where missing",
   },
   'service-keys': {
     run: (argv) => serviceKeysCommand(argv),
