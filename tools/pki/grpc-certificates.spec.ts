@@ -2,16 +2,14 @@
  * The service network's certificates (compose's grpc-certs one-shot) as the apps use them: a real
  * gRPC server with a service's files and clients with the gateway's, over TLS on loopback.
  */
-import { Client, Metadata, Server, type ServiceError, status } from '@grpc/grpc-js';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { X509Certificate } from 'node:crypto';
-import { gatewayChannelCredentials, type GrpcTlsFiles, serviceNameCheck, serviceServerCredentials } from '@tailsync/service-kit';
+import type { GrpcTlsFiles } from '@tailsync/service-kit';
 import { ensureServiceNetworkCertificates, RENEW_BEFORE_DAYS, CERTIFICATE_VALIDITY_DAYS, type ServiceNetworkApp } from './grpc-certificates';
+import { ping, withGrpcServer } from './grpc-tls-probe.test-support';
 
-const PATH = '/tailsync.test.Echo/Say';
-const identity = (b: Buffer) => b;
 const DAY_MS = 86_400_000;
 
 const filesOf = (dir: string, app: ServiceNetworkApp): GrpcTlsFiles => ({ caFile: join(dir, app, 'ca.crt'), certFile: join(dir, app, 'tls.crt'), keyFile: join(dir, app, 'tls.key') });
@@ -26,45 +24,17 @@ describe('the service network certificates (grpc-certs)', () => {
   };
   afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-  describe('used by the apps', () => {
+  it("lets the gateway call a service with its certificate, checks the service's name, and refuses a service's certificate as a client", async () => {
     const dir = fresh();
-    let server: Server;
-    let port: number;
-    const clients: Client[] = [];
-    const callAs = (files: GrpcTlsFiles, serviceName = 'tail-sync') => {
-      const client = new Client(`ipv4:127.0.0.1:${port}`, gatewayChannelCredentials(files), serviceNameCheck(serviceName));
-      clients.push(client);
-      return new Promise<string>((resolve) => {
-        client.makeUnaryRequest(PATH, identity, identity, Buffer.from('ping'), new Metadata(), { deadline: Date.now() + 3_000 }, (error: ServiceError | null, reply?: Buffer) =>
-          resolve(error ? status[error.code] : String(reply)),
-        );
-      });
-    };
-
-    beforeAll(async () => {
-      await ensureServiceNetworkCertificates(dir);
-      server = new Server();
-      server.addService(
-        { Say: { path: PATH, requestStream: false, responseStream: false, requestSerialize: identity, requestDeserialize: identity, responseSerialize: identity, responseDeserialize: identity } },
-        { Say: (c: { request: Buffer }, done: (e: null, r: Buffer) => void) => done(null, Buffer.concat([Buffer.from('pong:'), c.request])) },
-      );
-      port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', serviceServerCredentials(filesOf(dir, 'tail-sync')), (e, p) => (e ? reject(e) : resolve(p))));
-    });
-
-    afterAll(async () => {
-      for (const client of clients) client.close();
-      await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
-    });
-
-    it("lets the gateway call tail-sync with its certificate, and the gateway checks tail-sync's name", async () => {
-      expect(await callAs(filesOf(dir, 'gateway'))).toBe('pong:ping');
+    await ensureServiceNetworkCertificates(dir);
+    const outcomes = await withGrpcServer(filesOf(dir, 'tail-sync'), async (port) => ({
+      gateway: await ping(port, filesOf(dir, 'gateway'), 'tail-sync'),
       // tail-sync's certificate does not serve as the dispatcher's.
-      expect(await callAs(filesOf(dir, 'gateway'), 'webhook-dispatcher')).toBe('UNAVAILABLE');
-    });
-
-    it("refuses a service's certificate as a client: only the gateway calls", async () => {
-      expect(await callAs(filesOf(dir, 'webhook-dispatcher'))).toBe('UNAVAILABLE');
-    });
+      asTheDispatcher: await ping(port, filesOf(dir, 'gateway'), 'webhook-dispatcher'),
+      // Only the gateway calls: a service's certificate is a server's only.
+      dispatcherAsClient: await ping(port, filesOf(dir, 'webhook-dispatcher'), 'tail-sync'),
+    }));
+    expect(outcomes).toEqual({ gateway: 'answered', asTheDispatcher: 'UNAVAILABLE', dispatcherAsClient: 'UNAVAILABLE' });
   });
 
   it('keeps every file on a second run, each private key readable by its owner only, in its app\'s directory alone', async () => {
