@@ -204,6 +204,11 @@ export class ComposeProject {
     return { pid: Number(pid), restartCount: Number(restartCount), status, health: health ?? '', exitCode: Number(exitCode) };
   }
 
+  /** The address of a service's (first) container on the compose network: a private range this host reaches. */
+  address(service: string): string {
+    return docker(['inspect', '--format', '{{range .NetworkSettings.Networks}}{{.IPAddress}} {{end}}', this.containerOf(service).split('\n')[0]]).trim().split(' ')[0];
+  }
+
   /** `docker inspect` of a service's container, parsed. */
   inspect(service: string): ContainerInspect {
     return (JSON.parse(docker(['inspect', this.containerOf(service)])) as ContainerInspect[])[0];
