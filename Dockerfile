@@ -28,9 +28,11 @@ COPY LICENSE NOTICE ./
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json tsconfig.base.json ./
 COPY tools/run.js ./tools/run.js
-# `kafka-principals` and `grpc-certificates`, which compose's kafka-init and grpc-certs run (docker-compose.yml).
-COPY tools/cli/kafka-principals.ts tools/cli/grpc-certificates.ts ./tools/cli/
+# `kafka-principals`, `grpc-certificates` and `database-roles`, which compose's kafka-init, grpc-certs
+# and postgres-roles run (docker-compose.yml).
+COPY tools/cli/kafka-principals.ts tools/cli/grpc-certificates.ts tools/cli/database-roles.ts ./tools/cli/
 COPY tools/pki/grpc-certificates.ts ./tools/pki/
+COPY tools/postgres/service-roles.ts ./tools/postgres/
 COPY tools/kafka/principals.ts tools/kafka/contract-acls.ts tools/kafka/kafka-clients-file.ts tools/kafka/kafka-principals.ts tools/kafka/scram-credentials.ts ./tools/kafka/
 COPY libs ./libs
 COPY apps/${APP} ./apps/${APP}

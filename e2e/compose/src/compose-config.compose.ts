@@ -8,7 +8,7 @@ import { composeConfig } from '@tailsync/service-kit';
 describe('docker-compose.postgres-store.yml', () => {
   const merged = composeConfig(['docker-compose.yml', 'docker-compose.postgres-store.yml']);
 
-  it("runs tail-sync on the PostgreSQL store, waiting for Kafka's principals and PostgreSQL, and EventStoreDB does not start", () => {
+  it("runs tail-sync on the PostgreSQL store, waiting for Kafka's principals, its certificates and its database role, and EventStoreDB does not start", () => {
     const tailSync = merged.services['tail-sync'];
     const env = Array.isArray(tailSync.environment) ? Object.fromEntries((tailSync.environment as string[]).map((kv) => kv.split(/=(.*)/s).slice(0, 2))) : tailSync.environment ?? {};
     expect(env.EVENT_STORE).toBe('postgres');
@@ -17,10 +17,10 @@ describe('docker-compose.postgres-store.yml', () => {
     expect(tailSync.depends_on).toEqual({
       'kafka-init': expect.objectContaining({ condition: 'service_completed_successfully' }),
       'grpc-certs': expect.objectContaining({ condition: 'service_completed_successfully' }),
-      postgres: expect.objectContaining({ condition: 'service_healthy' }),
+      'postgres-roles': expect.objectContaining({ condition: 'service_completed_successfully' }),
     });
     // Behind a profile no one enables: not among the services Compose starts.
-    expect(Object.keys(merged.services).sort()).toEqual(['gateway', 'grpc-certs', 'kafka', 'kafka-init', 'postgres', 'tail-sync', 'webhook-dispatcher']);
+    expect(Object.keys(merged.services).sort()).toEqual(['gateway', 'grpc-certs', 'kafka', 'kafka-init', 'postgres', 'postgres-roles', 'tail-sync', 'webhook-dispatcher']);
   });
 });
 

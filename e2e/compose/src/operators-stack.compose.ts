@@ -18,6 +18,7 @@ import { eventually, sleep } from '../../src/support/eventually';
 import { collect } from '../../src/support/kafka';
 import { ComposeProject, docker, REPO_ROOT, secretFiles } from './support/compose-project';
 import { attempt, expectExternalRefusals, externalClient, listTopics } from './support/external-kafka-refusals';
+import { expectEachAppItsOwnRole } from './support/database-roles-probe';
 import { mountedCertificateDigest, pingAs, SERVICES as GRPC_SERVICES, serviceNetworkCredentials } from './support/service-network-probes';
 
 const EVT = 'Product.RiskAssessmentExecuted';
@@ -210,6 +211,11 @@ describe('the operators’ compose stack', () => {
     const read = await api(account, 'GET', '/Tails/efb-1');
     expect(read).toMatchObject({ status: 200, body: { tailNumber: 'N123AB' } });
     expect((await api(null, 'GET', '/openapi.json')).status).toBe(200);
+  });
+
+  it("connects each app as its own database role, no superuser, refused the other services' tables", () => {
+    expect(stack.state('postgres-roles')).toMatchObject({ status: 'exited', exitCode: 0 });
+    expectEachAppItsOwnRole(stack);
   });
 
   it('delivers Product.RiskAssessmentExecuted to a receiver on the compose network, signed', async () => {

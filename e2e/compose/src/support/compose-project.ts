@@ -19,7 +19,12 @@ export interface StackSecrets {
   admin_token: string;
   jwt_secret: string;
   webhook_secret_key: string;
+  /** PostgreSQL's admin (its bootstrap user), which only postgres-roles uses. */
   postgres_password: string;
+  /** Each app's own database role. */
+  postgres_gateway_password: string;
+  postgres_tail_sync_password: string;
+  postgres_webhook_dispatcher_password: string;
   /** The gateway's half of the key pair that signs its calls to the services (`npm run cli -- service-keys`). */
   service_signing_key: string;
   /** The services' half. */
@@ -105,6 +110,9 @@ export class ComposeProject {
       jwt_secret: randomBytes(32).toString('hex'),
       webhook_secret_key: randomBytes(32).toString('base64'),
       postgres_password: randomBytes(16).toString('hex'),
+      postgres_gateway_password: randomBytes(16).toString('hex'),
+      postgres_tail_sync_password: randomBytes(16).toString('hex'),
+      postgres_webhook_dispatcher_password: randomBytes(16).toString('hex'),
       ...serviceKeySecrets(),
       kafka_admin_password: randomBytes(24).toString('hex'),
       kafka_tail_sync_password: randomBytes(24).toString('hex'),

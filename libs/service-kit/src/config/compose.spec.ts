@@ -8,7 +8,7 @@ const REPO_ROOT = join(__dirname, '..', '..', '..', '..');
 // The override files, as Compose merges them, are checked with `docker compose config` in
 // e2e/compose/src/compose-config.compose.ts (`npm run test:compose`: Docker, which `npm test` does not need).
 // The one-shots that run before the apps, each on every `up`, in tail-sync's image.
-const ONE_SHOTS = ['kafka-init', 'grpc-certs'];
+const ONE_SHOTS = ['kafka-init', 'grpc-certs', 'postgres-roles'];
 
 describe('docker-compose.yml', () => {
   const compose = readCompose();
@@ -16,7 +16,7 @@ describe('docker-compose.yml', () => {
   const release = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
   it('runs the infrastructure and the three apps, the apps built from the one Dockerfile', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['eventstore', 'gateway', 'grpc-certs', 'jaeger', 'kafka', 'kafka-init', 'postgres', 'tail-sync', 'webhook-dispatcher']);
+    expect(Object.keys(compose.services).sort()).toEqual(['eventstore', 'gateway', 'grpc-certs', 'jaeger', 'kafka', 'kafka-init', 'postgres', 'postgres-roles', 'tail-sync', 'webhook-dispatcher']);
     for (const app of ['gateway', 'tail-sync', 'webhook-dispatcher']) {
       expect(compose.services[app].build).toEqual({
         context: '.',
@@ -27,7 +27,7 @@ describe('docker-compose.yml', () => {
     }
     expect(existsSync(join(REPO_ROOT, 'Dockerfile'))).toBe(true);
     // The one-shots run tail-sync's image, which carries their commands.
-    const commands: Record<string, string> = { 'kafka-init': 'tools/cli/kafka-principals.ts', 'grpc-certs': 'tools/cli/grpc-certificates.ts' };
+    const commands: Record<string, string> = { 'kafka-init': 'tools/cli/kafka-principals.ts', 'grpc-certs': 'tools/cli/grpc-certificates.ts', 'postgres-roles': 'tools/cli/database-roles.ts' };
     for (const oneShot of ONE_SHOTS) {
       expect(compose.services[oneShot]).toMatchObject({ build: compose.services['tail-sync'].build, image: compose.services['tail-sync'].image });
       expect(compose.services[oneShot].command?.slice(0, 3)).toEqual(['node', 'tools/run.js', commands[oneShot]]);
@@ -171,11 +171,24 @@ describe('docker-compose.yml hardening', () => {
     }
   });
 
+  it("connects each app as its own database role, with its own password; the admin's password to postgres-roles alone", () => {
+    const mountedBy = (secret: string) => Object.entries(compose.services).filter(([, service]) => service.secrets?.includes(secret)).map(([name]) => name).sort();
+    expect(mountedBy('postgres_password')).toEqual(['postgres', 'postgres-roles']);
+    for (const app of ['gateway', 'tail-sync', 'webhook-dispatcher']) {
+      const role = `tailsync_${app.replace(/-/g, '_')}`;
+      expect(compose.services[app].environment).toMatchObject({ DATABASE_URL: `postgres://${role}@postgres:5432/tailsync`, DATABASE_PASSWORD_FILE: `/run/secrets/postgres_${role.slice('tailsync_'.length)}_password` });
+      expect(mountedBy(`postgres_${role.slice('tailsync_'.length)}_password`)).toEqual([app, 'postgres-roles'].sort());
+      expect(compose.services[app].depends_on).toHaveProperty('postgres-roles');
+    }
+    expect(compose.services['postgres-roles'].environment).toMatchObject({ DATABASE_URL: 'postgres://tailsync@postgres:5432/tailsync', DATABASE_PASSWORD_FILE: '/run/secrets/postgres_password' });
+  });
+
   it('gives secrets only as files (*_FILE), never in an environment, each from the secrets directory', () => {
     const secretNames = Object.keys(compose.secrets ?? {}).sort();
     expect(secretNames).toEqual([
       'admin_token', 'eventstore_connection_string', 'jwt_secret', 'kafka_admin_password', 'kafka_product_password', 'kafka_reader_password', 'kafka_tail_sync_password',
-      'kafka_webhook_dispatcher_password', 'postgres_password', 'service_signing_key', 'service_verify_key', 'webhook_secret_key',
+      'kafka_webhook_dispatcher_password', 'postgres_gateway_password', 'postgres_password', 'postgres_tail_sync_password', 'postgres_webhook_dispatcher_password',
+      'service_signing_key', 'service_verify_key', 'webhook_secret_key',
     ]);
     for (const name of secretNames) expect(compose.secrets?.[name].file).toBe(`\${TAILSYNC_SECRETS_DIR:-./secrets}/${name}`);
     for (const [name, service] of Object.entries(compose.services)) {
