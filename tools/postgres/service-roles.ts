@@ -45,14 +45,19 @@ function roleStatement(client: Client, role: ServiceRole, exists: boolean): stri
 
 const likeAny = (prefixes: string[]) => prefixes.map((p) => `${p.replace(/_/g, '\\_')}%`);
 
-/** The service's objects in the schema that another role owns: relations (not column-owned sequences, which follow their table) and functions. */
+/**
+ * The service's objects in the schema that another role owns: relations, each partition too (an
+ * owner change does not reach a table's partitions), but not a sequence a column owns (it follows
+ * its table); and functions.
+ */
 async function objectsToHandOver(client: Client, schema: string, role: ServiceRole): Promise<{ statement: string; name: string }[]> {
   const patterns = likeAny(OWNED_PREFIXES[role.app]);
   const relations = await client.query<{ name: string; kind: string }>(
     `select c.relname as name, c.relkind as kind from pg_class c join pg_namespace n on n.oid = c.relnamespace
       where n.nspname = $1 and c.relkind in ('r', 'p', 'v', 'm', 'f', 'S') and c.relname like any($2::text[])
         and pg_get_userbyid(c.relowner) <> $3
-        and not exists (select 1 from pg_depend d where d.classid = 'pg_class'::regclass and d.objid = c.oid and d.deptype in ('a', 'i'))
+        and not (c.relkind = 'S' and exists (select 1 from pg_depend d where d.classid = 'pg_class'::regclass and d.objid = c.oid
+          and d.refclassid = 'pg_class'::regclass and d.refobjsubid > 0 and d.deptype in ('a', 'i')))
       order by c.relname`,
     [schema, patterns, role.name],
   );
