@@ -20,12 +20,19 @@ FROM ${NODE_IMAGE} AS runtime
 ARG APP
 ENV NODE_ENV=production APP=${APP}
 WORKDIR /app
+# compose's grpc-certs writes the service network's CA and each app's certificate into volumes
+# mounted here; a new volume takes the directory's owner and mode: the apps' user's alone.
+RUN install -d -o node -g node -m 0700 /var/lib/tailsync/grpc-tls/ca /var/lib/tailsync/grpc-tls/gateway \
+      /var/lib/tailsync/grpc-tls/tail-sync /var/lib/tailsync/grpc-tls/webhook-dispatcher
 COPY LICENSE NOTICE ./
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json tsconfig.base.json ./
 COPY tools/run.js ./tools/run.js
-# `kafka-principals`, which compose's kafka-init runs (docker-compose.yml).
-COPY tools/cli/kafka-principals.ts ./tools/cli/
+# `kafka-principals`, `grpc-certificates` and `database-roles`, which compose's kafka-init, grpc-certs
+# and postgres-roles run (docker-compose.yml).
+COPY tools/cli/kafka-principals.ts tools/cli/grpc-certificates.ts tools/cli/database-roles.ts ./tools/cli/
+COPY tools/pki/grpc-certificates.ts ./tools/pki/
+COPY tools/postgres/service-roles.ts ./tools/postgres/
 COPY tools/kafka/principals.ts tools/kafka/contract-acls.ts tools/kafka/kafka-clients-file.ts tools/kafka/kafka-principals.ts tools/kafka/scram-credentials.ts ./tools/kafka/
 COPY libs ./libs
 COPY apps/${APP} ./apps/${APP}

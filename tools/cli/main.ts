@@ -3,6 +3,8 @@
  * Each command is a module exporting `(argv) => Promise<exit code>`; add new ones to COMMANDS.
  */
 import { createServiceAccountCommand } from './create-service-account';
+import { databaseRolesCommand } from './database-roles';
+import { grpcCertificatesCommand } from './grpc-certificates';
 import { kafkaPrincipalsCommand } from './kafka-principals';
 import { listenCommand } from './listen/listen-command';
 import { migrateServicesCommand } from './migrate';
@@ -33,6 +35,14 @@ export const COMMANDS: Record<string, Command> = {
   'kafka-principals': {
     run: (argv) => kafkaPrincipalsCommand(argv),
     summary: "create or update the Kafka principals and exactly the contract's ACLs (and tailsync's topics)",
+  },
+  'database-roles': {
+    run: (argv) => databaseRolesCommand(argv),
+    summary: 'create one PostgreSQL role per service, each owning only its own tables, none a superuser',
+  },
+  'grpc-certificates': {
+    run: (argv) => grpcCertificatesCommand(argv),
+    summary: "make the service network's CA and each app's certificate for mutual TLS on gRPC, where missing",
   },
   'service-keys': {
     run: (argv) => serviceKeysCommand(argv),

@@ -3,8 +3,9 @@
  * chart against (tools/deploy/helm-chart.spec.ts), for the kinds the chart renders and no other.
  * Kubernetes' own come from the OpenAPI v3 documents of its release (module k8s.io/kubernetes,
  * api/openapi-spec/v3/); ServiceMonitor and PrometheusRule from the CRDs the prometheus-operator
- * module carries (example/prometheus-operator-crd/). Both modules come from the Go module proxy
- * (`go mod download`), once per machine; the tests read only the committed files.
+ * module carries (example/prometheus-operator-crd/), Certificate from cert-manager's (deploy/crds/).
+ * The modules come from the Go module proxy (`go mod download`), once per machine; the tests read
+ * only the committed files.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { findGo } from '../ci/go';
 import { kindSchema, type OpenApiSchema, schemaFileName, strictJsonSchema } from './json-schema-from-openapi';
-import { CHART_KINDS, KUBERNETES_SCHEMAS, KUBERNETES_VERSION, PROMETHEUS_OPERATOR_VERSION } from './kubernetes-schemas';
+import { CERT_MANAGER_VERSION, CHART_KINDS, KUBERNETES_SCHEMAS, KUBERNETES_VERSION, PROMETHEUS_OPERATOR_VERSION } from './kubernetes-schemas';
 
 /** The folder of a Go module, downloaded into the module cache when missing. */
 function moduleDir(module: string): string {
@@ -40,14 +41,19 @@ function main(): void {
     if (!schema) throw new Error(`no schema ${ref} in Kubernetes ${KUBERNETES_VERSION}'s OpenAPI documents`);
     return schema;
   };
-  const crdDir = join(moduleDir(`github.com/prometheus-operator/prometheus-operator@${PROMETHEUS_OPERATOR_VERSION}`), 'example', 'prometheus-operator-crd');
+  // The CRD files of the kinds that are not Kubernetes' own, by API group.
+  const crdFiles: Record<string, (kind: string) => string> = {
+    'monitoring.coreos.com': (kind) =>
+      join(moduleDir(`github.com/prometheus-operator/prometheus-operator@${PROMETHEUS_OPERATOR_VERSION}`), 'example', 'prometheus-operator-crd', `monitoring.coreos.com_${kind.toLowerCase()}s.yaml`),
+    'cert-manager.io': (kind) => join(moduleDir(`github.com/cert-manager/cert-manager@${CERT_MANAGER_VERSION}`), 'deploy', 'crds', `cert-manager.io_${kind.toLowerCase()}s.yaml`),
+  };
   rmSync(KUBERNETES_SCHEMAS, { recursive: true, force: true });
   mkdirSync(KUBERNETES_SCHEMAS, { recursive: true });
   for (const { apiVersion, kind } of CHART_KINDS) {
     const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
     let schema: OpenApiSchema;
-    if (group === 'monitoring.coreos.com') {
-      const crd = parse(readFileSync(join(crdDir, `monitoring.coreos.com_${kind.toLowerCase()}s.yaml`), 'utf8')) as {
+    if (crdFiles[group]) {
+      const crd = parse(readFileSync(crdFiles[group](kind), 'utf8')) as {
         spec: { versions: { name: string; schema: { openAPIV3Schema: OpenApiSchema } }[] };
       };
       const openApi = crd.spec.versions.find((v) => v.name === version)?.schema.openAPIV3Schema;

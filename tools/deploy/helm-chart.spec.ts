@@ -16,14 +16,16 @@
  * secrets is not checked here.
  */
 import { spawnSync } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
-import { newServiceKeys, readmeSettings } from '@tailsync/service-kit';
+import { type GrpcTlsFiles, newServiceKeys, readmeSettings } from '@tailsync/service-kit';
 import { builtTool } from '../test/built-tools';
 import { KUBERNETES_SCHEMAS_ROOT, KUBERNETES_VERSION } from './kubernetes-schemas';
 import { ALERT_RULES } from './monitored-metrics';
+import { ping, withGrpcServer } from '../pki/grpc-tls-probe.test-support';
 
 const REPO_ROOT = join(__dirname, '..', '..');
 const CHART = join(REPO_ROOT, 'deploy', 'helm', 'tailsync');
@@ -82,15 +84,21 @@ const VALUE_SETS: Record<string, Values> = {
     tailSync: { replicas: 1 },
     webhookDispatcher: { replicas: 1 },
   },
-  'EventStoreDB, mTLS wiring, tracing and extra settings': {
+  "EventStoreDB, the operator's own gRPC certificates, tracing and extra settings": {
     kafka: { brokers: 'kafka:9092' },
     postgresql: { gateway: { url: databaseUrls.gateway }, tailSync: { url: databaseUrls.tailSync }, webhookDispatcher: { url: databaseUrls.webhookDispatcher } },
     secrets: { ...secretValues, eventstoreConnectionString: 'esdb://tailsync:esdb-password-4e1a@eventstore:2113?tls=true' },
     tailSync: { eventStore: 'esdb' },
-    grpcTls: { enabled: true, gatewaySecret: 'gateway-grpc-tls', tailSyncSecret: 'tail-sync-grpc-tls', webhookDispatcherSecret: 'webhook-dispatcher-grpc-tls' },
+    grpcTls: { existingSecret: { gateway: 'gateway-grpc-tls', tailSync: 'tail-sync-grpc-tls', webhookDispatcher: 'webhook-dispatcher-grpc-tls' } },
     tracing: { otlpEndpoint: 'http://otel-collector.observability:4318' },
     env: { WEBHOOK_LOG_RETENTION_DAYS: '40' },
     webhookDispatcher: { env: { WEBHOOK_MAX_CONCURRENCY: 128 } },
+  },
+  "the service network's certificates from cert-manager": {
+    kafka: { brokers: 'kafka:9092' },
+    postgresql: { gateway: { url: databaseUrls.gateway }, tailSync: { url: databaseUrls.tailSync }, webhookDispatcher: { url: databaseUrls.webhookDispatcher } },
+    secrets: { serviceSigningKey: secretValues.serviceSigningKey, serviceVerifyKey: secretValues.serviceVerifyKey },
+    grpcTls: { certManager: { enabled: true, issuerRef: { name: 'tailsync-service-network', kind: 'ClusterIssuer' } } },
   },
 };
 
@@ -270,7 +278,7 @@ describe('the Helm chart deploy/helm/tailsync', () => {
     });
 
     it('makes its own Secret, kept on uninstall, unless an existing one is named', () => {
-      const secrets = ofKind(objects, 'Secret');
+      const secrets = ofKind(objects, 'Secret').filter((o) => o.type !== 'kubernetes.io/tls');
       if ((values.secrets as { existingSecret?: string }).existingSecret) {
         expect(secrets).toEqual([]);
         return;
@@ -282,6 +290,21 @@ describe('the Helm chart deploy/helm/tailsync', () => {
       expect(Buffer.from(Buffer.from(data.webhook_secret_key, 'base64').toString(), 'base64')).toHaveLength(32);
       expect(Buffer.from(data.admin_token, 'base64').toString().length).toBeGreaterThanOrEqual(32);
       expect(Buffer.from(data.service_verify_key, 'base64').toString()).toBe(keys.SERVICE_VERIFY_KEY);
+    });
+
+    it("mounts in each app its own certificate and key of the service network alone, as GRPC_TLS_*; the CA's key in none", () => {
+      const volumes = (d: K8sObject) => d.spec.template.spec.volumes as { name: string; secret?: { secretName: string; items?: { key: string }[] } }[];
+      const tlsSecrets = deployments().map((d) => {
+        const volume = volumes(d).find((v) => v.name === 'grpc-tls')!;
+        const env = envOf(d);
+        expect({ app: component(d), items: volume.secret!.items!.map((i) => i.key), files: [env.GRPC_TLS_CA_FILE?.value, env.GRPC_TLS_CERT_FILE?.value, env.GRPC_TLS_KEY_FILE?.value] }).toEqual({
+          app: component(d), items: ['ca.crt', 'tls.crt', 'tls.key'], files: ['/etc/tailsync/grpc-tls/ca.crt', '/etc/tailsync/grpc-tls/tls.crt', '/etc/tailsync/grpc-tls/tls.key'],
+        });
+        return volume.secret!.secretName;
+      });
+      expect(new Set(tlsSecrets).size).toBe(3);
+      const mounted = deployments().flatMap((d) => volumes(d).map((v) => v.secret?.secretName));
+      expect(mounted).not.toContain('tailsync-grpc-ca');
     });
 
     it('probes each app on its management port, spreads copies over zones and nodes, and bounds voluntary disruptions', () => {
@@ -355,5 +378,69 @@ describe('the Helm chart deploy/helm/tailsync', () => {
     // values.schema.json: a misspelt value or an unknown choice is refused, not silently ignored.
     expect(refusal({ ...base, gateway: { replica: 3 } })).toEqual({ status: 1, message: expect.stringContaining("additional properties 'replica' not allowed") });
     expect(refusal({ ...base, metrics: { serviceMonitor: { create: 'yes' } } })).toEqual({ status: 1, message: expect.stringMatching(/serviceMonitor\/create.*one of 'auto', 'always', 'never'/) });
+  });
+
+  describe("the service network's certificates (grpcTls)", () => {
+    const base = VALUE_SETS.defaults;
+    const tlsSecretsOf = (objects: K8sObject[]) => ofKind(objects, 'Secret').filter((o) => o.type === 'kubernetes.io/tls');
+    const mountedTls = (objects: K8sObject[]) =>
+      Object.fromEntries(ofKind(objects, 'Deployment').map((d) => [component(d), (d.spec.template.spec.volumes as { name: string; secret: { secretName: string } }[]).find((v) => v.name === 'grpc-tls')!.secret.secretName]));
+
+    it("are made by the chart when none are given: a CA, and per app a certificate the apps' own TLS accepts and checks", async () => {
+      const { objects } = render(base);
+      const secrets = tlsSecretsOf(objects);
+      expect(secrets.map((o) => o.metadata.name).sort()).toEqual(['tailsync-gateway-grpc-tls', 'tailsync-grpc-ca', 'tailsync-tail-sync-grpc-tls', 'tailsync-webhook-dispatcher-grpc-tls']);
+      expect(mountedTls(objects)).toEqual({ gateway: 'tailsync-gateway-grpc-tls', 'tail-sync': 'tailsync-tail-sync-grpc-tls', 'webhook-dispatcher': 'tailsync-webhook-dispatcher-grpc-tls' });
+      // The files as the pods see them, used by a real gRPC server and clients (the apps' TLS code).
+      const dir = mkdtempSync(join(workDir, 'grpc-tls-'));
+      const filesOf = (app: string): GrpcTlsFiles => {
+        const data = secrets.find((o) => o.metadata.name === `tailsync-${app}-grpc-tls`)!.data as Record<string, string>;
+        for (const file of ['ca.crt', 'tls.crt', 'tls.key']) writeFileSync(join(dir, `${app}-${file}`), Buffer.from(data[file], 'base64'));
+        return { caFile: join(dir, `${app}-ca.crt`), certFile: join(dir, `${app}-tls.crt`), keyFile: join(dir, `${app}-tls.key`) };
+      };
+      const names = (app: string) => new X509Certificate(readFileSync(filesOf(app).certFile)).subjectAltName;
+      expect(names('tail-sync')).toBe(`DNS:tail-sync, DNS:tailsync-tail-sync, DNS:tailsync-tail-sync.${NAMESPACE}.svc, DNS:tailsync-tail-sync.${NAMESPACE}.svc.cluster.local`);
+      expect(names('gateway')).toBe('DNS:gateway');
+      const outcomes = await withGrpcServer(filesOf('tail-sync'), async (port) => ({
+        gateway: await ping(port, filesOf('gateway'), 'tail-sync'),
+        asTheDispatcher: await ping(port, filesOf('gateway'), 'webhook-dispatcher'),
+        dispatcherAsClient: await ping(port, filesOf('webhook-dispatcher'), 'tail-sync'),
+      }));
+      expect(outcomes).toEqual({ gateway: 'answered', asTheDispatcher: 'UNAVAILABLE', dispatcherAsClient: 'UNAUTHENTICATED' });
+    });
+
+    it('are cert-manager Certificates when asked: one per app, for its names, from the issuer named', () => {
+      const { objects } = render(VALUE_SETS["the service network's certificates from cert-manager"]);
+      expect(tlsSecretsOf(objects)).toEqual([]);
+      const certificates = ofKind(objects, 'Certificate');
+      const mounted = mountedTls(objects);
+      expect(
+        Object.fromEntries(certificates.map((c) => [component(c), { secretName: c.spec.secretName, commonName: c.spec.commonName, firstName: c.spec.dnsNames[0], usages: c.spec.usages, issuer: c.spec.issuerRef }])),
+      ).toEqual(
+        Object.fromEntries(['gateway', 'tail-sync', 'webhook-dispatcher'].map((app) => [app, {
+          secretName: mounted[app], commonName: app, firstName: app, usages: ['digital signature', app === 'gateway' ? 'client auth' : 'server auth'],
+          issuer: { name: 'tailsync-service-network', kind: 'ClusterIssuer', group: 'cert-manager.io' },
+        }])),
+      );
+    });
+
+    it("are the operator's own Secrets when named: the chart makes no certificate", () => {
+      const { objects } = render(VALUE_SETS["EventStoreDB, the operator's own gRPC certificates, tracing and extra settings"]);
+      expect([...tlsSecretsOf(objects), ...ofKind(objects, 'Certificate')]).toEqual([]);
+      expect(mountedTls(objects)).toEqual({ gateway: 'gateway-grpc-tls', 'tail-sync': 'tail-sync-grpc-tls', 'webhook-dispatcher': 'webhook-dispatcher-grpc-tls' });
+    });
+
+    it('are off with grpcTls.enabled=false: plaintext gRPC, no certificate made or mounted', () => {
+      const { objects } = render({ ...base, grpcTls: { enabled: false } });
+      expect([...tlsSecretsOf(objects), ...ofKind(objects, 'Certificate')]).toEqual([]);
+      for (const d of ofKind(objects, 'Deployment')) expect({ app: component(d), tls: Object.keys(envOf(d)).filter((k) => k.startsWith('GRPC_TLS_')) }).toEqual({ app: component(d), tls: [] });
+    });
+
+    it('refuses half an existingSecret, existingSecret with cert-manager, and cert-manager without an issuer', () => {
+      const refusal = (grpcTls: Values) => template({ ...base, grpcTls }).stderr;
+      expect(refusal({ existingSecret: { gateway: 'gw' } })).toContain('grpcTls.existingSecret: name all three Secrets');
+      expect(refusal({ existingSecret: { gateway: 'a', tailSync: 'b', webhookDispatcher: 'c' }, certManager: { enabled: true, issuerRef: { name: 'ca' } } })).toContain('exclude each other');
+      expect(refusal({ certManager: { enabled: true } })).toContain('grpcTls.certManager.issuerRef.name is required');
+    });
   });
 });

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 export const KUBERNETES_VERSION = '1.37.2';
 /** The prometheus-operator release whose CRDs give ServiceMonitor's and PrometheusRule's schemas. */
 export const PROMETHEUS_OPERATOR_VERSION = 'v0.85.0';
+/** The cert-manager release whose CRD gives Certificate's schema (grpcTls.certManager). */
+export const CERT_MANAGER_VERSION = 'v1.21.2';
 
 /** Where the generated schemas are committed, in kubeconform's layout (`-schema-location` this folder). */
 export const KUBERNETES_SCHEMAS_ROOT = join(__dirname, 'kubernetes-schemas');
@@ -19,4 +21,5 @@ export const CHART_KINDS = [
   { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy' },
   { apiVersion: 'monitoring.coreos.com/v1', kind: 'ServiceMonitor' },
   { apiVersion: 'monitoring.coreos.com/v1', kind: 'PrometheusRule' },
+  { apiVersion: 'cert-manager.io/v1', kind: 'Certificate' },
 ] as const;

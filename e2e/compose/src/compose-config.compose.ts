@@ -8,7 +8,7 @@ import { composeConfig } from '@tailsync/service-kit';
 describe('docker-compose.postgres-store.yml', () => {
   const merged = composeConfig(['docker-compose.yml', 'docker-compose.postgres-store.yml']);
 
-  it("runs tail-sync on the PostgreSQL store, waiting for Kafka's principals and PostgreSQL, and EventStoreDB does not start", () => {
+  it("runs tail-sync on the PostgreSQL store, waiting for Kafka's principals, its certificates and its database role, and EventStoreDB does not start", () => {
     const tailSync = merged.services['tail-sync'];
     const env = Array.isArray(tailSync.environment) ? Object.fromEntries((tailSync.environment as string[]).map((kv) => kv.split(/=(.*)/s).slice(0, 2))) : tailSync.environment ?? {};
     expect(env.EVENT_STORE).toBe('postgres');
@@ -16,10 +16,11 @@ describe('docker-compose.postgres-store.yml', () => {
     expect(env).not.toHaveProperty('EVENTSTORE_CONNECTION_STRING_FILE');
     expect(tailSync.depends_on).toEqual({
       'kafka-init': expect.objectContaining({ condition: 'service_completed_successfully' }),
-      postgres: expect.objectContaining({ condition: 'service_healthy' }),
+      'grpc-certs': expect.objectContaining({ condition: 'service_completed_successfully' }),
+      'postgres-roles': expect.objectContaining({ condition: 'service_completed_successfully' }),
     });
     // Behind a profile no one enables: not among the services Compose starts.
-    expect(Object.keys(merged.services).sort()).toEqual(['gateway', 'kafka', 'kafka-init', 'postgres', 'tail-sync', 'webhook-dispatcher']);
+    expect(Object.keys(merged.services).sort()).toEqual(['gateway', 'grpc-certs', 'kafka', 'kafka-init', 'postgres', 'postgres-roles', 'tail-sync', 'webhook-dispatcher']);
   });
 });
 
@@ -59,7 +60,8 @@ describe("docker-compose.yml's EventStoreDB: secure by default", () => {
   it('leaves the event store, its connection and its CA out with the PostgreSQL store', () => {
     const postgres = composeConfig(['docker-compose.yml', 'docker-compose.postgres-store.yml'], { EVENTSTORE_CERTS_DIR: '/srv/eventstore-certs' });
     expect(postgres.services['tail-sync'].environment ?? {}).not.toHaveProperty('EVENTSTORE_CONNECTION_STRING_FILE');
-    expect(mounts(postgres, 'tail-sync')).toEqual([]);
+    // Only its own certificate of the service network (grpc-certs).
+    expect(mounts(postgres, 'tail-sync')).toEqual(['grpc-tls-tail-sync:/etc/tailsync/grpc-tls']);
     expect(JSON.stringify(postgres.services['tail-sync'].secrets)).not.toContain('eventstore_connection_string');
   });
 });

@@ -19,6 +19,8 @@ import { collect } from '../../src/support/kafka';
 import { ComposeProject, docker, REPO_ROOT, secretFiles } from './support/compose-project';
 import { attempt, expectExternalRefusals, externalClient, listTopics } from './support/external-kafka-refusals';
 import { createNamedReader, runAsyncApiConsumer } from './support/asyncapi-consumer';
+import { expectEachAppItsOwnRole } from './support/database-roles-probe';
+import { mountedCertificateDigest, pingAs, SERVICES as GRPC_SERVICES, serviceNetworkCredentials } from './support/service-network-probes';
 
 const EVT = 'Product.RiskAssessmentExecuted';
 const APPS = ['tail-sync', 'webhook-dispatcher', 'gateway'] as const;
@@ -73,6 +75,7 @@ function secretFilesWithout(name: keyof typeof stack.secrets, dir: string): Reco
 }
 
 let account: TestAccount;
+let certificatesBeforeRestart: Record<string, string>;
 const sharedSecret = randomBytes(32).toString('hex');
 let producer: Producer;
 
@@ -115,6 +118,32 @@ describe('the operators’ compose stack', () => {
     }
     const policies = JSON.parse(stack.must(['config', '--format', 'json'])).services as Record<string, { restart?: string }>;
     for (const app of APPS) expect({ app, restart: policies[app].restart }).toEqual({ app, restart: 'unless-stopped' });
+  });
+
+  it('runs the gRPC channels over mutual TLS: a service answers the gateway\'s certificate, and refuses plaintext, another CA and any other client', async () => {
+    expect(stack.state('grpc-certs')).toMatchObject({ status: 'exited', exitCode: 0 });
+    const tried = await serviceNetworkCredentials(stack);
+    const key = stack.secrets.service_signing_key;
+    for (const service of GRPC_SERVICES) {
+      const address = `${stack.address(service)}:50051`;
+      const other = GRPC_SERVICES.find((s) => s !== service) as (typeof GRPC_SERVICES)[number];
+      expect({
+        service,
+        gateway: await pingAs(service, address, tried.gateway, key),
+        plaintext: await pingAs(service, address, tried.plaintext, key),
+        otherCa: await pingAs(service, address, tried.otherCa, key),
+        notTheGateway: await pingAs(service, address, tried.notTheGateway, key),
+        anotherService: await pingAs(service, address, tried.ownOf[other], key),
+      }).toEqual({ service, gateway: 'answered', plaintext: 'UNAVAILABLE', otherCa: 'UNAVAILABLE', notTheGateway: 'UNAUTHENTICATED', anotherService: 'UNAVAILABLE' });
+    }
+    // Each app holds its own certificate and private key, and no other's: the CA's key is in none.
+    for (const app of APPS) {
+      const files = stack.must(['exec', '-T', app, 'ls', '/etc/tailsync/grpc-tls']).trim().split('\n').sort();
+      const subject = stack.must(['exec', '-T', app, 'node', '-e', "process.stdout.write(new (require('node:crypto').X509Certificate)(require('node:fs').readFileSync('/etc/tailsync/grpc-tls/tls.crt')).subject)"]);
+      expect({ app, files, subject }).toEqual({ app, files: ['ca.crt', 'tls.crt', 'tls.key'], subject: `CN=${app}` });
+      expect(stack.inspect(app).Config.Env).toEqual(expect.arrayContaining(['GRPC_TLS_CERT_FILE=/etc/tailsync/grpc-tls/tls.crt', 'GRPC_TLS_KEY_FILE=/etc/tailsync/grpc-tls/tls.key']));
+    }
+    certificatesBeforeRestart = Object.fromEntries(APPS.map((app) => [app, mountedCertificateDigest(stack, app)]));
   });
 
   it('runs every container without capabilities or privilege escalation, within a memory limit', () => {
@@ -212,6 +241,11 @@ describe('the operators’ compose stack', () => {
       message: { value: { type: 'TailCreated', domain: owner.domain, mappedIds: [tailId] } },
     });
     expect(report!.message!.key).toBe(`${owner.domain}:${report!.message!.value.tailId}`);
+  });
+
+  it("connects each app as its own database role, no superuser, refused the other services' tables", () => {
+    expect(stack.state('postgres-roles')).toMatchObject({ status: 'exited', exitCode: 0 });
+    expectEachAppItsOwnRole(stack);
   });
 
   it('delivers Product.RiskAssessmentExecuted to a receiver on the compose network, signed', async () => {
@@ -384,6 +418,8 @@ describe('the operators’ compose stack', () => {
     expect(token.status).toBe(200);
     expect(await api(account, 'GET', '/Tails/efb-1')).toMatchObject({ status: 200, body: { tailNumber: 'N123AB' } });
     expect(await api(account, 'GET', '/WebhookSubscriptions')).toMatchObject({ status: 200, body: { url: 'http://receiver:8080/hooks' } });
+    // The service network's certificates: grpc-certs ran again and kept every one.
+    expect(Object.fromEntries(APPS.map((app) => [app, mountedCertificateDigest(stack, app)]))).toEqual(certificatesBeforeRestart);
     // Kafka's log too: the first tail's creation is still on the topic.
     const isFirstTail = (m: { value: TailEventMessage }) => m.value.type === 'TailCreated' && m.value.mappedIds.includes('efb-1');
     const found = await collect<TailEventMessage>(TOPICS.tailEvents, (ms) => ms.some(isFirstTail), 30_000, (m) => m.value.domain === account.domain);

@@ -16,6 +16,7 @@ import { Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
 import { api, newServiceAccount, TestAccount } from '../../src/support/accounts';
 import { eventually } from '../../src/support/eventually';
 import { ComposeProject, REPO_ROOT } from './support/compose-project';
+import { expectEachAppItsOwnRole } from './support/database-roles-probe';
 import { expectExternalRefusals } from './support/external-kafka-refusals';
 import { checkOutPreviousRelease, previousReleaseRef, removePreviousRelease, secretSettingsOf } from './support/previous-release';
 
@@ -195,7 +196,7 @@ describe(`an upgrade from the previous release (${ref}) to this checkout, and ba
     for (const account of accounts) expect(before.deliveries[account.clientId]).toHaveLength(2);
   }, STEP_TIMEOUT_MS);
 
-  it('upgrades in place to this checkout\'s images and finds every tail, mapping, subscription and delivery intact', async () => {
+  it('upgrades in place to this checkout\'s images and finds every tail, mapping, subscription and delivery intact, each app on its own database role', async () => {
     previous.must(['down']); // volumes kept
     await upAndHealthy(current, `upgraded to ${release}`);
     for (const account of accounts) expect({ domain: account.domain, token: await tokenStatus(account) }).toEqual({ domain: account.domain, token: 200 });
@@ -203,6 +204,9 @@ describe(`an upgrade from the previous release (${ref}) to this checkout, and ba
     expect(asThePreviousReleaseShows(await readBack(accounts, tailIds), before)).toEqual(before);
     const version = (await (await fetch(`${current.gatewayUrl}/Version`)).json()) as { build: { release: string } };
     expect(version.build.release).toBe(release);
+    // Every table belonged to the one superuser `tailsync`: postgres-roles handed each app's to the app's own role.
+    expect(current.must(['logs', '--no-log-prefix', 'postgres-roles'])).toContain('gw_service_accounts → tailsync_gateway');
+    expectEachAppItsOwnRole(current);
   }, STEP_TIMEOUT_MS);
 
   it('goes on working after the upgrade: new writes, new deliveries, no old delivery sent again', async () => {

@@ -52,6 +52,46 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
 {{- .Values.secrets.existingSecret | default (printf "%s-secrets" (include "tailsync.fullname" .)) -}}
 {{- end -}}
 
+{{/*
+  Where the service network's certificates come from: "existingSecret" (the operator's Secrets,
+  all three named), "certManager" (Certificate objects) or "chart" (made here, kept on upgrade).
+*/}}
+{{- define "tailsync.grpcTlsSource" -}}
+{{- $tls := .Values.grpcTls -}}
+{{- $given := list $tls.existingSecret.gateway $tls.existingSecret.tailSync $tls.existingSecret.webhookDispatcher | compact -}}
+{{- if and (gt (len $given) 0) (lt (len $given) 3) -}}
+{{- fail "grpcTls.existingSecret: name all three Secrets (gateway, tailSync, webhookDispatcher), or none" -}}
+{{- end -}}
+{{- if and $given $tls.certManager.enabled -}}
+{{- fail "grpcTls: existingSecret and certManager.enabled exclude each other: your Secrets, or cert-manager's" -}}
+{{- end -}}
+{{- if $given -}}existingSecret{{- else if $tls.certManager.enabled -}}certManager{{- else -}}chart{{- end -}}
+{{- end -}}
+
+{{/* The Secret holding an app's certificate, key and CA: (include "tailsync.grpcTlsSecretName" (list $ $app)). */}}
+{{- define "tailsync.grpcTlsSecretName" -}}
+{{- $root := index . 0 -}}
+{{- $app := index . 1 -}}
+{{- if eq (include "tailsync.grpcTlsSource" $root) "existingSecret" -}}
+{{- index $root.Values.grpcTls.existingSecret $app.key -}}
+{{- else -}}
+{{- printf "%s-grpc-tls" (include "tailsync.name" (list $root $app)) -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The DNS names of an app's certificate: its bare name, which the gateway checks, and its Service's names. */}}
+{{- define "tailsync.grpcTlsDnsNames" -}}
+{{- $root := index . 0 -}}
+{{- $app := index . 1 -}}
+{{- $service := include "tailsync.name" (list $root $app) -}}
+- {{ $app.component }}
+{{- if ne $app.key "gateway" }}
+- {{ $service }}
+- {{ printf "%s.%s.svc" $service $root.Release.Namespace }}
+- {{ printf "%s.%s.svc.%s" $service $root.Release.Namespace $root.Values.clusterDomain }}
+{{- end }}
+{{- end -}}
+
 {{/* The secret files an app reads (mounted at /run/secrets/<key>, read through *_FILE), as a YAML list. */}}
 {{- define "tailsync.secretKeys" -}}
 {{- $root := index . 0 -}}

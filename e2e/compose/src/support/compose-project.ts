@@ -19,7 +19,12 @@ export interface StackSecrets {
   admin_token: string;
   jwt_secret: string;
   webhook_secret_key: string;
+  /** PostgreSQL's admin (its bootstrap user), which only postgres-roles uses. */
   postgres_password: string;
+  /** Each app's own database role. */
+  postgres_gateway_password: string;
+  postgres_tail_sync_password: string;
+  postgres_webhook_dispatcher_password: string;
   /** The gateway's half of the key pair that signs its calls to the services (`npm run cli -- service-keys`). */
   service_signing_key: string;
   /** The services' half. */
@@ -105,6 +110,9 @@ export class ComposeProject {
       jwt_secret: randomBytes(32).toString('hex'),
       webhook_secret_key: randomBytes(32).toString('base64'),
       postgres_password: randomBytes(16).toString('hex'),
+      postgres_gateway_password: randomBytes(16).toString('hex'),
+      postgres_tail_sync_password: randomBytes(16).toString('hex'),
+      postgres_webhook_dispatcher_password: randomBytes(16).toString('hex'),
       ...serviceKeySecrets(),
       kafka_admin_password: randomBytes(24).toString('hex'),
       kafka_tail_sync_password: randomBytes(24).toString('hex'),
@@ -202,6 +210,11 @@ export class ComposeProject {
     const out = docker(['inspect', '--format', '{{.State.Pid}} {{.RestartCount}} {{.State.Status}} {{.State.ExitCode}} {{if .State.Health}}{{.State.Health.Status}}{{end}}', id]);
     const [pid, restartCount, status, exitCode, health] = out.trim().split(' ');
     return { pid: Number(pid), restartCount: Number(restartCount), status, health: health ?? '', exitCode: Number(exitCode) };
+  }
+
+  /** The address of a service's (first) container on the compose network: a private range this host reaches. */
+  address(service: string): string {
+    return docker(['inspect', '--format', '{{range .NetworkSettings.Networks}}{{.IPAddress}} {{end}}', this.containerOf(service).split('\n')[0]]).trim().split(' ')[0];
   }
 
   /** `docker inspect` of a service's container, parsed. */

@@ -7,13 +7,16 @@ const REPO_ROOT = join(__dirname, '..', '..', '..', '..');
 
 // The override files, as Compose merges them, are checked with `docker compose config` in
 // e2e/compose/src/compose-config.compose.ts (`npm run test:compose`: Docker, which `npm test` does not need).
+// The one-shots that run before the apps, each on every `up`, in tail-sync's image.
+const ONE_SHOTS = ['kafka-init', 'grpc-certs', 'postgres-roles'];
+
 describe('docker-compose.yml', () => {
   const compose = readCompose();
   // The release compose pins by default: the one package.json and CHANGELOG.md are at.
   const release = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
   it('runs the infrastructure and the three apps, the apps built from the one Dockerfile', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['eventstore', 'gateway', 'jaeger', 'kafka', 'kafka-init', 'postgres', 'tail-sync', 'webhook-dispatcher']);
+    expect(Object.keys(compose.services).sort()).toEqual(['eventstore', 'gateway', 'grpc-certs', 'jaeger', 'kafka', 'kafka-init', 'postgres', 'postgres-roles', 'tail-sync', 'webhook-dispatcher']);
     for (const app of ['gateway', 'tail-sync', 'webhook-dispatcher']) {
       expect(compose.services[app].build).toEqual({
         context: '.',
@@ -23,10 +26,13 @@ describe('docker-compose.yml', () => {
       expect(existsSync(join(REPO_ROOT, 'apps', app, 'src', 'main.ts'))).toBe(true);
     }
     expect(existsSync(join(REPO_ROOT, 'Dockerfile'))).toBe(true);
-    // kafka-init runs tail-sync's image, which carries the kafka-principals command.
-    expect(compose.services['kafka-init']).toMatchObject({ build: compose.services['tail-sync'].build, image: compose.services['tail-sync'].image });
-    expect(compose.services['kafka-init'].command).toEqual(['node', 'tools/run.js', 'tools/cli/kafka-principals.ts']);
-    expect(readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8')).toContain('COPY tools/cli/kafka-principals.ts');
+    // The one-shots run tail-sync's image, which carries their commands.
+    const commands: Record<string, string> = { 'kafka-init': 'tools/cli/kafka-principals.ts', 'grpc-certs': 'tools/cli/grpc-certificates.ts', 'postgres-roles': 'tools/cli/database-roles.ts' };
+    for (const oneShot of ONE_SHOTS) {
+      expect(compose.services[oneShot]).toMatchObject({ build: compose.services['tail-sync'].build, image: compose.services['tail-sync'].image });
+      expect(compose.services[oneShot].command?.slice(0, 3)).toEqual(['node', 'tools/run.js', commands[oneShot]]);
+      expect(readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8')).toMatch(new RegExp(`COPY .*${commands[oneShot]}`));
+    }
   });
 
   it('names its images in settings whose defaults are the official images', () => {
@@ -38,9 +44,9 @@ describe('docker-compose.yml', () => {
     expect(readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8')).toMatch(/^ARG NODE_IMAGE=node:24\.21-bookworm-slim$/m);
   });
 
-  it('restarts every service by itself (the one-shot kafka-init excepted) and keeps the stores\' data in named volumes', () => {
+  it('restarts every service by itself (the one-shots excepted) and keeps the stores\' data in named volumes', () => {
     for (const [name, service] of Object.entries(compose.services)) {
-      expect({ name, restart: service.restart }).toEqual({ name, restart: name === 'kafka-init' ? 'no' : 'unless-stopped' });
+      expect({ name, restart: service.restart }).toEqual({ name, restart: ONE_SHOTS.includes(name) ? 'no' : 'unless-stopped' });
     }
     expect(compose.services.kafka.volumes).toEqual(['kafka-data:/var/lib/kafka/data', './compose/kafka-start.sh:/opt/tailsync/kafka-start.sh:ro']);
     expect(compose.services.kafka.environment?.KAFKA_LOG_DIRS).toBe('/var/lib/kafka/data');
@@ -48,14 +54,14 @@ describe('docker-compose.yml', () => {
     expect(compose.services.eventstore.volumes).toEqual(['eventstore-data:${EVENTSTORE_DATA_DIR:-/var/lib/eventstore}', '${EVENTSTORE_CERTS_DIR:-./eventstore-certs}:/etc/eventstore/certs:ro']);
   });
 
-  it('gives every long-running service a health check and makes every dependency wait for health, or for kafka-init to succeed', () => {
+  it('gives every long-running service a health check and makes every dependency wait for health, or for a one-shot to succeed', () => {
     for (const [name, service] of Object.entries(compose.services)) {
-      expect({ name, healthcheck: Boolean(service.healthcheck?.test) }).toEqual({ name, healthcheck: name !== 'kafka-init' });
+      expect({ name, healthcheck: Boolean(service.healthcheck?.test) }).toEqual({ name, healthcheck: !ONE_SHOTS.includes(name) });
       const deps = service.depends_on ?? {};
       expect(Array.isArray(deps)).toBe(false);
       for (const [dep, { condition }] of Object.entries(deps)) {
         expect(Object.keys(compose.services)).toContain(dep);
-        expect({ dep, condition }).toEqual({ dep, condition: dep === 'kafka-init' ? 'service_completed_successfully' : 'service_healthy' });
+        expect({ dep, condition }).toEqual({ dep, condition: ONE_SHOTS.includes(dep) ? 'service_completed_successfully' : 'service_healthy' });
       }
     }
   });
@@ -150,18 +156,47 @@ describe('docker-compose.yml hardening', () => {
     for (const name of apps) expect({ name, HOST: compose.services[name].environment?.HOST }).toEqual({ name, HOST: '0.0.0.0' });
   });
 
+  it("gives each app its own certificate and key of the service network alone, read-only; the CA's key to grpc-certs alone", () => {
+    const mounts = Object.fromEntries(Object.entries(compose.services).map(([name, service]) => [name, (service.volumes ?? []).filter((v) => String(v).startsWith('grpc-tls-'))]));
+    expect(mounts).toEqual({
+      ...Object.fromEntries(Object.keys(compose.services).map((name) => [name, []])),
+      'grpc-certs': ['ca', 'gateway', 'tail-sync', 'webhook-dispatcher'].map((v) => `grpc-tls-${v}:/var/lib/tailsync/grpc-tls/${v}`),
+      gateway: ['grpc-tls-gateway:/etc/tailsync/grpc-tls:ro'],
+      'tail-sync': ['grpc-tls-tail-sync:/etc/tailsync/grpc-tls:ro'],
+      'webhook-dispatcher': ['grpc-tls-webhook-dispatcher:/etc/tailsync/grpc-tls:ro'],
+    });
+    for (const app of ['gateway', 'tail-sync', 'webhook-dispatcher']) {
+      expect(compose.services[app].environment).toMatchObject({ GRPC_TLS_CA_FILE: '/etc/tailsync/grpc-tls/ca.crt', GRPC_TLS_CERT_FILE: '/etc/tailsync/grpc-tls/tls.crt', GRPC_TLS_KEY_FILE: '/etc/tailsync/grpc-tls/tls.key' });
+      expect(compose.services[app].depends_on).toHaveProperty('grpc-certs');
+    }
+  });
+
+  it("connects each app as its own database role, with its own password; the admin's password to postgres-roles alone", () => {
+    const mountedBy = (secret: string) => Object.entries(compose.services).filter(([, service]) => service.secrets?.includes(secret)).map(([name]) => name).sort();
+    expect(mountedBy('postgres_password')).toEqual(['postgres', 'postgres-roles']);
+    for (const app of ['gateway', 'tail-sync', 'webhook-dispatcher']) {
+      const role = `tailsync_${app.replace(/-/g, '_')}`;
+      expect(compose.services[app].environment).toMatchObject({ DATABASE_URL: `postgres://${role}@postgres:5432/tailsync`, DATABASE_PASSWORD_FILE: `/run/secrets/postgres_${role.slice('tailsync_'.length)}_password` });
+      expect(mountedBy(`postgres_${role.slice('tailsync_'.length)}_password`)).toEqual([app, 'postgres-roles'].sort());
+      expect(compose.services[app].depends_on).toHaveProperty('postgres-roles');
+    }
+    expect(compose.services['postgres-roles'].environment).toMatchObject({ DATABASE_URL: 'postgres://tailsync@postgres:5432/tailsync', DATABASE_PASSWORD_FILE: '/run/secrets/postgres_password' });
+  });
+
   it('gives secrets only as files (*_FILE), never in an environment, each from the secrets directory', () => {
     const secretNames = Object.keys(compose.secrets ?? {}).sort();
     expect(secretNames).toEqual([
       'admin_token', 'eventstore_connection_string', 'jwt_secret', 'kafka_admin_password', 'kafka_product_password', 'kafka_reader_password', 'kafka_tail_sync_password',
-      'kafka_webhook_dispatcher_password', 'postgres_password', 'service_signing_key', 'service_verify_key', 'webhook_secret_key',
+      'kafka_webhook_dispatcher_password', 'postgres_gateway_password', 'postgres_password', 'postgres_tail_sync_password', 'postgres_webhook_dispatcher_password',
+      'service_signing_key', 'service_verify_key', 'webhook_secret_key',
     ]);
     for (const name of secretNames) expect(compose.secrets?.[name].file).toBe(`\${TAILSYNC_SECRETS_DIR:-./secrets}/${name}`);
     for (const [name, service] of Object.entries(compose.services)) {
       const env = Object.entries(service.environment ?? {});
       expect({ name, inline: env.filter(([k]) => /(PASSWORD|SECRET|TOKEN|_KEY)$/.test(k)).map(([k]) => k) }).toEqual({ name, inline: [] });
-      // The event store's certificate and key files are in its mounted certificate directory, not secrets.
-      for (const [key, value] of env.filter(([k, v]) => k.endsWith('_FILE') && !(name === 'eventstore' && String(v).startsWith('/etc/eventstore/certs/')))) {
+      // Certificates and their keys are in mounted directories (the event store's, the service network's), not secrets.
+      const certificateFile = (v: unknown) => (name === 'eventstore' && String(v).startsWith('/etc/eventstore/certs/')) || String(v).startsWith('/etc/tailsync/grpc-tls/');
+      for (const [key, value] of env.filter(([k, v]) => k.endsWith('_FILE') && !certificateFile(v))) {
         const secret = String(value).replace('/run/secrets/', '');
         expect({ name, key, mounted: service.secrets?.includes(secret) }).toEqual({ name, key, mounted: true });
       }
@@ -214,7 +249,7 @@ describe('EventStoreDB in docker-compose.yml: secure by default', () => {
     expect(tailSync.environment).not.toHaveProperty('EVENTSTORE_CONNECTION_STRING');
     expect(tailSync.environment?.EVENTSTORE_CONNECTION_STRING_FILE).toBe('/run/secrets/eventstore_connection_string');
     expect(tailSync.secrets).toContain('eventstore_connection_string');
-    expect(tailSync.volumes).toEqual(['${EVENTSTORE_CERTS_DIR:-./eventstore-certs}/ca:/etc/tailsync/eventstore-ca:ro']);
+    expect(tailSync.volumes).toEqual(['grpc-tls-tail-sync:/etc/tailsync/grpc-tls:ro', '${EVENTSTORE_CERTS_DIR:-./eventstore-certs}/ca:/etc/tailsync/eventstore-ca:ro']);
     expect(existsSync(join(REPO_ROOT, 'docker-compose.eventstore-secure.yml'))).toBe(false); // folded in: no override to forget
   });
 });
