@@ -53,14 +53,16 @@ export default [
     files: ['apps/*/src/**/domain/**/*.ts'],
     ignores: ['**/*.spec.ts', '**/*.test-support.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)(application|infrastructure|interface|wiring)(/|$)', message: 'The domain depends on nothing outside it.' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)(application|commands|infrastructure|interface|wiring)(/|$)', message: 'The domain depends on nothing outside it.' }] }],
     },
   },
+  // A use-case folder (`commands/<command>/`) holds one command's layers side by side: its gRPC
+  // method (`*.grpc.ts`, an entry point) and its command, handler and use case (the application).
   {
-    files: ['apps/*/src/**/application/**/*.ts'],
-    ignores: ['**/*.spec.ts', '**/*.test-support.ts'],
+    files: ['apps/*/src/**/application/**/*.ts', 'apps/*/src/**/commands/**/*.ts'],
+    ignores: ['**/*.spec.ts', '**/*.test-support.ts', '**/*.grpc.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)(infrastructure|interface)(/|$)', message: 'The application reaches adapters through its ports (application/*-ports.ts).' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)(infrastructure|interface)(/|$)|\\.grpc$', message: 'The application reaches adapters through its ports (application/*-ports.ts).' }] }],
     },
   },
   // Adapters serve the application and never reach into the entry points that use them (the
@@ -69,7 +71,7 @@ export default [
     files: ['apps/{gateway,tail-sync}/src/**/infrastructure/**/*.ts'],
     ignores: ['**/*.spec.ts', '**/*.test-support.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)interface(/|$)', message: 'An adapter does not depend on the entry points (interface/) that use it.' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)interface(/|$)|\\.grpc$', message: 'An adapter does not depend on the entry points (interface/, *.grpc.ts) that use it.' }] }],
     },
   },
 ];

@@ -11,7 +11,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { TOPICS } from '@tailsync/contracts';
+import { RISK_ASSESSMENT_EXECUTED_TOPIC } from '@tailsync/contracts';
 import { idempotentProducer, kafkaConnection } from '@tailsync/service-kit';
 import { Kafka, logLevel } from 'kafkajs';
 import { publishRiskAssessments } from '@tailsync/tools/testing';
@@ -93,7 +93,7 @@ async function main() {
       sent = due;
       const occurredAt = new Date().toISOString();
       await producer.send({
-        topic: TOPICS.riskAssessmentExecuted,
+        topic: RISK_ASSESSMENT_EXECUTED_TOPIC.topic,
         messages: Array.from({ length: count }, () => {
           const domain = targets[turn++ % targets.length].a.domain;
           return { key: domain, value: JSON.stringify({ eventId: randomUUID(), domain, occurredAt, data: { score: 1 } }) };

@@ -5,7 +5,7 @@
  * event-to-callback p99 must stay within 2× W4-paced's, measured in the same run.
  */
 import { randomBytes } from 'node:crypto';
-import { RISK_ASSESSMENT_EXECUTED, TOPICS } from '@tailsync/contracts';
+import { RISK_ASSESSMENT_EXECUTED, RISK_ASSESSMENT_EXECUTED_TOPIC } from '@tailsync/contracts';
 import { call, newAccounts } from '../support/api';
 import type { BenchContext, Row } from '../support/context';
 import { target } from '../support/context';
@@ -26,7 +26,7 @@ export async function measureBackfillBeside(ctx: BenchContext, s: BackfillBeside
   const { baseUrl, adminToken } = ctx.stack;
   const [filler] = await newAccounts(baseUrl, adminToken, [`bench-w9-${randomBytes(3).toString('hex')}`]);
   ctx.log(`W9: ${FILL_EVENTS} events of one domain on the topic before it subscribes`);
-  await produceBurst(s.producer, TOPICS.riskAssessmentExecuted, [filler.domain], FILL_EVENTS);
+  await produceBurst(s.producer, RISK_ASSESSMENT_EXECUTED_TOPIC.topic, [filler.domain], FILL_EVENTS);
   await new Promise((r) => setTimeout(r, FILL_SETTLE_MS));
   // Its callbacks go to a receiver of its own, so the well-behaved domains' counts stay theirs.
   const own = await startHelper('receiver', ctx.stack.helperPids);
@@ -44,7 +44,7 @@ export async function measureBackfillBeside(ctx: BenchContext, s: BackfillBeside
       const queued = await call(baseUrl, filler.token, 'POST', '/WebhookSubscriptions/Deliveries/Backfill', { since: new Date(Date.now() - 7 * 86_400_000 + 60_000).toISOString() });
       if (queued.status !== 202) throw new Error(`W9: queueing the backfill: ${queued.status} ${JSON.stringify(queued.body).slice(0, 300)}`);
       backfillId = (queued.body as { backfillId: string }).backfillId;
-      const sent = await producePaced(s.producer, TOPICS.riskAssessmentExecuted, s.domains, s.normalRate, seconds);
+      const sent = await producePaced(s.producer, RISK_ASSESSMENT_EXECUTED_TOPIC.topic, s.domains, s.normalRate, seconds);
       const got = await waitForReceived(s.receiver, sent, 20_000);
       const stats = await s.receiver.request<Record<string, unknown>>('stats');
       const { records } = await s.receiver.request<{ records: Received[] }>('take');

@@ -5,7 +5,7 @@
  * per domain (in the title); the domains run side by side (the throughput column is all of them). Each domain's callbacks are checked to come in the
  * order produced.
  */
-import { TOPICS, type RiskAssessmentExecutedMessage } from '@tailsync/contracts';
+import { RISK_ASSESSMENT_EXECUTED_TOPIC, type RiskAssessmentExecutedMessage } from '@tailsync/contracts';
 import type { BenchContext, Row } from '../support/context';
 import type { Received } from '../support/helper-main';
 import { round, summarize } from '../support/stats';
@@ -25,7 +25,7 @@ export function runW8(ctx: BenchContext): Promise<Row> {
     const run = await ctx.measure('W8', async () => {
       const start = Date.now();
       for (let i = 0; i < total; i += 500) {
-        await s.producer.send({ topic: TOPICS.riskAssessmentExecuted, acks: -1, messages: events.slice(i, i + 500).map((e) => ({ key: e.domain, value: JSON.stringify(e) })) });
+        await s.producer.send({ topic: RISK_ASSESSMENT_EXECUTED_TOPIC.topic, acks: -1, messages: events.slice(i, i + 500).map((e) => ({ key: e.domain, value: JSON.stringify(e) })) });
       }
       const got = await waitForReceived(s.receiver, total, 20_000);
       const stats = await s.receiver.request('stats');

@@ -5,7 +5,7 @@
  * other domains' event-to-callback p99 must stay within 2× W4-paced's, measured in the same run.
  */
 import { randomBytes } from 'node:crypto';
-import { RISK_ASSESSMENT_EXECUTED, TOPICS } from '@tailsync/contracts';
+import { RISK_ASSESSMENT_EXECUTED, RISK_ASSESSMENT_EXECUTED_TOPIC } from '@tailsync/contracts';
 import type { Producer } from 'kafkajs';
 import { call, newAccounts } from '../support/api';
 import type { BenchContext, Row } from '../support/context';
@@ -40,8 +40,8 @@ export async function measureNoisyNeighbour(ctx: BenchContext, s: NoisyNeighbour
   try {
     const run = await ctx.measure('W6', async () => {
       const [sent] = await Promise.all([
-        producePaced(s.producer, TOPICS.riskAssessmentExecuted, s.domains, s.normalRate, seconds),
-        producePaced(s.producer, TOPICS.riskAssessmentExecuted, [noisy.domain], NOISY_RATE, seconds),
+        producePaced(s.producer, RISK_ASSESSMENT_EXECUTED_TOPIC.topic, s.domains, s.normalRate, seconds),
+        producePaced(s.producer, RISK_ASSESSMENT_EXECUTED_TOPIC.topic, [noisy.domain], NOISY_RATE, seconds),
       ]);
       const got = await waitForReceived(s.receiver, sent, 20_000);
       const stats = await s.receiver.request<Record<string, unknown>>('stats');

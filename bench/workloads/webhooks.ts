@@ -7,7 +7,7 @@
  * runs with `signatureScheme: "ed25519"` subscriptions (the pair says what a signature costs).
  */
 import { randomBytes } from 'node:crypto';
-import { RISK_ASSESSMENT_EXECUTED, TOPICS, type SignatureScheme } from '@tailsync/contracts';
+import { RISK_ASSESSMENT_EXECUTED, RISK_ASSESSMENT_EXECUTED_TOPIC, type SignatureScheme } from '@tailsync/contracts';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
 import { idempotentProducer, kafkaConnection } from '@tailsync/service-kit';
 import { call, newAccounts } from '../support/api';
@@ -75,7 +75,7 @@ export async function withSubscribedDomains<T>(
 
 /** One event per domain, end to end (consumer assigned, connections open, code hot). */
 export async function warmedUp(name: string, s: SubscribedDomains): Promise<void> {
-  await produceBurst(s.producer, TOPICS.riskAssessmentExecuted, s.domains, s.domains.length);
+  await produceBurst(s.producer, RISK_ASSESSMENT_EXECUTED_TOPIC.topic, s.domains, s.domains.length);
   const warm = await waitForReceived(s.receiver, s.domains.length, 30_000);
   if (warm < s.domains.length) {
     const stats = await s.receiver.request('stats');
@@ -88,7 +88,7 @@ export async function warmedUp(name: string, s: SubscribedDomains): Promise<void
 export async function measureBurst(ctx: BenchContext, id: string, s: SubscribedDomains): Promise<{ figures: Required<Pick<Row, 'throughput' | 'latencyMs' | 'cpu' | 'notes' | 'details'>> }> {
   const burst = await ctx.measure(id, async () => {
     const start = Date.now();
-    await produceBurst(s.producer, TOPICS.riskAssessmentExecuted, s.domains, W4_EVENTS);
+    await produceBurst(s.producer, RISK_ASSESSMENT_EXECUTED_TOPIC.topic, s.domains, W4_EVENTS);
     const producedMs = Date.now() - start;
     const got = await waitForReceived(s.receiver, W4_EVENTS, 20_000);
     const stats = await s.receiver.request('stats');
@@ -122,7 +122,7 @@ async function burstAndPaced(ctx: BenchContext, name: string, signed: string, s:
   const pacedSecs = ctx.durationS;
   ctx.log(`${name}: paced, ${PACED_RATE} events/s for ${pacedSecs} s`);
   const paced = await ctx.measure(`${name}-paced`, async () => {
-    const sent = await producePaced(s.producer, TOPICS.riskAssessmentExecuted, s.domains, PACED_RATE, pacedSecs);
+    const sent = await producePaced(s.producer, RISK_ASSESSMENT_EXECUTED_TOPIC.topic, s.domains, PACED_RATE, pacedSecs);
     const got = await waitForReceived(s.receiver, sent, 20_000);
     const stats = await s.receiver.request('stats');
     const { records } = await s.receiver.request<{ records: Received[] }>('take');

@@ -7,7 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TOPICS } from '@tailsync/contracts';
+import { RISK_ASSESSMENT_EXECUTED_DLQ_TOPIC, RISK_ASSESSMENT_EXECUTED_TOPIC, TOPICS } from '@tailsync/contracts';
 import { kafkaAccessFailure, kafkaConnection, type KafkaConnection } from '@tailsync/service-kit';
 import { AclOperationTypes, AclPermissionTypes, AclResourceTypes, Kafka, logLevel, ResourcePatternTypes } from 'kafkajs';
 import { principalEnv, principalKafka, produceHarmless as produce, testKafkaClients, withAdmin } from './support/kafka';
@@ -73,11 +73,11 @@ describe('Kafka as an attacker sees it (SASL/SCRAM, least-privilege ACLs)', () =
     const account = await newServiceAccount();
     expect((await api(account, 'PUT', '/Tails', { tailId: 'read-me', tailNumber: 'NREAD1' })).status).toBe(201);
     await expect(consumeOne(TOPICS.tailEvents, `reader-e2e-${randomUUID()}`)(client(principalKafka('reader')))).resolves.toBeDefined();
-    expect(await refusal(principalKafka('reader'), produce(TOPICS.riskAssessmentExecuted))).toContain('TOPIC_AUTHORIZATION_FAILED');
+    expect(await refusal(principalKafka('reader'), produce(RISK_ASSESSMENT_EXECUTED_TOPIC.topic))).toContain('TOPIC_AUTHORIZATION_FAILED');
     expect(await refusal(principalKafka('reader'), produce(TOPICS.tailEvents))).toContain('TOPIC_AUTHORIZATION_FAILED');
     // The broker's own answer (kafkajs patch group-authorization), not "Failed to find group coordinator".
     expect(await refusal(principalKafka('reader'), consumeOne(TOPICS.tailEvents, 'webhook-dispatcher-events'))).toContain('GROUP_AUTHORIZATION_FAILED');
-    expect(await refusal(principalKafka('reader'), consumeOne(TOPICS.riskAssessmentExecuted, `reader-e2e-${randomUUID()}`))).toContain('TOPIC_AUTHORIZATION_FAILED');
+    expect(await refusal(principalKafka('reader'), consumeOne(RISK_ASSESSMENT_EXECUTED_TOPIC.topic, `reader-e2e-${randomUUID()}`))).toContain('TOPIC_AUTHORIZATION_FAILED');
     await expect(withAdmin(client(principalKafka('reader')), (a) => a.fetchOffsets({ groupId: `reader-e2e-${randomUUID()}`, topics: [TOPICS.tailEvents] }))).resolves.toBeDefined();
     expect(await refusal(principalKafka('reader'), (kafka) => withAdmin(kafka, (a) => a.fetchOffsets({ groupId: 'webhook-dispatcher-events', topics: [TOPICS.tailEvents] })))).toContain(
       'GROUP_AUTHORIZATION_FAILED',
@@ -94,7 +94,7 @@ describe('Kafka as an attacker sees it (SASL/SCRAM, least-privilege ACLs)', () =
   if (process.env.KAFKA_SSL === 'true') {
     it('takes SASL/PLAIN over TLS as the same principal, with its ACLs, and refuses a wrong PLAIN password', async () => {
       await expect(consumeOne(TOPICS.tailEvents, `reader-e2e-${randomUUID()}`)(client(plain()))).resolves.toBeDefined();
-      expect(await refusal(plain(), produce(TOPICS.riskAssessmentExecuted))).toContain('TOPIC_AUTHORIZATION_FAILED');
+      expect(await refusal(plain(), produce(RISK_ASSESSMENT_EXECUTED_TOPIC.topic))).toContain('TOPIC_AUTHORIZATION_FAILED');
       const message = await refusal(plain('not-the-plain-password'), (kafka) => kafka.admin().connect());
       expect(message).toContain('refused the credentials');
       expect(message).not.toContain('not-the-plain-password');
@@ -106,15 +106,15 @@ describe('Kafka as an attacker sees it (SASL/SCRAM, least-privilege ACLs)', () =
   }
 
   it('lets product write risk assessments and read nothing of tailsync', async () => {
-    await produce(TOPICS.riskAssessmentExecuted)(client(principalKafka('product')));
+    await produce(RISK_ASSESSMENT_EXECUTED_TOPIC.topic)(client(principalKafka('product')));
     expect(await refusal(principalKafka('product'), consumeOne(TOPICS.tailEvents, `reader-e2e-${randomUUID()}`))).toMatch(/(TOPIC|GROUP)_AUTHORIZATION_FAILED/);
     expect(await refusal(principalKafka('product'), consumeOne(TOPICS.tailEvents, `product-${randomUUID()}`))).toMatch(/(TOPIC|GROUP)_AUTHORIZATION_FAILED/);
-    expect(await refusal(principalKafka('product'), produce(TOPICS.riskAssessmentExecutedDlq))).toContain('TOPIC_AUTHORIZATION_FAILED');
+    expect(await refusal(principalKafka('product'), produce(RISK_ASSESSMENT_EXECUTED_DLQ_TOPIC.topic))).toContain('TOPIC_AUTHORIZATION_FAILED');
   });
 
   it('keeps each service to its own topics', async () => {
-    expect(await refusal(principalKafka('tail-sync'), produce(TOPICS.riskAssessmentExecuted))).toContain('TOPIC_AUTHORIZATION_FAILED');
-    expect(await refusal(principalKafka('webhook-dispatcher'), produce(TOPICS.riskAssessmentExecuted))).toContain('TOPIC_AUTHORIZATION_FAILED');
+    expect(await refusal(principalKafka('tail-sync'), produce(RISK_ASSESSMENT_EXECUTED_TOPIC.topic))).toContain('TOPIC_AUTHORIZATION_FAILED');
+    expect(await refusal(principalKafka('webhook-dispatcher'), produce(RISK_ASSESSMENT_EXECUTED_TOPIC.topic))).toContain('TOPIC_AUTHORIZATION_FAILED');
     expect(await refusal(principalKafka('webhook-dispatcher'), produce(TOPICS.tailEvents))).toContain('TOPIC_AUTHORIZATION_FAILED');
   });
 
@@ -142,12 +142,12 @@ describe('Kafka as an attacker sees it (SASL/SCRAM, least-privilege ACLs)', () =
     const admin = client(principalKafka('admin')).admin();
     await admin.connect();
     const planted = {
-      resourceType: AclResourceTypes.TOPIC, resourceName: TOPICS.riskAssessmentExecuted, resourcePatternType: ResourcePatternTypes.LITERAL,
+      resourceType: AclResourceTypes.TOPIC, resourceName: RISK_ASSESSMENT_EXECUTED_TOPIC.topic, resourcePatternType: ResourcePatternTypes.LITERAL,
       principal: `User:${clients.reader.username}`, host: '*', operation: AclOperationTypes.WRITE, permissionType: AclPermissionTypes.ALLOW,
     };
     try {
       await admin.createAcls({ acl: [planted] });
-      await produce(TOPICS.riskAssessmentExecuted)(client(principalKafka('reader')));
+      await produce(RISK_ASSESSMENT_EXECUTED_TOPIC.topic)(client(principalKafka('reader')));
       const run = spawnSync(process.execPath, [join(ROOT, 'tools', 'run.js'), join(ROOT, 'tools', 'cli', 'main.ts'), 'kafka-principals', '--clients', join(process.env.TAILSYNC_TEST_DATA as string, 'kafka-clients.json')], {
         cwd: ROOT,
         env: Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('KAFKA_SASL_'))),
@@ -157,7 +157,7 @@ describe('Kafka as an attacker sees it (SASL/SCRAM, least-privilege ACLs)', () =
       expect(run.status).toBe(0);
       expect(run.stdout).toContain('1 removed');
       for (const c of Object.values(clients)) if (typeof c === 'object') expect(run.stdout).not.toContain(c.password);
-      expect(await refusal(principalKafka('reader'), produce(TOPICS.riskAssessmentExecuted))).toContain('TOPIC_AUTHORIZATION_FAILED');
+      expect(await refusal(principalKafka('reader'), produce(RISK_ASSESSMENT_EXECUTED_TOPIC.topic))).toContain('TOPIC_AUTHORIZATION_FAILED');
     } finally {
       await admin.deleteAcls({ filters: [planted] });
       await admin.disconnect();

@@ -2,12 +2,13 @@ import {
   CLOUDEVENTS_HEADERS as CE,
   KAFKA_TOPICS,
   RISK_ASSESSMENT_EXECUTED_DLQ_TOPIC,
+  RISK_ASSESSMENT_EXECUTED_TOPIC,
   TAIL_EVENT_TYPES_PUBLISHED,
   TAIL_EVENTS_TOPIC,
   tailEventCloudEventType,
-  webhookSubscriptionCloudEventType,
   TOPICS,
   WEBHOOK_SUBSCRIPTIONS_TOPIC,
+  webhookSubscriptionCloudEventType,
 } from '@tailsync/contracts';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { api, newServiceAccount } from './support/accounts';
@@ -57,12 +58,12 @@ describe('every message tailsync produced in the run, read back from the broker,
     console.log(`[published-messages] ${messages.length} messages on ${TAIL_EVENTS_TOPIC.topic}, all valid`);
   });
 
-  it(`${TOPICS.riskAssessmentExecutedDlq}: every dead letter's headers, with the schema's reason`, async () => {
+  it(`${RISK_ASSESSMENT_EXECUTED_DLQ_TOPIC.topic}: every dead letter's headers, with the schema's reason`, async () => {
     const marker = randomUUID();
     const producer = kafka().producer();
     await producer.connect();
     await producer.send({
-      topic: TOPICS.riskAssessmentExecuted,
+      topic: RISK_ASSESSMENT_EXECUTED_TOPIC.topic,
       messages: [{ key: 'acme', value: JSON.stringify({ eventId: randomUUID(), domain: 'acme', occurredAt: 'yesterday', data: { marker } }) }],
     });
     await producer.disconnect();

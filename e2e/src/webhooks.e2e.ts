@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DLQ_HEADERS, messageValidator, RISK_ASSESSMENT_EXECUTED_DLQ_TOPIC, RISK_ASSESSMENT_EXECUTED_SCHEMA, TOPICS } from '@tailsync/contracts';
+import { DLQ_HEADERS, messageValidator, RISK_ASSESSMENT_EXECUTED_DLQ_TOPIC, RISK_ASSESSMENT_EXECUTED_SCHEMA, RISK_ASSESSMENT_EXECUTED_TOPIC, TOPICS } from '@tailsync/contracts';
 import { Controller, Headers, HttpCode, Module, Post, UseGuards } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { verifyWebhookRequest, type VerifiedWebhook } from '@tailsync/webhooks';
@@ -367,7 +367,7 @@ describe('malformed events', () => {
     await producer.connect();
     // the same key (same partition) before a good event
     await producer.send({
-      topic: TOPICS.riskAssessmentExecuted,
+      topic: RISK_ASSESSMENT_EXECUTED_TOPIC.topic,
       messages: [
         { key: s.account.domain, value: `{"broken": "${marker}"` },
         { key: s.account.domain, value: JSON.stringify({ eventId: 'not-a-uuid', domain: s.account.domain, occurredAt: new Date().toISOString(), data: { marker } }) },
@@ -380,7 +380,7 @@ describe('malformed events', () => {
     const consumer = kafka.consumer({ groupId: `e2e-dlq-${marker}` });
     const dead: { value: string; reason: string; key: string; headers: Record<string, string> }[] = [];
     await consumer.connect();
-    await consumer.subscribe({ topic: TOPICS.riskAssessmentExecutedDlq, fromBeginning: true });
+    await consumer.subscribe({ topic: RISK_ASSESSMENT_EXECUTED_DLQ_TOPIC.topic, fromBeginning: true });
     await consumer.run({
       eachMessage: async ({ message }) => {
         const value = message.value?.toString() ?? '';

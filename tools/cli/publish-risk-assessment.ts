@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { TOPICS, type RiskAssessmentExecutedMessage } from '@tailsync/contracts';
+import { RISK_ASSESSMENT_EXECUTED_TOPIC, type RiskAssessmentExecutedMessage } from '@tailsync/contracts';
 import { describeKafkaConnection, idempotentProducer, kafkaAccessFailure, kafkaConnection, type KafkaConnection, validTraceparent } from '@tailsync/service-kit';
 import { Kafka, logLevel } from 'kafkajs';
 import { cliKafkaSettings } from './stack-env';
@@ -39,7 +39,7 @@ export async function publishRiskAssessments(options: PublishOptions): Promise<R
   try {
     for (let i = 0; i < events.length; i += 5000) {
       await producer.send({
-        topic: options.topic ?? TOPICS.riskAssessmentExecuted,
+        topic: options.topic ?? RISK_ASSESSMENT_EXECUTED_TOPIC.topic,
         acks: -1,
         messages: events.slice(i, i + 5000).map((e) => ({
           key: e.domain, value: JSON.stringify(e), ...(options.traceparent ? { headers: { traceparent: options.traceparent } } : {}),
@@ -53,7 +53,7 @@ export async function publishRiskAssessments(options: PublishOptions): Promise<R
 }
 
 export const PUBLISH_USAGE = `usage: npm run cli -- publish-risk-assessment --domain <domain> [--data '<json object>'] [--count <n>] [--traceparent <w3c>] [--brokers <host:port,…>]
-  Publishes Product.RiskAssessmentExecuted event(s) to ${TOPICS.riskAssessmentExecuted} (key = domain).
+  Publishes Product.RiskAssessmentExecuted event(s) to ${RISK_ASSESSMENT_EXECUTED_TOPIC.topic} (key = domain).
   --domain   the domain of the events (required)
   --data     the event's data, a JSON object (default {})
   --count    how many events (default 1, at most 100000)
@@ -110,12 +110,12 @@ export async function publishRiskAssessmentCommand(argv: string[], out: (line: s
       denied
         ? `${denied.message}\n`
         : `publishing to ${describeKafkaConnection(kafka)} failed: ${(error as Error).message}\n` +
-            `(is the stack running? webhook-dispatcher creates ${TOPICS.riskAssessmentExecuted} when it starts)\n`,
+            `(is the stack running? webhook-dispatcher creates ${RISK_ASSESSMENT_EXECUTED_TOPIC.topic} when it starts)\n`,
     );
     return 1;
   }
   if (count <= 20) for (const e of events) out(`published ${e.eventId} for ${e.domain}`);
   else out(`published ${count} events for ${values.domain} (first ${events[0].eventId}, last ${events[count - 1].eventId})`);
-  out(`in ${Date.now() - started} ms to ${TOPICS.riskAssessmentExecuted} via ${brokers.join(',')}`);
+  out(`in ${Date.now() - started} ms to ${RISK_ASSESSMENT_EXECUTED_TOPIC.topic} via ${brokers.join(',')}`);
   return 0;
 }

@@ -67,6 +67,22 @@ describe('the hexagon lint rule', () => {
     expect(errors.applicationLibrary).toEqual([]);
   });
 
+  it("keeps a use-case folder's layers apart: its command and use case are the application, its gRPC method an entry point", () => {
+    const folder = 'apps/tail-sync/src/tails/commands/create-or-map';
+    expect(layerErrors(`${folder}/create-or-map.use-case.ts`, importing('../../infrastructure/ids/postgres-tail-id-allocator'))).toEqual([
+      expect.stringContaining('through its ports'),
+    ]);
+    expect(layerErrors(`${folder}/create-or-map.command.ts`, importing('./create-or-map.grpc'))).toEqual([expect.stringContaining('through its ports')]);
+    expect(layerErrors(`${folder}/create-or-map.command.ts`, importing('../../application/tail-ports'))).toEqual([]);
+    expect(layerErrors(`${folder}/create-or-map.grpc.ts`, importing('../../interface/tail-calls'))).toEqual([]);
+    expect(layerErrors('apps/tail-sync/src/tails/infrastructure/probe.ts', importing('../commands/create-or-map/create-or-map.grpc'))).toEqual([
+      expect.stringContaining('entry points'),
+    ]);
+    expect(layerErrors('apps/tail-sync/src/tails/domain/probe.ts', importing('../commands/create-or-map/create-or-map.use-case'))).toEqual([
+      expect.stringContaining('nothing outside it'),
+    ]);
+  });
+
   it('fails a domain source that imports any outer layer, in every app', () => {
     expect(errors.domainApplication).toEqual([expect.stringContaining('nothing outside it')]);
     expect(errors.dispatcherDomainInfrastructure).toHaveLength(1);

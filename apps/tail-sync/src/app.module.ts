@@ -18,7 +18,8 @@ import { tailSyncMigrations } from './tail-sync-migrations';
 /** The tail-sync process, wired for one configuration. */
 export function appModule(config: TailSyncConfig, instanceId: string) {
   /**
-   * What every feature module of tail-sync uses: settings, its database, the event store. Global,
+   * What every feature module of tail-sync uses: settings, its database, the event store, the
+   * verification of the gateway's calls (`ServedCalls`). Global,
    * so Nest closes the pool after every module that uses it has stopped.
    */
   @Global()
@@ -30,8 +31,9 @@ export function appModule(config: TailSyncConfig, instanceId: string) {
       { provide: EVENT_STORE, useFactory: eventStoreOf, inject: [TailSyncConfig, PG_POOL] },
       { provide: STARTUP_MIGRATIONS, useFactory: (settings: TailSyncConfig) => tailSyncMigrations(settings.EVENT_STORE), inject: [TailSyncConfig] },
       { provide: PoolLifecycle, useFactory: (pool: Pool) => new PoolLifecycle(pool), inject: [PG_POOL] },
+      { provide: ServedCalls, useFactory: (settings: TailSyncConfig) => servedCalls(settings.SERVICE_VERIFY_KEY, { audience: 'tail-sync', service: 'TailSync', roles: TAIL_SYNC_ROLES }), inject: [TailSyncConfig] },
     ],
-    exports: [TailSyncConfig, INSTANCE_ID, PG_POOL, EVENT_STORE, STARTUP_MIGRATIONS],
+    exports: [TailSyncConfig, INSTANCE_ID, PG_POOL, EVENT_STORE, STARTUP_MIGRATIONS, ServedCalls],
   })
   class TailSyncCoreModule {}
 
@@ -45,9 +47,6 @@ export function appModule(config: TailSyncConfig, instanceId: string) {
       AdminModule,
     ],
     controllers: [TailSyncGrpc],
-    providers: [
-      { provide: ServedCalls, useFactory: (settings: TailSyncConfig) => servedCalls(settings.SERVICE_VERIFY_KEY, { audience: 'tail-sync', service: 'TailSync', roles: TAIL_SYNC_ROLES }), inject: [TailSyncConfig] },
-    ],
   })
   class TailSyncModule {}
   return TailSyncModule;

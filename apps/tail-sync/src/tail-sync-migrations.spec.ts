@@ -9,8 +9,8 @@ import { tablesBeforeMigrations } from '@tailsync/event-store/testing';
 import { createPool, runMigrations, type MigrationSet } from '@tailsync/service-kit';
 import { migratedSchema, schemaLayout, type MigratedSchema } from '@tailsync/service-kit/testing';
 import { TAIL_SYNC_MIGRATIONS, tailSyncMigrations } from './tail-sync-migrations';
-import type { CreateOrMapResult } from './tails/application/create-or-map.use-case';
-import { createWriteSide } from './tails/application/write-side.test-support';
+import type { CreateOrMapOutcome } from '@tailsync/contracts';
+import { createWriteSide } from './tails/commands/write-side.test-support';
 import { mappedIdStreamId, tailNumberStreamId } from './tails/domain/stream-ids';
 import { PostgresTailIdAllocator } from './tails/infrastructure/ids/postgres-tail-id-allocator';
 import { PostgresReservations } from './tails/infrastructure/reservations/postgres-reservations';
@@ -20,7 +20,7 @@ const DATABASE_URL = process.env.DATABASE_URL;
 if (!DATABASE_URL) throw new Error('tail-sync-migrations.spec.ts needs DATABASE_URL (a real PostgreSQL server)');
 
 const quiet = { log: () => undefined, warn: () => undefined, error: () => undefined };
-const tailIdOf = (r: CreateOrMapResult) => (r.outcome === 'invalid' ? NaN : r.tailId);
+const tailIdOf = (r: CreateOrMapOutcome) => (r.outcome === 'invalid' ? NaN : r.tailId);
 
 describe("tail-sync's migrations (real PostgreSQL)", () => {
   const pool = createPool(DATABASE_URL, 8);

@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { TailEventMessage, TOPICS } from '@tailsync/contracts';
+import { RISK_ASSESSMENT_EXECUTED_TOPIC, TailEventMessage, TOPICS } from '@tailsync/contracts';
 import { verifyWebhookRequest } from '@tailsync/webhooks';
 import { Partitioners, Producer } from 'kafkajs';
 import { testCertificateAuthority } from '@tailsync/tools/testing';
@@ -82,7 +82,7 @@ let producer: Producer;
 async function publish(domain: string): Promise<string> {
   const eventId = randomUUID();
   const event = { eventId, domain, occurredAt: new Date().toISOString(), data: { score: 3 } };
-  await producer.send({ topic: TOPICS.riskAssessmentExecuted, acks: -1, messages: [{ key: domain, value: JSON.stringify(event) }] });
+  await producer.send({ topic: RISK_ASSESSMENT_EXECUTED_TOPIC.topic, acks: -1, messages: [{ key: domain, value: JSON.stringify(event) }] });
   return eventId;
 }
 

@@ -9,7 +9,7 @@ import './support/retry-closed-connections';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TOPICS } from '@tailsync/contracts';
+import { RISK_ASSESSMENT_EXECUTED_TOPIC } from '@tailsync/contracts';
 import { kafkaConnection } from '@tailsync/service-kit';
 import { verifyWebhookRequest } from '@tailsync/webhooks';
 import { Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
@@ -59,7 +59,7 @@ const sharedSecret = randomBytes(32).toString('hex');
 async function publish(domain: string): Promise<string> {
   const eventId = randomUUID();
   const event = { eventId, domain, occurredAt: new Date().toISOString(), data: { score: 5 } };
-  await producer.send({ topic: TOPICS.riskAssessmentExecuted, acks: -1, messages: [{ key: domain, value: JSON.stringify(event) }] });
+  await producer.send({ topic: RISK_ASSESSMENT_EXECUTED_TOPIC.topic, acks: -1, messages: [{ key: domain, value: JSON.stringify(event) }] });
   return eventId;
 }
 

@@ -39,13 +39,17 @@ export interface AttentionSubscription {
 }
 
 export interface DeliveryActivityReply {
+  // generated from the event-type registry by `npm run generate:webhook-events`: events-consumed
   /** Risk-assessment events consumed for a subscribed domain: each makes a delivery. */
+  // end of events-consumed
   eventsConsumed: MinuteCount[];
   /** Deliveries that reached delivered, failed or skipped, per minute of that change. */
   delivered: MinuteCount[];
   failed: MinuteCount[];
   skipped: MinuteCount[];
+  // generated from the event-type registry by `npm run generate:webhook-events`: consumer-lag
   /** Messages of the risk-assessment topic the dispatcher's consumer group has not committed; null if unknown. */
+  // end of consumer-lag
   consumerLag: number | null;
   /** Subscriptions disabled, or with failed deliveries in a row. */
   attention: AttentionSubscription[];

@@ -13,3 +13,4 @@ export * from './kafka';
 export * from './admin-activity';
 export * from './grpc';
 export * from './webhook-events';
+export * from './topic-documents';

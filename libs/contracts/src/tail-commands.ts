@@ -1,10 +1,14 @@
 /** Request and reply bodies of tail-sync's commands as its handlers see them (gateway → tail-sync over gRPC, libs/contracts/proto). */
 import type { TailPropertiesInput } from './tail-properties';
 
-/** A tail as submitted (docs/contract.md, Tails), after the gateway's validation. */
+/**
+ * A tail as submitted (docs/contract.md, Tails), after the gateway's validation: what tail-sync's
+ * create-or-map decides on. The API calls the caller's Mapped ID `tailId`; past the gateway's
+ * controller it is `mappedId`, as in the domain.
+ */
 export interface TailSubmission extends TailPropertiesInput {
   /** The caller's Mapped ID. */
-  tailId: string;
+  mappedId: string;
   tailNumber: string;
 }
 
@@ -22,11 +26,11 @@ export interface CreateOrMapReply {
 }
 
 export interface TailByMappedIdRequest {
-  tailId: string;
+  mappedId: string;
 }
 
 export interface ChangeTailNumberRequest {
-  tailId: string;
+  mappedId: string;
   newTailNumber: string;
 }
 

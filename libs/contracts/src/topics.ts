@@ -1,12 +1,8 @@
-/** Kafka topics other services produce to or consume from. */
+/** tailsync's own Kafka topics (a webhook event type's topics are in its folder: webhook-events/). */
 export const TOPICS = {
-  riskAssessmentExecuted: 'product.risk-assessment-executed',
-  riskAssessmentExecutedDlq: 'product.risk-assessment-executed.dlq',
   tailEvents: 'tailsync.tail-events',
   webhookSubscriptions: 'tailsync.webhook-subscriptions',
 } as const;
-
-export const RISK_ASSESSMENT_EXECUTED = 'Product.RiskAssessmentExecuted';
 
 /**
  * The consumer groups of the dispatcher's backfills (one per backfill) start with this, after its

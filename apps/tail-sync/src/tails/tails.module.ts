@@ -4,13 +4,15 @@ import { INSTANCE_ID, kafkaConnection, PG_POOL } from '@tailsync/service-kit';
 import type { Producer } from 'kafkajs';
 import type { Pool } from 'pg';
 import { TailSyncConfig } from '../config/tail-sync.config';
-import { CreateOrMapTailsHandler } from './application/commands/create-or-map-tails.command';
-import { ChangeTailNumberHandler, DeactivateTailHandler, ReactivateTailHandler } from './application/commands/tail-state-commands';
+import { ChangeTailNumberHandler, DeactivateTailHandler, ReactivateTailHandler } from './commands/change-tail/change-tail.commands';
+import { ChangeTailGrpc } from './commands/change-tail/change-tail.grpc';
+import { ChangeTailUseCase } from './commands/change-tail/change-tail.use-case';
+import { CreateOrMapTailsHandler } from './commands/create-or-map/create-or-map.command';
+import { CreateOrMapGrpc } from './commands/create-or-map/create-or-map.grpc';
+import { CreateOrMapUseCase } from './commands/create-or-map/create-or-map.use-case';
 import { GetTailHandler, GetTailHistoryHandler, ListTailsHandler } from './application/queries/tail-queries';
 import type { TailIdAllocator } from './application/tail-id-allocator';
 import { EVENT_STORE, PROJECTION_WAITER, RESERVATION_STORE, TAIL_ID_ALLOCATOR, TAIL_VIEWS } from './application/tail-ports';
-import { CreateOrMapUseCase } from './application/create-or-map.use-case';
-import { TailStateChanges } from './application/tail-state-changes';
 import { TailStreams } from './application/tail-streams';
 import { PostgresTailIdAllocator } from './infrastructure/ids/postgres-tail-id-allocator';
 import { TailsProjection } from './infrastructure/read-model/tails.projection';
@@ -21,17 +23,18 @@ import { PostgresReservations } from './infrastructure/reservations/postgres-res
 import { StreamReservations } from './infrastructure/reservations/stream-reservations';
 import { RELAY_PRODUCER, relayProducer } from './infrastructure/relay/relay-producer';
 import { TailEventsRelay } from './infrastructure/relay/tail-events.relay';
-import { TailRequests } from './interface/tail-requests';
+import { TailQueriesGrpc } from './interface/tail-queries.grpc';
 import { TailsLifecycle } from './tails.lifecycle';
 
 /**
- * Tails: their commands and queries on the `@nestjs/cqrs` buses, the ports they name bound to
- * the adapters, and the background readers of the event log. The pool, the event store and the
- * migrations come from the process's core module (app.module.ts).
+ * Tails: their gRPC methods, each beside its command (`commands/<command>/`) or with the queries
+ * (`interface/`); the commands and queries on the `@nestjs/cqrs` buses; the ports they name bound
+ * to the adapters; the background readers of the event log. The pool, the event store, the
+ * migrations and `ServedCalls` come from the process's core module (app.module.ts).
  */
 @Module({
+  controllers: [CreateOrMapGrpc, ChangeTailGrpc, TailQueriesGrpc],
   providers: [
-    TailRequests,
     CreateOrMapTailsHandler,
     DeactivateTailHandler,
     ReactivateTailHandler,
@@ -41,7 +44,7 @@ import { TailsLifecycle } from './tails.lifecycle';
     GetTailHistoryHandler,
     TailStreams,
     { provide: CreateOrMapUseCase, useFactory: (streams: TailStreams, ids: TailIdAllocator) => new CreateOrMapUseCase(streams, ids), inject: [TailStreams, TAIL_ID_ALLOCATOR] },
-    { provide: TailStateChanges, useFactory: (streams: TailStreams) => new TailStateChanges(streams), inject: [TailStreams] },
+    { provide: ChangeTailUseCase, useFactory: (streams: TailStreams) => new ChangeTailUseCase(streams), inject: [TailStreams] },
     { provide: TAIL_ID_ALLOCATOR, useFactory: (pool: Pool) => new PostgresTailIdAllocator(pool), inject: [PG_POOL] },
     {
       provide: RESERVATION_STORE,
@@ -72,6 +75,5 @@ import { TailsLifecycle } from './tails.lifecycle';
     },
     TailsLifecycle,
   ],
-  exports: [TailRequests],
 })
 export class TailsModule {}

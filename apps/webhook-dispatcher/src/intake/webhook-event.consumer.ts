@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { DLQ_HEADERS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@tailsync/contracts';
+import { DLQ_HEADERS, type WebhookEventType } from '@tailsync/contracts';
 import { exitWhenConsumerStopsForGood, FAILOVER_RETRY, idempotentProducer, PeriodicOffsetCommits, type KafkaConnection, validTraceparent } from '@tailsync/service-kit';
 import { Admin, Consumer, Kafka, KafkaMessage, logLevel, Producer } from 'kafkajs';
 import type { SubscriptionReader } from '../subscriptions/subscription-cache';
@@ -16,8 +16,8 @@ export interface ConsumerOptions {
   kafka: KafkaConnection;
   clientId: string;
   groupId: string;
-  /** The event types read (by default the registry's; tests give them topics of their own). */
-  eventTypes?: readonly WebhookEventType[];
+  /** The event types read: the copy's (`EVENT_TYPES`, wiring/dispatcher-settings.ts). */
+  eventTypes: readonly WebhookEventType[];
 }
 
 /** Where fresh pending deliveries go: stored durably and attempted (DeliveryAdmission, into the scheduler). */
@@ -77,7 +77,7 @@ export class WebhookEventConsumer {
     private readonly options: ConsumerOptions,
   ) {
     const moved = () => this.commits.schedule();
-    this.inputs = new Map((options.eventTypes ?? WEBHOOK_EVENT_TYPES).map((type) => [type.input.topic, new InputTopic(type, moved)]));
+    this.inputs = new Map(options.eventTypes.map((type) => [type.input.topic, new InputTopic(type, moved)]));
     this.commits = new PeriodicOffsetCommits(() => this.consumer, {
       intervalMs: COMMIT_INTERVAL_MS,
       due: () => [...this.inputs.values()].flatMap((input) => input.offsets.due()),

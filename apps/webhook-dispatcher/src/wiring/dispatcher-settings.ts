@@ -1,5 +1,5 @@
 import type { ValueProvider } from '@nestjs/common';
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@tailsync/contracts';
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_SUBSCRIPTIONS_TOPIC, type TopicContract, type WebhookEventType } from '@tailsync/contracts';
 import { INSTANCE_ID, PG_POOL } from '@tailsync/service-kit';
 import type { Pool } from 'pg';
 import { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
@@ -25,8 +25,21 @@ export interface DispatcherSettings {
 export const DISPATCHER_SETTINGS = Symbol('DISPATCHER_SETTINGS');
 /** Connections that plan each statement once, for the steady path's small batches (BatchPools). */
 export const PLANNED_ONCE_POOL = Symbol('PLANNED_ONCE_POOL');
-/** The webhook event types this copy consumes (WEBHOOK_EVENT_TYPES but in specs). */
+/** The webhook event types this copy consumes: {@link eventTypesOf} its settings. */
 export const EVENT_TYPES = Symbol('EVENT_TYPES');
+
+/**
+ * The one place that decides which event types a copy consumes (its consumer, backfills, lag and
+ * the topics it creates all follow it): the registry's, or in specs topics of their own.
+ */
+export function eventTypesOf(settings: DispatcherSettings): readonly WebhookEventType[] {
+  return settings.eventTypes ?? WEBHOOK_EVENT_TYPES;
+}
+
+/** The topics a copy creates at start: each event type's input and dead letters, and the subscription changes it publishes. */
+export function dispatcherTopics(settings: DispatcherSettings): TopicContract[] {
+  return [...eventTypesOf(settings).flatMap((type) => [type.input, type.deadLetters]), WEBHOOK_SUBSCRIPTIONS_TOPIC];
+}
 
 /** The values every concern's providers are made from. */
 export function settingsProviders(settings: DispatcherSettings): ValueProvider[] {
@@ -37,6 +50,6 @@ export function settingsProviders(settings: DispatcherSettings): ValueProvider[]
     { provide: INSTANCE_ID, useValue: instanceId },
     { provide: PG_POOL, useValue: settings.pool },
     { provide: PLANNED_ONCE_POOL, useValue: settings.plannedOncePool ?? settings.pool },
-    { provide: EVENT_TYPES, useValue: settings.eventTypes ?? WEBHOOK_EVENT_TYPES },
+    { provide: EVENT_TYPES, useValue: eventTypesOf(settings) },
   ];
 }

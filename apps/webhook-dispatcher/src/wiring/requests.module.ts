@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { WEBHOOK_EVENT_TYPES } from '@tailsync/contracts';
+import type { WebhookEventType } from '@tailsync/contracts';
 import { INSTANCE_ID, kafkaConnection, PG_POOL } from '@tailsync/service-kit';
 import type { Pool } from 'pg';
 import { ConsumerLag } from '../admin/consumer-lag';
@@ -8,6 +8,7 @@ import { AttemptsModule } from './attempts.module';
 import { BackfillModule } from './backfill.module';
 import { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
 import { DeliveryLogModule } from './delivery-log.module';
+import { EVENT_TYPES } from './dispatcher-settings';
 import { IntakeModule } from './intake.module';
 import { SchedulingModule } from './scheduling.module';
 import { SubscriptionsModule } from './subscriptions.module';
@@ -29,9 +30,9 @@ import { SubscriptionRequests } from '../interface/subscription-requests';
     { provide: DeliveryActivityStore, inject: [PG_POOL], useFactory: (pool: Pool) => new DeliveryActivityStore(pool) },
     {
       provide: ConsumerLag,
-      inject: [WebhookDispatcherConfig, INSTANCE_ID],
-      useFactory: (config: WebhookDispatcherConfig, instanceId: string) =>
-        new ConsumerLag(kafkaConnection(config), `webhook-dispatcher-admin-${instanceId}`, config.WEBHOOK_EVENTS_GROUP_ID, WEBHOOK_EVENT_TYPES.map((type) => type.input.topic)),
+      inject: [WebhookDispatcherConfig, INSTANCE_ID, EVENT_TYPES],
+      useFactory: (config: WebhookDispatcherConfig, instanceId: string, eventTypes: readonly WebhookEventType[]) =>
+        new ConsumerLag(kafkaConnection(config), `webhook-dispatcher-admin-${instanceId}`, config.WEBHOOK_EVENTS_GROUP_ID, eventTypes.map((type) => type.input.topic)),
     },
     AdminRequests,
     EventFeedRequests,

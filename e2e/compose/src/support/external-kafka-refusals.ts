@@ -3,7 +3,7 @@
  * tries it: checked on the default listener (SASL_PLAINTEXT) and on the TLS override alike.
  */
 import { randomUUID } from 'node:crypto';
-import { TOPICS } from '@tailsync/contracts';
+import { RISK_ASSESSMENT_EXECUTED_DLQ_TOPIC, RISK_ASSESSMENT_EXECUTED_TOPIC, TOPICS } from '@tailsync/contracts';
 import { kafkaAccessFailure, kafkaConnection } from '@tailsync/service-kit';
 import { Kafka, logLevel } from 'kafkajs';
 import { produceHarmless as produceTo, withAdmin } from '../../../src/support/kafka';
@@ -36,10 +36,10 @@ export async function expectExternalRefusals(stack: ComposeProject, caFile?: str
   expect(refusedWrong).toContain('refused the credentials');
   expect(refusedWrong).not.toContain('not-the-reader-password');
   // reader may read tailsync.*, never write risk assessments the dispatcher would sign and send.
-  expect(await attempt(stack.externalKafka('reader', caFile), produceTo(TOPICS.riskAssessmentExecuted))).toContain('TOPIC_AUTHORIZATION_FAILED');
+  expect(await attempt(stack.externalKafka('reader', caFile), produceTo(RISK_ASSESSMENT_EXECUTED_TOPIC.topic))).toContain('TOPIC_AUTHORIZATION_FAILED');
   expect(await attempt(stack.externalKafka('reader', caFile), produceTo(TOPICS.tailEvents))).toContain('TOPIC_AUTHORIZATION_FAILED');
   // product writes risk assessments only: it cannot read the tail events or write the DLQ.
-  expect(await attempt(stack.externalKafka('product', caFile), produceTo(TOPICS.riskAssessmentExecutedDlq))).toContain('TOPIC_AUTHORIZATION_FAILED');
+  expect(await attempt(stack.externalKafka('product', caFile), produceTo(RISK_ASSESSMENT_EXECUTED_DLQ_TOPIC.topic))).toContain('TOPIC_AUTHORIZATION_FAILED');
   const productReads = await attempt(stack.externalKafka('product', caFile), (kafka) => withAdmin(kafka, (admin) => admin.fetchTopicOffsets(TOPICS.tailEvents)));
   expect(productReads).toMatch(/AUTHORIZATION_FAILED|refused/);
 }

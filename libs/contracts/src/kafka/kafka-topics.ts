@@ -1,5 +1,4 @@
 import { TOPICS } from '../topics';
-import { WEBHOOK_EVENT_TYPES } from '../webhook-events/webhook-event-types';
 import { AT_LEAST_ONCE } from './at-least-once';
 import { DOMAIN_SCHEMA, type JsonSchema } from './json-schema';
 import { TAIL_EVENT_HEADERS_SCHEMA, TAIL_EVENT_SCHEMA, TAIL_EVENT_SCHEMA_VERSION } from './tail-event.schema';
@@ -94,10 +93,3 @@ export const WEBHOOK_SUBSCRIPTIONS_TOPIC: TopicContract = {
     headers: WEBHOOK_SUBSCRIPTION_EVENT_HEADERS_SCHEMA,
   },
 };
-
-/** Every topic tailsync produces to or consumes from. */
-export const KAFKA_TOPICS: readonly TopicContract[] = [
-  TAIL_EVENTS_TOPIC,
-  ...WEBHOOK_EVENT_TYPES.flatMap((type) => [type.input, type.deadLetters]),
-  WEBHOOK_SUBSCRIPTIONS_TOPIC,
-];

@@ -1,5 +1,5 @@
 import { messageValidator } from './message-validator';
-import { RISK_ASSESSMENT_EXECUTED_SCHEMA } from './risk-assessment-executed.schema';
+import { RISK_ASSESSMENT_EXECUTED_SCHEMA } from '../webhook-events/risk-assessment-executed/risk-assessment-executed.schema';
 import { TAIL_EVENT_SCHEMA } from './tail-event.schema';
 
 const risk = messageValidator(RISK_ASSESSMENT_EXECUTED_SCHEMA);

@@ -12,6 +12,8 @@ import type { TopicContract } from '../kafka/kafka-topics';
 export interface WebhookEventType {
   /** What subscriptions list in `eventNames`, callbacks carry as `eventName` and tokens as `evt`. */
   readonly name: string;
+  /** One event in words (`risk assessment`): how the alert rules and the operators' texts name it. */
+  readonly noun: string;
   /** The topic the events come from, with the schema each message must meet. */
   readonly input: TopicContract;
   /** Where refused messages of `input` go. */

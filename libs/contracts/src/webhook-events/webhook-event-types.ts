@@ -1,4 +1,4 @@
-import { RISK_ASSESSMENT_EXECUTED_EVENT } from './risk-assessment-executed.event';
+import { RISK_ASSESSMENT_EXECUTED_EVENT } from './risk-assessment-executed/risk-assessment-executed.event';
 import type { WebhookEventType } from './webhook-event-type';
 
 /** Every event type subscriptions may list and the dispatcher delivers: add one here (docs/extending.md). */

@@ -4,25 +4,30 @@ import { dirname, join, normalize, relative, sep } from 'node:path';
 /** Which top folders of an app's `src/` import which others ('.' is a file directly in `src/`). */
 export type FolderGraph = Map<string, Set<string>>;
 
-function sources(dir: string): string[] {
+function sources(dir: string, besides: RegExp | undefined): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return entry.name.endsWith('.ts') && !/\.(spec|test-support)\.ts$/.test(entry.name) ? [path] : [];
+    if (entry.isDirectory()) return sources(path, besides);
+    return entry.name.endsWith('.ts') && !/\.(spec|test-support)\.ts$/.test(entry.name) && !besides?.test(entry.name) ? [path] : [];
   });
+}
+
+export interface FolderGraphOptions {
+  /** Files that are not structure either, by name: a library's `index.ts` only gathers its folders' exports for its users. */
+  besides?: RegExp;
 }
 
 /**
  * The folders' production imports (relative ones: the only way into another folder of the same
  * app). Specs and test support are wiring, not structure, and do not count.
  */
-export function folderGraph(root: string): FolderGraph {
+export function folderGraph(root: string, options: FolderGraphOptions = {}): FolderGraph {
   const folderOf = (path: string) => {
     const parts = relative(root, path).split(sep);
     return parts.length > 1 ? parts[0] : '.';
   };
   const graph: FolderGraph = new Map();
-  for (const file of sources(root)) {
+  for (const file of sources(root, options.besides)) {
     for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/from '(\.[^']+)'/g)) {
       const from = folderOf(file);
       const to = folderOf(normalize(join(dirname(file), specifier)));

@@ -17,20 +17,20 @@ export class TailSyncClient {
     return resultOf(reply, 'outcomes').outcomes.map(createOrMapOutcome);
   }
 
-  async deactivate(caller: BudgetedCaller, tailId: string): Promise<TailView> {
-    return tailView(resultOf(await this.channel.call('Deactivate', caller, { tailId }), 'tail'));
+  async deactivate(caller: BudgetedCaller, mappedId: string): Promise<TailView> {
+    return tailView(resultOf(await this.channel.call('Deactivate', caller, { mappedId }), 'tail'));
   }
 
-  async reactivate(caller: BudgetedCaller, tailId: string): Promise<TailView> {
-    return tailView(resultOf(await this.channel.call('Reactivate', caller, { tailId }), 'tail'));
+  async reactivate(caller: BudgetedCaller, mappedId: string): Promise<TailView> {
+    return tailView(resultOf(await this.channel.call('Reactivate', caller, { mappedId }), 'tail'));
   }
 
-  async changeTailNumber(caller: BudgetedCaller, tailId: string, newTailNumber: string): Promise<TailView> {
-    return tailView(resultOf(await this.channel.call('ChangeTailNumber', caller, { tailId, newTailNumber }), 'tail'));
+  async changeTailNumber(caller: BudgetedCaller, mappedId: string, newTailNumber: string): Promise<TailView> {
+    return tailView(resultOf(await this.channel.call('ChangeTailNumber', caller, { mappedId, newTailNumber }), 'tail'));
   }
 
-  async get(caller: BudgetedCaller, tailId: string): Promise<TailView> {
-    return tailView(resultOf(await this.channel.call('GetTail', caller, { tailId }), 'tail'));
+  async get(caller: BudgetedCaller, mappedId: string): Promise<TailView> {
+    return tailView(resultOf(await this.channel.call('GetTail', caller, { mappedId }), 'tail'));
   }
 
   async list(caller: BudgetedCaller, query: TailListQuery): Promise<TailListPage> {
@@ -38,8 +38,8 @@ export class TailSyncClient {
     return tailPage(resultOf(await this.channel.call('ListTails', caller, { status, tailNumber, limit, cursor }), 'page'));
   }
 
-  async history(caller: BudgetedCaller, tailId: string): Promise<TailHistory> {
-    return tailHistory(resultOf(await this.channel.call('GetTailHistory', caller, { tailId }), 'history'));
+  async history(caller: BudgetedCaller, mappedId: string): Promise<TailHistory> {
+    return tailHistory(resultOf(await this.channel.call('GetTailHistory', caller, { mappedId }), 'history'));
   }
 
   async countByDomain(caller: BudgetedCaller, domains: string[]): Promise<TailCountsReply> {
@@ -61,7 +61,7 @@ export class TailSyncClient {
 
 /** An absent property of a submission is null in the gateway's DTO and left out on the wire. */
 function submissionToWire(tail: TailSubmission): wire.TailSubmission {
-  const onWire: Record<string, unknown> = { tailId: tail.tailId, tailNumber: tail.tailNumber };
+  const onWire: Record<string, unknown> = { mappedId: tail.mappedId, tailNumber: tail.tailNumber };
   for (const name of TAIL_PROPERTY_NAMES) onWire[name] = tail[name] ?? undefined;
   return onWire as unknown as wire.TailSubmission;
 }

@@ -1,13 +1,13 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { TailSubmission } from '@tailsync/contracts';
+import type { TailPropertiesInput } from '@tailsync/contracts';
 import { compileDtoFastPath } from '../../http/dto-fast-path';
 import { fieldErrorsOf } from '../../http/validation';
 import { TailDto } from './dto/tail.dto';
 
 const acceptTail = compileDtoFastPath(TailDto);
 
-export type CheckedTail = { ok: true; tail: TailSubmission } | { ok: false; fieldErrors: Record<string, string[]>; generalErrors: string[] };
+export type CheckedTail = { ok: true; tail: TailDto & TailPropertiesInput } | { ok: false; fieldErrors: Record<string, string[]>; generalErrors: string[] };
 
 /** Validates one submitted tail on its own, as the bulk endpoint needs (an invalid entry fails alone). */
 export function checkTail(entry: unknown): CheckedTail {

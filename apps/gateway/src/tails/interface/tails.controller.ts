@@ -3,7 +3,7 @@ import {
   ApiBadRequestResponse, ApiBearerAuth, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags,
   ApiServiceUnavailableResponse,
 } from '@nestjs/swagger';
-import { CreateOrMapOutcome, TailSubmission } from '@tailsync/contracts';
+import { CreateOrMapOutcome, TailPropertiesInput, TailSubmission } from '@tailsync/contracts';
 import type { FastifyReply } from 'fastify';
 import { Caller } from '../../auth/interface/caller.decorator';
 import { GatewayConfig } from '../../config/gateway.config';
@@ -108,14 +108,22 @@ export class TailsController {
     return this.tailSync.history(caller, mappedId);
   }
 
-  private createOrMapMany(caller: BudgetedCaller, tails: TailSubmission[]): Promise<CreateOrMapOutcome[]> {
-    return this.tailSync.createOrMap(caller, tails);
+  private createOrMapMany(caller: BudgetedCaller, tails: SubmittedTail[]): Promise<CreateOrMapOutcome[]> {
+    return this.tailSync.createOrMap(caller, tails.map(submissionOf));
   }
 
   private invalid(operationId: string, fieldErrors: Record<string, string[]>, generalErrors: string[]): OperationResultView {
     const { status: _status, ...validation } = problemBody(new ValidationProblem(fieldErrors, generalErrors), this.config.PUBLIC_BASE_URL);
     return { operationId, isValid: false, validation };
   }
+}
+
+/** A validated `TailDto`; its optional properties are declared from the table of tail properties. */
+type SubmittedTail = TailDto & TailPropertiesInput;
+
+/** The API's `tailId` is the caller's Mapped ID: past this controller it is called so. */
+function submissionOf({ tailId, ...tail }: SubmittedTail): TailSubmission {
+  return { ...tail, mappedId: tailId };
 }
 
 function operationResult(operationId: string, outcome: Exclude<CreateOrMapOutcome, { outcome: 'invalid' }>): OperationResultView {

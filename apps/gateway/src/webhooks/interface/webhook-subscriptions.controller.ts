@@ -4,7 +4,7 @@ import {
   ApiServiceUnavailableResponse, ApiTooManyRequestsResponse,
   ApiOperation, ApiTags,
 } from '@nestjs/swagger';
-import { PutSubscriptionRequest } from '@tailsync/contracts';
+import { PutSubscriptionRequest, registryTexts, WEBHOOK_EVENT_TYPES } from '@tailsync/contracts';
 import { Caller } from '../../auth/interface/caller.decorator';
 import { deliveriesRequest } from './deliveries-request';
 import { DispatcherClient } from '../../services/infrastructure/dispatcher.client';
@@ -15,6 +15,9 @@ import { BackfillView, DeliveryPageView, RecoveryView, RedeliverView, SigningKey
 import { TestCallLimit } from '../infrastructure/test-call-limit';
 import { EventsQuery } from './dto/events-query';
 import { EventPageView } from './dto/event-page-view';
+
+/** How the descriptions name the event types (registry-texts.ts). */
+const events = registryTexts(WEBHOOK_EVENT_TYPES);
 
 /** The Test call may take the whole attempt time-out (10 s) before the dispatcher answers. */
 export const TEST_CALL_MIN_WAIT_MS = 12_000;
@@ -81,7 +84,7 @@ export class WebhookSubscriptionsController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Send one signed call with payloadToEcho as the exact body, no retries. 200 whatever the URL answered: check success.',
-    description: "The token's claims are those of an event delivery with sub = your domain and evt = Product.RiskAssessmentExecuted; Webhook-Id is a fresh test_<uuid>, Webhook-Attempt 1; Webhook-Timestamp and Webhook-Signature (Standard Webhooks) as on every callback.",
+    description: `The token's claims are those of an event delivery with sub = your domain and evt = ${events.testCallEvt}; Webhook-Id is a fresh test_<uuid>, Webhook-Attempt 1; Webhook-Timestamp and Webhook-Signature (Standard Webhooks) as on every callback.`,
   })
   @ApiOkResponse({ type: TestResultView })
   @ApiNotFoundResponse({ description: 'No subscription.' })
@@ -113,7 +116,7 @@ export class WebhookSubscriptionsController {
   @Post('Deliveries/Backfill')
   @HttpCode(202)
   @ApiOperation({
-    summary: 'Queue a job that sends the events still on product.risk-assessment-executed from since (at most 7 days back) that your domain has no delivery for.',
+    summary: `Queue a job that sends the events still on ${events.inputTopics} from since (at most 7 days back) that your domain has no delivery for.`,
     description:
       'Answers at once; follow the job with GET /WebhookSubscriptions/Deliveries/Backfill/{backfillId}. One job per domain at a time; at most WEBHOOK_BACKFILL_CONCURRENCY run at once across the platform, the others wait queued. ' +
       'Paced like a recovery (WEBHOOK_RECOVERY_PER_SECOND) so live events go first; the delivery log shows them with backfillId. Events that already have a delivery are left to recovery and redelivery.',

@@ -1,4 +1,4 @@
-import { schemaFileText } from '../../kafka/schema-files';
+import { schemaFileText } from '../../kafka/schema-file-text';
 import { callbackSchema } from '../callback-schema';
 import type { WebhookEventType } from '../webhook-event-type';
 import { WEBHOOK_EVENT_TYPES } from '../webhook-event-types';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { JsonSchema } from '../../kafka/json-schema';
-import { RISK_ASSESSMENT_EXECUTED_EVENT } from '../risk-assessment-executed.event';
+import { RISK_ASSESSMENT_EXECUTED_EVENT } from '../risk-assessment-executed/risk-assessment-executed.event';
 import type { WebhookEventType } from '../webhook-event-type';
 import { pythonCatalog } from './python-catalog';
 import { typescriptCatalog } from './typescript-catalog';

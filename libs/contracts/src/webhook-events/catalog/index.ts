@@ -1,1 +1,2 @@
 export * from './catalog-files';
+export * from './registry-passages';

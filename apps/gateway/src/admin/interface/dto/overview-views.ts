@@ -1,12 +1,14 @@
 import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
-import { DISABLED_REASONS } from '@tailsync/contracts';
+import { DISABLED_REASONS, registryTexts, WEBHOOK_EVENT_TYPES } from '@tailsync/contracts';
+
+const events = registryTexts(WEBHOOK_EVENT_TYPES);
 
 /** One count per minute of `minutes`. */
 const perMinute = (description: string): ApiPropertyOptions => ({ type: [Number], description });
 
 export class ActivitySeriesView {
   @ApiProperty(perMinute('Tails created or changed, each counted once in the minute of its latest change.')) tailsWritten: number[];
-  @ApiProperty(perMinute('Risk-assessment events consumed for a subscribed domain (each makes a delivery).')) eventsConsumed: number[];
+  @ApiProperty(perMinute(`${events.EventsAdjective} events consumed for a subscribed domain (each makes a delivery).`)) eventsConsumed: number[];
   @ApiProperty(perMinute('Deliveries that ended delivered.')) delivered: number[];
   @ApiProperty(perMinute('Deliveries that ended failed.')) failed: number[];
   @ApiProperty(perMinute('Events recorded as skipped (the subscription was disabled).')) skipped: number[];
@@ -38,6 +40,6 @@ export class OverviewView {
   @ApiProperty({ type: ActivitySeriesView }) total: ActivitySeriesView;
   @ApiProperty({ type: [DomainActivityView], description: 'Domains with any activity in the hour, by name.' }) domains: DomainActivityView[];
   @ApiProperty({ type: [ReaderLagView], description: "tail-sync's readers of the event log." }) lags: ReaderLagView[];
-  @ApiProperty({ type: Number, nullable: true, description: "Risk-assessment messages the dispatcher's consumer group has not committed; null if unknown." }) consumerLag: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: `${events.EventsAdjective} messages the dispatcher's consumer group has not committed; null if unknown.` }) consumerLag: number | null;
   @ApiProperty({ type: [AttentionSubscriptionView], description: 'Subscriptions disabled or with failed deliveries in a row (at most 100).' }) subscriptions: AttentionSubscriptionView[];
 }

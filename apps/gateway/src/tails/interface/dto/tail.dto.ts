@@ -22,5 +22,5 @@ export class TailDto {
 }
 
 // The optional properties (registrationNumber, …) come from the table of tail properties; the
-// controller hands the instance on as a `TailSubmission`, which names them.
+// controller hands the instance on as a `TailSubmission` (its `tailId` as `mappedId`), which names them.
 declareTailPropertyInputs(TailDto);

@@ -8,8 +8,8 @@ import { createPool } from '@tailsync/service-kit';
 import { migratedSchema } from '@tailsync/service-kit/testing';
 import { PostgresEventStore } from '@tailsync/event-store';
 import { PostgresTailIdAllocator } from '../ids/postgres-tail-id-allocator';
-import type { CreateOrMapResult } from '../../application/create-or-map.use-case';
-import { createWriteSide, type WriteSide } from '../../application/write-side.test-support';
+import type { CreateOrMapOutcome } from '@tailsync/contracts';
+import { createWriteSide, type WriteSide } from '../../commands/write-side.test-support';
 import { tailSyncMigrations } from '../../../tail-sync-migrations';
 import { PostgresReservations } from '../reservations/postgres-reservations';
 
@@ -49,7 +49,7 @@ export async function createTestStores(label: string, databaseUrl: string): Prom
   };
 }
 
-export function tailIdOf(r: CreateOrMapResult): number {
+export function tailIdOf(r: CreateOrMapOutcome): number {
   if (r.outcome === 'invalid') throw new Error(`unexpected invalid result ${JSON.stringify(r)}`);
   return r.tailId;
 }

@@ -2,11 +2,11 @@
 
 
 export interface ChangeTailNumberRequest {
-  'tailId'?: (string);
+  'mappedId'?: (string);
   'newTailNumber'?: (string);
 }
 
 export interface ChangeTailNumberRequest__Output {
-  'tailId': (string);
+  'mappedId': (string);
   'newTailNumber': (string);
 }

@@ -10,7 +10,9 @@ export interface DeliveryActivityReply {
   'failed'?: (_tailsync_v1_MinuteCount)[];
   'skipped'?: (_tailsync_v1_MinuteCount)[];
   /**
+   * generated from the event-type registry by `npm run generate:webhook-events`: consumer-lag
    * Messages of the risk-assessment topic the dispatcher's group has not committed; absent if unknown.
+   * end of consumer-lag
    */
   'consumerLag'?: (number | string | Long);
   'attention'?: (_tailsync_v1_AttentionSubscription)[];
@@ -23,7 +25,9 @@ export interface DeliveryActivityReply__Output {
   'failed': (_tailsync_v1_MinuteCount__Output)[];
   'skipped': (_tailsync_v1_MinuteCount__Output)[];
   /**
+   * generated from the event-type registry by `npm run generate:webhook-events`: consumer-lag
    * Messages of the risk-assessment topic the dispatcher's group has not committed; absent if unknown.
+   * end of consumer-lag
    */
   'consumerLag'?: (number);
   'attention': (_tailsync_v1_AttentionSubscription__Output)[];

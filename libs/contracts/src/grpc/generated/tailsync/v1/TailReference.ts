@@ -5,12 +5,12 @@
  * A tail by the caller's Mapped ID.
  */
 export interface TailReference {
-  'tailId'?: (string);
+  'mappedId'?: (string);
 }
 
 /**
  * A tail by the caller's Mapped ID.
  */
 export interface TailReference__Output {
-  'tailId': (string);
+  'mappedId': (string);
 }

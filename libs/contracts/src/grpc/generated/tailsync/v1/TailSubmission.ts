@@ -6,9 +6,9 @@
  */
 export interface TailSubmission {
   /**
-   * The caller's Mapped ID.
+   * The caller's Mapped ID (the API's `tailId`).
    */
-  'tailId'?: (string);
+  'mappedId'?: (string);
   'tailNumber'?: (string);
   'registrationNumber'?: (string);
   'icaoTypeName'?: (string);
@@ -27,9 +27,9 @@ export interface TailSubmission {
  */
 export interface TailSubmission__Output {
   /**
-   * The caller's Mapped ID.
+   * The caller's Mapped ID (the API's `tailId`).
    */
-  'tailId': (string);
+  'mappedId': (string);
   'tailNumber': (string);
   'registrationNumber'?: (string);
   'icaoTypeName'?: (string);

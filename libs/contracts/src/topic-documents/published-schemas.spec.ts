@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { JsonSchema } from './json-schema';
-import { acceptanceGaps } from './schema-compatibility';
-import { currentSchemaFiles, schemaFileText, SCHEMAS_DIR, type SchemaFile } from './schema-files';
+import type { JsonSchema } from '../kafka/json-schema';
+import { acceptanceGaps } from '../kafka/schema-compatibility';
+import { schemaFileText } from '../kafka/schema-file-text';
+import { currentSchemaFiles, SCHEMAS_DIR, type SchemaFile } from './published-schema-files';
 
 const dir = join(__dirname, '..', '..', '..', '..', SCHEMAS_DIR);
 const major = (version: string) => version.split('.')[0];

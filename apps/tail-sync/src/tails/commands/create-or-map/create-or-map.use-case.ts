@@ -1,33 +1,22 @@
 import { Batcher } from '@tailsync/service-kit';
-import { normalizeTailProperties, type TailPropertiesInput } from '@tailsync/contracts';
+import { normalizeTailProperties, type CreateOrMapOutcome, type TailSubmission } from '@tailsync/contracts';
 import { WrongExpectedVersionError, type AllCheckpoint } from '@tailsync/event-store';
-import { createOrMap } from '../domain/create-or-map';
-import { mappedIdClaimed, tailNumberClaimed, type Reservation } from '../domain/reservation.events';
-import { mappedIdStreamId, tailNumberStreamId } from '../domain/stream-ids';
-import { TailNumberRequired, isTailDomainError } from '../domain/tail.errors';
-import { tailNumberKey, trimTailNumber } from '../domain/tail-number';
-import { hasMapping } from '../domain/tail.state';
+import { createOrMap } from '../../domain/create-or-map';
+import { mappedIdClaimed, tailNumberClaimed, type Reservation } from '../../domain/reservation.events';
+import { mappedIdStreamId, tailNumberStreamId } from '../../domain/stream-ids';
+import { TailNumberRequired, isTailDomainError } from '../../domain/tail.errors';
+import { tailNumberKey, trimTailNumber } from '../../domain/tail-number';
+import { hasMapping } from '../../domain/tail.state';
 import { BatchDraft, BatchDraftWithWrites } from './batch-draft';
-import { type CallerContext, eventMetadataOf } from './caller-context';
-import { retryOnConflict, type RetryPolicy } from './retry-on-conflict';
+import { type CallerContext, eventMetadataOf } from '../../application/caller-context';
+import { retryOnConflict, type RetryPolicy } from '../../application/retry-on-conflict';
 import { placeholderIds, TailIdPlan } from './tail-id-plan';
-import type { TailIdAllocator } from './tail-id-allocator';
-import type { LoadedTail, TailStreams } from './tail-streams';
-
-/** One tail to create or map (shape-validated by the gateway). */
-export interface TailInput extends TailPropertiesInput {
-  /** The caller's Mapped ID (the API's `tailId` field). */
-  mappedId: string;
-  tailNumber: string;
-}
-
-export type CreateOrMapResult =
-  | { outcome: 'created' | 'mapped' | 'no-action'; tailId: number }
-  | { outcome: 'invalid'; fieldErrors: Record<string, string[]> };
+import type { TailIdAllocator } from '../../application/tail-id-allocator';
+import type { LoadedTail, TailStreams } from '../../application/tail-streams';
 
 export interface CreateOrMapManyResult {
   /** One per input, in input order. */
-  results: CreateOrMapResult[];
+  results: CreateOrMapOutcome[];
   /**
    * Where the effect of the call is readable: the append's checkpoint, or (nothing appended)
    * the position of the newest event of the tails the results refer to; `null` when none.
@@ -48,13 +37,13 @@ export interface CreateOrMapOptions extends RetryPolicy {
 /** One create-or-map call: the caller and its tails. */
 interface CreateOrMapRequest {
   ctx: CallerContext;
-  inputs: TailInput[];
+  inputs: TailSubmission[];
 }
 
 /** One tail of a (merged) batch, with its caller and the reservation streams it consults. */
 interface BatchEntry {
   ctx: CallerContext;
-  input: TailInput;
+  input: TailSubmission;
   tailNumber: string;
   mappedIdStream: string;
   tailNumberStream: string | null;
@@ -67,7 +56,7 @@ interface BatchRead {
 }
 
 /** Result of deciding one entry of a batch. */
-type Decided = { result: CreateOrMapResult; tailId?: number };
+type Decided = { result: CreateOrMapOutcome; tailId?: number };
 
 /**
  * The create-or-map use case (contract rules 1-3): a batch of tails is read, decided in order with
@@ -103,7 +92,7 @@ export class CreateOrMapUseCase {
    * arrival order as if they had been sent one after the other: two read round trips, at most
    * one id allocation and one append per batch, however many callers it serves.
    */
-  async createOrMapMany(ctx: CallerContext, inputs: TailInput[]): Promise<CreateOrMapManyResult> {
+  async createOrMapMany(ctx: CallerContext, inputs: TailSubmission[]): Promise<CreateOrMapManyResult> {
     if (inputs.length === 0) return { results: [], checkpoint: null };
     return this.creates.submit({ ctx, inputs });
   }

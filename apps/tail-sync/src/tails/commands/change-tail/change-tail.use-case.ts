@@ -1,16 +1,16 @@
 import { newEventId, type AllCheckpoint, type StreamWrite } from '@tailsync/event-store';
-import { evolveReservation, freeReservation, tailNumberClaimed, tailNumberReleased, type Reservation, type ReservationEvent } from '../domain/reservation.events';
-import { mappedIdStreamId, tailNumberStreamId, tailStreamId } from '../domain/stream-ids';
-import type { TailCommand } from '../domain/tail.commands';
-import { decide, evolve } from '../domain/tail.decider';
-import { TailNotFound, TailNumberRequired } from '../domain/tail.errors';
-import type { TailEvent } from '../domain/tail.events';
-import { tailNumberKey, trimTailNumber } from '../domain/tail-number';
-import { hasMapping, type TailState } from '../domain/tail.state';
-import { type CallerContext, eventMetadataOf } from './caller-context';
-import { ReservationInFlight, type ReservationChange } from './reservation-store';
-import { retryOnConflict, type RetryPolicy } from './retry-on-conflict';
-import type { LoadedTail, TailStreams } from './tail-streams';
+import { evolveReservation, freeReservation, tailNumberClaimed, tailNumberReleased, type Reservation, type ReservationEvent } from '../../domain/reservation.events';
+import { mappedIdStreamId, tailNumberStreamId, tailStreamId } from '../../domain/stream-ids';
+import type { TailCommand } from '../../domain/tail.commands';
+import { decide, evolve } from '../../domain/tail.decider';
+import { TailNotFound, TailNumberRequired } from '../../domain/tail.errors';
+import type { TailEvent } from '../../domain/tail.events';
+import { tailNumberKey, trimTailNumber } from '../../domain/tail-number';
+import { hasMapping, type TailState } from '../../domain/tail.state';
+import { type CallerContext, eventMetadataOf } from '../../application/caller-context';
+import { ReservationInFlight, type ReservationChange } from '../../application/reservation-store';
+import { retryOnConflict, type RetryPolicy } from '../../application/retry-on-conflict';
+import type { LoadedTail, TailStreams } from '../../application/tail-streams';
 
 export interface TailCommandResult {
   /** The tail after the command. */
@@ -25,7 +25,7 @@ type CommandMeta = { eventId: string; occurredAt: string; actor: string };
  * The commands on one existing tail (deactivate, reactivate, renumber): resolve the tail the caller
  * maps, decide with the pure decider, append with the versions read; decided again on a conflict.
  */
-export class TailStateChanges {
+export class ChangeTailUseCase {
   constructor(
     private readonly streams: TailStreams,
     private readonly clock: () => Date = () => new Date(),

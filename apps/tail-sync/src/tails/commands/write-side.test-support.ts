@@ -3,15 +3,16 @@
  * reservation store and id allocator, as `tails.module.ts` wires them.
  */
 import type { EventStore } from '@tailsync/event-store';
-import type { CallerContext } from './caller-context';
-import { CreateOrMapUseCase, type CreateOrMapManyResult, type CreateOrMapOptions, type TailInput } from './create-or-map.use-case';
-import type { ReservationStore } from './reservation-store';
-import type { TailIdAllocator } from './tail-id-allocator';
-import { TailStateChanges, type TailCommandResult } from './tail-state-changes';
-import { TailStreams } from './tail-streams';
+import type { CallerContext } from '../application/caller-context';
+import type { TailSubmission } from '@tailsync/contracts';
+import { CreateOrMapUseCase, type CreateOrMapManyResult, type CreateOrMapOptions } from './create-or-map/create-or-map.use-case';
+import type { ReservationStore } from '../application/reservation-store';
+import type { TailIdAllocator } from '../application/tail-id-allocator';
+import { ChangeTailUseCase, type TailCommandResult } from './change-tail/change-tail.use-case';
+import { TailStreams } from '../application/tail-streams';
 
 export interface WriteSide {
-  createOrMapMany(ctx: CallerContext, inputs: TailInput[]): Promise<CreateOrMapManyResult>;
+  createOrMapMany(ctx: CallerContext, inputs: TailSubmission[]): Promise<CreateOrMapManyResult>;
   deactivate(ctx: CallerContext, mappedId: string): Promise<TailCommandResult>;
   reactivate(ctx: CallerContext, mappedId: string): Promise<TailCommandResult>;
   changeTailNumber(ctx: CallerContext, mappedId: string, newTailNumber: string): Promise<TailCommandResult>;
@@ -26,7 +27,7 @@ export function createWriteSide(
 ): WriteSide {
   const streams = new TailStreams(store, reservations);
   const creates = new CreateOrMapUseCase(streams, ids, clock, options);
-  const changes = new TailStateChanges(streams, clock, options);
+  const changes = new ChangeTailUseCase(streams, clock, options);
   return {
     createOrMapMany: (ctx, inputs) => creates.createOrMapMany(ctx, inputs),
     deactivate: (ctx, mappedId) => changes.deactivate(ctx, mappedId),

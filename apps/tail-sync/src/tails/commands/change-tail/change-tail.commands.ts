@@ -2,9 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Command, CommandHandler } from '@nestjs/cqrs';
 import { TailView } from '@tailsync/contracts';
 import { TailNotFound } from '../../domain/tail.errors';
-import { PROJECTION_WAITER, READ_YOUR_WRITES_TIMEOUT_MS, TAIL_VIEWS, type ProjectionWaiter, type TailViews } from '../tail-ports';
-import type { CallerContext } from '../caller-context';
-import { TailStateChanges, type TailCommandResult } from '../tail-state-changes';
+import { PROJECTION_WAITER, READ_YOUR_WRITES_TIMEOUT_MS, TAIL_VIEWS, type ProjectionWaiter, type TailViews } from '../../application/tail-ports';
+import type { CallerContext } from '../../application/caller-context';
+import { ChangeTailUseCase, type TailCommandResult } from './change-tail.use-case';
 
 export class DeactivateTail extends Command<TailView> {
   constructor(readonly context: CallerContext, readonly mappedId: string) {
@@ -31,7 +31,7 @@ type TailStateCommand = DeactivateTail | ReactivateTail | ChangeTailNumber;
 @Injectable()
 abstract class TailStateCommandHandler<C extends TailStateCommand> {
   constructor(
-    protected readonly changes: TailStateChanges,
+    protected readonly changes: ChangeTailUseCase,
     @Inject(PROJECTION_WAITER) private readonly projection: ProjectionWaiter,
     @Inject(TAIL_VIEWS) private readonly readModel: TailViews,
   ) {}

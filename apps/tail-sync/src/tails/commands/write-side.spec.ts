@@ -11,15 +11,16 @@ import { InMemoryEsdbServer } from '@tailsync/event-store/testing';
 import { tailSyncMigrations } from '../../tail-sync-migrations';
 import { PostgresReservations } from '../infrastructure/reservations/postgres-reservations';
 import { StreamReservations } from '../infrastructure/reservations/stream-reservations';
-import type { ReservationStore } from './reservation-store';
+import type { ReservationStore } from '../application/reservation-store';
 import { mappedIdStreamId, tailNumberStreamId, tailStreamId } from '../domain/stream-ids';
 import { MappedIdConflict, TailAlreadyActive, TailAlreadyInactive, TailNotFound, TailNumberTaken } from '../domain/tail.errors';
 import { PostgresTailIdAllocator } from '../infrastructure/ids/postgres-tail-id-allocator';
-import type { CallerContext } from './caller-context';
-import type { CreateOrMapOptions, CreateOrMapResult, TailInput } from './create-or-map.use-case';
+import type { CallerContext } from '../application/caller-context';
+import type { CreateOrMapOutcome, TailSubmission } from '@tailsync/contracts';
+import type { CreateOrMapOptions } from './create-or-map/create-or-map.use-case';
 import { createWriteSide, type WriteSide } from './write-side.test-support';
-import { SimulatedCrash, StreamByStreamStore, type HeldWrite } from './stream-by-stream-store.test-support';
-import { ReservationInFlight } from './reservation-store';
+import { SimulatedCrash, StreamByStreamStore, type HeldWrite } from '../application/stream-by-stream-store.test-support';
+import { ReservationInFlight } from '../application/reservation-store';
 import { CLAIM_LEASE_MS } from '../infrastructure/reservations/claim-lease';
 
 const DATABASE_URL = process.env.DATABASE_URL;
@@ -30,7 +31,7 @@ const run = randomBytes(4).toString('hex');
 let counter = 0;
 /** A fresh name per test so tests never see each other's tails. */
 const unique = (label: string) => `${label}-${run}-${++counter}`;
-const tailIdOf = (r: CreateOrMapResult): number => {
+const tailIdOf = (r: CreateOrMapOutcome): number => {
   if (r.outcome === 'invalid') throw new Error(`unexpected invalid result ${JSON.stringify(r)}`);
   return r.tailId;
 };
@@ -80,7 +81,7 @@ describeDb.each(KINDS)('the write side (%s)', (kind) => {
   };
 
   const ctxOf = (domain: string, source: string): CallerContext => ({ domain, source });
-  const one = async (ctx: CallerContext, input: TailInput): Promise<CreateOrMapResult> => {
+  const one = async (ctx: CallerContext, input: TailSubmission): Promise<CreateOrMapOutcome> => {
     const { results } = await writer.createOrMapMany(ctx, [input]);
     expect(results).toHaveLength(1);
     return results[0];
@@ -119,7 +120,7 @@ describeDb.each(KINDS)('the write side (%s)', (kind) => {
 
   it('creates a tail, then takes no action on the same request again', async () => {
     const ctx = ctxOf(unique('d'), 'client-a');
-    const input: TailInput = {
+    const input: TailSubmission = {
       mappedId: 'M-1',
       tailNumber: ' N100 ',
       registrationNumber: 'REG-1',
@@ -229,7 +230,7 @@ describeDb.each(KINDS)('the write side (%s)', (kind) => {
 
   it('creates 1,000 new tails in one call quickly', async () => {
     const ctx = ctxOf(unique('d'), 'client-a');
-    const inputs: TailInput[] = Array.from({ length: 1000 }, (_, i) => ({
+    const inputs: TailSubmission[] = Array.from({ length: 1000 }, (_, i) => ({
       mappedId: `bulk-${i}`,
       tailNumber: `B${String(i).padStart(5, '0')}`,
       registrationNumber: `REG${i}`,
@@ -324,7 +325,7 @@ describeDb.each(KINDS)('the write side (%s)', (kind) => {
 
   it('20 concurrent identical calls create exactly one tail', async () => {
     const ctx = ctxOf(unique('d'), 'client-a');
-    const input: TailInput = { mappedId: 'SAME', tailNumber: 'N-RACE' };
+    const input: TailSubmission = { mappedId: 'SAME', tailNumber: 'N-RACE' };
     const all = await Promise.all(Array.from({ length: 20 }, () => writer.createOrMapMany(ctx, [input])));
     const results = all.map((r) => r.results[0]);
     expect(results.filter((r) => r.outcome === 'created')).toHaveLength(1);
@@ -532,7 +533,7 @@ describeDb.each(KINDS)('the write side (%s)', (kind) => {
   it('two writers (two tail-sync copies) racing on one tail: exactly one created, the rest no action', async () => {
     const other = createWriteSide(store, reservations, ids);
     const ctx = ctxOf(unique('d'), 'client-a');
-    const input: TailInput = { mappedId: 'SAME', tailNumber: 'N-TWO-COPIES' };
+    const input: TailSubmission = { mappedId: 'SAME', tailNumber: 'N-TWO-COPIES' };
     const all = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? writer : other).createOrMapMany(ctx, [input])));
     const results = all.map((r) => r.results[0]);
     expect(results.filter((r) => r.outcome === 'created')).toHaveLength(1);
@@ -715,7 +716,7 @@ describeDb('the write side on a store written one stream at a time (as EventStor
       const slow = new StreamByStreamStore(new PostgresEventStore(ownPool, { schema: db.schema }), { appendDelayMs: 5, concurrency });
       const writer = createWriteSide(slow, new StreamReservations(slow), ids);
       const ctx = { domain: unique('d'), source: 'client-a' };
-      const inputs: TailInput[] = Array.from({ length: 1000 }, (_, i) => ({ mappedId: `m-${i}`, tailNumber: `N${i}` }));
+      const inputs: TailSubmission[] = Array.from({ length: 1000 }, (_, i) => ({ mappedId: `m-${i}`, tailNumber: `N${i}` }));
       const started = performance.now();
       const { results } = await writer.createOrMapMany(ctx, inputs);
       const ms = performance.now() - started;

@@ -1,4 +1,4 @@
-import { DOMAIN_SCHEMA, ISO_8601_DATE_TIME_SCHEMA, JSON_SCHEMA_DRAFT_07, messageSchemaId, UUID_SCHEMA, type JsonSchema } from './json-schema';
+import { DOMAIN_SCHEMA, ISO_8601_DATE_TIME_SCHEMA, JSON_SCHEMA_DRAFT_07, messageSchemaId, UUID_SCHEMA, type JsonSchema } from '../../kafka/json-schema';
 
 /** Version of the `product.risk-assessment-executed` value schema (what producers must send). */
 export const RISK_ASSESSMENT_EXECUTED_SCHEMA_VERSION = '1.0.0';

@@ -1,7 +1,7 @@
 import { Parser } from '@asyncapi/parser';
 import { TOPICS } from '../topics';
 import { asyncApiDocument } from './asyncapi-document';
-import { KAFKA_TOPICS } from './kafka-topics';
+import { KAFKA_TOPICS } from './all-topics';
 
 const ERROR = 0; // DiagnosticSeverity.Error
 

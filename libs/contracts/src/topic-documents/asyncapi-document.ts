@@ -1,7 +1,8 @@
 import { API_VERSION } from '../version';
-import type { JsonSchema } from './json-schema';
-import { KAFKA_TOPICS, type TopicContract } from './kafka-topics';
-import { NAMED_READER_GROUPS, topicPrincipals } from './topic-principals';
+import type { JsonSchema } from '../kafka/json-schema';
+import type { TopicContract } from '../kafka/kafka-topics';
+import { NAMED_READER_GROUPS, topicPrincipals } from '../kafka/topic-principals';
+import { KAFKA_TOPICS } from './all-topics';
 
 const KAFKA_BINDING_VERSION = '0.5.0';
 

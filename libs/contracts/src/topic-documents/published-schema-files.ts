@@ -1,5 +1,6 @@
-import type { JsonSchema } from './json-schema';
-import { KAFKA_TOPICS, type TopicContract } from './kafka-topics';
+import type { JsonSchema } from '../kafka/json-schema';
+import type { TopicContract } from '../kafka/kafka-topics';
+import { KAFKA_TOPICS } from './all-topics';
 
 /** Where the schemas are committed, relative to the repository root. */
 export const SCHEMAS_DIR = 'libs/contracts/schemas';
@@ -21,9 +22,4 @@ export function currentSchemaFiles(topics: readonly TopicContract[] = KAFKA_TOPI
     if (headers) files.push({ path: `${name}/${version}.headers.json`, message: `${name}.headers`, version, schema: headers, topic });
     return files;
   });
-}
-
-/** A schema file's text: stable, so the committed file and the code compare byte for byte. */
-export function schemaFileText(schema: JsonSchema): string {
-  return `${JSON.stringify(schema, null, 2)}\n`;
 }

@@ -1,9 +1,9 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { CreateOrMapOutcome, TailSubmission } from '@tailsync/contracts';
-import type { CallerContext } from '../caller-context';
-import { CreateOrMapUseCase } from '../create-or-map.use-case';
-import { PROJECTION_WAITER, READ_YOUR_WRITES_TIMEOUT_MS, type ProjectionWaiter } from '../tail-ports';
+import type { CreateOrMapOutcome, TailSubmission } from '@tailsync/contracts';
+import type { CallerContext } from '../../application/caller-context';
+import { PROJECTION_WAITER, READ_YOUR_WRITES_TIMEOUT_MS, type ProjectionWaiter } from '../../application/tail-ports';
+import { CreateOrMapUseCase } from './create-or-map.use-case';
 
 /** Create or map tails for one caller, in order and independently (a single PUT is a batch of one). */
 export class CreateOrMapTails extends Command<CreateOrMapOutcome[]> {
@@ -15,6 +15,7 @@ export class CreateOrMapTails extends Command<CreateOrMapOutcome[]> {
   }
 }
 
+/** Decides and stores the tails, then answers once the read model has them (read-your-writes). */
 @CommandHandler(CreateOrMapTails)
 export class CreateOrMapTailsHandler implements ICommandHandler<CreateOrMapTails, CreateOrMapOutcome[]> {
   constructor(
@@ -23,10 +24,7 @@ export class CreateOrMapTailsHandler implements ICommandHandler<CreateOrMapTails
   ) {}
 
   async execute({ context, tails }: CreateOrMapTails): Promise<CreateOrMapOutcome[]> {
-    const { results, checkpoint } = await this.useCase.createOrMapMany(
-      context,
-      tails.map(({ tailId, ...properties }) => ({ ...properties, mappedId: tailId })),
-    );
+    const { results, checkpoint } = await this.useCase.createOrMapMany(context, tails);
     if (checkpoint) await this.projection.waitFor(checkpoint, READ_YOUR_WRITES_TIMEOUT_MS);
     return results;
   }

@@ -1,13 +1,15 @@
-import { deadLetterTopicFor } from '../kafka/dead-letter-topic';
-import { DOMAIN_SCHEMA } from '../kafka/json-schema';
-import type { TopicContract } from '../kafka/kafka-topics';
-import { RISK_ASSESSMENT_EXECUTED_SCHEMA, RISK_ASSESSMENT_EXECUTED_SCHEMA_VERSION } from '../kafka/risk-assessment-executed.schema';
-import { RISK_ASSESSMENT_EXECUTED, TOPICS } from '../topics';
-import type { WebhookEventType } from './webhook-event-type';
+import { deadLetterTopicFor } from '../../kafka/dead-letter-topic';
+import { DOMAIN_SCHEMA } from '../../kafka/json-schema';
+import type { TopicContract } from '../../kafka/kafka-topics';
+import type { WebhookEventType } from '../webhook-event-type';
+import { RISK_ASSESSMENT_EXECUTED_SCHEMA, RISK_ASSESSMENT_EXECUTED_SCHEMA_VERSION } from './risk-assessment-executed.schema';
+
+/** The event type's name: what subscriptions list, callbacks carry as `eventName`. */
+export const RISK_ASSESSMENT_EXECUTED = 'Product.RiskAssessmentExecuted';
 
 export const RISK_ASSESSMENT_EXECUTED_TOPIC: TopicContract = {
   channelId: 'riskAssessmentExecuted',
-  topic: TOPICS.riskAssessmentExecuted,
+  topic: 'product.risk-assessment-executed',
   tailsync: 'receive',
   numPartitions: 6,
   config: {},
@@ -37,6 +39,7 @@ export const RISK_ASSESSMENT_EXECUTED_DLQ_TOPIC = deadLetterTopicFor(RISK_ASSESS
 /** The product's risk assessments (the interface's only event until now). */
 export const RISK_ASSESSMENT_EXECUTED_EVENT: WebhookEventType = {
   name: RISK_ASSESSMENT_EXECUTED,
+  noun: 'risk assessment',
   input: RISK_ASSESSMENT_EXECUTED_TOPIC,
   deadLetters: RISK_ASSESSMENT_EXECUTED_DLQ_TOPIC,
   callback: {

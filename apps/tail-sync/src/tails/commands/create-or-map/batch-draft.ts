@@ -1,11 +1,11 @@
 import { newEventId, type NewEvent, type StreamWrite } from '@tailsync/event-store';
-import { evolveReservation, freeReservation, type Reservation, type ReservationEvent } from '../domain/reservation.events';
-import { tailStreamId } from '../domain/stream-ids';
-import { evolve } from '../domain/tail.decider';
-import type { TailEvent } from '../domain/tail.events';
-import type { TailState } from '../domain/tail.state';
-import { ReservationInFlight, type ReservationChange } from './reservation-store';
-import type { LoadedTail } from './tail-streams';
+import { evolveReservation, freeReservation, type Reservation, type ReservationEvent } from '../../domain/reservation.events';
+import { tailStreamId } from '../../domain/stream-ids';
+import { evolve } from '../../domain/tail.decider';
+import type { TailEvent } from '../../domain/tail.events';
+import type { TailState } from '../../domain/tail.state';
+import { ReservationInFlight, type ReservationChange } from '../../application/reservation-store';
+import type { LoadedTail } from '../../application/tail-streams';
 
 const DRAFT_EVENT_ID = '00000000-0000-0000-0000-000000000000';
 

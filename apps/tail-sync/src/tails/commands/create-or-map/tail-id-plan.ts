@@ -1,4 +1,4 @@
-import type { TailIdAllocator } from './tail-id-allocator';
+import type { TailIdAllocator } from '../../application/tail-id-allocator';
 
 /**
  * The service tail ids one create-or-map batch takes, kept across its retries: decisions never

@@ -1,0 +1,3 @@
+export * from './all-topics';
+export * from './asyncapi-document';
+export * from './published-schema-files';
