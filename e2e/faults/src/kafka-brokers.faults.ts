@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { KAFKA_TOPICS, TOPICS } from '@tailsync/contracts';
+import { KAFKA_TOPICS, RISK_ASSESSMENT_EXECUTED_TOPIC, TOPICS } from '@tailsync/contracts';
 import { cutOff, kraftConfigPaths } from '@tailsync/tools/testing';
 import { Kafka, logLevel } from 'kafkajs';
 import { type FaultStack, runFault, startFaultStack } from './support';
@@ -77,7 +77,7 @@ it('one broker cut off the network for 30 s: the API answers throughout, nothing
     name: 'kafka: one broker cut off for 30 s',
     holdMs: 30_000,
     inject: async () => {
-      const leader = await leaderOf(TOPICS.riskAssessmentExecuted);
+      const leader = await leaderOf(RISK_ASSESSMENT_EXECUTED_TOPIC.topic);
       const broker = stack.brokers.find((b) => b.nodeId === leader)!;
       const cut = cutOff(broker.pid()!, `broker-${leader}`);
       return () => cut.heal();

@@ -5,7 +5,7 @@
  * real receiver of its own. Everything is recorded for the availability report and the invariants.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { TOPICS } from '@tailsync/contracts';
+import { RISK_ASSESSMENT_EXECUTED_TOPIC } from '@tailsync/contracts';
 import { FAILOVER_RETRY, idempotentProducer } from '@tailsync/service-kit';
 import { scripts, WebhookReceiver } from '@tailsync/webhooks/testing';
 import { Kafka, logLevel } from 'kafkajs';
@@ -151,7 +151,7 @@ export async function startSteadyLoad(stack: FaultStack, options: LoadOptions = 
       record.events.push(...events);
       try {
         await producer.send({
-          topic: TOPICS.riskAssessmentExecuted,
+          topic: RISK_ASSESSMENT_EXECUTED_TOPIC.topic,
           acks: -1,
           messages: events.map((e) => ({ key: e.domain, value: JSON.stringify({ eventId: e.eventId, domain: e.domain, occurredAt: new Date(e.sentAt).toISOString(), data: { score: 2 } }) })),
         });
