@@ -23,6 +23,12 @@ const PROBES = {
   dispatcherDomainWiring: ['apps/webhook-dispatcher/src/attempts/domain/probe.ts', '../../wiring/dispatcher-settings'],
   concernBelow: ['apps/webhook-dispatcher/src/scheduling/probe.ts', '../attempts/attempt.runner'],
   specAdapter: ['apps/tail-sync/src/tails/application/probe.spec.ts', '../infrastructure/reservations/postgres-reservations'],
+  useCaseAdapter: ['apps/tail-sync/src/tails/commands/create-or-map/create-or-map.use-case.ts', '../../infrastructure/ids/postgres-tail-id-allocator'],
+  commandEntryPoint: ['apps/tail-sync/src/tails/commands/create-or-map/create-or-map.command.ts', './create-or-map.grpc'],
+  commandPorts: ['apps/tail-sync/src/tails/commands/create-or-map/create-or-map.command.ts', '../../application/tail-ports'],
+  grpcMethodCalls: ['apps/tail-sync/src/tails/commands/create-or-map/create-or-map.grpc.ts', '../../interface/tail-calls'],
+  infrastructureGrpcMethod: ['apps/tail-sync/src/tails/infrastructure/probe.ts', '../commands/create-or-map/create-or-map.grpc'],
+  domainUseCase: ['apps/tail-sync/src/tails/domain/probe.ts', '../commands/create-or-map/create-or-map.use-case'],
 } as const satisfies Record<string, readonly [string, string]>;
 
 type Probe = keyof typeof PROBES;
@@ -68,19 +74,12 @@ describe('the hexagon lint rule', () => {
   });
 
   it("keeps a use-case folder's layers apart: its command and use case are the application, its gRPC method an entry point", () => {
-    const folder = 'apps/tail-sync/src/tails/commands/create-or-map';
-    expect(layerErrors(`${folder}/create-or-map.use-case.ts`, importing('../../infrastructure/ids/postgres-tail-id-allocator'))).toEqual([
-      expect.stringContaining('through its ports'),
-    ]);
-    expect(layerErrors(`${folder}/create-or-map.command.ts`, importing('./create-or-map.grpc'))).toEqual([expect.stringContaining('through its ports')]);
-    expect(layerErrors(`${folder}/create-or-map.command.ts`, importing('../../application/tail-ports'))).toEqual([]);
-    expect(layerErrors(`${folder}/create-or-map.grpc.ts`, importing('../../interface/tail-calls'))).toEqual([]);
-    expect(layerErrors('apps/tail-sync/src/tails/infrastructure/probe.ts', importing('../commands/create-or-map/create-or-map.grpc'))).toEqual([
-      expect.stringContaining('entry points'),
-    ]);
-    expect(layerErrors('apps/tail-sync/src/tails/domain/probe.ts', importing('../commands/create-or-map/create-or-map.use-case'))).toEqual([
-      expect.stringContaining('nothing outside it'),
-    ]);
+    expect(errors.useCaseAdapter).toEqual([expect.stringContaining('through its ports')]);
+    expect(errors.commandEntryPoint).toEqual([expect.stringContaining('through its ports')]);
+    expect(errors.commandPorts).toEqual([]);
+    expect(errors.grpcMethodCalls).toEqual([]);
+    expect(errors.infrastructureGrpcMethod).toEqual([expect.stringContaining('entry points')]);
+    expect(errors.domainUseCase).toEqual([expect.stringContaining('nothing outside it')]);
   });
 
   it('fails a domain source that imports any outer layer, in every app', () => {
