@@ -7,7 +7,7 @@ import { GatewayConfig } from './gateway.config';
 const secrets = {
   admin_token: 'operator-admin-token-of-at-least-32-characters',
   jwt_secret: 'x'.repeat(48),
-  postgres_password: 'operator database/password',
+  postgres_gateway_password: 'gateway database/password',
   service_signing_key: newServiceKeys().SERVICE_SIGNING_KEY,
 };
 
@@ -18,7 +18,7 @@ describe('gateway in docker-compose.yml', () => {
     expect(Object.values(env)).not.toContain(secrets.jwt_secret); // no secret in the container's environment
     const config = loadConfig(GatewayConfig, env);
     expect(config).toMatchObject({ PORT: 3000, ADMIN_TOKEN: secrets.admin_token, JWT_SECRET: secrets.jwt_secret });
-    expect(config.DATABASE_URL).toBe('postgres://tailsync:operator%20database%2Fpassword@postgres:5432/tailsync');
+    expect(config.DATABASE_URL).toBe('postgres://tailsync_gateway:gateway%20database%2Fpassword@postgres:5432/tailsync');
     expect([config.TAIL_SYNC_GRPC_TARGET, config.WEBHOOK_DISPATCHER_GRPC_TARGET]).toEqual(['dns:///tail-sync:50051', 'dns:///webhook-dispatcher:50051']);
   });
 
