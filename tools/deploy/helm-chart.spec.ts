@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { type GrpcTlsFiles, newServiceKeys, readmeSettings } from '@tailsync/service-kit';
-import { builtTool } from '../test/built-tools';
+import { builtTool, TOOL_BUILD_TIMEOUT_MS } from '../test/built-tools';
 import { KUBERNETES_SCHEMAS_ROOT, KUBERNETES_VERSION } from './kubernetes-schemas';
 import { ALERT_RULES } from './monitored-metrics';
 import { ping, withGrpcServer } from '../pki/grpc-tls-probe.test-support';
@@ -111,9 +111,10 @@ const valuesFile = (values: Values): string => {
 
 let helm: string;
 let kubeconform: string;
+// On a new machine the tools may still be building when this file starts: wait as long as a build.
 beforeAll(async () => {
   [helm, kubeconform] = await Promise.all([builtTool('helm'), builtTool('kubeconform')]);
-});
+}, TOOL_BUILD_TIMEOUT_MS);
 
 function run(bin: string, args: string[], input?: string) {
   const result = spawnSync(bin, args, { input, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { PATH: process.env.PATH, HOME: workDir } });

@@ -31,7 +31,7 @@ describe('CHANGELOG.md and the version', () => {
   it('is the release compose pins and the images are labelled with', () => {
     const compose = readFileSync(join(REPO_ROOT, 'docker-compose.yml'), 'utf8');
     const pins = [...compose.matchAll(/\$\{TAILSYNC_VERSION:-([^}]+)\}/g)].map(([, v]) => v);
-    expect(pins.length).toBe(5); // the three images, kafka-init's (tail-sync's) and the build arguments they share
+    expect(pins.length).toBe(7); // the three images, the one-shots on tail-sync's (kafka-init, grpc-certs, postgres-roles) and the build arguments they share
     expect(new Set(pins)).toEqual(new Set([packageVersion()]));
     expect(readFileSync(join(REPO_ROOT, '.env.example'), 'utf8')).toContain(`\nTAILSYNC_VERSION=${packageVersion()}\n`);
   });
