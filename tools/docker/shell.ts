@@ -1,4 +1,5 @@
 import { spawnSync, SpawnSyncOptions } from 'node:child_process';
+import { existsSync } from 'node:fs';
 
 /** Runs a command to completion; throws with the end of its output when it fails. */
 export function run(command: string, args: string[], options: SpawnSyncOptions = {}): string {
@@ -20,4 +21,20 @@ export function aptInstall(packages: string[]): void {
   const waitForLock = ['-o', 'DPkg::Lock::Timeout=600'];
   run('apt-get', [...waitForLock, 'update', '-q'], { env });
   run('apt-get', [...waitForLock, 'install', '-y', '-q', '--no-install-recommends', ...packages], { env });
+}
+
+/**
+ * The executable a Debian package installs at `path`: as root on Debian it is installed when
+ * missing (a new machine has only what the project's own files install); otherwise this throws,
+ * naming the package and what needs it.
+ */
+export function ensureDebianExecutable(path: string, pkg: string, neededFor: string, log: (line: string) => void): string {
+  if (existsSync(path)) return path;
+  if (process.getuid?.() !== 0 || !existsSync('/usr/bin/apt-get')) {
+    throw new Error(`${pkg} is missing: install Debian's \`${pkg}\` package ${neededFor}`);
+  }
+  const t0 = Date.now();
+  aptInstall([pkg]);
+  log(`${pkg} installed in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  return path;
 }

@@ -1,7 +1,4 @@
-import { existsSync } from 'node:fs';
-import { aptInstall } from '../docker/shell';
-
-const INSTALLED = '/usr/sbin/haproxy';
+import { ensureDebianExecutable } from '../docker/shell';
 
 /**
  * Debian's HAProxy, the moving endpoint in front of a replicated PostgreSQL in the failover tests.
@@ -9,14 +6,5 @@ const INSTALLED = '/usr/sbin/haproxy';
  * throws and the test fails.
  */
 export function ensureHaproxy(log: (line: string) => void): string {
-  const given = process.env.HAPROXY_PATH;
-  if (given) return given;
-  if (existsSync(INSTALLED)) return INSTALLED;
-  if (process.getuid?.() !== 0 || !existsSync('/usr/bin/apt-get')) {
-    throw new Error("HAProxy is missing: install Debian's `haproxy` package (or set HAPROXY_PATH) for the PostgreSQL failover tests");
-  }
-  const t0 = Date.now();
-  aptInstall(['haproxy']);
-  log(`haproxy installed in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  return INSTALLED;
+  return process.env.HAPROXY_PATH || ensureDebianExecutable('/usr/sbin/haproxy', 'haproxy', '(or set HAPROXY_PATH) for the PostgreSQL failover tests', log);
 }

@@ -8,6 +8,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensureDebianExecutable } from '../docker/shell';
 import { stopOrphanedBroker } from '../kafka/broker';
 import { startEmbeddedPostgres, stopOrphanedPostgres } from '../postgres/embedded-postgres';
 import { stopOrphanedReplicatedPostgres } from '../postgres/replicated-postgres';
@@ -45,6 +46,8 @@ async function stopLeftovers(): Promise<void> {
 
 async function main(): Promise<number> {
   const started = Date.now();
+  // Docker's package brings iptables, but the compose test's preparations may not have run yet.
+  ensureDebianExecutable('/usr/sbin/iptables', 'iptables', 'for the network cuts of the fault suite', log);
   await stopLeftovers();
   rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(reports, { recursive: true });
