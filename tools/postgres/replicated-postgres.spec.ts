@@ -9,8 +9,9 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { advisoryLockKey, createPool, inTransaction, isDependencyDown, LeaderLock, runMigrations } from '@tailsync/service-kit';
-import { Client, type Pool } from 'pg';
+import type { Pool } from 'pg';
 import createSubscriber from 'pg-listen';
+import { onServer } from './on-server';
 import { type ReplicatedPostgres, startReplicatedPostgres } from './replicated-postgres';
 
 /** Away from the suite's PostgreSQL (15432) and the other specs' servers. */
@@ -29,16 +30,6 @@ async function withReplicatedPostgres(test: (db: ReplicatedPostgres) => Promise<
   } finally {
     await db.stop();
     rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-async function withClient<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end().catch(() => undefined);
   }
 }
 
@@ -101,7 +92,7 @@ describe('a replicated PostgreSQL behind one moving address', () => {
         await load.stop();
         log(`writes resumed within ${resumedMs} ms of the move; ${load.failures.length} writes failed meanwhile`);
 
-        const stored = await withClient(db.url, async (c) => {
+        const stored = await onServer(db.url, async (c) => {
           const recovery = await c.query<{ standby: boolean }>('select pg_is_in_recovery() as standby');
           expect(recovery.rows[0].standby).toBe(false);
           const { rows } = await c.query<{ id: number }>('select id from acknowledged');
@@ -128,7 +119,7 @@ describe('a replicated PostgreSQL behind one moving address', () => {
         await db.moveEndpointToReplica();
         // The dispatcher's LISTEN there fails as "try again" too. (Advisory locks, leadership's,
         // are granted on a standby: they stay exclusive on it, and held through its promotion.)
-        const listenRefused = await withClient(db.url, (c) => c.query('listen pg_failover_spec').then(() => 'listening', (e: unknown) => e));
+        const listenRefused = await onServer(db.url, (c) => c.query('listen pg_failover_spec').then(() => 'listening', (e: unknown) => e));
         const readOnly = () => load.failures.filter((e) => (e as { code?: string }).code === '25006').length;
         await until(30_000, () => readOnly() >= 20);
         await db.promoteReplica();
@@ -171,7 +162,7 @@ describe('a replicated PostgreSQL behind one moving address', () => {
         expect(acquisitions).toBe(2);
         expect(twoLeaders).toBe(0);
         // The leader's lock is on the new primary.
-        const holders = await withClient(db.replicaUrl, (c) =>
+        const holders = await onServer(db.replicaUrl, (c) =>
           c.query(`select 1 from pg_locks where locktype = 'advisory' and granted`).then((r) => r.rowCount),
         );
         expect(holders).toBe(1);
@@ -199,7 +190,7 @@ describe('a replicated PostgreSQL behind one moving address', () => {
         // It reconnects to the standby, where LISTEN is refused.
         await until(30_000, () => errors.some((m) => /LISTEN during recovery/.test(m)));
         await db.promoteReplica();
-        const notify = () => withClient(db.replicaUrl, (c) => c.query(`notify pg_failover_spec, 'after'`));
+        const notify = () => onServer(db.replicaUrl, (c) => c.query(`notify pg_failover_spec, 'after'`));
         const t0 = Date.now();
         while (!received.includes('after') && Date.now() - t0 < 15_000) {
           await notify();

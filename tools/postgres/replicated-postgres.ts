@@ -7,10 +7,10 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Client } from 'pg';
 import { isAlive, waitForExit } from '../process/process-table';
 import { startDatabaseEndpoint, stopOrphanedEndpoint } from './database-endpoint';
 import { startEmbeddedPostgres, startPostgresServer, stopOrphanedPostgres, superuserUrl } from './embedded-postgres';
+import { onServer } from './on-server';
 import { makeStreamingReplica } from './streaming-replica';
 
 export interface ReplicatedPostgresOptions {
@@ -136,16 +136,6 @@ async function synchronousTo(primaryUrl: string, standby: string): Promise<void>
     await client.query(`alter system set synchronous_standby_names = '${standby}'`);
     await client.query('select pg_reload_conf()');
   });
-}
-
-async function onServer<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
 }
 
 /** The pids whose parent is `pid` (PostgreSQL's backends and workers are the postmaster's children). */
