@@ -40,6 +40,7 @@ describe('tools built from Go source (the runner builds them in the background)'
     const path = (first as { path: string }).path;
     expect(spawnSync(path, { encoding: 'utf8' }).stdout).toBe('hello from a built tool\n');
     expect(new GoToolFiles(tool).timing()?.seconds).toBeGreaterThan(0);
+    expect((first as { cpuSeconds: number }).cpuSeconds).toBeGreaterThan(0);
     expect(await buildGoTool(tool, { niceness: 0 })).toEqual({ state: 'cached', path });
   }, 120_000);
 

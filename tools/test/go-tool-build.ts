@@ -2,15 +2,17 @@
  * Builds a Go tool into the machine-wide cache (go-tool-cache.ts), or waits for the process that
  * is already building it, with the flags of go-build-flags.ts.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { findGo } from '../ci/go';
 import { GO_BUILD_ENV, goBuildFlags } from './go-build-flags';
 import { GoToolFiles } from './go-tool-cache';
 import type { GoTool } from './go-tools';
+import { spawnTimed, stopGroup } from './timed-child';
 
-export type BuildOutcome = { state: 'cached'; path: string } | { state: 'built'; path: string; seconds: number } | { state: 'failed'; report: string };
+/** `cpuSeconds`: the CPU the build's compilers and linker used, whatever else ran beside them. */
+export type BuildOutcome = { state: 'cached'; path: string } | { state: 'built'; path: string; seconds: number; cpuSeconds: number } | { state: 'failed'; report: string };
 
 export interface BuildOptions {
   /** Niceness of the build, so that a build beside the suite takes the CPU the suite leaves. */
@@ -24,7 +26,7 @@ const held = new Set<GoToolFiles>();
 
 /** Stops this process's builds and frees their locks (the runner's exit; Go's caches keep the work done). */
 export function stopBuilds(): void {
-  for (const child of running) child.kill('SIGKILL');
+  for (const child of running) stopGroup(child);
   for (const files of held) files.unlock();
 }
 
@@ -55,13 +57,15 @@ async function build(tool: GoTool, files: GoToolFiles, { niceness }: BuildOption
   rmSync(files.staging, { recursive: true, force: true });
   mkdirSync(files.staging, { recursive: true });
   const out = openSync(files.log, 'w');
+  let cpuSeconds = 0;
+  const counted = (cpu: Promise<number>) => cpu.then((seconds) => void (cpuSeconds += seconds));
   try {
     const go = findGo();
     if (!go) throw new Error('Go is not installed (Go 1.24 or later, https://go.dev/dl); the tests that need this tool cannot run');
     const env = { ...process.env, CGO_ENABLED: GO_BUILD_ENV.CGO_ENABLED, GOFLAGS: `${process.env.GOFLAGS ?? ''} ${GO_BUILD_ENV.GOFLAGS}`.trim() };
     const output = join(files.staging, tool.name);
     const flags = goBuildFlags(tool);
-    const step = (args: string[], cwd: string, extraEnv: NodeJS.ProcessEnv = {}) => runLogged(go, args, { cwd, env: { ...env, ...extraEnv }, out, niceness });
+    const step = (args: string[], cwd: string, extraEnv: NodeJS.ProcessEnv = {}) => counted(runLogged(go, args, { cwd, env: { ...env, ...extraEnv }, out, niceness }));
     switch (tool.source.kind) {
       case 'install':
         await step(['install', ...flags, `${tool.pkg}@${tool.version}`], files.staging, { GOBIN: files.staging });
@@ -72,7 +76,7 @@ async function build(tool: GoTool, files: GoToolFiles, { niceness }: BuildOption
       case 'its-module': {
         const listing = join(files.staging, 'module.json');
         const listed = openSync(listing, 'w');
-        await runLogged(go, ['mod', 'download', '-json', `${tool.source.module}@${tool.version}`], { cwd: files.staging, env, out: listed, niceness });
+        await counted(runLogged(go, ['mod', 'download', '-json', `${tool.source.module}@${tool.version}`], { cwd: files.staging, env, out: listed, niceness }));
         closeSync(listed);
         const dir = JSON.parse(readFileSync(listing, 'utf8')).Dir as string;
         rmSync(listing);
@@ -92,8 +96,8 @@ async function build(tool: GoTool, files: GoToolFiles, { niceness }: BuildOption
   const seconds = (Date.now() - t0) / 1000;
   rmSync(files.dir, { recursive: true, force: true });
   renameSync(files.staging, files.dir);
-  files.recordTiming(seconds);
-  return { state: 'built', path: files.binary, seconds };
+  files.recordTiming(seconds, cpuSeconds);
+  return { state: 'built', path: files.binary, seconds, cpuSeconds };
 }
 
 interface RunOptions {
@@ -103,18 +107,16 @@ interface RunOptions {
   niceness: number;
 }
 
-function runLogged(go: string, args: string[], { cwd, env, out, niceness }: RunOptions): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('nice', ['-n', String(niceness), go, ...args], { cwd, env, stdio: ['ignore', out, out] });
-    running.add(child);
-    child.once('error', (error) => {
-      running.delete(child);
-      reject(error);
-    });
-    child.once('exit', (code, signal) => {
-      running.delete(child);
-      if (code === 0) resolve();
-      else reject(new Error(`go ${args[0]} exited with ${signal ?? code}`));
-    });
-  });
+/** Runs one `go` step into the build's log; the CPU-seconds it used. */
+async function runLogged(go: string, args: string[], { cwd, env, out, niceness }: RunOptions): Promise<number> {
+  // Its own process group: stopping the run ends the compilers `go` started too.
+  const { child, exit } = spawnTimed('nice', ['-n', String(niceness), go, ...args], { cwd, env, stdio: ['ignore', out, out], detached: true });
+  running.add(child);
+  try {
+    const { status, cpuSeconds } = await exit;
+    if (status !== 0) throw new Error(`go ${args[0]} exited with ${status ?? 'a signal'}`);
+    return cpuSeconds ?? 0;
+  } finally {
+    running.delete(child);
+  }
 }

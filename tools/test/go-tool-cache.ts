@@ -107,12 +107,12 @@ export class GoToolFiles {
     return existsSync(this.failedFile) ? readFileSync(this.failedFile, 'utf8') : undefined;
   }
 
-  recordTiming(seconds: number): void {
-    writeFileSync(this.timingFile, JSON.stringify({ seconds, builtAt: new Date().toISOString() }));
+  recordTiming(seconds: number, cpuSeconds: number): void {
+    writeFileSync(this.timingFile, JSON.stringify({ seconds, cpuSeconds, builtAt: new Date().toISOString() }));
   }
 
-  /** How long the build that made the binary took. */
-  timing(): { seconds: number; builtAt: string } | undefined {
+  /** How long the build that made the binary took, and the CPU-seconds it used. */
+  timing(): { seconds: number; cpuSeconds?: number; builtAt: string } | undefined {
     return existsSync(this.timingFile) ? JSON.parse(readFileSync(this.timingFile, 'utf8')) : undefined;
   }
 }

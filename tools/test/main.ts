@@ -16,6 +16,7 @@ import { BackgroundToolBuilds, selectedProjects } from './background-tool-builds
 import { TOOL_WAITS_FILE } from './built-tools';
 import { ensureKafkaConsumerPython } from './kafka-consumer-python';
 import { runChild } from './child-run';
+import { spawnTimed } from './timed-child';
 import { closingReport } from './reports';
 import { ensurePythonVenv } from './python-venv';
 import { ensureSchemathesis } from './schemathesis';
@@ -109,27 +110,41 @@ function toolWaits(lanes: SuiteLane[]): string[] {
   });
 }
 
-/** Runs one lane's projects through Nx, one project after another; its status. */
-function runLane(lane: SuiteLane, passOn: string[], env: Record<string, string>): Promise<number | null> {
-  return runChild(process.execPath, [require.resolve('nx/bin/nx'), 'run-many', '-t', 'test', ...lane.nxSelection, '--parallel=1', '--outputStyle=stream', '--skipNxCache', ...passOn], {
-    cwd: REPO_ROOT,
-    stdio: 'inherit',
-    env: {
-      ...process.env,
-      ...env,
-      NX_DAEMON: 'false',
-      NX_NO_CLOUD: 'true',
-      NX_TUI: 'false',
-      TAILSYNC_TEST_REPORTS: join(reports, lane.name),
-      TAILSYNC_TEST_DATA: lane.dataDir,
-    },
-  });
+/** Runs one lane's projects through Nx, one project after another: its status, and the CPU-seconds its Jest runs used. */
+async function runLane(lane: SuiteLane, passOn: string[], env: Record<string, string>): Promise<{ status: number | null; cpuSeconds: number }> {
+  let cpuSeconds = 0;
+  for (const selection of lane.nxRuns) {
+    const { exit } = spawnTimed(process.execPath, [require.resolve('nx/bin/nx'), 'run-many', '-t', 'test', ...selection, '--parallel=1', '--outputStyle=stream', '--skipNxCache', ...passOn], {
+      cwd: REPO_ROOT,
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        ...env,
+        NX_DAEMON: 'false',
+        NX_NO_CLOUD: 'true',
+        NX_TUI: 'false',
+        TAILSYNC_TEST_REPORTS: join(reports, lane.name),
+        TAILSYNC_TEST_DATA: lane.dataDir,
+      },
+    });
+    const { status, cpuSeconds: used } = await exit;
+    cpuSeconds += used ?? 0;
+    if (status !== 0) return { status, cpuSeconds };
+  }
+  return { status: 0, cpuSeconds };
 }
 
 async function main() {
   const phases = new PhaseTimes();
   const args = process.argv.slice(2);
   const builds = BackgroundToolBuilds.start(selectedProjects(args), log);
+  // The builds lead process groups of their own (go-tool-build.ts), which Ctrl-C does not reach.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      builds.stop();
+      process.kill(process.pid, signal);
+    });
+  }
   let exitCode = 1;
   try {
     const checks = process.env.TAILSYNC_SKIP_STATIC_CHECKS === '1' ? Promise.resolve([]) : staticChecks(phases);
@@ -153,15 +168,16 @@ async function main() {
       const suitesStartedAt = Date.now();
       // Not spawnSync: PostgreSQL and Kafka log into pipes this process drains (child-run.ts).
       const run = (lane: SuiteLane, i: number) => phases.time(`lane ${lane.name}`, () => runLane(lane, passOn, { ...infras[i].env, ...localSecrets(lane.dataDir), ...tools }));
-      const statuses = await phases.time('suites', async () => {
+      const ran = await phases.time('suites', async () => {
         if (atOnce === 2) return Promise.all(lanes.map(run));
-        const inTurn: (number | null)[] = [];
+        const inTurn: Awaited<ReturnType<typeof run>>[] = [];
         for (const [i, lane] of lanes.entries()) inTurn.push(await run(lane, i));
         return inTurn;
       });
-      const { text, ok } = closingReport(reports, REPO_ROOT, statuses.every((status) => status === 0) ? 0 : 1, staticFailures.length);
+      const { text, ok } = closingReport(reports, REPO_ROOT, ran.every(({ status }) => status === 0) ? 0 : 1, staticFailures.length);
+      const laneCpu = ran.map(({ cpuSeconds }, i) => `lane ${lanes[i].name}: ${cpuSeconds.toFixed(1)} CPU-seconds (its Jest runs and what they started; not its servers)`);
       const schedule = laneSchedule(reports, lanes.map((lane) => lane.name), suitesStartedAt);
-      for (const line of [...phases.summary(), ...schedule, ...builds.summary(), ...toolWaits(lanes)]) log(line);
+      for (const line of [...phases.summary(), ...schedule, ...laneCpu, ...builds.summary(), ...toolWaits(lanes)]) log(line);
       log(`suite took ${phases.sinceStart().toFixed(1)} s; Kafka ${infras[0].kafkaVersion}, PostgreSQL ${infras[0].postgresVersion}`);
       process.stdout.write(text);
       exitCode = ok ? 0 : 1;

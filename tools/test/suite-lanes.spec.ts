@@ -3,15 +3,15 @@ import { lanesAtOnce, suiteLanes } from './suite-lanes';
 const places = { dataDir: '/repo/.data/test', kafkaPort: 19092, postgresPort: 15432 };
 const plan = (args: string[]) => {
   const { lanes, passOn } = suiteLanes(args, places);
-  return { lanes: lanes.map(({ name, nxSelection, dataDir, kafkaPort, postgresPort }) => ({ name, nxSelection, dataDir, kafkaPort, postgresPort })), passOn };
+  return { lanes: lanes.map(({ name, nxRuns, dataDir, kafkaPort, postgresPort }) => ({ name, nxRuns, dataDir, kafkaPort, postgresPort })), passOn };
 };
 
 describe('the lanes of a test run', () => {
-  it('runs the e2e files in one lane and every other project in the other, each lane on servers of its own', () => {
+  it('runs the e2e files in one lane and every other project in the other (tools, whose tests wait for built tools, last), each lane on servers of its own', () => {
     expect(plan([])).toEqual({
       lanes: [
-        { name: 'e2e', nxSelection: ['--projects=e2e'], dataDir: '/repo/.data/test/e2e', kafkaPort: 19092, postgresPort: 15432 },
-        { name: 'projects', nxSelection: ['--exclude=e2e'], dataDir: '/repo/.data/test/projects', kafkaPort: 19292, postgresPort: 15433 },
+        { name: 'e2e', nxRuns: [['--projects=e2e']], dataDir: '/repo/.data/test/e2e', kafkaPort: 19092, postgresPort: 15432 },
+        { name: 'projects', nxRuns: [['--exclude=e2e,tools'], ['--projects=tools']], dataDir: '/repo/.data/test/projects', kafkaPort: 19292, postgresPort: 15433 },
       ],
       passOn: [],
     });
@@ -19,17 +19,18 @@ describe('the lanes of a test run', () => {
 
   it('starts only the lanes of the projects named, and passes the other arguments on to each', () => {
     expect(plan(['--projects=e2e', '--testPathPatterns=tails', '--testPathPatterns=auth'])).toEqual({
-      lanes: [{ name: 'e2e', nxSelection: ['--projects=e2e'], dataDir: '/repo/.data/test/e2e', kafkaPort: 19092, postgresPort: 15432 }],
+      lanes: [{ name: 'e2e', nxRuns: [['--projects=e2e']], dataDir: '/repo/.data/test/e2e', kafkaPort: 19092, postgresPort: 15432 }],
       passOn: ['--testPathPatterns=tails', '--testPathPatterns=auth'],
     });
     expect(plan(['--projects', 'gateway,tools', '--testPathPatterns=x'])).toEqual({
-      lanes: [{ name: 'projects', nxSelection: ['--projects=gateway,tools'], dataDir: '/repo/.data/test/projects', kafkaPort: 19292, postgresPort: 15433 }],
+      lanes: [{ name: 'projects', nxRuns: [['--projects=gateway'], ['--projects=tools']], dataDir: '/repo/.data/test/projects', kafkaPort: 19292, postgresPort: 15433 }],
       passOn: ['--testPathPatterns=x'],
     });
-    expect(plan(['-p', 'tools,e2e']).lanes.map((lane) => [lane.name, lane.nxSelection])).toEqual([
-      ['e2e', ['--projects=e2e']],
-      ['projects', ['--projects=tools']],
+    expect(plan(['-p', 'tools,e2e']).lanes.map((lane) => [lane.name, lane.nxRuns])).toEqual([
+      ['e2e', [['--projects=e2e']]],
+      ['projects', [['--projects=tools']]],
     ]);
+    expect(plan(['--projects=gateway,contracts']).lanes.map((lane) => lane.nxRuns)).toEqual([[['--projects=gateway,contracts']]]);
   });
 
   it('runs the lanes side by side unless TEST_LANES_AT_ONCE=1 asks for one after another, and refuses any other value', () => {

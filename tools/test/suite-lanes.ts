@@ -8,13 +8,14 @@
  */
 import { join } from 'node:path';
 import { selectedProjects } from './background-tool-builds';
+import { TOOLS_BY_PROJECT } from './go-tools';
 
 export interface SuiteLane {
   name: string;
   /** What it runs, for the run's first lines. */
   runs: string;
-  /** Nx's `run-many` selection of this lane's projects. */
-  nxSelection: string[];
+  /** Nx's `run-many` selections of this lane's projects, run one after another. */
+  nxRuns: string[][];
   /** The lane's servers, logs and pid files (its TAILSYNC_TEST_DATA). */
   dataDir: string;
   kafkaPort: number;
@@ -32,6 +33,11 @@ export interface LanePlaces {
 const E2E = 'e2e';
 /** The other lane's broker ports sit above the e2e lane's (up to three brokers, each two ports) and tools/kafka's cluster test's (+100). */
 const PROJECTS_LANE_KAFKA_OFFSET = 200;
+/**
+ * The other lane's projects whose tests wait for a tool built from Go source run after the rest
+ * of the lane (Nx alone would run them among the others): their builds get the lane's whole time.
+ */
+const TOOL_WAITING_PROJECTS = Object.keys(TOOLS_BY_PROJECT).filter((project) => project !== E2E);
 
 /** Every lane there is, selected or not: a killed earlier run may have left any lane's servers running. */
 export function allLaneDataDirs(places: LanePlaces): string[] {
@@ -44,14 +50,20 @@ export function suiteLanes(args: string[], places: LanePlaces): { lanes: SuiteLa
   const [e2eDir, projectsDir] = allLaneDataDirs(places);
   const lanes: SuiteLane[] = [];
   if (!named || named.includes(E2E)) {
-    lanes.push({ name: E2E, runs: 'the e2e files, one at a time', nxSelection: [`--projects=${E2E}`], dataDir: e2eDir, kafkaPort: places.kafkaPort, postgresPort: places.postgresPort });
+    lanes.push({ name: E2E, runs: 'the e2e files, one at a time', nxRuns: [[`--projects=${E2E}`]], dataDir: e2eDir, kafkaPort: places.kafkaPort, postgresPort: places.postgresPort });
   }
   const others = named?.filter((project) => project !== E2E);
   if (!others || others.length > 0) {
+    const last = TOOL_WAITING_PROJECTS.filter((project) => !others || others.includes(project));
+    const rest = others?.filter((project) => !last.includes(project));
+    const nxRuns: string[][] = [];
+    if (!rest) nxRuns.push([`--exclude=${[E2E, ...last].join(',')}`]);
+    else if (rest.length > 0) nxRuns.push([`--projects=${rest.join(',')}`]);
+    if (last.length > 0) nxRuns.push([`--projects=${last.join(',')}`]);
     lanes.push({
       name: 'projects',
-      runs: others ? others.join(', ') : 'every other project, one after another',
-      nxSelection: others ? [`--projects=${others.join(',')}`] : [`--exclude=${E2E}`],
+      runs: `${[rest ? rest.join(', ') : 'every other project', last.join(', ')].filter(Boolean).join(', then ')}, one after another`,
+      nxRuns,
       dataDir: projectsDir,
       kafkaPort: places.kafkaPort + PROJECTS_LANE_KAFKA_OFFSET,
       postgresPort: places.postgresPort + 1,
