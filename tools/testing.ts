@@ -3,7 +3,7 @@
  * the product does, the Kafka principals' settings, the monitoring files' metric names, the test
  * CA of the broker's TLS runs, the service network's certificates, the launchers' clean-up of
  * servers a killed run left behind, the tools built from Go source, and the Kafka cluster and the
- * replicated PostgreSQL the fault suite starts.
+ * replicated PostgreSQL the fault suite starts (and a connection to one of its servers).
  */
 export { publishRiskAssessments } from './cli/publish-risk-assessment';
 export { principalSettings, readKafkaClients, type KafkaClients } from './kafka/kafka-clients-file';
@@ -19,3 +19,4 @@ export type { KafkaNode } from './kafka/broker';
 export { kraftConfigPaths } from './kafka/kraft-config';
 export { cutOff, type NetworkCut } from './process/network-cut';
 export { startReplicatedPostgres, type ReplicatedPostgres, type FailoverTimes } from './postgres/replicated-postgres';
+export { onServer } from './postgres/on-server';

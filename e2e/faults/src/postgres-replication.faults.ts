@@ -2,28 +2,30 @@
  * PostgreSQL's primary SIGKILLed and its synchronous replica promoted behind one moving address
  * (HAProxy), as a managed database fails over: nothing acknowledged is lost, and the pieces of
  * service-kit that hold PostgreSQL state (the pool, leadership's advisory lock) come back on the
- * new primary by themselves. Its own servers, on ports of their own.
+ * new primary by themselves. Its own servers, on ports of their own; no apps, unlike the other
+ * fault files: what a failover does to each piece the apps rely on, one at a time.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { advisoryLockKey, createPool, inTransaction, isDependencyDown, LeaderLock, runMigrations } from '@tailsync/service-kit';
 import type { Pool } from 'pg';
 import createSubscriber from 'pg-listen';
-import { onServer } from './on-server';
-import { type ReplicatedPostgres, startReplicatedPostgres } from './replicated-postgres';
+import { onServer, type ReplicatedPostgres, startReplicatedPostgres } from '@tailsync/tools/testing';
+import { faultsDataDir } from './support/fault-stack';
 
-/** Away from the suite's PostgreSQL (15432) and the other specs' servers. */
-const PORT = 15540;
-const dataDir = join(process.env.TAILSYNC_TEST_DATA ?? tmpdir(), `pg-failover-${randomUUID().slice(0, 8)}`);
+/** The fault suite's ports (24000-24499), after postgres-failover.faults.ts's: the endpoint, then the primary and the replica. */
+const PORT = 24450;
+/** The migration files of one test. */
+const dataDir = join(faultsDataDir(), 'postgres-replication');
 
 const log = (line: string) => console.log(`[pg-failover] ${line}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A new primary, replica and endpoint for one test (a failover uses its replica up). */
 async function withReplicatedPostgres(test: (db: ReplicatedPostgres) => Promise<void>): Promise<void> {
-  const dir = join(dataDir, randomUUID().slice(0, 8));
+  // Straight under the suite's data: a killed run's servers are stopped there by the next (tools/test/faults.ts).
+  const dir = join(faultsDataDir(), `postgres-replication-${randomUUID().slice(0, 8)}`);
   const db = await startReplicatedPostgres({ dataDir: dir, port: PORT, database: 'failover', log });
   try {
     await test(db);
