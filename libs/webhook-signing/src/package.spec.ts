@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ConsumerTypeCheck } from './testing/consumer-type-check';
 
 /**
  * The npm package as an integrator gets it: `npm pack` (which builds it), installed from the
@@ -17,6 +18,7 @@ const run = (cmd: string, args: string[], cwd: string) => execFileSync(cmd, args
 describe('the packed @tailsync/webhooks in an empty project', () => {
   const work = mkdtempSync(join(tmpdir(), 'tailsync-webhooks-pack-'));
   const project = join(work, 'consumer');
+  const typeCheck = new ConsumerTypeCheck(project, join(project, 'node_modules', '@tailsync', 'webhooks'));
   let packed: { filename: string; size: number; unpackedSize: number; files: { path: string }[] };
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -69,17 +71,11 @@ describe('the packed @tailsync/webhooks in an empty project', () => {
     ['node16', { module: 'node16', moduleResolution: 'node16' }, ['consumer.cts', 'consumer.mts']],
     ['nodenext', { module: 'nodenext', moduleResolution: 'nodenext' }, ['consumer.cts', 'consumer.mts']],
     ['bundler', { module: 'preserve', moduleResolution: 'bundler' }, ['consumer.ts']],
-  ])('type-checks a consumer under %s resolution', (name, options, files) => {
+  ])('type-checks a consumer under %s resolution', (_name, options, files) => {
     linkFrameworks();
     for (const file of ['consumer.cts', 'consumer.mts']) cpSync(join(__dirname, 'testing', 'consumer', file), join(project, file));
     cpSync(join(__dirname, 'testing', 'consumer', 'consumer.cts'), join(project, 'consumer.ts'));
-    writeFileSync(join(project, `tsconfig.${name}.json`), JSON.stringify({
-      compilerOptions: { ...options, target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: ['node'], experimentalDecorators: true },
-      files,
-    }));
-    const tsc = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', `tsconfig.${name}.json`], { cwd: project, encoding: 'utf8' });
-    expect(tsc.stdout + tsc.stderr).toBe('');
-    expect(tsc.status).toBe(0);
+    expect(typeCheck.report({ ...options, target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: ['node'], experimentalDecorators: true }, files)).toBe('');
   });
 
   it('is clean under arethetypeswrong (every entry, every resolution)', () => {
