@@ -3,7 +3,7 @@
  * The supervisor uses these to tell a server left behind by a killed run from an unrelated
  * process that reused its pid, and from a server another live run owns.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** True while `pid` runs; a zombie (dead, not yet reaped by its new parent) counts as gone. */
 export function isAlive(pid: number): boolean {
@@ -19,6 +19,25 @@ export function isAlive(pid: number): boolean {
   } catch {
     return true; // no /proc: trust kill(0)
   }
+}
+
+/** The pids of the processes of a process group (none without /proc). */
+export function groupMembers(pgid: number): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return [];
+  }
+  return entries.map(Number).filter((pid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // After the command's name (in parentheses): state, ppid, pgrp.
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) === pgid;
+    } catch {
+      return false; // gone meanwhile
+    }
+  });
 }
 
 /** Its arguments joined by spaces; undefined when it does not run (or there is no /proc). */

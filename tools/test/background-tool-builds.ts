@@ -4,7 +4,8 @@
  * (built-tools.ts). The e2e lane's tool (Jaeger) builds first, at normal priority: that lane is
  * the run's longest, its tracing test comes near its end, and a niced build beside two lanes
  * finished long after it (1,146 s, 271 s of waiting, on a new machine). The others build after
- * it at a lower priority, taking the CPU the suite leaves: their tests end the other, shorter lane.
+ * it at a lower priority, taking the CPU the suite leaves: their tests end the other, shorter lane,
+ * and a test that starts waiting for one raises it to normal priority (go-tool-build.ts).
  */
 import { buildGoTool, stopBuilds, type BuildOutcome } from './go-tool-build';
 import { GO_TOOLS, TOOLS_BY_PROJECT, type GoTool } from './go-tools';

@@ -1,10 +1,11 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildGoTool } from './go-tool-build';
 import { GoToolFiles } from './go-tool-cache';
 import type { GoTool } from './go-tools';
+import { groupMembers } from '../process/process-table';
 
 /** A module of ours holding one `main` package, built as the runner builds Jaeger. */
 function localTool(dir: string, name: string, main: string, files: Record<string, string> = {}): GoTool {
@@ -79,4 +80,31 @@ describe('tools built from Go source (the runner builds them in the background)'
     expect((await buildGoTool(tool, { niceness: 0 })).state).toBe('built');
     expect(existsSync(`${files.dir}.lock`)).toBe(false);
   }, 120_000);
+
+  it('raises a niced build another process runs to the priority of a caller waiting for it', async () => {
+    const tool = localTool(work, 'hello', HELLO);
+    const files = new GoToolFiles(tool);
+    // Another process's build at nice 10 (a shell and its child in a group of their own), holding the lock.
+    const builder = spawn('nice', ['-n', '10', 'sh', '-c', 'sleep 60 & wait'], { detached: true, stdio: 'ignore' });
+    const pgid = builder.pid!;
+    try {
+      mkdirSync(`${files.dir}.lock`, { recursive: true });
+      writeFileSync(join(`${files.dir}.lock`, 'pid'), String(pgid));
+      files.recordStepGroup(pgid);
+      for (let i = 0; i < 50 && groupMembers(pgid).length < 2; i++) await new Promise((r) => setTimeout(r, 100));
+      const waiter = buildGoTool(tool, { niceness: 0 });
+      for (let i = 0; i < 50 && groupMembers(pgid).some((pid) => getPriority(pid) !== 0); i++) await new Promise((r) => setTimeout(r, 100));
+      // Lowering a niceness needs root; otherwise the build goes on as it was.
+      expect(groupMembers(pgid).map((pid) => getPriority(pid))).toEqual(process.getuid?.() === 0 ? [0, 0] : [10, 10]);
+      // The build's later steps run no nicer than the waiter asked.
+      expect(files.askedNiceness()).toBe(0);
+      // The other build ends: the waiter finds the tool built.
+      mkdirSync(files.dir, { recursive: true });
+      writeFileSync(files.binary, '');
+      files.unlock();
+      expect(await waiter).toEqual({ state: 'cached', path: files.binary });
+    } finally {
+      process.kill(-pgid, 'SIGKILL');
+    }
+  }, 60_000);
 });

@@ -8,7 +8,8 @@
  * (go-build-flags.ts): a change of flags or tags builds it again.
  *
  * Several processes may want one tool at once (the runner's background build, a test that needs
- * it): a lock directory names the building process, a `.failed` file keeps a failed build's last
+ * it): a lock directory names the building process and its running step's process group (which a
+ * waiter at a higher priority raises to its own), a `.failed` file keeps a failed build's last
  * lines for whoever waits.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -71,6 +72,33 @@ export class GoToolFiles {
     }
     writeFileSync(join(this.lockDir, 'pid'), String(process.pid));
     return true;
+  }
+
+  /** The process group of the build step running now (go-tool-build.ts starts each in its own). */
+  recordStepGroup(pgid: number): void {
+    writeFileSync(join(this.lockDir, 'group'), String(pgid));
+  }
+
+  stepGroup(): number | undefined {
+    return this.readNumber(join(this.lockDir, 'group'));
+  }
+
+  /** A waiter's niceness: the build's later steps run no nicer than the lowest asked. */
+  askNiceness(niceness: number): void {
+    const asked = this.askedNiceness();
+    if (asked === undefined || niceness < asked) writeFileSync(join(this.lockDir, 'niceness'), String(niceness));
+  }
+
+  askedNiceness(): number | undefined {
+    return this.readNumber(join(this.lockDir, 'niceness'));
+  }
+
+  private readNumber(file: string): number | undefined {
+    try {
+      return Number(readFileSync(file, 'utf8'));
+    } catch {
+      return undefined;
+    }
   }
 
   unlock(): void {
