@@ -85,6 +85,39 @@ describe('backfill jobs (real Kafka, real PostgreSQL, several dispatcher copies)
     await b.get(BackfillWorker).stop();
   });
 
+  it('stores a long backfill at most WEBHOOK_BACKFILL_AHEAD_SECONDS ahead of its pace, and the rest as its deliveries come due', async () => {
+    // 1,000 deliveries at 200/s span 5 s: the job may store 1 s of them ahead, then waits.
+    const f = await copy('f', { WEBHOOK_RECOVERY_PER_SECOND: '200', WEBHOOK_BACKFILL_AHEAD_SECONDS: '1' });
+    const domain = await withEvents(f, 1000);
+    const id = await queued(f, domain);
+    let furthestMs = 0;
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        const { rows } = await db.pool.query<{ ahead_ms: number | null }>(
+          `select extract(epoch from max(next_attempt_at) - clock_timestamp()) * 1000 as ahead_ms from webhook_deliveries where backfill_id = $1`,
+          [id],
+        );
+        furthestMs = Math.max(furthestMs, Number(rows[0].ahead_ms ?? 0));
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
+    f.get(BackfillWorker).start();
+    await eventually(async () => (await job(id)).state === 'done', 30_000);
+    sampling = false;
+    await sampler;
+    // 1 s ahead, plus the page (10 deliveries, 50 ms) that crossed it.
+    expect(furthestMs).toBeGreaterThan(500);
+    expect(furthestMs).toBeLessThanOrEqual(1_100);
+    expect(await backfilled(id)).toEqual({ n: '1000', distinct_events: '1000' });
+    const { rows } = await db.pool.query<{ span_ms: number }>(
+      `select extract(epoch from max(next_attempt_at) - min(next_attempt_at)) * 1000 as span_ms from webhook_deliveries where backfill_id = $1`,
+      [id],
+    );
+    expect(Number(rows[0].span_ms)).toBeGreaterThanOrEqual(4_994); // never faster than one every 5 ms
+    await f.get(BackfillWorker).stop();
+  });
+
   it('takes over a job whose copy died (its lease ran out) and finishes it', async () => {
     const c = await copy('c');
     const domain = await withEvents(c, 30);

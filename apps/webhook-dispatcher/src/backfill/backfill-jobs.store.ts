@@ -34,6 +34,18 @@ export const backfillView = (row: JobRow): BackfillView => ({
 /** What a page's commit found: the job goes on, or it was cancelled (or taken over) meanwhile and stops. */
 export type PageOutcome = 'continue' | 'stop';
 
+/** A stored page's outcome, or 'ahead': its deliveries now run further ahead of their pace than the job may store. */
+export type StoredPage = PageOutcome | 'ahead';
+
+/** The job a copy stores pages for: its lease, the pace of its deliveries, and how far ahead of it it may store. */
+export interface PagedJob {
+  id: string;
+  owner: string;
+  leaseMs: number;
+  perSecond: number;
+  aheadMs: number;
+}
+
 /**
  * The backfill jobs table (`webhook_backfills`): queued one per domain, claimed by a copy with a
  * lease under a cap across all copies, checkpointed page by page with the page's deliveries.
@@ -116,13 +128,10 @@ export class BackfillJobs {
   /**
    * Stores one page: its events that have no delivery, paced at `perSecond` after the job's last
    * ones, with the job's new checkpoint and counts and a renewed lease, in one transaction. When the
-   * job is no longer this owner's running job (cancelled, or taken over), nothing is stored.
+   * job is no longer this owner's running job (cancelled, or taken over), nothing is stored;
+   * 'ahead' when its last delivery is now due more than `aheadMs` from now.
    */
-  async storePage(
-    job: { id: string; owner: string; leaseMs: number; perSecond: number },
-    events: NewDelivery[],
-    checkpoint: BackfillCheckpoint,
-  ): Promise<PageOutcome> {
+  async storePage(job: PagedJob, events: NewDelivery[], checkpoint: BackfillCheckpoint): Promise<StoredPage> {
     return inTransaction(this.pool, async (client) => {
       const held = await client.query<{ paced_from: Date }>(
         `select greatest(now(), coalesce(paced_until, now())) as paced_from from webhook_backfills
@@ -131,15 +140,16 @@ export class BackfillJobs {
       );
       if (!held.rows[0]) return 'stop';
       const stored = await this.deliveries.insertBackfill(events, job.perSecond, job.id, held.rows[0].paced_from, client);
-      await client.query(
+      const { rows } = await client.query<{ ahead: boolean }>(
         `update webhook_backfills
             set checkpoint = $3, events_found = events_found + $4, events_stored = events_stored + $5,
                 paced_until = $6::timestamptz + make_interval(secs => $5::float8 / $7),
                 lease_until = now() + make_interval(secs => $8::float8 / 1000)
-          where id = $1 and lease_owner = $2`,
-        [job.id, job.owner, JSON.stringify(checkpoint), events.length, stored, held.rows[0].paced_from, job.perSecond, job.leaseMs],
+          where id = $1 and lease_owner = $2
+          returning paced_until > now() + make_interval(secs => $9::float8 / 1000) as ahead`,
+        [job.id, job.owner, JSON.stringify(checkpoint), events.length, stored, held.rows[0].paced_from, job.perSecond, job.leaseMs, job.aheadMs],
       );
-      return 'continue';
+      return rows[0].ahead ? 'ahead' : 'continue';
     });
   }
 
@@ -158,6 +168,18 @@ export class BackfillJobs {
       `update webhook_backfills set state = $3, error = $4, finished_at = clock_timestamp(), lease_owner = null, lease_until = null
         where id = $1 and lease_owner = $2 and state = 'running'`,
       [id, owner, state, error ?? null],
+    );
+  }
+
+  /**
+   * Gives the job back until its deliveries are due within `resumeMs`: it keeps its place under the
+   * cap (its lease runs until then), and the first copy to claim it after resumes from its checkpoint.
+   */
+  async pause(id: string, owner: string, resumeMs: number): Promise<void> {
+    await this.pool.query(
+      `update webhook_backfills set lease_owner = null, lease_until = paced_until - make_interval(secs => $3::float8 / 1000)
+        where id = $1 and lease_owner = $2 and state = 'running'`,
+      [id, owner, resumeMs],
     );
   }
 

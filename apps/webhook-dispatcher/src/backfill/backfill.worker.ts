@@ -16,6 +16,8 @@ export interface BackfillWorkerOptions {
   pageSize: number;
   /** Deliveries per second per domain (WEBHOOK_RECOVERY_PER_SECOND). */
   perSecond: number;
+  /** How far ahead of their pace a job's deliveries may be stored (WEBHOOK_BACKFILL_AHEAD_SECONDS). */
+  aheadMs: number;
   /** How often a copy looks for a job to claim. */
   pollMs: number;
   eventTypes: readonly WebhookEventType[];
@@ -23,10 +25,14 @@ export interface BackfillWorkerOptions {
   onStored: () => void;
 }
 
+/** How a job's read ended: all of it read, stopped (cancelled, taken over, the copy stopping), or paused ahead of its pace. */
+type JobReadOutcome = 'read' | 'stopped' | 'ahead';
+
 /**
  * Runs backfill jobs: claims one when fewer than `concurrency` run across every copy, reads each
  * input topic's stretch page by page, and stores each page with its checkpoint. Cancelling (or
  * another copy taking the job over) is seen at the next page; a copy that stops gives its jobs back.
+ * A job whose deliveries run `aheadMs` ahead of their pace pauses until half of that is left.
  */
 export class BackfillWorker {
   private readonly logger = new Logger('BackfillWorker');
@@ -85,6 +91,7 @@ export class BackfillWorker {
     try {
       const outcome = await this.readAll(job, stopped);
       if (outcome === 'read') await this.jobs.finish(job.id, owner, 'done');
+      else if (outcome === 'ahead') await this.jobs.pause(job.id, owner, this.options.aheadMs / 2);
       else if (signal.aborted) await this.jobs.release(job.id, owner);
     } catch (error) {
       const reason = error instanceof TopicUnreadable ? error.message : 'The backfill failed.';
@@ -95,9 +102,11 @@ export class BackfillWorker {
     }
   }
 
-  private async readAll(job: ClaimedBackfill, signal: AbortSignal): Promise<'read' | 'stopped'> {
+  private async readAll(job: ClaimedBackfill, signal: AbortSignal): Promise<JobReadOutcome> {
     const checkpoint: BackfillCheckpoint = { ...job.checkpoint };
-    const store = { id: job.id, owner: this.options.owner, leaseMs: this.options.leaseMs, perSecond: this.options.perSecond };
+    const { owner, leaseMs, perSecond, aheadMs } = this.options;
+    const store = { id: job.id, owner, leaseMs, perSecond, aheadMs };
+    let ahead = false;
     for (const type of this.options.eventTypes) {
       const { topic } = type.input;
       checkpoint[topic] ??= await this.rereader.stretch(type, job.domain, job.since);
@@ -105,9 +114,10 @@ export class BackfillWorker {
         checkpoint[topic] = { ...checkpoint[topic], next };
         const page = await this.jobs.storePage(store, events, checkpoint);
         if (events.length > 0) this.options.onStored();
-        return page;
+        ahead = page === 'ahead';
+        return page === 'continue' ? 'continue' : 'stop';
       });
-      if (outcome === 'stopped') return 'stopped';
+      if (outcome === 'stopped') return ahead ? 'ahead' : 'stopped';
     }
     return 'read';
   }

@@ -134,6 +134,16 @@ export class WebhookDispatcherConfig extends CalledServiceConfig {
   @Max(100)
   WEBHOOK_BACKFILL_CONCURRENCY: number = 2;
 
+  /**
+   * A backfill job stores its deliveries at most this far ahead of their pace, then waits until
+   * half of that is left: a long backfill keeps a bounded stretch in the database, and its writes
+   * follow its deliveries instead of competing with every domain's at once (fractions allowed, for tests).
+   */
+  @IsNumber()
+  @Min(0.5)
+  @Max(3600)
+  WEBHOOK_BACKFILL_AHEAD_SECONDS: number = 60;
+
   /** A backfill job whose copy has not renewed its lease for this long (it died) is resumed by another copy (fractions allowed, for tests). */
   @IsNumber()
   @Min(0.5)

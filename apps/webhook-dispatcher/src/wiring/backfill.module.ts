@@ -36,6 +36,7 @@ const CLAIM_POLL_MS = 1_000;
           leaseMs: config.WEBHOOK_BACKFILL_LEASE_SECONDS * 1000,
           pageSize: settings.backfillPageSize ?? PAGE_SIZE,
           perSecond: config.WEBHOOK_RECOVERY_PER_SECOND,
+          aheadMs: config.WEBHOOK_BACKFILL_AHEAD_SECONDS * 1000,
           pollMs: settings.backfillPollMs ?? CLAIM_POLL_MS,
           eventTypes,
           onStored: () => scheduler.wake(),
