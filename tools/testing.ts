@@ -19,3 +19,4 @@ export type { KafkaNode } from './kafka/broker';
 export { kraftConfigPaths } from './kafka/kraft-config';
 export { cutOff, type NetworkCut } from './process/network-cut';
 export { startReplicatedPostgres, type ReplicatedPostgres, type FailoverTimes } from './postgres/replicated-postgres';
+export { startDatabaseEndpoint, type DatabaseEndpoint } from './postgres/database-endpoint';
