@@ -20,3 +20,4 @@ export { kraftConfigPaths } from './kafka/kraft-config';
 export { cutOff, type NetworkCut } from './process/network-cut';
 export { startReplicatedPostgres, type ReplicatedPostgres, type FailoverTimes } from './postgres/replicated-postgres';
 export { onServer } from './postgres/on-server';
+export { startDatabaseEndpoint, type DatabaseEndpoint } from './postgres/database-endpoint';

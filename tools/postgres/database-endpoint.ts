@@ -17,6 +17,11 @@ export interface DatabaseEndpointOptions {
   port: number;
   /** The port on 127.0.0.1 it forwards to at first. */
   targetPort: number;
+  /**
+   * How long a connection may carry nothing before the endpoint closes it (HAProxy's `timeout
+   * client` and `timeout server`); default 24 h. A managed endpoint's is often minutes.
+   */
+  idleTimeoutMs?: number;
   log: (line: string) => void;
 }
 
@@ -28,13 +33,14 @@ export interface DatabaseEndpoint {
 }
 
 const BACKEND = 'database/primary';
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 export async function startDatabaseEndpoint(opts: DatabaseEndpointOptions): Promise<DatabaseEndpoint> {
   const dir = resolve(opts.dir);
   mkdirSync(dir, { recursive: true });
   const config = join(dir, 'haproxy.cfg');
   const socket = join(dir, 'admin.sock');
-  writeFileSync(config, haproxyConfig(opts.port, opts.targetPort, socket));
+  writeFileSync(config, haproxyConfig(opts.port, opts.targetPort, socket, opts.idleTimeoutMs ?? DAY_MS));
   const record = endpointRecord(dir, `HAProxy on 127.0.0.1:${opts.port}`);
   await stopStaleProcess(record);
   const server = await startSupervisedProcess({
@@ -73,12 +79,13 @@ function endpointRecord(dir: string, name = 'HAProxy'): ProcessRecord {
 }
 
 /**
- * TCP passthrough with no idle time-out of its own (24 h): the apps' LISTEN and leadership
- * sessions sit idle for long stretches, and a time-out here would be a fault of its own. No
+ * TCP passthrough, by default with no idle time-out of its own (24 h): the apps' LISTEN and
+ * leadership sessions sit idle for long stretches, and a short one is a fault of its own (one
+ * test sets it on purpose). No
  * retries: a connection to a dead server fails at once, as one to an endpoint's stale address
  * does, instead of HAProxy retrying it for 3 s (one try a second) and hiding how the apps retry.
  */
-function haproxyConfig(port: number, targetPort: number, socket: string): string {
+function haproxyConfig(port: number, targetPort: number, socket: string, idleTimeoutMs: number): string {
   return `global
   stats socket ${socket} mode 600 level admin
   log stdout format raw local0 info
@@ -89,8 +96,8 @@ defaults
   option tcplog
   timeout connect 1s
   retries 0
-  timeout client 24h
-  timeout server 24h
+  timeout client ${idleTimeoutMs}ms
+  timeout server ${idleTimeoutMs}ms
 
 frontend database
   bind 127.0.0.1:${port}

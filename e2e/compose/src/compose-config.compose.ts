@@ -95,3 +95,30 @@ describe('the `tracing` profile', () => {
     }
   });
 });
+
+describe('docker-compose.kafka-cluster.yml', () => {
+  const merged = composeConfig(['docker-compose.yml', 'docker-compose.kafka-cluster.yml']);
+  const nodes = ['kafka', 'kafka-2', 'kafka-3'];
+  const envOf = (service: string) => (merged.services[service].environment ?? {}) as Record<string, string>;
+
+  it('runs three KRaft nodes of one cluster, each with its own id, storage, names and published port', () => {
+    const voters = '1@kafka:9093,2@kafka-2:9093,3@kafka-3:9093';
+    for (const [i, node] of nodes.entries()) {
+      expect(envOf(node)).toMatchObject({ KAFKA_NODE_ID: String(i + 1), KAFKA_PROCESS_ROLES: 'broker,controller', KAFKA_CONTROLLER_QUORUM_VOTERS: voters, CLUSTER_ID: envOf('kafka').CLUSTER_ID });
+      expect(envOf(node).KAFKA_ADVERTISED_LISTENERS).toBe(`INTERNAL://${node}:9092,EXTERNAL://localhost:${9094 + i}`);
+      const ports = merged.services[node].ports as unknown as { published: string; target: number; host_ip: string }[];
+      expect(ports).toEqual([expect.objectContaining({ host_ip: '127.0.0.1', published: String(9094 + i), target: 9094 })]);
+      const volumes = (merged.services[node].volumes as unknown as { source: string; target: string }[]).filter((v) => v.target === '/var/lib/kafka/data');
+      expect(volumes.map((v) => v.source)).toEqual([i === 0 ? 'kafka-data' : `${node}-data`]);
+    }
+  });
+
+  it("gives tailsync's topics 3 replicas and min.insync.replicas 2, Kafka's own topics 3 replicas, and every client all three nodes", () => {
+    for (const node of nodes) {
+      expect(envOf(node)).toMatchObject({ KAFKA_DEFAULT_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2', KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR: '3', KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR: '3' });
+    }
+    expect(envOf('kafka-init')).toMatchObject({ KAFKA_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2' });
+    expect(Object.keys(merged.services['kafka-init'].depends_on ?? {}).sort()).toEqual(nodes);
+    for (const client of ['kafka-init', 'tail-sync', 'webhook-dispatcher']) expect(envOf(client).KAFKA_BROKERS).toBe('kafka:9092,kafka-2:9092,kafka-3:9092');
+  });
+});

