@@ -7,7 +7,8 @@ import { credentials, loadPackageDefinition, Metadata, Server, ServerCredentials
 import { loadSync } from '@grpc/proto-loader';
 import type { TailEventMessage, WebhookSubscriptionEvent } from '@tailsync/contracts';
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { api, newServiceAccount } from './support/accounts';
 import { collect } from './support/kafka';
@@ -140,9 +141,12 @@ describe('the services over gRPC, called by a raw client that is not the gateway
 
 describe('the key pair rotating one copy at a time', () => {
   const nextKey = generateKeyPairSync('ed25519').privateKey;
+  const KEY_FILE_GATEWAY = 13028;
   let copy: AppProcess | undefined;
+  let gateway: AppProcess | undefined;
 
   afterAll(async () => {
+    await gateway?.stop();
     await copy?.stop();
   });
 
@@ -165,6 +169,71 @@ describe('the key pair rotating one copy at a time', () => {
     const refused = await call(listsCurrent, 'GetTail', { tailId: 'x' }, jws(claims(), nextKey));
     expect(refused.error?.code).toBe(status.UNAUTHENTICATED);
     expect(refused.error?.details).toMatch(/kid/);
+  });
+
+  it('moves to the next pair without a restart: the service reads SERVICE_VERIFY_KEY_FILE again, the gateway SERVICE_SIGNING_KEY_FILE', async () => {
+    await copy?.stop();
+    const dir = mkdtempSync(join(process.env.TAILSYNC_TEST_DATA ?? tmpdir(), 'service-keys-'));
+    const verifyFile = join(dir, 'service_verify_key');
+    const signingFile = join(dir, 'service_signing_key');
+    writeFileSync(verifyFile, pemOf(gatewayKey()));
+    writeFileSync(signingFile, process.env.SERVICE_SIGNING_KEY as string);
+    // Both read their key from a file, as compose and the chart give it; nothing in the environment.
+    copy = startApp('tail-sync', 'tail-sync-key-file', {
+      TAIL_SYNC_HTTP_PORT: '13012',
+      TAIL_SYNC_GRPC_PORT: String(E2E_GRPC_PORTS['tail-sync'][1]),
+      SERVICE_VERIFY_KEY: '',
+      SERVICE_VERIFY_KEY_FILE: verifyFile,
+    });
+    gateway = startApp('gateway', 'gateway-key-file', {
+      PORT: String(KEY_FILE_GATEWAY),
+      TAIL_SYNC_GRPC_TARGET: `ipv4:127.0.0.1:${E2E_GRPC_PORTS['tail-sync'][1]}`,
+      SERVICE_SIGNING_KEY: '',
+      SERVICE_SIGNING_KEY_FILE: signingFile,
+    });
+    await waitForHttp(`http://127.0.0.1:${KEY_FILE_GATEWAY}/health/ready`, 90_000, [copy, gateway]);
+    const account = await newServiceAccount();
+    let written = 0;
+    const putThroughGateway = async () => {
+      const res = await fetch(`http://127.0.0.1:${KEY_FILE_GATEWAY}/Tails`, {
+        method: 'PUT',
+        headers: { Authorization: `Bearer ${account.token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ tailId: `rotating-${written}`, tailNumber: `R${written++}` }),
+      });
+      return res.status;
+    };
+    const [current, next] = [thumbprint(gatewayKey()), thumbprint(nextKey)];
+    expect(await putThroughGateway()).toBe(201);
+    // The token bytes the service verified before: cached, until the key that signed them goes.
+    const cachedCurrent = jws(claims(), gatewayKey());
+    const onCopy = rawClient('TailSync', E2E_GRPC_PORTS['tail-sync'][1]);
+    expect((await call(onCopy, 'GetTail', { tailId: 'x' }, cachedCurrent)).error).toBeNull();
+
+    // 1. The next public key beside the current one: the service trusts both.
+    writeFileSync(verifyFile, `${pemOf(gatewayKey())}${pemOf(nextKey)}`);
+    await untilLogged('tail-sync-key-file', 'SERVICE_VERIFY_KEY read again', [current, next]);
+    expect((await call(onCopy, 'GetTail', { tailId: 'x' }, jws(claims(), nextKey))).error).toBeNull();
+    expect(await putThroughGateway()).toBe(201);
+    // 2. The gateway signs with the next key.
+    writeFileSync(signingFile, nextKey.export({ type: 'pkcs8', format: 'pem' }).toString());
+    await untilLogged('gateway-key-file', 'SERVICE_SIGNING_KEY read again', [next]);
+    expect(await putThroughGateway()).toBe(201);
+    // 3. The current key removed: the gateway's calls still land (signed with the next key), the
+    // service refuses the current key, even the bytes it had verified and kept.
+    writeFileSync(verifyFile, pemOf(nextKey));
+    await untilLogged('tail-sync-key-file', 'SERVICE_VERIFY_KEY read again', [next], [current]);
+    expect(await putThroughGateway()).toBe(201);
+    const refused = await call(onCopy, 'GetTail', { tailId: 'x' }, cachedCurrent);
+    expect([refused.error?.code, refused.error?.details]).toEqual([status.UNAUTHENTICATED, expect.stringMatching(/kid/)]);
+
+    // A file that holds no key (half written, a mistake) changes nothing: the key in use stays, and the log says so.
+    writeFileSync(verifyFile, '-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEA');
+    await untilLogged('tail-sync-key-file', 'SERVICE_VERIFY_KEY read again from', [], [], 'cannot be used');
+    expect(await putThroughGateway()).toBe(201);
+    // No key material in any of these lines (every Ed25519 PEM's base64 starts with MCow or MC4C).
+    const lines = logLines('tail-sync-key-file').concat(logLines('gateway-key-file')).filter((line) => line.includes('_KEY'));
+    expect(lines.length).toBeGreaterThanOrEqual(5);
+    expect(lines.filter((line) => line.includes('MCow') || line.includes('MC4C'))).toEqual([]);
   });
 });
 
@@ -226,6 +295,21 @@ describe('the public JWK Set read through the gateway', () => {
     }
   });
 });
+
+/** The lines of an app's log (the copy a test started, by its instance name). */
+function logLines(instance: string): string[] {
+  return readdirSync(logDir())
+    .filter((f) => f.startsWith(instance) && f.endsWith('.log'))
+    .flatMap((f) => readFileSync(join(logDir(), f), 'utf8').split('\n'));
+}
+
+/** Waits until the app has logged `message`, naming every kid of `named` and none of `unnamed` (and `also`, when given). */
+async function untilLogged(instance: string, message: string, named: string[], unnamed: string[] = [], also = ''): Promise<void> {
+  const matches = (line: string) => line.includes(message) && line.includes(also) && named.every((kid) => line.includes(kid)) && !unnamed.some((kid) => line.includes(kid));
+  const deadline = Date.now() + 20_000;
+  while (!logLines(instance).some(matches) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+  expect({ instance, message, named, logged: logLines(instance).some(matches) }).toEqual({ instance, message, named, logged: true });
+}
 
 /** Waits until the service has logged another refusal (of this status, when given). */
 async function untilMoreRefusals(service: string, before: number, code?: string): Promise<void> {

@@ -8,8 +8,9 @@ const USAGE = [
   'usage: npm run cli -- service-keys --out <dir>   writes the compose secret files service_signing_key and service_verify_key',
   '       npm run cli -- service-keys >> .env       prints SERVICE_SIGNING_KEY= and SERVICE_VERIFY_KEY= lines instead',
   'A new Ed25519 pair each time, named by its kid (the RFC 7638 thumbprint of the public key).',
-  'To rotate without a failed call: append the new SERVICE_VERIFY_KEY to the old one on every service copy',
-  '(restart them one by one), then give the gateway copies the new SERVICE_SIGNING_KEY, then drop the old public key.',
+  'To rotate without a restart or a failed call (the apps read both files again within 5 s, written in place):',
+  'append the new public key to service_verify_key, then write the new private key over service_signing_key,',
+  'then remove the old public key; each step logged by every copy before the next (docs/operations.md).',
 ].join('\n');
 
 /**

@@ -7,21 +7,12 @@
  * The modules come from the Go module proxy (`go mod download`), once per machine; the tests read
  * only the committed files.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { findGo } from '../ci/go';
+import { crdFile, CRD_KINDS, moduleDir } from './crd-files';
 import { kindSchema, type OpenApiSchema, schemaFileName, strictJsonSchema } from './json-schema-from-openapi';
-import { CERT_MANAGER_VERSION, CHART_KINDS, KUBERNETES_SCHEMAS, KUBERNETES_VERSION, PROMETHEUS_OPERATOR_VERSION } from './kubernetes-schemas';
-
-/** The folder of a Go module, downloaded into the module cache when missing. */
-function moduleDir(module: string): string {
-  const go = findGo();
-  if (!go) throw new Error('Go is needed to download the modules the schemas come from (https://go.dev/dl)');
-  const out = execFileSync(go, ['mod', 'download', '-json', module], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
-  return (JSON.parse(out) as { Dir: string }).Dir;
-}
+import { CHART_KINDS, KUBERNETES_SCHEMAS, KUBERNETES_VERSION } from './kubernetes-schemas';
 
 /** Every component schema of the release's OpenAPI v3 documents, by name. */
 function kubernetesComponents(): Record<string, OpenApiSchema> {
@@ -41,19 +32,14 @@ function main(): void {
     if (!schema) throw new Error(`no schema ${ref} in Kubernetes ${KUBERNETES_VERSION}'s OpenAPI documents`);
     return schema;
   };
-  // The CRD files of the kinds that are not Kubernetes' own, by API group.
-  const crdFiles: Record<string, (kind: string) => string> = {
-    'monitoring.coreos.com': (kind) =>
-      join(moduleDir(`github.com/prometheus-operator/prometheus-operator@${PROMETHEUS_OPERATOR_VERSION}`), 'example', 'prometheus-operator-crd', `monitoring.coreos.com_${kind.toLowerCase()}s.yaml`),
-    'cert-manager.io': (kind) => join(moduleDir(`github.com/cert-manager/cert-manager@${CERT_MANAGER_VERSION}`), 'deploy', 'crds', `cert-manager.io_${kind.toLowerCase()}s.yaml`),
-  };
   rmSync(KUBERNETES_SCHEMAS, { recursive: true, force: true });
   mkdirSync(KUBERNETES_SCHEMAS, { recursive: true });
-  for (const { apiVersion, kind } of CHART_KINDS) {
+  for (const chartKind of CHART_KINDS) {
+    const { apiVersion, kind } = chartKind;
     const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
     let schema: OpenApiSchema;
-    if (crdFiles[group]) {
-      const crd = parse(readFileSync(crdFiles[group](kind), 'utf8')) as {
+    if ((CRD_KINDS as readonly unknown[]).includes(chartKind)) {
+      const crd = parse(readFileSync(crdFile(chartKind), 'utf8')) as {
         spec: { versions: { name: string; schema: { openAPIV3Schema: OpenApiSchema } }[] };
       };
       const openApi = crd.spec.versions.find((v) => v.name === version)?.schema.openAPIV3Schema;

@@ -70,11 +70,33 @@ export const COMPOSE: GoTool = {
   ldflags: '-X github.com/docker/compose/v2/internal.Version=v2.40.3',
 };
 
+/** One module builds both (tools/kube-apiserver/go.mod: the published k8s.io/* modules in place of Kubernetes' staging folders). */
+const KUBERNETES_MODULE: OurModule = { kind: 'our-module', dir: join(REPO_ROOT, 'tools', 'kube-apiserver') };
+
+/** etcd, the store of the kube-apiserver below: the release Kubernetes v1.37.2 pins. */
+export const ETCD: GoTool = { name: 'etcd', pkg: 'go.etcd.io/etcd/server/v3', version: 'v3.7.0', source: KUBERNETES_MODULE };
+
+/**
+ * Kubernetes' own API server, which the chart is installed and upgraded on (tools/deploy/cluster).
+ * Not a tool of `npm test`: .ci/run builds it in the background and runs that test after the suite.
+ */
+export const KUBE_APISERVER: GoTool = {
+  name: 'kube-apiserver',
+  pkg: 'k8s.io/kubernetes/cmd/kube-apiserver',
+  version: 'v1.37.2',
+  source: KUBERNETES_MODULE,
+  // The stamp Kubernetes' own build gives (hack/lib/version.sh): the server reports 1.37.2, which
+  // Helm checks a chart's kubeVersion against (unstamped, it says v0.0.0-master).
+  ldflags: ['k8s.io/component-base/version', 'k8s.io/client-go/pkg/version']
+    .flatMap((pkg) => [`-X ${pkg}.gitVersion=v1.37.2`, `-X ${pkg}.gitMajor=1`, `-X ${pkg}.gitMinor=37`, `-X ${pkg}.gitTreeState=clean`])
+    .join(' '),
+};
+
 /**
  * In the order the suite needs them, which is the order the runner builds them in, one at a time:
  * Nx runs e2e (Jaeger) before tools, whose chart test (Helm, kubeconform) runs before the rules test.
  */
-export const GO_TOOLS = [JAEGER, HELM, KUBECONFORM, PROMTOOL, COMPOSE] as const;
+export const GO_TOOLS = [JAEGER, HELM, KUBECONFORM, PROMTOOL, COMPOSE, ETCD, KUBE_APISERVER] as const;
 export type GoToolName = (typeof GO_TOOLS)[number]['name'];
 
 export function goTool(name: string): GoTool {

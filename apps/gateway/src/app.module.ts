@@ -3,7 +3,7 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { validationPipe } from './http/validation';
 import type { wire } from '@tailsync/contracts';
 import {
-  CallerTokenSigner, createPool, grpcTlsFiles, loggingModule, OpsModule, PG_POOL, PoolLifecycle, PostgresReadiness, type ReadinessCheck,
+  createPool, grpcTlsFiles, loggingModule, OpsModule, PG_POOL, PoolLifecycle, PostgresReadiness, type ReadinessCheck,
 } from '@tailsync/service-kit';
 import type { Pool } from 'pg';
 import { GatewayConfig } from './config/gateway.config';
@@ -12,6 +12,7 @@ import { ErrorsPageController } from './problems/interface/errors-page.controlle
 import { ProblemFilter } from './problems/interface/problem.filter';
 import { DISPATCHER_SERVICE, DispatcherClient } from './services/infrastructure/dispatcher.client';
 import { ServiceChannel } from './services/infrastructure/service-channel';
+import { ServiceSigningKey } from './services/infrastructure/service-signing-key';
 import { TAIL_SYNC_SERVICE, TailSyncClient } from './services/infrastructure/tail-sync.client';
 import { ServiceReadiness } from './system/service-readiness';
 import { VersionController } from './system/version.controller';
@@ -38,18 +39,18 @@ export function appModule(config: GatewayConfig) {
       { provide: GatewayConfig, useValue: config },
       { provide: PG_POOL, useFactory: (settings: GatewayConfig) => createPool(settings.DATABASE_URL), inject: [GatewayConfig] },
       { provide: PoolLifecycle, useFactory: (pool: Pool) => new PoolLifecycle(pool), inject: [PG_POOL] },
-      { provide: CallerTokenSigner, useFactory: (settings: GatewayConfig) => new CallerTokenSigner(settings.SERVICE_SIGNING_KEY), inject: [GatewayConfig] },
+      { provide: ServiceSigningKey, useFactory: (settings: GatewayConfig) => new ServiceSigningKey(settings), inject: [GatewayConfig] },
       {
         provide: TailSyncClient,
-        useFactory: (settings: GatewayConfig, signer: CallerTokenSigner) =>
+        useFactory: (settings: GatewayConfig, signer: ServiceSigningKey) =>
           new TailSyncClient(new ServiceChannel<wire.TailSyncDefinition>({ ...TAIL_SYNC_SERVICE, target: settings.TAIL_SYNC_GRPC_TARGET, tls: grpcTlsFiles(settings) }, signer)),
-        inject: [GatewayConfig, CallerTokenSigner],
+        inject: [GatewayConfig, ServiceSigningKey],
       },
       {
         provide: DispatcherClient,
-        useFactory: (settings: GatewayConfig, signer: CallerTokenSigner) =>
+        useFactory: (settings: GatewayConfig, signer: ServiceSigningKey) =>
           new DispatcherClient(new ServiceChannel<wire.WebhookDispatcherDefinition>({ ...DISPATCHER_SERVICE, target: settings.WEBHOOK_DISPATCHER_GRPC_TARGET, tls: grpcTlsFiles(settings) }, signer)),
-        inject: [GatewayConfig, CallerTokenSigner],
+        inject: [GatewayConfig, ServiceSigningKey],
       },
       { provide: ServiceChannels, useFactory: (...clients: { close(): void }[]) => new ServiceChannels(clients), inject: [TailSyncClient, DispatcherClient] },
       GatewayMigrations,

@@ -31,7 +31,7 @@ export function appModule(config: TailSyncConfig, instanceId: string) {
       { provide: EVENT_STORE, useFactory: eventStoreOf, inject: [TailSyncConfig, PG_POOL] },
       { provide: STARTUP_MIGRATIONS, useFactory: (settings: TailSyncConfig) => tailSyncMigrations(settings.EVENT_STORE), inject: [TailSyncConfig] },
       { provide: PoolLifecycle, useFactory: (pool: Pool) => new PoolLifecycle(pool), inject: [PG_POOL] },
-      { provide: ServedCalls, useFactory: (settings: TailSyncConfig) => servedCalls(settings.SERVICE_VERIFY_KEY, { audience: 'tail-sync', service: 'TailSync', roles: TAIL_SYNC_ROLES }), inject: [TailSyncConfig] },
+      { provide: ServedCalls, useFactory: (settings: TailSyncConfig) => servedCalls(settings, { audience: 'tail-sync', service: 'TailSync', roles: TAIL_SYNC_ROLES }), inject: [TailSyncConfig] },
     ],
     exports: [TailSyncConfig, INSTANCE_ID, PG_POOL, EVENT_STORE, STARTUP_MIGRATIONS, ServedCalls],
   })

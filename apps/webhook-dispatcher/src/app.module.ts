@@ -34,7 +34,7 @@ export function appModule(settings: DispatcherSettings) {
     ],
     controllers: [WebhookDispatcherGrpc],
     providers: [
-      { provide: ServedCalls, useValue: servedCalls(config.SERVICE_VERIFY_KEY, { audience: 'webhook-dispatcher', service: 'WebhookDispatcher', roles: WEBHOOK_DISPATCHER_ROLES }) },
+      { provide: ServedCalls, useFactory: () => servedCalls(config, { audience: 'webhook-dispatcher', service: 'WebhookDispatcher', roles: WEBHOOK_DISPATCHER_ROLES }) },
       { provide: LifecycleHooks, inject: [DispatcherLifecycle], useFactory: (lifecycle: DispatcherLifecycle) => new LifecycleHooks(lifecycle) },
       { provide: PoolLifecycle, useValue: new PoolLifecycle(pool, settings.plannedOncePool ?? pool) },
     ],

@@ -1,4 +1,5 @@
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -236,6 +237,7 @@ export class ComposeProject {
 /** The parts of `docker inspect` the tests read. */
 export interface ContainerInspect {
   Config: { Env: string[]; Image: string; Labels: Record<string, string> };
+  State: { StartedAt: string };
   HostConfig: { ReadonlyRootfs: boolean; CapDrop: string[] | null; CapAdd: string[] | null; SecurityOpt: string[] | null; Memory: number };
   Image: string;
 }
@@ -244,4 +246,10 @@ export function docker(args: string[]): string {
   const result = spawnSync('docker', args, { encoding: 'utf8', timeout: 120_000 });
   if (result.status !== 0) throw new Error(`docker ${args.join(' ')} failed: ${result.stderr}`);
   return result.stdout;
+}
+
+/** `docker <args>` without holding the event loop: a test's load goes on while it runs. */
+export async function dockerAsync(args: string[], timeoutMs = 180_000): Promise<string> {
+  const { stdout } = await promisify(execFile)('docker', args, { encoding: 'utf8', timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 });
+  return stdout;
 }

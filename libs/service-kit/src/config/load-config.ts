@@ -4,6 +4,7 @@ import { validateSync, ValidationError } from 'class-validator';
 import { CommonConfig, databaseUrlWithPassword } from './common.config';
 import { ConfigError } from './config-error';
 import { knownSettings } from './known-settings';
+import { recordSettingFiles } from './setting-files';
 
 export { ConfigError };
 
@@ -13,7 +14,8 @@ export { ConfigError };
  * A wrong or missing setting stops start-up with a message naming each bad variable.
  */
 export function loadConfig<T extends object>(schema: new () => T, env: NodeJS.ProcessEnv = process.env): T {
-  const raw = Object.fromEntries(Object.entries(withSettingsFromFiles(schema, env)).filter(([, v]) => v !== undefined && v !== ''));
+  const { resolved, files } = withSettingsFromFiles(schema, env);
+  const raw = Object.fromEntries(Object.entries(resolved).filter(([, v]) => v !== undefined && v !== ''));
   const config = plainToInstance(schema, raw, { enableImplicitConversion: true, exposeDefaultValues: true });
   const errors = validateSync(config, { whitelist: false, forbidUnknownValues: false });
   if (errors.length > 0) {
@@ -24,12 +26,17 @@ export function loadConfig<T extends object>(schema: new () => T, env: NodeJS.Pr
     if (url === undefined) throw new ConfigError('Invalid configuration:\n  DATABASE_URL: has a password already; give it there or in DATABASE_PASSWORD, not both');
     config.DATABASE_URL = url;
   }
+  recordSettingFiles(config, files);
   return config;
 }
 
-/** The environment with each known setting's `<NAME>_FILE` read into `<NAME>` (one final newline dropped). */
-function withSettingsFromFiles(schema: new () => object, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+/**
+ * The environment with each known setting's `<NAME>_FILE` read into `<NAME>` (one final newline
+ * dropped), and the file each setting was read from.
+ */
+function withSettingsFromFiles(schema: new () => object, env: NodeJS.ProcessEnv): { resolved: NodeJS.ProcessEnv; files: Map<string, string> } {
   const resolved = { ...env };
+  const files = new Map<string, string>();
   for (const name of knownSettings(schema)) {
     const file = env[`${name}_FILE`];
     if (!file) continue;
@@ -41,8 +48,9 @@ function withSettingsFromFiles(schema: new () => object, env: NodeJS.ProcessEnv)
       throw new ConfigError(`Invalid configuration:\n  ${name}_FILE: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
     }
     delete resolved[`${name}_FILE`];
+    files.set(name, file);
   }
-  return resolved;
+  return { resolved, files };
 }
 
 function describe(error: ValidationError): string {

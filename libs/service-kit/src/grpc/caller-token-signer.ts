@@ -10,6 +10,9 @@ export interface SignedCaller {
   expiresAtMs: number;
 }
 
+/** What signs callers: a key (CallerTokenSigner), or the key in use while it may change. */
+export type CallerSigning = Pick<CallerTokenSigner, 'kid' | 'sign'>;
+
 /**
  * The gateway's side: a compact JWS (EdDSA, the PKCS#8 PEM `SERVICE_SIGNING_KEY`, its `kid` in
  * the header) naming the caller for one service (`aud`), living 60 s from `now()`.

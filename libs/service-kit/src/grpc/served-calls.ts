@@ -1,10 +1,13 @@
-import { Logger } from '@nestjs/common';
+import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { RpcException } from '@nestjs/microservices';
 import { type ServerUnaryCall, status } from '@grpc/grpc-js';
 import { type CallerContext, type ProblemKind, problemToWire, type RpcReply, type RpcRequest, type wire } from '@tailsync/contracts';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { givenRequestId } from '../bootstrap/request-id';
+import type { CalledServiceConfig } from '../config/called-service.config';
+import { RereadSecret } from '../config/reread-secret';
+import { settingFile } from '../config/setting-files';
 import { correlationOf, runInRequest, validTraceparent } from '../observability/request-context';
 import { CALL_METADATA } from './call-metadata';
 import { type CallerIdentity, CallerRefused } from './caller-token';
@@ -33,13 +36,17 @@ const STATUS_OF: Record<ProblemKind, status> = {
  * A dependency that is down answers UNAVAILABLE, so the gateway may try an idempotent call on
  * another copy.
  */
-export class ServedCalls {
+export class ServedCalls implements OnApplicationShutdown {
   private readonly logger = new Logger('grpc');
 
   constructor(
-    private readonly callers: VerifiedCallers,
+    private readonly callers: RereadSecret<TrustedGatewayKeys>,
     private readonly roles: RolesByPath,
   ) {}
+
+  onApplicationShutdown(): void {
+    this.callers.stop();
+  }
 
   /** For replies with a `result` oneof: the problem travels in the reply. */
   async reply<F extends string, T, R>(call: ServerUnaryCall<unknown, unknown>, body: T, field: F, handle: Handler<T, R>): Promise<OneofReply<F, R>> {
@@ -81,7 +88,7 @@ export class ServedCalls {
     const { metadata } = call;
     let identity: CallerIdentity;
     try {
-      identity = this.callers.identify(metadata.get(CALL_METADATA.caller)[0]);
+      identity = this.callers.current.callers.identify(metadata.get(CALL_METADATA.caller)[0]);
     } catch (error) {
       if (!(error instanceof CallerRefused)) throw error;
       throw this.refused(call, status.UNAUTHENTICATED, error.message);
@@ -107,10 +114,29 @@ export interface ServedService<Definition> {
   roles: MethodRoles<Definition>;
 }
 
-/** A service's ServedCalls, trusting the gateway keys `SERVICE_VERIFY_KEY` lists. */
-export function servedCalls<Definition>(verifyKeys: string, served: ServedService<Definition>): ServedCalls {
-  const verifier = new CallerTokenVerifier(serviceVerifyKeys(verifyKeys), served.audience);
-  return new ServedCalls(new VerifiedCallers(verifier), new RolesByPath(served.service, served.roles));
+/** The gateway keys a service trusts (their kids), and the callers verified with them. */
+interface TrustedGatewayKeys {
+  kids: string[];
+  callers: VerifiedCallers;
+}
+
+/**
+ * A service's ServedCalls, trusting the gateway keys `SERVICE_VERIFY_KEY` lists, read again when
+ * its file changes: a key added is trusted, and a key removed refused, without a restart. The
+ * callers verified with the keys before are forgotten with them.
+ */
+export function servedCalls<Definition>(config: CalledServiceConfig, served: ServedService<Definition>): ServedCalls {
+  const trusted = new RereadSecret<TrustedGatewayKeys>({
+    setting: 'SERVICE_VERIFY_KEY',
+    text: config.SERVICE_VERIFY_KEY,
+    file: settingFile(config, 'SERVICE_VERIFY_KEY'),
+    parse: (text) => {
+      const keys = serviceVerifyKeys(text);
+      return { kids: [...keys.keys()], callers: new VerifiedCallers(new CallerTokenVerifier(keys, served.audience)) };
+    },
+    describe: ({ kids }) => ({ kids }),
+  });
+  return new ServedCalls(trusted, new RolesByPath(served.service, served.roles));
 }
 
 const unavailable = (detail?: string) => new RpcException({ code: status.UNAVAILABLE, message: detail ?? 'A dependency of the service is unavailable.' });

@@ -5,7 +5,7 @@ import type { MethodDefinition } from '@grpc/proto-loader';
 import { loadSync } from '@grpc/proto-loader';
 import { type CallerContext, PROTO_LOADER_OPTIONS, PROTO_PACKAGE, PROTO_ROOT } from '@tailsync/contracts';
 import {
-  CALL_METADATA, type CallerRole, type CallerTokenSigner, correlationOf, gatewayChannelCredentials, type GrpcTlsFiles, serviceNameCheck,
+  CALL_METADATA, type CallerRole, type CallerSigning, correlationOf, gatewayChannelCredentials, type GrpcTlsFiles, serviceNameCheck,
 } from '@tailsync/service-kit';
 import { join } from 'node:path';
 import { InternalError, ServiceUnavailable } from '../../problems/domain/problem';
@@ -52,7 +52,7 @@ export class ServiceChannel<Definition> {
 
   constructor(
     private readonly address: ServiceAddress,
-    signer: CallerTokenSigner,
+    signer: CallerSigning,
   ) {
     this.callers = new SignedCallers(signer, address.name);
     const protoPath = join(PROTO_ROOT, address.protoFile);

@@ -54,4 +54,17 @@ describe('SignedCallers (a real Ed25519 signer, a clock of its own)', () => {
     expect(sign).toHaveBeenCalledTimes(4);
     sign.mockRestore();
   });
+
+  it('signs again with a new key at once, instead of sending a caller the old key signed', () => {
+    const nextKey = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    let inUse = signer;
+    const rotating = { get kid() { return inUse.kid; }, sign: (caller: typeof tenant, audience: string) => inUse.sign(caller, audience) };
+    const callers = new SignedCallers(rotating, 'tail-sync');
+    const before = callers.token(tenant, budget());
+    inUse = new CallerTokenSigner(nextKey, clock);
+    const after = callers.token(tenant, budget());
+    const headerKid = (token: string) => JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString()).kid as string;
+    expect([headerKid(before), headerKid(after)]).toEqual([signer.kid, inUse.kid]);
+    expect(inUse.kid).not.toBe(signer.kid);
+  });
 });

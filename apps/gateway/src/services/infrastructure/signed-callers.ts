@@ -1,4 +1,4 @@
-import { BoundedLru, type CallerIdentity, type CallerTokenSigner, type SignedCaller } from '@tailsync/service-kit';
+import { BoundedLru, type CallerIdentity, type CallerSigning, type SignedCaller } from '@tailsync/service-kit';
 
 /** Signed callers kept at most per service: the busiest (domain, client, role) triples; others are signed again when they return. */
 const CAPACITY = 10_000;
@@ -12,7 +12,7 @@ export class SignedCallers {
   private readonly signed: BoundedLru<string, SignedCaller>;
 
   constructor(
-    private readonly signer: Pick<CallerTokenSigner, 'sign'>,
+    private readonly signer: CallerSigning,
     private readonly audience: string,
     capacity = CAPACITY,
   ) {
@@ -21,8 +21,9 @@ export class SignedCallers {
 
   /** A caller token still valid when a call that must end by `deadline` (epoch ms) arrives. */
   token(caller: CallerIdentity, deadline: number): string {
-    // A role or a domain never holds a NUL, so the key names one triple only.
-    const key = `${caller.role}\0${caller.domain}\0${caller.source}`;
+    // A role or a domain never holds a NUL, so the key names one triple only. The signing key's
+    // kid is part of it: a new key signs every caller again, and the old ones age out.
+    const key = `${this.signer.kid}\0${caller.role}\0${caller.domain}\0${caller.source}`;
     const kept = this.signed.get(key);
     if (kept && kept.expiresAtMs > deadline) return kept.token;
     const fresh = this.signer.sign(caller, this.audience);
