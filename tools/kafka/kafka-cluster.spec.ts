@@ -309,13 +309,15 @@ describe('three local KRaft brokers (KAFKA_LOCAL_BROKERS=3)', () => {
     await ensureTopics(connectionOf('admin'), [{ topic, numPartitions: 1 }]);
     const partition = await withAdmin(async (admin) => (await whileTopicUnknown(() => admin.fetchTopicMetadata({ topics: [topic] }))).topics[0].partitions[0]);
     const follower = cluster.running.nodes.find((n) => n.nodeId === partition.replicas.find((r) => r !== partition.leader))!;
-    // Gives up on a send after one try of 2 s: it stands in for a send that ran through FAILOVER_RETRY (over 50 s).
-    const impatient = new Kafka({ ...connectionOf('admin'), clientId: 'cluster-spec-impatient', logLevel: logLevel.NOTHING, requestTimeout: 2_000, retry: { retries: 0 } });
+    // Gives up on a send after two tries of 2 s (kafkajs refuses an idempotent producer without
+    // retries): it stands in for a send that ran through FAILOVER_RETRY (over 50 s).
+    const impatient = new Kafka({ ...connectionOf('admin'), clientId: 'cluster-spec-impatient', logLevel: logLevel.NOTHING, requestTimeout: 2_000, retry: { retries: 1, initialRetryTime: 100, maxRetryTime: 100 } });
     const producer = new RenewingProducer(() => idempotentProducer(impatient));
     await producer.connect();
     try {
       await producer.send({ topic, acks: -1, messages: messages(0, 10) });
-      // The leader appends the batch, then waits for the hung follower's copy: no answer within 2 s.
+      // The leader appends the batch, then waits for the hung follower's copy: no answer within 2 s,
+      // twice. Woken before its session ends, the follower stays in sync.
       process.kill(follower.pid()!, 'SIGSTOP');
       try {
         await expect(producer.send({ topic, acks: -1, messages: messages(10, 10) })).rejects.toThrow('timed out');
