@@ -36,6 +36,15 @@ export default [
       'no-restricted-syntax': ['error', { selector: "CallExpression[callee.property.name='producer']", message: 'Make Kafka producers with idempotentProducer() (@tailsync/service-kit): acks=all and idempotent.' }],
     },
   },
+  // Every consumer of the apps is made by failoverConsumer(): kafkajs's own consumer retries (5,
+  // whatever the client says) give up during a leader change.
+  {
+    files: ['{apps,libs}/**/*.ts'],
+    ignores: ['**/*.spec.ts', '**/*.test-support.ts', '**/fixtures/**', 'libs/service-kit/src/kafka/failover-consumer.ts', 'libs/service-kit/src/kafka/idempotent-producer.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', { selector: "CallExpression[callee.property.name='producer']", message: 'Make Kafka producers with idempotentProducer() (@tailsync/service-kit): acks=all and idempotent.' }, { selector: "CallExpression[callee.property.name='consumer'][arguments.length=1]", message: 'Make Kafka consumers with failoverConsumer() (@tailsync/service-kit): they ride out a leader change.' }],
+    },
+  },
   // The hexagon, in every app: the domain depends on nothing outside it, the application on the
   // domain and its own ports; adapters (infrastructure) and entry points (interface) plug in from
   // outside. Specs and test support may wire real adapters.

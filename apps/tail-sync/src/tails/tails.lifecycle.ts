@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { PostgresEventStore, type EventStore } from '@tailsync/event-store';
-import { PG_POOL, runMigrations, type MigrationSet } from '@tailsync/service-kit';
-import type { Producer } from 'kafkajs';
+import { PG_POOL, runMigrations, type MigrationSet, type Sender } from '@tailsync/service-kit';
 import type { Pool } from 'pg';
 import type { ReservationStore } from './application/reservation-store';
 import { EVENT_STORE, RESERVATION_STORE } from './application/tail-ports';
@@ -25,7 +24,7 @@ export class TailsLifecycle implements OnApplicationBootstrap, OnApplicationShut
     @Inject(STARTUP_MIGRATIONS) private readonly migrations: MigrationSet[],
     private readonly projection: TailsProjection,
     private readonly relay: TailEventsRelay,
-    @Inject(RELAY_PRODUCER) private readonly producer: Producer,
+    @Inject(RELAY_PRODUCER) private readonly producer: Sender,
     @Inject(RESERVATION_STORE) private readonly reservations: ReservationStore,
   ) {}
 

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { PostgresEventStore, type EventStore } from '@tailsync/event-store';
-import { INSTANCE_ID, kafkaConnection, PG_POOL } from '@tailsync/service-kit';
-import type { Producer } from 'kafkajs';
+import { INSTANCE_ID, kafkaConnection, PG_POOL, type Sender } from '@tailsync/service-kit';
 import type { Pool } from 'pg';
 import { TailSyncConfig } from '../config/tail-sync.config';
 import { ChangeTailNumberHandler, DeactivateTailHandler, ReactivateTailHandler } from './commands/change-tail/change-tail.commands';
@@ -70,7 +69,7 @@ import { TailsLifecycle } from './tails.lifecycle';
     },
     {
       provide: TailEventsRelay,
-      useFactory: (pool: Pool, store: EventStore, producer: Producer, recentEvents: RecentTailEvents) => new TailEventsRelay(pool, store, producer, { recentEvents }),
+      useFactory: (pool: Pool, store: EventStore, producer: Sender, recentEvents: RecentTailEvents) => new TailEventsRelay(pool, store, producer, { recentEvents }),
       inject: [PG_POOL, EVENT_STORE, RELAY_PRODUCER, RecentTailEvents],
     },
     TailsLifecycle,

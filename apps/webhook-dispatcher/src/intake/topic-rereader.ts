@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { WebhookEventType } from '@tailsync/contracts';
-import { Murmur2Partitioner, type KafkaConnection } from '@tailsync/service-kit';
+import { failoverConsumer, Murmur2Partitioner, type KafkaConnection } from '@tailsync/service-kit';
 import { Kafka, logLevel } from 'kafkajs';
 import type { NewDelivery } from '../delivery-log/delivery';
 import { callbackBody, eventMessageParser } from './domain/event-message';
@@ -70,7 +70,7 @@ export class TopicRereader {
     if (next >= end) return 'read';
     const parse = eventMessageParser(type);
     const groupId = `${this.options.groupPrefix}${randomUUID()}`;
-    const consumer = this.kafka.consumer({ groupId, maxWaitTimeInMs: 100, allowAutoTopicCreation: false, maxBytesPerPartition: 1_048_576 });
+    const consumer = failoverConsumer(this.kafka, { groupId, maxWaitTimeInMs: 100, allowAutoTopicCreation: false, maxBytesPerPartition: 1_048_576 });
     let finish!: (outcome: ReadOutcome | Error) => void;
     const done = new Promise<ReadOutcome | Error>((resolve) => (finish = resolve));
     let finished = false;

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { DLQ_HEADERS, type WebhookEventType } from '@tailsync/contracts';
-import { exitWhenConsumerStopsForGood, FAILOVER_RETRY, idempotentProducer, PeriodicOffsetCommits, type KafkaConnection, validTraceparent } from '@tailsync/service-kit';
-import { Admin, Consumer, Kafka, KafkaMessage, logLevel, Producer } from 'kafkajs';
+import { countingKafkaLogs, exitWhenConsumerStopsForGood, FAILOVER_CLIENT, failoverConsumer, idempotentProducer, PeriodicOffsetCommits, type KafkaConnection, RenewingProducer, validTraceparent } from '@tailsync/service-kit';
+import { Admin, Consumer, Kafka, KafkaMessage, logLevel } from 'kafkajs';
 import type { SubscriptionReader } from '../subscriptions/subscription-cache';
 import type { StoredSubscription } from '../subscriptions/subscription.store';
 import type { DeliveryMetrics } from '../delivery-log/delivery.metrics';
@@ -61,7 +61,7 @@ export class WebhookEventConsumer {
   private readonly logger = new Logger('WebhookEventConsumer');
   private readonly kafka: Kafka;
   private consumer: Consumer | undefined;
-  private producer: Producer | undefined;
+  private producer: RenewingProducer | undefined;
   /** Asks for the partitions' high-water marks after each assignment (InheritedOffsets). */
   private admin: Admin | undefined;
   /** Per input topic, its event type and offsets. */
@@ -89,17 +89,19 @@ export class WebhookEventConsumer {
       ...options.kafka,
       clientId: options.clientId,
       logLevel: logLevel.WARN,
-      // Its fetches, joins and DLQ sends ride out a partition leader's loss.
-      retry: FAILOVER_RETRY,
+      logCreator: countingKafkaLogs('webhook-events'),
+      // Its fetches, joins and DLQ sends ride out a partition leader's loss, and notice a cut-off broker within seconds.
+      ...FAILOVER_CLIENT,
     });
   }
 
   async start(): Promise<void> {
-    this.producer = idempotentProducer(this.kafka);
+    // A DLQ send that fails for good leaves a new producer for the batch read again (RenewingProducer).
+    this.producer = new RenewingProducer(() => idempotentProducer(this.kafka));
     await this.producer.connect();
     this.admin = this.kafka.admin();
     await this.admin.connect();
-    this.consumer = this.kafka.consumer({
+    this.consumer = failoverConsumer(this.kafka, {
       groupId: this.options.groupId,
       sessionTimeout: SESSION_TIMEOUT_MS,
       heartbeatInterval: 1_000,

@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { CLOUDEVENTS_HEADERS as CE, CLOUDEVENTS_SPEC_VERSION, JSON_CONTENT_TYPE, TOPICS, WEBHOOK_SUBSCRIPTION_EVENT_SCHEMA_ID,
   WEBHOOK_SUBSCRIPTION_EVENTS_SOURCE, webhookSubscriptionCloudEventType, type WebhookSubscriptionEvent } from '@tailsync/contracts';
-import { advisoryLockKey, FAILOVER_RETRY, idempotentProducer, type KafkaConnection, LeaderLock, metricsRegistry, PollingLoop } from '@tailsync/service-kit';
-import { Kafka, logLevel, type Producer } from 'kafkajs';
+import { advisoryLockKey, countingKafkaLogs, FAILOVER_CLIENT, idempotentProducer, type KafkaConnection, LeaderLock, metricsRegistry, PollingLoop, RenewingProducer } from '@tailsync/service-kit';
+import { Kafka, logLevel } from 'kafkajs';
 import type { Pool } from 'pg';
 import { Counter } from 'prom-client';
 
@@ -26,7 +26,7 @@ const IDLE_MS = 1_000;
 export class SubscriptionEventsRelay {
   private readonly logger = new Logger('SubscriptionEventsRelay');
   private readonly kafka: Kafka;
-  private producer: Producer | undefined;
+  private producer: RenewingProducer | undefined;
   private readonly topic: string;
   private readonly lock: LeaderLock;
   private readonly loop: PollingLoop;
@@ -40,7 +40,7 @@ export class SubscriptionEventsRelay {
 
   constructor(pool: Pool, options: SubscriptionEventsRelayOptions) {
     this.topic = options.topic ?? TOPICS.webhookSubscriptions;
-    this.kafka = new Kafka({ ...options.kafka, clientId: options.clientId, logLevel: logLevel.WARN, retry: FAILOVER_RETRY });
+    this.kafka = new Kafka({ ...options.kafka, clientId: options.clientId, logLevel: logLevel.WARN, logCreator: countingKafkaLogs('subscription-events'), ...FAILOVER_CLIENT });
     // Scoped by the pool's session options (its search_path), so copies sharing one outbox table share the lock.
     const scope = `tailsync.webhook-subscription-events:${pool.options.options ?? ''}`;
     this.lock = new LeaderLock(pool, advisoryLockKey(scope));
@@ -52,7 +52,8 @@ export class SubscriptionEventsRelay {
   }
 
   async start(): Promise<void> {
-    this.producer = idempotentProducer(this.kafka);
+    // A send that fails for good leaves a new producer for the next turn (RenewingProducer): the outbox row is sent again.
+    this.producer = new RenewingProducer(() => idempotentProducer(this.kafka));
     await this.producer.connect();
     this.loop.start();
   }

@@ -6,6 +6,7 @@
  * status, a hang, a refused connection) is listed in `improperAnswers`.
  */
 import { warningsBetween } from './app-log-lines';
+import { type FaultMetrics, scrapeAppMetrics } from './app-metrics';
 import { type Availability, availabilityOf, keepInReport } from './availability';
 import type { FaultStack } from './fault-stack';
 import { checkInvariants, type InvariantsOutcome } from './invariants';
@@ -28,6 +29,8 @@ export interface FaultOutcome {
   improperAnswers: Sample[];
   /** The apps' WARN and ERROR lines from the fault to the end of the check, counted by message. */
   logLines: string[];
+  /** What the apps' /metrics showed before, during and after the fault. */
+  metrics: FaultMetrics;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -36,11 +39,13 @@ const AFTER_HEAL_MS = 10_000;
 
 export async function runFault(stack: FaultStack, fault: Fault): Promise<FaultOutcome> {
   const load = await startSteadyLoad(stack, fault.load);
+  const scraping = scrapeAppMetrics(stack);
   // Every process an app copy has had (a fault may restart one).
   const instances = new Map<string, string>();
   const noteInstances = () => stack.copies.forEach((c) => instances.set(c.process.instance, c.name));
   noteInstances();
   let record;
+  let metrics;
   let faultAt = 0;
   let healedAt = 0;
   try {
@@ -53,6 +58,7 @@ export async function runFault(stack: FaultStack, fault: Fault): Promise<FaultOu
     await sleep(AFTER_HEAL_MS);
   } finally {
     record = await load.stop();
+    metrics = await scraping.stop(faultAt, healedAt);
   }
   try {
     const availability = availabilityOf(record.samples, faultAt, healedAt);
@@ -61,7 +67,7 @@ export async function runFault(stack: FaultStack, fault: Fault): Promise<FaultOu
     noteInstances();
     const copies = [...instances].map(([instance, app]) => ({ app, instance }));
     const logLines = warningsBetween(stack.logDir, copies, faultAt, Date.now());
-    const outcome: FaultOutcome = { availability, invariants, improperAnswers, logLines };
+    const outcome: FaultOutcome = { availability, invariants, improperAnswers, logLines, metrics };
     const events = record.events.length;
     const acked = record.events.filter((e) => e.ackedAt !== undefined).length;
     keepInReport(fault.name, {
@@ -73,6 +79,7 @@ export async function runFault(stack: FaultStack, fault: Fault): Promise<FaultOu
       improperAnswers: improperAnswers.length,
       violations: invariants.violations,
       logLines,
+      metrics,
     });
     const status = (f: { byStatus: Record<string, number> }) => Object.entries(f.byStatus).map(([s, n]) => `${n}×${s}`).join(' ');
     console.log(
@@ -84,6 +91,9 @@ export async function runFault(stack: FaultStack, fault: Fault): Promise<FaultOu
         `  ${improperAnswers.length} improper answers, ${invariants.violations.length} violations${invariants.violations.length ? `: ${invariants.violations.join('; ')}` : ''}`,
         `  the apps logged (WARN and above, from the fault on):`,
         ...logLines.slice(0, 15).map((line) => `    ${line}`),
+        `  the apps' metrics during the fault: ${Object.entries(metrics.during).map(([k, v]) => `${k} ${Math.round(v * 100) / 100}`).join(', ')}`,
+        `  and after the heal: ${Object.entries(metrics.after).map(([k, v]) => `${k} ${Math.round(v * 100) / 100}`).join(', ')}`,
+        ...(Object.keys(metrics.missedScrapes).length ? [`  scrapes missed: ${JSON.stringify(metrics.missedScrapes)}`] : []),
       ].join('\n'),
     );
     return outcome;

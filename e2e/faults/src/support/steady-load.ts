@@ -6,7 +6,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { RISK_ASSESSMENT_EXECUTED_TOPIC } from '@tailsync/contracts';
-import { FAILOVER_RETRY, idempotentProducer } from '@tailsync/service-kit';
+import { FAILOVER_CLIENT, idempotentProducer } from '@tailsync/service-kit';
 import { scripts, WebhookReceiver } from '@tailsync/webhooks/testing';
 import { Kafka, logLevel } from 'kafkajs';
 import { type FaultStack, REQUEST_BUDGET_MS } from './fault-stack';
@@ -142,7 +142,7 @@ export async function startSteadyLoad(stack: FaultStack, options: LoadOptions = 
     }
   };
   const producer = idempotentProducer(
-    new Kafka({ ...stack.kafka('product'), clientId: 'fault-suite-product', logLevel: logLevel.NOTHING, retry: FAILOVER_RETRY }),
+    new Kafka({ ...stack.kafka('product'), clientId: 'fault-suite-product', logLevel: logLevel.NOTHING, ...FAILOVER_CLIENT }),
   );
   await producer.connect();
   const publish = async () => {

@@ -9,6 +9,7 @@ export const KAFKAJS_PATCHES = [
   { name: 'record-encoding', module: 'kafkajs/src/protocol/recordBatch/record/v0' },
   { name: 'group-authorization', module: 'kafkajs/src/cluster' },
   { name: 'produce-retry', module: 'kafkajs/src/producer/sendMessages' },
+  { name: 'coordinator-failover', module: 'kafkajs/src/consumer/consumerGroup' },
 ] as const;
 
 /** The names of the patches the installed kafkajs lacks. */

@@ -3,11 +3,11 @@
  * (`KAFKA_BROKERS`): events written by the real write side, published by the relay to a topic of
  * this run, consumed back with a real kafkajs consumer.
  */
-import { Kafka, logLevel, type Consumer, type Producer } from 'kafkajs';
+import { Kafka, logLevel, type Consumer } from 'kafkajs';
 import { CLOUDEVENTS_HEADERS, TAIL_EVENT_SCHEMA_ID, TAIL_EVENTS_SOURCE, type TailEventMessage } from '@tailsync/contracts';
 import { EsdbEventStore, type StoredEvent } from '@tailsync/event-store';
 import { InMemoryEsdbServer } from '@tailsync/event-store/testing';
-import { kafkaConnection, metricsRegistry } from '@tailsync/service-kit';
+import { kafkaConnection, metricsRegistry, type Sender } from '@tailsync/service-kit';
 import type { CallerContext } from '../../application/caller-context';
 import { createTestStores, tailIdOf, type TestStores } from '../read-model/read-model.test-support';
 import { relayProducer } from './relay-producer';
@@ -33,13 +33,13 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describeInfra('TailEventsRelay (PostgreSQL + Kafka)', () => {
   let s: TestStores;
   let kafka: Kafka;
-  let producer: Producer;
+  let producer: Sender;
   let consumer: Consumer;
   let topic: string;
   const received: Received[] = [];
   const relays: TailEventsRelay[] = [];
 
-  const newRelay = (opts: TailEventsRelayOptions = {}, p: Producer = producer) => {
+  const newRelay = (opts: TailEventsRelayOptions = {}, p: Sender = producer) => {
     const r = new TailEventsRelay(s.pool, s.store, p, { topic, schema: s.schema, logger: { warn: () => undefined, error: () => undefined }, ...opts });
     relays.push(r);
     return r;
@@ -239,12 +239,12 @@ describeInfra('TailEventsRelay (PostgreSQL + Kafka)', () => {
     // Batches of 4: the first is sent and checkpointed, the second is sent, then "the process dies".
     let sends = 0;
     const flaky = {
-      send: async (record: Parameters<Producer['send']>[0]) => {
+      send: async (record: Parameters<Sender['send']>[0]) => {
         const result = await producer.send(record);
         if (++sends === 2) throw new Error('crash after send, before the checkpoint');
         return result;
       },
-    } as unknown as Producer;
+    } as unknown as Sender;
     const crashing = newRelay({ batchSize: 4 }, flaky);
     await expect(crashing.runOnce()).rejects.toThrow(/crash after send/);
     expect(crashing.isLeader).toBe(false); // gave the lock up

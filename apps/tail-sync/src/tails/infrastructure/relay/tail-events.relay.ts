@@ -1,10 +1,10 @@
 import { advisoryLockKey, LeaderLock, PollingLoop } from '@tailsync/service-kit';
 import type { Pool } from 'pg';
-import type { Message, Producer } from 'kafkajs';
+import type { Message } from 'kafkajs';
 import { Counter, Gauge } from 'prom-client';
 import { TOPICS } from '@tailsync/contracts';
 import type { AllCheckpoint, EventStore } from '@tailsync/event-store';
-import { metricsRegistry } from '@tailsync/service-kit';
+import { metricsRegistry, type Sender } from '@tailsync/service-kit';
 import { tailIdOfStream } from '../../domain/stream-ids';
 import {
   consoleLogger,
@@ -115,7 +115,7 @@ export class TailEventsRelay {
   constructor(
     private readonly pool: Pool,
     private readonly eventStore: EventStore,
-    private readonly producer: Producer,
+    private readonly producer: Pick<Sender, 'send'>,
     opts: TailEventsRelayOptions = {},
   ) {
     this.topic = opts.topic ?? TOPICS.tailEvents;
