@@ -173,6 +173,9 @@ describe('docs/extending.md, followed on a scratch copy', () => {
     expect(eventType).toContain('`openapi.json`,\n`asyncapi.json`, the message\'s schema file and its dead letters\' two, the catalog\'s three');
     expect(changedSince(byHand, snapshot(dir))).toEqual(
       [
+        'apps/gateway/src/console/assets/pages/overview.js',
+        'apps/webhook-dispatcher/README.md',
+        'deploy/grafana/tailsync-dashboard.json',
         'deploy/prometheus/tailsync-alerts.test.yml',
         'deploy/prometheus/tailsync-alerts.yml',
         'docs/api/asyncapi.json',
