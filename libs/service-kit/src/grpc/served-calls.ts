@@ -4,7 +4,7 @@ import { type ServerUnaryCall, status } from '@grpc/grpc-js';
 import { type CallerContext, type ProblemKind, problemToWire, type RpcReply, type RpcRequest, type wire } from '@tailsync/contracts';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { givenRequestId } from '../bootstrap/request-id';
+import { givenRequestId } from '../observability/request-id';
 import { correlationOf, runInRequest, validTraceparent } from '../observability/request-context';
 import { CALL_METADATA } from './call-metadata';
 import { type CallerIdentity, CallerRefused } from './caller-token';
