@@ -23,6 +23,8 @@ export interface ProjectionRunnerOptions {
   /** Where catch-ups read the tail events: shared by the app's readers (one read per event). */
   recentEvents: RecentTailEvents;
   logger: ReadSideLogger;
+  /** What failed, as the log says it (`<failing> failed: <error>`), e.g. `Tail events relay`. */
+  failing: string;
   /** Told of every run this copy did (metrics). */
   afterRun?: (stats: CatchUpStats) => void;
 }
@@ -69,7 +71,7 @@ export class ProjectionRunner<Batch, Client extends ClientBase = ClientBase> {
       {
         idleMs: options.pollIntervalMs,
         errorBackoffMs: options.errorBackoffMs ?? options.pollIntervalMs,
-        onError: (err) => options.logger.error(`'${this.name}' failed to catch up: ${(err as Error).message}`, (err as Error).stack),
+        onError: (err) => options.logger.error(`${options.failing} failed: ${(err as Error).message}`, (err as Error).stack),
       },
     );
   }

@@ -58,6 +58,7 @@ export class TailsProjection extends ProjectionRunner<StoredEvent[], PoolClient>
       retryDelayMs: opts.retryDelayMs,
       recentEvents: opts.recentEvents ?? new RecentTailEvents(eventStore),
       logger,
+      failing: `Projection '${name}' catch-up`,
     });
     this.pool = pool;
     this.tables = tables;

@@ -77,6 +77,7 @@ export class TailEventsRelay {
       errorBackoffMs: Math.max(1, opts.errorBackoffMs ?? 1000),
       recentEvents: opts.recentEvents ?? new RecentTailEvents(eventStore),
       logger,
+      failing: 'Tail events relay',
       afterRun: (stats) => publisher.afterRun(stats),
     });
   }
