@@ -15,8 +15,10 @@ import { jwkThumbprint, WEBHOOK_EDDSA_ALGORITHM } from './public-keys';
 import { secretId } from './secret-id';
 import { STANDARD_WEBHOOK_SIGNATURE_HEADER, STANDARD_WEBHOOK_TIMESTAMP_HEADER } from './standard-webhooks';
 
-/** The event name of the product's callbacks, used when neither the input nor the payload names one. */
+/** The event name of the product's callbacks, used when neither the input nor the payload names one: the first event type tailsync registered. */
+// generated from the event-type registry by `npm run generate:webhook-events`: default-event-name
 const DEFAULT_EVENT_NAME = 'Product.RiskAssessmentExecuted';
+// end of default-event-name
 
 export interface SignInput {
   /** The callback's body: the exact JSON text to send, or a value sent as its `JSON.stringify`. */
@@ -30,7 +32,7 @@ export interface SignInput {
   privateKey?: KeyObject | JsonWebKey;
   /** `sub`: the subscription's domain; default the payload's `domain`, else `"acme"`. */
   domain?: string;
-  /** `evt`: default the payload's `eventName`, else `Product.RiskAssessmentExecuted`. */
+  /** `evt`: default the payload's `eventName`, else the first event type tailsync registered (`DEFAULT_EVENT_NAME`). */
   eventName?: string;
   /** An event (default) or a Test call, whose token carries `test: true` and whose id starts `test_`. */
   kind?: CallbackKind;

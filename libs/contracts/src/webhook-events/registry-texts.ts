@@ -21,6 +21,8 @@ export interface RegistryTexts {
   deadLetterTopics: string;
   /** What the Test call's token carries as `evt`. */
   testCallEvt: string;
+  /** The first registered type's name: what a signed token carries when nothing names the event. */
+  defaultEventName: string;
 }
 
 /**
@@ -39,5 +41,6 @@ export function registryTexts(types: readonly WebhookEventType[]): RegistryTexts
     inputTopics: listed(types.map((type) => type.input.topic)),
     deadLetterTopics: listed(types.map((type) => type.deadLetters.topic), 'or'),
     testCallEvt: types.length === 1 ? types[0].name : 'the first event name your subscription lists',
+    defaultEventName: types[0]?.name ?? '',
   };
 }

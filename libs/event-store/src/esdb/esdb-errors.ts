@@ -59,3 +59,8 @@ export function toPortError(error: unknown, context: { what: string; streamId?: 
   if (type === ErrorType.STREAM_DELETED) return new StreamDeletedError(context.streamId ?? '$all');
   return error;
 }
+
+/** The read found no such stream (never written, or deleted). */
+export function isStreamNotFound(err: unknown): boolean {
+  return (err as { type?: unknown } | null)?.type === ErrorType.STREAM_NOT_FOUND;
+}

@@ -1,26 +1,20 @@
 import {
-  ANY,
-  AppendExpectedRevision,
   BACKWARDS,
   END,
-  ErrorType,
   EventStoreDBClient,
   FORWARDS,
   jsonEvent,
-  NO_STREAM,
   Position,
   START,
   WrongExpectedVersionError as EsdbWrongExpectedVersionError,
 } from '@eventstore/db-client';
-import type { AllStreamRecordedEvent, AllStreamResolvedEvent, RecordedEvent, ResolvedEvent } from '@eventstore/db-client';
-import { comparePairs, isPairAtOrAfter, parsePair } from '../checkpoint';
+import type { AllStreamResolvedEvent, ResolvedEvent } from '@eventstore/db-client';
+import { comparePairs, isPairAtOrAfter } from '../checkpoint';
 import {
   AllCheckpoint,
   AppendResult,
-  DuplicateEventIdError,
   EventStore,
   EventStoreUnavailableError,
-  ExpectedVersion,
   ReadAllOptions,
   ReadAllResult,
   StoredEvent,
@@ -32,7 +26,11 @@ import { appendStreamByStream, STREAM_WRITE_CONCURRENCY, StreamWriteResult } fro
 import { CancellableRead, readWithin, settleWithin } from './bounded-read';
 import { ESDB_MAX_APPEND_SIZE, withinAppendSize } from './append-size';
 import { CallSlots } from './call-slots';
-import { credentialsOf, toPortError } from './esdb-errors';
+import { credentialsOf, isStreamNotFound, toPortError } from './esdb-errors';
+import { isRealPosition, positionValue, toPosition } from './esdb-positions';
+import { isSystem, toStoredEvent } from './esdb-recorded-events';
+import { storedAtSamePlace } from './stored-at-same-place';
+import { fromCurrentRevision, toExpectedRevision } from './esdb-revisions';
 
 export interface EsdbEventStoreOptions {
   /** Events read from `$all` per round trip while scanning past filtered-out events. Default 500. */
@@ -53,42 +51,6 @@ export interface EsdbEventStoreOptions {
    * each within it. Default {@link ESDB_MAX_APPEND_SIZE} (the server's default).
    */
   maxAppendSize?: number;
-}
-
-function positionValue(p: Position): string {
-  return `${p.commit}:${p.prepare}`;
-}
-
-function toPosition(value: string): Position {
-  const [commit, prepare] = parsePair(value);
-  return { commit, prepare };
-}
-
-const MAX_REAL_POSITION = 2n ** 62n;
-function isRealPosition(p: Position | undefined): p is Position {
-  return !!p && p.commit >= 0n && p.prepare >= 0n && p.commit < MAX_REAL_POSITION && p.prepare < MAX_REAL_POSITION;
-}
-
-function isStreamNotFound(err: unknown): boolean {
-  return (err as { type?: unknown } | null)?.type === ErrorType.STREAM_NOT_FOUND;
-}
-
-function isSystem(e: { streamId: string; type: string }): boolean {
-  return e.streamId.startsWith('$') || e.type.startsWith('$');
-}
-
-function asObject(v: unknown): Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array) ? (v as Record<string, unknown>) : {};
-}
-
-function toExpectedRevision(expected: ExpectedVersion): AppendExpectedRevision {
-  if (expected === 'any') return ANY;
-  if (expected === 0) return NO_STREAM;
-  return BigInt(expected - 1);
-}
-
-function fromCurrentRevision(current: unknown): number {
-  return typeof current === 'bigint' ? Number(current) + 1 : current === NO_STREAM ? 0 : -1;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -148,7 +110,7 @@ export class EsdbEventStore implements EventStore {
       await this.read(`reading stream '${streamId}'`, streamId, () =>
         this.client.readStream(streamId, { fromRevision: fromVersion > 0 ? BigInt(fromVersion) : START, direction: FORWARDS }),
         (resolved) => {
-          if (resolved.event) out.push(this.toStoredEvent(resolved.event));
+          if (resolved.event) out.push(toStoredEvent(resolved.event));
         },
       );
     } catch (err) {
@@ -186,7 +148,7 @@ export class EsdbEventStore implements EventStore {
         if (scanned !== null && comparePairs(value, scanned) <= 0) return;
         scanned = value;
         if (isSystem(e) || (prefixes && !prefixes.some((p) => e.streamId.startsWith(p)))) return;
-        events.push(this.toStoredEvent(e));
+        events.push(toStoredEvent(e));
         if (events.length >= limit) return false;
       });
       if (events.length >= limit || read < pageSize || !lastPosition) break;
@@ -261,7 +223,7 @@ export class EsdbEventStore implements EventStore {
     // EventStoreDB compares only the ids of a write it takes for a retry: a resent write's types
     // are checked against what is stored, as the port promises.
     if (resent) {
-      const stored = await this.storedAtSamePlace(w);
+      const stored = await storedAtSamePlace(w, (id, from) => this.readStream(id, from));
       if (stored) return stored;
     }
     // Over the server's append-size limit, the write goes as consecutive appends, each expecting
@@ -298,29 +260,12 @@ export class EsdbEventStore implements EventStore {
       if (err instanceof EsdbWrongExpectedVersionError) {
         // A retried write whose events are already stored at the same place is a success
         // (EventStoreDB dedupes recent writes itself; this covers the rest).
-        const stored = await this.storedAtSamePlace(w);
+        const stored = await storedAtSamePlace(w, (id, from) => this.readStream(id, from));
         if (stored) return stored;
         throw new WrongExpectedVersionError(w.streamId, w.expectedVersion, fromCurrentRevision(err.actualVersion));
       }
       throw toPortError(err, { what, streamId: w.streamId, user: this.user });
     }
-  }
-
-  /**
-   * The write's result if its events are stored at the place it expected (same ids, in order),
-   * `null` if none of them is there; an id there with another type is a {@link DuplicateEventIdError}.
-   */
-  private async storedAtSamePlace(w: StreamWrite): Promise<StreamWriteResult | null> {
-    if (w.expectedVersion === 'any') return null;
-    const stored = await this.readStream(w.streamId, w.expectedVersion);
-    const slice = stored.slice(0, w.events.length);
-    const sameIds = slice.length === w.events.length && slice.every((s, i) => s.eventId.toLowerCase() === w.events[i].eventId.toLowerCase());
-    if (!sameIds) return null;
-    const other = slice.findIndex((s, i) => s.type !== w.events[i].type);
-    if (other >= 0) {
-      throw new DuplicateEventIdError(w.events[other].eventId, w.streamId, `stored as '${slice[other].type}', not '${w.events[other].type}'`);
-    }
-    return { version: w.expectedVersion + w.events.length, checkpoint: { value: slice[slice.length - 1].position } };
   }
 
   private async currentVersion(streamId: string): Promise<number> {
@@ -350,16 +295,4 @@ export class EsdbEventStore implements EventStore {
     return position;
   }
 
-  private toStoredEvent(e: RecordedEvent | AllStreamRecordedEvent): StoredEvent {
-    return {
-      streamId: e.streamId,
-      version: Number(e.revision) + 1,
-      eventId: e.id,
-      type: e.type,
-      data: asObject(e.data),
-      metadata: asObject(e.metadata),
-      position: e.position ? positionValue(e.position) : '',
-      recordedAt: e.created,
-    };
-  }
 }

@@ -8,7 +8,7 @@ import { GrpcEndpoint, grpcServerOptions } from '../grpc/grpc-server';
 import type { KafkaConnection } from '../kafka/kafka-connection';
 import type { TopicReplication } from '../kafka/topic-replication';
 import { assertKafkajsPatched } from '../kafka/kafkajs-patches';
-import { requestIdOf } from './request-id';
+import { requestIdOf } from '../observability/request-id';
 import { addAccessLog } from '../logging/logging.module';
 import { addRequestDurations } from '../observability/http-metrics';
 import { addResponseHeaders, tagResponse } from './response-headers';

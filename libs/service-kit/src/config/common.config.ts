@@ -1,10 +1,9 @@
 import { IsIn, IsIP, IsOptional, IsString, Matches } from 'class-validator';
-import type { GrpcTlsSettings } from '../grpc/grpc-tls';
 import type { KafkaSettings } from '../kafka/kafka-connection';
 import type { ReplicationSettings } from '../kafka/topic-replication';
 
-/** Settings every tailsync process reads; the Kafka ones are checked by kafkaConnection() and replicationSettings(), the gRPC TLS ones by grpcTlsFiles(). */
-export class CommonConfig implements KafkaSettings, ReplicationSettings, GrpcTlsSettings {
+/** Settings every tailsync process reads; the Kafka ones are checked by kafkaConnection() and replicationSettings(), the gRPC TLS ones by grpcTlsFiles() (which takes this class's shape: grpc/ reads config/, not the other way). */
+export class CommonConfig implements KafkaSettings, ReplicationSettings {
   @IsOptional() @IsString() KAFKA_BROKERS?: string;
   @IsOptional() @IsString() KAFKA_SSL?: string;
   @IsOptional() @IsString() KAFKA_SSL_CA_FILE?: string;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
 import { CommonConfig, databaseUrlWithPassword } from './common.config';
-import { ConfigError } from './config-error';
+import { ConfigError } from '../config-error';
 import { knownSettings } from './known-settings';
 import { recordSettingFiles } from './setting-files';
 

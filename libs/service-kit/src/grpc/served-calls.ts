@@ -4,7 +4,7 @@ import { type ServerUnaryCall, status } from '@grpc/grpc-js';
 import { type CallerContext, type ProblemKind, problemToWire, type RpcReply, type RpcRequest, type wire } from '@tailsync/contracts';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { givenRequestId } from '../bootstrap/request-id';
+import { givenRequestId } from '../observability/request-id';
 import type { CalledServiceConfig } from '../config/called-service.config';
 import { RereadSecret } from '../config/reread-secret';
 import { settingFile } from '../config/setting-files';

@@ -1,6 +1,6 @@
 import { Kafka, logLevel } from 'kafkajs';
 import { kafkaAccessFailure, kafkaFailureHint } from './kafka-access-failure';
-import { ConfigError } from '../config/load-config';
+import { ConfigError } from '../config-error';
 import { describeKafkaConnection, type KafkaConnection } from './kafka-connection';
 import { replicationConfig, topicReplication, type TopicReplication } from './topic-replication';
 

@@ -1,5 +1,5 @@
 import { logLevel } from 'kafkajs';
-import { metricsRegistry } from '../ops/metrics';
+import { metricsRegistry } from '../observability/metrics';
 import { countingKafkaLogs } from './kafka-client-errors';
 
 describe('countingKafkaLogs', () => {

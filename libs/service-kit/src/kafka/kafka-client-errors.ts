@@ -1,6 +1,6 @@
 import { logCreator, logLevel, LogEntry } from 'kafkajs';
 import { Counter } from 'prom-client';
-import { metricsRegistry } from '../ops/metrics';
+import { metricsRegistry } from '../observability/metrics';
 
 const errors = (): Counter<'client' | 'namespace'> =>
   (metricsRegistry.getSingleMetric('kafka_client_errors_total') as Counter<'client' | 'namespace'> | undefined) ??

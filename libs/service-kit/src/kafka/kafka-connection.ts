@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
 import type { SASLOptions } from 'kafkajs';
-import { ConfigError } from '../config/load-config';
+import { ConfigError } from '../config-error';
 
 /** The settings every Kafka client of tailsync reads (the contract's "Kafka security"). */
 export interface KafkaSettings {

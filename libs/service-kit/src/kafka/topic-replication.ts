@@ -1,5 +1,5 @@
 // Light imports only: the local stack loads this file alone, before the apps (tools/kafka).
-import { ConfigError } from '../config/config-error';
+import { ConfigError } from '../config-error';
 
 /** How many copies of each partition a topic keeps, and how many must hold a write (acks=all) before it counts. */
 export interface TopicReplication {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LoggerModule, PinoLogger } from 'nestjs-pino';
-import { isProbe } from '../bootstrap/request-path';
+import { isProbe } from '../observability/request-path';
 import { correlationOf, type LogCorrelation, logCorrelation, runInRequest, validTraceparent } from '../observability/request-context';
 
 /**

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Histogram } from 'prom-client';
-import { isProbe } from '../bootstrap/request-path';
-import { metricsRegistry } from '../ops/metrics';
+import { isProbe } from './request-path';
+import { metricsRegistry } from './metrics';
 
 /** Buckets of OpenTelemetry's `http.server.request.duration` (its advised boundaries, in seconds). */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];

@@ -1,7 +1,7 @@
 import type { Instrumentation } from '@opentelemetry/instrumentation';
 import type { NodeSDK } from '@opentelemetry/sdk-node';
 import type { IncomingMessage } from 'node:http';
-import { isProbePath } from '../bootstrap/request-path';
+import { isProbePath } from './request-path';
 import { tracingRequested } from './tracing-requested';
 
 /** The libraries a process has its calls traced in (the maintained OpenTelemetry instrumentations). */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Gauge } from 'prom-client';
-import { metricsRegistry } from './metrics';
+import { metricsRegistry } from '../observability/metrics';
 
 /** What a running process was built from: `GET /Version`'s `build` and the `tailsync_build_info` metric. */
 export interface BuildInfo {

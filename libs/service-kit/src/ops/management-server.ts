@@ -1,6 +1,6 @@
 import { Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { createServer, type Server } from 'node:http';
-import { metricsRegistry } from './metrics';
+import { metricsRegistry } from '../observability/metrics';
 import { ReadinessReport } from './readiness-report';
 
 /**

@@ -1,7 +1,7 @@
 import { DynamicModule, InjectionToken, Module, Provider } from '@nestjs/common';
 import { HealthController, PublicHealthController } from './health.controller';
 import { ManagementServer } from './management-server';
-import { MetricsController } from './metrics';
+import { MetricsController } from './metrics.controller';
 import { READINESS_CHECKS, ReadinessCheck } from './readiness-check';
 import { ReadinessReport } from './readiness-report';
 import { TracingShutdown } from '../observability/tracing-shutdown';

@@ -1,5 +1,5 @@
 import { Counter } from 'prom-client';
-import { metricsRegistry } from './metrics';
+import { metricsRegistry } from '../observability/metrics';
 import { ReadinessCheck, withTimeout } from './readiness-check';
 
 const runs = new Counter({ name: 'tailsync_readiness_check_runs_total', help: 'Rounds of dependency checks run for /health/ready (at most one a second).', registers: [metricsRegistry] });

@@ -4,7 +4,7 @@ import { RISK_ASSESSMENT_EXECUTED_EVENT } from '../risk-assessment-executed/risk
 import { registryTexts } from '../registry-texts';
 import type { WebhookEventType } from '../webhook-event-type';
 import { WEBHOOK_EVENT_CATALOG, webhookEventCatalogFiles } from './catalog-files';
-import { REGISTRY_PASSAGES, registryPassageFiles } from './registry-passages';
+import { FIRST_TYPE_PASSAGES, REGISTRY_JSON_VALUES, REGISTRY_PASSAGES, registryPassageFiles } from './registry-passages';
 
 const REPO = join(__dirname, '..', '..', '..', '..', '..');
 const REGENERATE = 'run `npm run generate:webhook-events` after changing the event-type registry';
@@ -40,6 +40,9 @@ describe('the passages of hand-written files that name the event types', () => {
     };
     const texts = registryTexts([RISK_ASSESSMENT_EXECUTED_EVENT, second]);
     for (const passage of REGISTRY_PASSAGES) expect({ passage: passage.id, text: passage.lines(texts).join('\n') }).toEqual({ passage: passage.id, text: expect.stringMatching(/maintenance/i) });
+    for (const value of REGISTRY_JSON_VALUES) expect({ path: value.path, text: value.value(texts) }).toEqual({ path: value.path, text: expect.stringMatching(/maintenance/i) });
+    // A default names the first type only, whatever comes after it.
+    for (const passage of FIRST_TYPE_PASSAGES) expect(passage.lines(texts).join('\n')).toContain(`'${RISK_ASSESSMENT_EXECUTED_EVENT.name}'`);
     expect(texts.eventsPlural).toBe('risk assessments and maintenance notices');
     expect(texts.deadLetterTopics).toBe('product.risk-assessment-executed.dlq or product.maintenance-due.dlq');
   });

@@ -5,7 +5,9 @@ import { notice } from './notice.js';
 const REFRESH_MS = 10_000;
 const WHOLE_SYSTEM = '';
 const CHARTS = [
+  // generated from the event-type registry by `npm run generate:webhook-events`: overview-series
   { title: 'Tails written and risk-assessment events consumed per minute', series: [['tailsWritten', 'Tails written', '#0969da'], ['eventsConsumed', 'Events consumed', '#8250df']] },
+  // end of overview-series
   { title: 'Deliveries per minute', series: [['delivered', 'Delivered', '#1a7f37'], ['failed', 'Failed', '#cf222e'], ['skipped', 'Skipped', '#57606a']] },
 ];
 const sum = (values) => values.reduce((a, b) => a + b, 0);

@@ -277,7 +277,7 @@ describeInfra('TailEventsRelay (PostgreSQL + Kafka)', () => {
     await s.pool.query(
       `select pg_terminate_backend(pid) from pg_locks where locktype = 'advisory' and granted and pid <> pg_backend_pid()
          and ((classid::bigint << 32) | objid::bigint) = (($1::bigint) & x'ffffffffffffffff'::bigint)`,
-      [(two as unknown as { lock: { key: string } }).lock.key],
+      [(two as unknown as { session: { lockKey: string } }).session.lockKey],
     );
     const deadline = Date.now() + 5000;
     let leader = false;
