@@ -9,7 +9,7 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KAFKA_TOPICS, TOPICS } from '@tailsync/contracts';
-import { ensureTopics, FAILOVER_CLIENT, FAILOVER_RETRY, failoverConsumer, idempotentProducer, kafkaConnection, type KafkaConnection, REQUEST_TIMEOUT_MS, RenewingProducer } from '@tailsync/service-kit';
+import { ensureTopics, FAILOVER_CLIENT, FAILOVER_RETRY, failoverConsumer, idempotentProducer, kafkaConnection, type KafkaConnection, RenewingProducer } from '@tailsync/service-kit';
 import { type Admin, ConfigResourceTypes, Kafka, type KafkaMessage, type LogEntry, logLevel } from 'kafkajs';
 import { type LocalKafka, startLocalKafka } from '../stack/local-kafka';
 import { principalSettings, readKafkaClients } from './kafka-clients-file';
@@ -268,41 +268,6 @@ describe('three local KRaft brokers (KAFKA_LOCAL_BROKERS=3)', () => {
       await new Promise((r) => setTimeout(r, 500));
     }
   };
-
-  it('sends on to the new leaders while a leader hangs, without waiting for it (REQUEST_TIMEOUT_MS, not kafkajs\'s 30 s)', async () => {
-    const topic = `tailsync.cluster-spec-cut-${randomUUID().slice(0, 8)}`;
-    await ensureTopics(connectionOf('admin'), [{ topic, numPartitions: 6 }]);
-    const producer = idempotentProducer(client('admin'));
-    await producer.connect();
-    try {
-      await producer.send({ topic, acks: -1, messages: messages(0, 60) });
-      const leaderOf0 = await withAdmin(async (admin) => (await whileTopicUnknown(() => admin.fetchTopicMetadata({ topics: [topic] }))).topics[0].partitions.find((p) => p.partitionId === 0)!.leader);
-      const hung = cluster.running.nodes.find((n) => n.nodeId === leaderOf0)!;
-      clientLines.clear();
-      // Hung (or cut off behind a firewall that drops packets): its connections stay open, nothing answers.
-      process.kill(hung.pid()!, 'SIGSTOP');
-      hungBroker = hung.address;
-      const started = Date.now();
-      try {
-        await producer.send({ topic, acks: -1, messages: messages(60, 60) });
-        const tookMs = Date.now() - started;
-        console.log(`[kafka-cluster] broker ${hung.nodeId} hung: a send to every partition finished ${tookMs} ms after the SIGSTOP, the broker still hung`);
-        reportLines(`broker ${hung.nodeId} hung, not woken`);
-        // The request to the hung leader was given up after REQUEST_TIMEOUT_MS and sent again to the
-        // leader the controller elected (about 9 s after the hang); kafkajs's default held it 30 s.
-        expect(tookMs).toBeGreaterThan(REQUEST_TIMEOUT_MS - 1_000);
-        expect(tookMs).toBeLessThan(27_000);
-      } finally {
-        process.kill(hung.pid()!, 'SIGCONT');
-        hungBroker = undefined;
-      }
-    } finally {
-      await producer.disconnect();
-    }
-    const read = await readAll(topic, 120);
-    expect(new Set(read.map((m) => m.key!.toString()))).toEqual(new Set(messages(0, 120).map((m) => m.key)));
-    await allInSync([topic, TOPICS.tailEvents]);
-  }, 180_000);
 
   it('makes a new producer after a send that failed for good, so the broker does not refuse the next as out of order (RenewingProducer)', async () => {
     const topic = `tailsync.cluster-spec-renew-${randomUUID().slice(0, 8)}`;

@@ -60,7 +60,10 @@ const changedSince = (before: Map<string, string>, after: Map<string, string>) =
   [...after].filter(([path, hash]) => before.get(path) !== hash).map(([path]) => path).sort();
 
 function run(dir: string, command: string[]): void {
-  const done = spawnSync(command[0], command.slice(1), { cwd: dir, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } });
+  // The copy's own tsconfig: under `npm test` the variable names the repository's, whose path
+  // aliases would compile the repository's libs instead of the copy's edited ones.
+  const env = { ...process.env, FORCE_COLOR: '0', SWC_NODE_PROJECT: join(dir, 'tsconfig.base.json') };
+  const done = spawnSync(command[0], command.slice(1), { cwd: dir, encoding: 'utf8', env });
   if (done.status !== 0) throw new Error(`${command.join(' ')} failed in the scratch copy:\n${done.stdout}\n${done.stderr}`);
 }
 
