@@ -4,7 +4,7 @@ import { validateSync, ValidationError } from 'class-validator';
 import { CommonConfig, databaseUrlWithPassword } from './common.config';
 import { ConfigError } from '../config-error';
 import { knownSettings } from './known-settings';
-import { recordSettingFiles } from './setting-files';
+import { recordSettingFiles, settingFileText } from './setting-files';
 
 export { ConfigError };
 
@@ -42,7 +42,7 @@ function withSettingsFromFiles(schema: new () => object, env: NodeJS.ProcessEnv)
     if (!file) continue;
     if (env[name]) throw new ConfigError(`Invalid configuration:\n  ${name}: set ${name} or ${name}_FILE, not both`);
     try {
-      resolved[name] = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+      resolved[name] = settingFileText(readFileSync(file, 'utf8'));
     } catch (error) {
       // The path and the reason, never the content: it is a secret.
       throw new ConfigError(`Invalid configuration:\n  ${name}_FILE: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);

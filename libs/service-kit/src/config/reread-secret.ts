@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { readFile } from 'node:fs/promises';
+import { settingFileText } from './setting-files';
 
 /** How often a secret's file is read again: as often as the gRPC TLS files are. */
 export const SECRET_FILE_REFRESH_MS = 5_000;
@@ -55,8 +56,7 @@ export class RereadSecret<T> {
     let text: string;
     let value: T;
     try {
-      // As loadConfig reads it: one final newline dropped.
-      text = (await readFile(file, 'utf8')).replace(/\r?\n$/, '');
+      text = settingFileText(await readFile(file, 'utf8'));
       if (text === this.text) return;
       value = parse(text);
     } catch (error) {

@@ -12,3 +12,6 @@ export function recordSettingFiles(config: object, files: ReadonlyMap<string, st
 export function settingFile<T extends object>(config: T, name: keyof T & string): string | undefined {
   return filesOf.get(config)?.get(name);
 }
+
+/** A setting's value as its file holds it: the one final newline an editor or `echo` adds dropped. */
+export const settingFileText = (content: string): string => content.replace(/\r?\n$/, '');
