@@ -2,8 +2,9 @@
  * What e2e files and benches use of the tools (`@tailsync/tools/testing`): publishing events as
  * the product does, the Kafka principals' settings, the monitoring files' metric names, the test
  * CA of the broker's TLS runs, the service network's certificates, the launchers' clean-up of
- * servers a killed run left behind, the tools built from Go source, and the Kafka cluster and the
- * replicated PostgreSQL the fault suite starts (and a connection to one of its servers).
+ * servers a killed run left behind, the tools built from Go source, the wait for the Python venvs
+ * `npm test` installs beside the suites, and the Kafka cluster and the replicated PostgreSQL the
+ * fault suite starts (and a connection to one of its servers).
  */
 export { publishRiskAssessments } from './cli/publish-risk-assessment';
 export { principalSettings, readKafkaClients, type KafkaClients } from './kafka/kafka-clients-file';
@@ -14,6 +15,7 @@ export { ensureServiceNetworkCertificates } from './pki/grpc-certificates';
 export { stopOrphanedPostgres } from './postgres/embedded-postgres';
 export { stopOrphanedBroker } from './kafka/broker';
 export { builtTool, TOOL_BUILD_TIMEOUT_MS } from './test/built-tools';
+export { preparationsReady } from './test/test-preparations';
 export { startLocalKafka, type LocalKafka } from './stack/local-kafka';
 export type { KafkaNode } from './kafka/broker';
 export { kraftConfigPaths } from './kafka/kraft-config';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { REPO_ROOT } from '../stack/infrastructure';
-import { ensurePythonVenv } from './python-venv';
+import { ensurePythonVenv, venvBin } from './python-venv';
 
 /**
  * Python with confluent-kafka (librdkafka) and jsonschema (PyPI), pinned in
@@ -8,6 +8,10 @@ import { ensurePythonVenv } from './python-venv';
  * e2e/src/independent-consumer.e2e.ts. Resolves to the venv's `python`.
  */
 export async function ensureKafkaConsumerPython(log: (line: string) => void): Promise<string> {
-  const venv = await ensurePythonVenv('kafka-consumer', join(REPO_ROOT, 'e2e', 'kafka-consumer', 'requirements.txt'), log);
-  return join(venv, 'bin', 'python');
+  await ensurePythonVenv('kafka-consumer', join(REPO_ROOT, 'e2e', 'kafka-consumer', 'requirements.txt'), log);
+  return kafkaConsumerPython();
+}
+
+export function kafkaConsumerPython(): string {
+  return venvBin('kafka-consumer', 'python');
 }

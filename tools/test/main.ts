@@ -9,21 +9,18 @@
  * the tests that need a tool wait for it. The run ends with how long each phase and build took.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { localSecrets, REPO_ROOT, startInfrastructure } from '../stack/infrastructure';
 import { serverUser } from '../postgres/server-user';
 import { BackgroundToolBuilds, selectedProjects } from './background-tool-builds';
 import { TOOL_WAITS_FILE } from './built-tools';
-import { ensureKafkaConsumerPython } from './kafka-consumer-python';
-import { runChild } from './child-run';
 import { spawnTimed } from './timed-child';
 import { closingReport } from './reports';
-import { ensurePythonVenv } from './python-venv';
-import { ensureSchemathesis } from './schemathesis';
-import { ensureChromium } from './chromium';
 import { PhaseTimes } from './phase-times';
+import { runStaticChecks, staticChecksReport, type StaticCheckOutcome } from './static-checks';
+import { startPreparations } from './test-preparations';
 import { laneSchedule } from './lane-schedule';
-import { allLaneDataDirs, lanesAtOnce, suiteLanes, type LanePlaces, type SuiteLane } from './suite-lanes';
+import { allLaneDataDirs, E2E, lanesAtOnce, suiteLanes, type LanePlaces, type SuiteLane } from './suite-lanes';
 
 const dataDir = join(REPO_ROOT, '.data', 'test');
 const reports = join(dataDir, 'reports');
@@ -58,48 +55,6 @@ async function startLaneInfrastructures(lanes: SuiteLane[]): Promise<LaneInfrast
   throw failed.reason;
 }
 
-/** Static checks: a type error or a module-boundary violation fails the suite too. */
-async function staticChecks(phases: PhaseTimes): Promise<string[]> {
-  const failures: string[] = [];
-  const steps: [string, string[]][] = [
-    // The module-boundary rule reads Nx's project graph; on a fresh clone it must be built first,
-    // or the rule silently checks nothing.
-    ['project graph', [require.resolve('nx/bin/nx'), 'show', 'projects']],
-    ['typecheck', [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.base.json', '--noEmit']],
-    ['lint', [join(dirname(require.resolve('eslint/package.json')), 'bin', 'eslint.js'), 'apps', 'libs', 'e2e', 'tools', 'bench', '--max-warnings=0']],
-  ];
-  for (const [name, args] of steps) {
-    const status = await phases.time(name, () =>
-      runChild(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', name === 'project graph' ? 'ignore' : 'inherit', 'inherit'], env: { ...process.env, NX_DAEMON: 'false' } }),
-    );
-    log(`${name} ${status === 0 ? 'passed' : 'FAILED'} in ${phases.seconds(name).toFixed(1)} s`);
-    if (status !== 0) failures.push(name);
-  }
-  return failures;
-}
-
-/** The Python venvs (side by side) and the browser the tests drive, installed when missing. */
-async function preparations(phases: PhaseTimes): Promise<Record<string, string>> {
-  return phases.time('python venvs and chromium', async () => {
-    const python = (venv: Promise<string>) => venv.then((dir) => join(dir, 'bin', 'python'));
-    const venvs = Promise.all([
-      ensureSchemathesis(log),
-      ensureKafkaConsumerPython(log),
-      python(ensurePythonVenv('python-receivers', join(REPO_ROOT, 'e2e', 'python', 'requirements.txt'), log)),
-      python(ensurePythonVenv('api-clients', join(REPO_ROOT, 'e2e', 'api-clients', 'requirements.txt'), log)),
-    ]);
-    const chromium = ensureChromium(log);
-    const [schemathesis, kafkaConsumer, receivers, apiClients] = await venvs;
-    return {
-      SCHEMATHESIS_BIN: schemathesis,
-      KAFKA_CONSUMER_PYTHON: kafkaConsumer,
-      CHROMIUM_PATH: chromium,
-      TAILSYNC_TEST_PYTHON: receivers,
-      TAILSYNC_API_CLIENTS_PYTHON: apiClients,
-    };
-  });
-}
-
 /** How long the tests waited for each tool, from the lines built-tools.ts leaves. */
 function toolWaits(lanes: SuiteLane[]): string[] {
   return lanes.flatMap((lane) => {
@@ -110,9 +65,19 @@ function toolWaits(lanes: SuiteLane[]): string[] {
   });
 }
 
-/** Runs one lane's projects through Nx, one project after another: its status, and the CPU-seconds its Jest runs used. */
-async function runLane(lane: SuiteLane, passOn: string[], env: Record<string, string>): Promise<{ status: number | null; cpuSeconds: number }> {
+/**
+ * Runs one lane's projects through Nx, one project after another: its status, and the CPU-seconds
+ * its Jest runs used. `before` is what the lane waits for before its first project (nothing, for
+ * the e2e lane, whose global set-up waits for the venvs after booting its stack).
+ */
+async function runLane(lane: SuiteLane, passOn: string[], env: Record<string, string>, before: Promise<void>): Promise<{ status: number | null; cpuSeconds: number }> {
   let cpuSeconds = 0;
+  try {
+    await before;
+  } catch (error) {
+    log(`lane ${lane.name} did not start: ${error instanceof Error ? error.message : String(error)}`);
+    return { status: 1, cpuSeconds };
+  }
   for (const selection of lane.nxRuns) {
     const { exit } = spawnTimed(process.execPath, [require.resolve('nx/bin/nx'), 'run-many', '-t', 'test', ...selection, '--parallel=1', '--outputStyle=stream', '--skipNxCache', ...passOn], {
       cwd: REPO_ROOT,
@@ -147,38 +112,42 @@ async function main() {
   }
   let exitCode = 1;
   try {
-    const checks = process.env.TAILSYNC_SKIP_STATIC_CHECKS === '1' ? Promise.resolve([]) : staticChecks(phases);
     // Every run starts from empty stores, so no test depends on an earlier run (a server left
     // running by a killed earlier run is stopped first, by the launchers, from its pid file).
     await stopLeftovers();
     rmSync(dataDir, { recursive: true, force: true });
     mkdirSync(reports, { recursive: true });
-    const prepared = preparations(phases);
-    // Awaited below; until then a failure must not end the process as an unhandled rejection.
-    prepared.catch(() => undefined);
+    // The static checks and the venvs run beside the suites; their outcomes come at the end.
+    const checks: Promise<StaticCheckOutcome[]> = process.env.TAILSYNC_SKIP_STATIC_CHECKS === '1' ? Promise.resolve([]) : runStaticChecks(REPO_ROOT, phases);
+    const prepared = startPreparations(join(dataDir, 'preparations.json'), phases, log);
+    // Awaited by the lanes; until then a failure must not end the process as an unhandled rejection.
+    prepared.done.catch(() => undefined);
     const { lanes, passOn } = suiteLanes(args, places);
     const atOnce = lanesAtOnce(process.env);
     const infras = await phases.time('infrastructure', () => startLaneInfrastructures(lanes));
     try {
-      const tools = await prepared;
-      const staticFailures = await checks;
-      log(`ready to run the suites after ${phases.sinceStart().toFixed(1)} s`);
+      log(`ready to run the suites after ${phases.sinceStart().toFixed(1)} s (the static checks and the Python venvs go on beside them)`);
       log(`the lanes run ${atOnce === 2 ? 'side by side' : 'one after another (TEST_LANES_AT_ONCE=1)'}:`);
       for (const lane of lanes) log(`lane ${lane.name}: ${lane.runs}; Kafka on 127.0.0.1:${lane.kafkaPort}, PostgreSQL on 127.0.0.1:${lane.postgresPort}`);
       const suitesStartedAt = Date.now();
       // Not spawnSync: PostgreSQL and Kafka log into pipes this process drains (child-run.ts).
-      const run = (lane: SuiteLane, i: number) => phases.time(`lane ${lane.name}`, () => runLane(lane, passOn, { ...infras[i].env, ...localSecrets(lane.dataDir), ...tools }));
+      const before = (lane: SuiteLane) => (lane.name === E2E ? Promise.resolve() : prepared.done);
+      const run = (lane: SuiteLane, i: number) =>
+        phases.time(`lane ${lane.name}`, () => runLane(lane, passOn, { ...infras[i].env, ...localSecrets(lane.dataDir), ...prepared.env }, before(lane)));
       const ran = await phases.time('suites', async () => {
         if (atOnce === 2) return Promise.all(lanes.map(run));
         const inTurn: Awaited<ReturnType<typeof run>>[] = [];
         for (const [i, lane] of lanes.entries()) inTurn.push(await run(lane, i));
         return inTurn;
       });
+      const checked = await checks;
+      const staticFailures = checked.filter((outcome) => !outcome.passed);
       const { text, ok } = closingReport(reports, REPO_ROOT, ran.every(({ status }) => status === 0) ? 0 : 1, staticFailures.length);
       const laneCpu = ran.map(({ cpuSeconds }, i) => `lane ${lanes[i].name}: ${cpuSeconds.toFixed(1)} CPU-seconds (its Jest runs and what they started; not its servers)`);
       const schedule = laneSchedule(reports, lanes.map((lane) => lane.name), suitesStartedAt);
-      for (const line of [...phases.summary(), ...schedule, ...laneCpu, ...builds.summary(), ...toolWaits(lanes)]) log(line);
+      for (const line of [...phases.summary(), ...schedule, ...laneCpu, ...builds.summary(), ...toolWaits(lanes), ...staticChecksReport(checked, phases)]) log(line);
       log(`suite took ${phases.sinceStart().toFixed(1)} s; Kafka ${infras[0].kafkaVersion}, PostgreSQL ${infras[0].postgresVersion}`);
+      process.stdout.write(staticFailures.map(({ name }) => `failed: static check ${name} (its output is above)\n`).join(''));
       process.stdout.write(text);
       exitCode = ok ? 0 : 1;
     } finally {

@@ -11,7 +11,7 @@ import { REPO_ROOT } from '../stack/infrastructure';
  * fails, it does not skip the checks that need the venv. Several install side by side.
  */
 export async function ensurePythonVenv(name: string, requirements: string, log: (line: string) => void): Promise<string> {
-  const venv = join(REPO_ROOT, '.data', 'tools', name);
+  const venv = venvDir(name);
   const stamp = join(venv, 'requirements.installed');
   const wanted = readFileSync(requirements, 'utf8');
   if (existsSync(join(venv, 'bin', 'python')) && existsSync(stamp) && readFileSync(stamp, 'utf8') === wanted) return venv;
@@ -22,6 +22,15 @@ export async function ensurePythonVenv(name: string, requirements: string, log: 
   writeFileSync(stamp, wanted);
   log(`${name} installed in ${((Date.now() - t0) / 1000).toFixed(1)} s (${venv})`);
   return venv;
+}
+
+export function venvDir(name: string): string {
+  return join(REPO_ROOT, '.data', 'tools', name);
+}
+
+/** An executable of the venv `name` (its `python`, or a program a package installed). */
+export function venvBin(name: string, executable: string): string {
+  return join(venvDir(name), 'bin', executable);
 }
 
 function run(command: string, args: string[]): Promise<void> {

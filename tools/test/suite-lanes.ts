@@ -30,7 +30,8 @@ export interface LanePlaces {
   postgresPort: number;
 }
 
-const E2E = 'e2e';
+/** The lane of the e2e files (its global set-up waits for the Python venvs itself, after booting its stack). */
+export const E2E = 'e2e';
 /** The other lane's broker ports sit above the e2e lane's (up to three brokers, each two ports) and tools/kafka's cluster test's (+100). */
 const PROJECTS_LANE_KAFKA_OFFSET = 200;
 /**
