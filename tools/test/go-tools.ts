@@ -61,6 +61,9 @@ export const HELM: GoTool = { name: 'helm', pkg: 'helm.sh/helm/v3/cmd/helm', ver
 /** kubeconform, which validates the rendered chart against Kubernetes' own schemas. */
 export const KUBECONFORM: GoTool = { name: 'kubeconform', pkg: 'github.com/yannh/kubeconform/cmd/kubeconform', version: 'v0.8.0', source: { kind: 'install' } };
 
+/** The GitHub workflows' linter (`npm run lint:workflows`, which `.ci/run` runs). */
+export const ACTIONLINT: GoTool = { name: 'actionlint', pkg: 'github.com/rhysd/actionlint/cmd/actionlint', version: 'v1.7.7', source: { kind: 'install' } };
+
 /** The Compose release the compose test builds when the Docker CLI has no compose plugin. */
 export const COMPOSE: GoTool = {
   name: 'docker-compose',
@@ -96,7 +99,7 @@ export const KUBE_APISERVER: GoTool = {
  * In the order the suite needs them, which is the order the runner builds them in, one at a time:
  * Nx runs e2e (Jaeger) before tools, whose chart test (Helm, kubeconform) runs before the rules test.
  */
-export const GO_TOOLS = [JAEGER, HELM, KUBECONFORM, PROMTOOL, COMPOSE, ETCD, KUBE_APISERVER] as const;
+export const GO_TOOLS = [JAEGER, HELM, KUBECONFORM, PROMTOOL, ACTIONLINT, COMPOSE, ETCD, KUBE_APISERVER] as const;
 export type GoToolName = (typeof GO_TOOLS)[number]['name'];
 
 export function goTool(name: string): GoTool {
