@@ -17,7 +17,7 @@ import { TOOL_WAITS_FILE } from './built-tools';
 import { spawnTimed } from './timed-child';
 import { closingReport } from './reports';
 import { PhaseTimes } from './phase-times';
-import { runStaticChecks, staticChecksReport, type StaticCheckOutcome } from './static-checks';
+import { StaticChecks, staticChecksReport, type StaticCheckOutcome } from './static-checks';
 import { startPreparations } from './test-preparations';
 import { laneSchedule } from './lane-schedule';
 import { allLaneDataDirs, E2E, lanesAtOnce, suiteLanes, type LanePlaces, type SuiteLane } from './suite-lanes';
@@ -118,7 +118,7 @@ async function main() {
     rmSync(dataDir, { recursive: true, force: true });
     mkdirSync(reports, { recursive: true });
     // The static checks and the venvs run beside the suites; their outcomes come at the end.
-    const checks: Promise<StaticCheckOutcome[]> = process.env.TAILSYNC_SKIP_STATIC_CHECKS === '1' ? Promise.resolve([]) : runStaticChecks(REPO_ROOT, phases);
+    const checks = process.env.TAILSYNC_SKIP_STATIC_CHECKS === '1' ? undefined : new StaticChecks(REPO_ROOT, phases);
     const prepared = startPreparations(join(dataDir, 'preparations.json'), phases, log);
     // Awaited by the lanes; until then a failure must not end the process as an unhandled rejection.
     prepared.done.catch(() => undefined);
@@ -140,7 +140,9 @@ async function main() {
         for (const [i, lane] of lanes.entries()) inTurn.push(await run(lane, i));
         return inTurn;
       });
-      const checked = await checks;
+      // Nothing left to yield to: the checks still running finish at normal priority.
+      checks?.raise();
+      const checked: StaticCheckOutcome[] = (await checks?.outcomes) ?? [];
       const staticFailures = checked.filter((outcome) => !outcome.passed);
       const { text, ok } = closingReport(reports, REPO_ROOT, ran.every(({ status }) => status === 0) ? 0 : 1, staticFailures.length);
       const laneCpu = ran.map(({ cpuSeconds }, i) => `lane ${lanes[i].name}: ${cpuSeconds.toFixed(1)} CPU-seconds (its Jest runs and what they started; not its servers)`);

@@ -2,9 +2,12 @@
  * The static checks of `npm test` (the Nx project graph, then `tsc --noEmit`, then ESLint), run
  * beside the suites: a type error or a module-boundary violation fails the run all the same. They
  * run at a lower priority than the lanes (whose tests that measure time are the first to fail when
- * CPU runs short) and their output is kept, not interleaved with Jest's, for the run's end.
+ * CPU runs short) until the suites are done, when nothing is left to yield to (`raise`); their
+ * output is kept, not interleaved with Jest's, for the run's end.
  */
 import { dirname, join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { raiseGroupPriority } from '../process/group-priority';
 import type { PhaseTimes } from './phase-times';
 import { spawnTimed } from './timed-child';
 
@@ -19,8 +22,11 @@ export interface StaticCheckOutcome {
   cpuSeconds: number;
 }
 
+/** A check's name, and the arguments of the `node` that runs it. */
+export type CheckCommand = [string, string[]];
+
 /** One command line per check, in the order they run (the boundary rule reads the project graph). */
-function checkCommands(): [string, string[]][] {
+function checkCommands(): CheckCommand[] {
   return [
     // The module-boundary rule reads Nx's project graph; on a fresh clone it must be built first,
     // or the rule silently checks nothing.
@@ -30,22 +36,41 @@ function checkCommands(): [string, string[]][] {
   ];
 }
 
-/** Runs the checks one after another in `cwd`, each timed as a phase; every outcome, failed or not. */
-export async function runStaticChecks(cwd: string, phases: PhaseTimes): Promise<StaticCheckOutcome[]> {
-  const outcomes: StaticCheckOutcome[] = [];
-  for (const [name, args] of checkCommands()) {
-    outcomes.push(await phases.time(name, () => runCheck(name, args, cwd)));
+/** The checks, started one after another in `cwd`, each timed as a phase. */
+export class StaticChecks {
+  /** Every outcome, failed or not. */
+  readonly outcomes: Promise<StaticCheckOutcome[]>;
+  private niceness = STATIC_CHECKS_NICENESS;
+  private running: ChildProcess | undefined;
+
+  constructor(cwd: string, phases: PhaseTimes, commands: CheckCommand[] = checkCommands()) {
+    this.outcomes = this.runInTurn(cwd, phases, commands);
   }
-  return outcomes;
+
+  /** From now on at normal priority, the running check too (lowering a niceness needs root). */
+  raise(): void {
+    this.niceness = 0;
+    if (this.running?.pid !== undefined) raiseGroupPriority(this.running.pid, 0);
+  }
+
+  private async runInTurn(cwd: string, phases: PhaseTimes, commands: CheckCommand[]): Promise<StaticCheckOutcome[]> {
+    const outcomes: StaticCheckOutcome[] = [];
+    for (const [name, args] of commands) {
+      outcomes.push(await phases.time(name, () => runCheck(name, args, cwd, this.niceness, (child) => (this.running = child))));
+    }
+    return outcomes;
+  }
 }
 
-/** One check: `node` with `args`, niced, its output kept. */
-export async function runCheck(name: string, args: string[], cwd: string): Promise<StaticCheckOutcome> {
-  const { child, exit } = spawnTimed('nice', ['-n', String(STATIC_CHECKS_NICENESS), process.execPath, ...args], {
+/** One check: `node` with `args` at `niceness`, leading a process group of its own, its output kept. */
+export async function runCheck(name: string, args: string[], cwd: string, niceness: number, started: (child: ChildProcess) => void = () => undefined): Promise<StaticCheckOutcome> {
+  const { child, exit } = spawnTimed('nice', ['-n', String(niceness), process.execPath, ...args], {
     cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NX_DAEMON: 'false', FORCE_COLOR: '0' },
+    detached: true,
   });
+  started(child);
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -56,7 +81,7 @@ export async function runCheck(name: string, args: string[], cwd: string): Promi
 /** The run's closing lines about the checks: one per check, and a failed check's whole output. */
 export function staticChecksReport(outcomes: StaticCheckOutcome[], phases: PhaseTimes): string[] {
   return outcomes.flatMap(({ name, passed, output, cpuSeconds }) => {
-    const line = `${name} ${passed ? 'passed' : 'FAILED'} in ${phases.seconds(name).toFixed(1)} s, ${cpuSeconds.toFixed(1)} CPU-seconds (beside the suites, nice ${STATIC_CHECKS_NICENESS})`;
+    const line = `${name} ${passed ? 'passed' : 'FAILED'} in ${phases.seconds(name).toFixed(1)} s, ${cpuSeconds.toFixed(1)} CPU-seconds (beside the suites from nice ${STATIC_CHECKS_NICENESS})`;
     return passed ? [line] : [`${line}; its output:`, output.trimEnd()];
   });
 }
