@@ -49,20 +49,21 @@ export default [
   // domain and its own ports; adapters (infrastructure) and entry points (interface) plug in from
   // outside. Specs and test support may wire real adapters.
   // The dispatcher's concerns (intake, scheduling, attempts, the delivery log, subscriptions,
-  // signing, admin) never reach back into its entry points (interface/) or its wiring (wiring/).
-  // Before the domain rule, which its domain folders keep.
+  // signing, admin) never reach back into its entry points (interface/) or the copy's wiring in
+  // src/ (dispatcher.module.ts, dispatcher-lifecycle.ts, app.module.ts); a concern's module may
+  // import the modules of the concerns below it. Before the domain rule, which its domain folders keep.
   {
     files: ['apps/webhook-dispatcher/src/{intake,scheduling,attempts,delivery-log,subscriptions,signing,admin}/**/*.ts'],
     ignores: ['**/*.spec.ts', '**/*.test-support.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)(interface|wiring)(/|$)', message: 'A dispatcher concern does not depend on the entry points (interface/) or the wiring (wiring/) that use it.' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)interface(/|$)|^(\\.\\./)+(app|dispatcher)\\.module$|(^|/)dispatcher-lifecycle$', message: "A dispatcher concern does not depend on the entry points (interface/) or the copy's wiring (src/dispatcher.module.ts, dispatcher-lifecycle.ts) that use it." }] }],
     },
   },
   {
     files: ['apps/*/src/**/domain/**/*.ts'],
     ignores: ['**/*.spec.ts', '**/*.test-support.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)(application|commands|infrastructure|interface|wiring)(/|$)', message: 'The domain depends on nothing outside it.' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)(application|commands|infrastructure|interface)(/|$)|\\.module$|(^|/)dispatcher-lifecycle$', message: 'The domain depends on nothing outside it.' }] }],
     },
   },
   // A use-case folder (`commands/<command>/`) holds one command's layers side by side: its gRPC

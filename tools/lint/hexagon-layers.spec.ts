@@ -19,8 +19,10 @@ const PROBES = {
   domainApplication: ['apps/tail-sync/src/tails/domain/probe.ts', '../application/tail-ports'],
   dispatcherDomainInfrastructure: ['apps/webhook-dispatcher/src/attempts/domain/probe.ts', '../../infrastructure/store'],
   concernEntryPoint: ['apps/webhook-dispatcher/src/scheduling/probe.ts', '../interface/subscription-requests'],
-  concernWiring: ['apps/webhook-dispatcher/src/delivery-log/probe.ts', '../wiring/dispatcher-settings'],
-  dispatcherDomainWiring: ['apps/webhook-dispatcher/src/attempts/domain/probe.ts', '../../wiring/dispatcher-settings'],
+  concernWiring: ['apps/webhook-dispatcher/src/delivery-log/probe.ts', '../dispatcher.module'],
+  concernLifecycle: ['apps/webhook-dispatcher/src/scheduling/probe.ts', '../dispatcher-lifecycle'],
+  dispatcherDomainWiring: ['apps/webhook-dispatcher/src/attempts/domain/probe.ts', '../../dispatcher.module'],
+  concernModuleBelow: ['apps/webhook-dispatcher/src/intake/intake.module.ts', '../attempts/attempts.module'],
   concernBelow: ['apps/webhook-dispatcher/src/scheduling/probe.ts', '../attempts/attempt.runner'],
   specAdapter: ['apps/tail-sync/src/tails/application/probe.spec.ts', '../infrastructure/reservations/postgres-reservations'],
   useCaseAdapter: ['apps/tail-sync/src/tails/commands/create-or-map/create-or-map.use-case.ts', '../../infrastructure/ids/postgres-tail-id-allocator'],
@@ -89,9 +91,11 @@ describe('the hexagon lint rule', () => {
 
   it("fails a dispatcher concern that imports the dispatcher's entry points or wiring, not one that imports a concern below it", () => {
     expect(errors.concernEntryPoint).toEqual([expect.stringContaining('entry points')]);
-    expect(errors.concernWiring).toHaveLength(1);
+    expect(errors.concernWiring).toEqual([expect.stringContaining("copy's wiring")]);
+    expect(errors.concernLifecycle).toEqual([expect.stringContaining("copy's wiring")]);
     expect(errors.dispatcherDomainWiring).toEqual([expect.stringContaining('nothing outside it')]);
     expect(errors.concernBelow).toEqual([]);
+    expect(errors.concernModuleBelow).toEqual([]);
   });
 
   it('lets specs wire real adapters', () => {

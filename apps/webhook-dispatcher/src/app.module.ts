@@ -2,9 +2,9 @@ import { Module, type OnApplicationBootstrap, type OnModuleDestroy, type OnModul
 import {
   kafkaConnection, KafkaReadiness, loggingModule, OpsModule, PoolLifecycle, PostgresReadiness, ServedCalls, servedCalls,
 } from '@tailsync/service-kit';
-import { DispatcherLifecycle } from './wiring/dispatcher-lifecycle';
-import { DispatcherModule } from './wiring/dispatcher.module';
-import type { DispatcherSettings } from './wiring/dispatcher-settings';
+import { DispatcherLifecycle } from './dispatcher-lifecycle';
+import { DispatcherModule } from './dispatcher.module';
+import type { DispatcherSettings } from './config/dispatcher-settings';
 import { WebhookDispatcherGrpc } from './interface/webhook-dispatcher.grpc';
 import { WEBHOOK_DISPATCHER_ROLES } from './interface/webhook-dispatcher.roles';
 

@@ -5,7 +5,7 @@ import { PROTO_FILES } from '@tailsync/contracts';
 import { createPool, kafkaConnection, exitOnStartFailure, grpcTlsFiles, loadConfig, replicationSettings, startService } from '@tailsync/service-kit';
 import { appModule } from './app.module';
 import { WebhookDispatcherConfig } from './config/webhook-dispatcher.config';
-import { dispatcherTopics } from './wiring/dispatcher-settings';
+import { dispatcherTopics } from './config/dispatcher-settings';
 
 async function main() {
   const config = loadConfig(WebhookDispatcherConfig);

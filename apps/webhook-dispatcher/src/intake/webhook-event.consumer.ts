@@ -16,7 +16,7 @@ export interface ConsumerOptions {
   kafka: KafkaConnection;
   clientId: string;
   groupId: string;
-  /** The event types read: the copy's (`EVENT_TYPES`, wiring/dispatcher-settings.ts). */
+  /** The event types read: the copy's (`EVENT_TYPES`, config/dispatcher-settings.ts). */
   eventTypes: readonly WebhookEventType[];
 }
 

@@ -25,6 +25,8 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
   let subscriptions: SubscriptionStore;
   const box = new SecretBox(testKey);
   const schedulers: DeliveryScheduler[] = [];
+  /** What the admissions asked of their scheduler, by member name. */
+  const asked: string[] = [];
   const receivers: WebhookReceiver[] = [];
 
   let events: SubscriptionEventsPublisher;
@@ -63,7 +65,18 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
     const s = new DeliveryScheduler(deliveries.leases, subscriptions, new AttemptRunner(new CallbackKeys(box), sender, recorder, metrics, state, o), recorder, metrics, o, leaseWrites, new FlowGate(db.pool, 15_000));
     schedulers.push(s);
     s.start();
-    return new DeliveryAdmission(deliveries.newDeliveries, s, leaseWrites);
+    return new DeliveryAdmission(deliveries.newDeliveries, noting(s), leaseWrites);
+  }
+
+  /** The scheduler as the admission sees it, noting each member it reads in `asked` (its own calls are not noted). */
+  function noting(scheduler: DeliveryScheduler): DeliveryScheduler {
+    return new Proxy(scheduler, {
+      get(target, member) {
+        asked.push(String(member));
+        const value = Reflect.get(target, member, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
   }
 
   async function subscribe(script = scripts.status(200)) {
@@ -159,6 +172,18 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
     expect(await (await s.admitAttemptingFirst([d], await subscriptions.getMany([domain]))).stored).toBe(0);
     await sleep(300);
     expect(receiver.requests).toHaveLength(1);
+  });
+
+  it('each admission asks the scheduler once: its room, lease terms and queues are the scheduler\'s business', async () => {
+    const { receiver, domain } = await subscribe();
+    const s = running({ maxConcurrency: 2, domainConcurrency: 2 });
+    asked.length = 0;
+    expect(await s.admit(fresh(domain, 3), await subscriptions.getMany([domain]))).toBe(3);
+    expect(asked).toEqual(['admit']);
+    asked.length = 0;
+    expect(await (await s.admitAttemptingFirst(fresh(domain, 3), await subscriptions.getMany([domain]))).stored).toBe(3);
+    expect(asked).toEqual(['admitAttemptingFirst']);
+    await receiver.waitFor(6);
   });
 
   it('admitting first, fails the batch (consumed again) when its overflow cannot be stored, after starting the attempts it had room for', async () => {

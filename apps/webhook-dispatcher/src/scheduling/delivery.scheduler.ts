@@ -10,6 +10,7 @@ import type { DeliveryLeases } from './delivery-leases.store';
 import { DomainQueues, type Queued } from './domain-queues';
 import { isCapped, type FlowGate, type FlowLimits, type FlowPermit } from './flow-gate';
 import type { WriteBehindLeases } from '../attempts/write-behind-leases';
+import type { FreshStorage, LeasedBehind } from './fresh-storage';
 
 export interface SchedulerOptions {
   /** Names this copy as the owner of its leases. */
@@ -109,15 +110,53 @@ export class DeliveryScheduler {
   }
 
   /**
+   * Admits fresh deliveries from the consumer: those this copy has room for now are leased to it
+   * by `storage` and queued once stored (their room held meanwhile); the rest are stored for the
+   * claims, which are woken. Resolves once both are stored (leased ones are queued even if the
+   * rest failed: the batch is consumed again); returns how many deliveries were new.
+   */
+  async admit(fresh: NewDelivery[], subscriptions: Map<string, StoredSubscription>, storage: FreshStorage<Promise<ClaimedDelivery[]>>): Promise<number> {
+    const { take, rest } = this.roomFor(fresh, subscriptions);
+    const claimedAt = Date.now();
+    const [leased, queued] = await this.reserving(take, Promise.allSettled([storage.lease(take, { owner: this.options.owner, leaseMs: this.leaseMs }), this.storeForClaims(storage, rest)]));
+    if (leased.status === 'fulfilled' && leased.value.length > 0) await this.accept(leased.value, subscriptions, claimedAt);
+    if (leased.status === 'rejected') throw leased.reason;
+    if (queued.status === 'rejected') throw queued.reason;
+    return leased.value.length + queued.value;
+  }
+
+  /**
+   * As {@link admit}, but `storage` leases the deliveries this copy has room for at once (their
+   * lease written behind them), so their attempts start before the first `await`. Resolves once
+   * the rest are stored, and `stored` once the leases are written too, with how many were new.
+   */
+  async admitAttemptingFirst(
+    fresh: NewDelivery[], subscriptions: Map<string, StoredSubscription>, storage: FreshStorage<LeasedBehind>,
+  ): Promise<{ stored: Promise<number> }> {
+    const { take, rest } = this.roomFor(fresh, subscriptions);
+    const { leased, written } = storage.lease(take, { owner: this.options.owner, leaseMs: this.leaseMs });
+    if (leased.length > 0) void this.accept(leased, subscriptions, Date.now());
+    const queued = await this.storeForClaims(storage, rest);
+    const stored = written.then((n) => n + queued);
+    stored.catch(() => undefined); // a caller that stops waiting leaves no unhandled rejection behind
+    return { stored };
+  }
+
+  /** Looks for due deliveries in `ms` (deliveries held back until then), if still running. */
+  wakeIn(ms: number): void {
+    setTimeout(() => this.running && this.wake(), ms).unref();
+  }
+
+  /**
    * Which fresh deliveries this copy has room for now, per domain and in all (none once stopped),
    * and the rest. A fifo domain's are all left to the claims, which take them in the topic's order.
    */
-  roomFor(fresh: NewDelivery[], subscriptions: Map<string, StoredSubscription>): { take: NewDelivery[]; rest: NewDelivery[] } {
+  private roomFor(fresh: NewDelivery[], subscriptions: Map<string, StoredSubscription>): { take: NewDelivery[]; rest: NewDelivery[] } {
     return this.queues.split(fresh, subscriptions, this.running ? this.queues.free() : 0);
   }
 
   /** Holds room for deliveries whose leased insert is on its way, until `done` settles. */
-  async reserving<T>(deliveries: NewDelivery[], done: Promise<T>): Promise<T> {
+  private async reserving<T>(deliveries: NewDelivery[], done: Promise<T>): Promise<T> {
     this.queues.reserve(deliveries, 1);
     try {
       return await done;
@@ -126,21 +165,18 @@ export class DeliveryScheduler {
     }
   }
 
-  /** The owner and length of the leases fresh deliveries are taken under. */
-  get leaseTerms(): { owner: string; leaseMs: number } {
-    return { owner: this.options.owner, leaseMs: this.leaseMs };
+  /** Stores deliveries due now for the claims, and has the loop look for them (it may have room by then). */
+  private async storeForClaims(storage: FreshStorage<unknown>, deliveries: NewDelivery[]): Promise<number> {
+    const stored = await storage.storeForClaims(deliveries);
+    if (stored > 0) this.wake();
+    return stored;
   }
 
   /** Queues deliveries leased to this copy (`claimedAt`) for their attempts now; hands them back once stopped. */
-  async accept(leased: ClaimedDelivery[], subscriptions: Map<string, StoredSubscription>, claimedAt: number): Promise<void> {
+  private async accept(leased: ClaimedDelivery[], subscriptions: Map<string, StoredSubscription>, claimedAt: number): Promise<void> {
     this.queues.enqueue(leased, subscriptions, claimedAt);
     if (this.running) this.pump();
     else await this.releaseQueued();
-  }
-
-  /** Looks for due deliveries in `ms` (deliveries held back until then), if still running. */
-  wakeIn(ms: number): void {
-    setTimeout(() => this.running && this.wake(), ms).unref();
   }
 
   /** Time an attempt needs from its start: the time limit plus the margin to record it. */

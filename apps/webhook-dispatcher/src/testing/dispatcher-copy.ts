@@ -13,9 +13,9 @@ import { DeliveryScheduler } from '../scheduling/delivery.scheduler';
 import { SubscriptionEventsPublisher } from '../subscriptions/subscription-events.publisher';
 import { SubscriptionState } from '../subscriptions/subscription-state';
 import { SubscriptionStore } from '../subscriptions/subscription.store';
-import { DispatcherLifecycle } from '../wiring/dispatcher-lifecycle';
-import { DispatcherModule } from '../wiring/dispatcher.module';
-import type { DispatcherSettings } from '../wiring/dispatcher-settings';
+import { DispatcherLifecycle } from '../dispatcher-lifecycle';
+import { DispatcherModule } from '../dispatcher.module';
+import type { DispatcherSettings } from '../config/dispatcher-settings';
 import { SecretBox } from '../sealing/secret-box';
 
 /**

@@ -1,7 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize, relative, sep } from 'node:path';
 
-/** Which top folders of an app's `src/` import which others ('.' is a file directly in `src/`). */
+/**
+ * Which top folders of an app's `src/` import which others ('.' is a file directly in `src/`; a
+ * subfolder named by `apart` is a folder of its own, as `attempts/domain`).
+ */
 export type FolderGraph = Map<string, Set<string>>;
 
 function sources(dir: string, besides: RegExp | undefined): string[] {
@@ -15,6 +18,12 @@ function sources(dir: string, besides: RegExp | undefined): string[] {
 export interface FolderGraphOptions {
   /** Files that are not structure either, by name: a library's `index.ts` only gathers its folders' exports for its users. */
   besides?: RegExp;
+  /**
+   * Subfolders of a top folder that count as folders of their own, by name: a concern's pure rules
+   * (`domain/`) import nothing outside them, so the settings may use them while the concern's
+   * module is built from the settings.
+   */
+  apart?: RegExp;
 }
 
 /**
@@ -23,7 +32,9 @@ export interface FolderGraphOptions {
  */
 export function folderGraph(root: string, options: FolderGraphOptions = {}): FolderGraph {
   const folderOf = (path: string) => {
-    const parts = relative(root, path).split(sep);
+    // An import of a folder (its index.ts) names the folder itself.
+    const parts = relative(root, existsSync(path) && statSync(path).isDirectory() ? join(path, 'index.ts') : path).split(sep);
+    if (parts.length > 2 && options.apart?.test(parts[1])) return `${parts[0]}/${parts[1]}`;
     return parts.length > 1 ? parts[0] : '.';
   };
   const graph: FolderGraph = new Map();

@@ -2,13 +2,13 @@ import { Module } from '@nestjs/common';
 import { PG_POOL } from '@tailsync/service-kit';
 import type { Pool } from 'pg';
 import { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
-import { PLANNED_ONCE_POOL } from './dispatcher-settings';
-import { BatchPools } from '../delivery-log/batch-pools';
-import { DeliveryLogRetention } from '../delivery-log/delivery-log-retention';
-import { DeliveryLog } from '../delivery-log/delivery-log.store';
-import { DeliveryMetrics } from '../delivery-log/delivery.metrics';
-import { EventFeed } from '../delivery-log/event-feed.store';
-import { NewDeliveries } from '../delivery-log/new-deliveries.store';
+import { PLANNED_ONCE_POOL } from '../config/dispatcher-settings';
+import { BatchPools } from './batch-pools';
+import { DeliveryLogRetention } from './delivery-log-retention';
+import { DeliveryLog } from './delivery-log.store';
+import { DeliveryMetrics } from './delivery.metrics';
+import { EventFeed } from './event-feed.store';
+import { NewDeliveries } from './new-deliveries.store';
 
 /** The delivery tables: rows made, the calls' queries, weekly partitions and their retention, the delivery metrics. */
 @Module({

@@ -2,16 +2,16 @@ import { Module } from '@nestjs/common';
 import type { WebhookEventType } from '@tailsync/contracts';
 import { INSTANCE_ID, PG_POOL } from '@tailsync/service-kit';
 import type { Pool } from 'pg';
-import { BackfillJobs } from '../backfill/backfill-jobs.store';
-import { BackfillWorker } from '../backfill/backfill.worker';
+import { BackfillJobs } from './backfill-jobs.store';
+import { BackfillWorker } from './backfill.worker';
 import { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
 import { NewDeliveries } from '../delivery-log/new-deliveries.store';
 import { TopicRereader } from '../intake/topic-rereader';
 import { DeliveryScheduler } from '../scheduling/delivery.scheduler';
-import { DeliveryLogModule } from './delivery-log.module';
-import { DISPATCHER_SETTINGS, type DispatcherSettings, EVENT_TYPES } from './dispatcher-settings';
-import { IntakeModule } from './intake.module';
-import { SchedulingModule } from './scheduling.module';
+import { DeliveryLogModule } from '../delivery-log/delivery-log.module';
+import { DISPATCHER_SETTINGS, type DispatcherSettings, EVENT_TYPES } from '../config/dispatcher-settings';
+import { IntakeModule } from '../intake/intake.module';
+import { SchedulingModule } from '../scheduling/scheduling.module';
 
 /** A job's page: the domain's events read and stored at once (its memory), and checkpointed with them. */
 const PAGE_SIZE = 500;

@@ -3,18 +3,18 @@ import { backfillGroupPrefix, type WebhookEventType } from '@tailsync/contracts'
 import { INSTANCE_ID, kafkaConnection } from '@tailsync/service-kit';
 import { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
 import { WriteBehindLeases } from '../attempts/write-behind-leases';
-import { AttemptsModule } from './attempts.module';
-import { DeliveryLogModule } from './delivery-log.module';
+import { AttemptsModule } from '../attempts/attempts.module';
+import { DeliveryLogModule } from '../delivery-log/delivery-log.module';
 import { DeliveryMetrics } from '../delivery-log/delivery.metrics';
 import { NewDeliveries } from '../delivery-log/new-deliveries.store';
-import { EVENT_TYPES } from './dispatcher-settings';
+import { EVENT_TYPES } from '../config/dispatcher-settings';
 import { DeliveryScheduler } from '../scheduling/delivery.scheduler';
-import { SchedulingModule } from './scheduling.module';
+import { SchedulingModule } from '../scheduling/scheduling.module';
 import { SubscriptionCache } from '../subscriptions/subscription-cache';
-import { SubscriptionsModule } from './subscriptions.module';
-import { DeliveryAdmission } from '../intake/delivery-admission';
-import { TopicRereader } from '../intake/topic-rereader';
-import { WebhookEventConsumer } from '../intake/webhook-event.consumer';
+import { SubscriptionsModule } from '../subscriptions/subscriptions.module';
+import { DeliveryAdmission } from './delivery-admission';
+import { TopicRereader } from './topic-rereader';
+import { WebhookEventConsumer } from './webhook-event.consumer';
 
 /** A backfill's read that gets no batch from the broker for this long fails (the job is marked failed). */
 const REREAD_STALL_MS = 30_000;

@@ -3,16 +3,16 @@ import { INSTANCE_ID, PG_POOL } from '@tailsync/service-kit';
 import type { Pool } from 'pg';
 import { AttemptRecorder } from '../attempts/attempt.recorder';
 import { AttemptRunner } from '../attempts/attempt.runner';
-import { AttemptsModule } from './attempts.module';
+import { AttemptsModule } from '../attempts/attempts.module';
 import { WriteBehindLeases } from '../attempts/write-behind-leases';
 import { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
-import { DeliveryLogModule } from './delivery-log.module';
+import { DeliveryLogModule } from '../delivery-log/delivery-log.module';
 import { DeliveryMetrics } from '../delivery-log/delivery.metrics';
 import { SubscriptionCache } from '../subscriptions/subscription-cache';
-import { SubscriptionsModule } from './subscriptions.module';
-import { DeliveryLeases } from '../scheduling/delivery-leases.store';
-import { DeliveryScheduler } from '../scheduling/delivery.scheduler';
-import { FlowGate } from '../scheduling/flow-gate';
+import { SubscriptionsModule } from '../subscriptions/subscriptions.module';
+import { DeliveryLeases } from './delivery-leases.store';
+import { DeliveryScheduler } from './delivery.scheduler';
+import { FlowGate } from './flow-gate';
 
 /** A capped domain's place outlives its attempt's time limit by this much (a copy that died mid-attempt lets go of it then). */
 const FLOW_HOLD_MARGIN_MS = 5_000;

@@ -1,8 +1,6 @@
-import type { ValueProvider } from '@nestjs/common';
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_SUBSCRIPTIONS_TOPIC, type TopicContract, type WebhookEventType } from '@tailsync/contracts';
-import { INSTANCE_ID, PG_POOL } from '@tailsync/service-kit';
 import type { Pool } from 'pg';
-import { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
+import type { WebhookDispatcherConfig } from './webhook-dispatcher.config';
 
 /** What one dispatcher copy is built from: its settings, its name, and (specs) a pool or topics of their own. */
 export interface DispatcherSettings {
@@ -39,17 +37,4 @@ export function eventTypesOf(settings: DispatcherSettings): readonly WebhookEven
 /** The topics a copy creates at start: each event type's input and dead letters, and the subscription changes it publishes. */
 export function dispatcherTopics(settings: DispatcherSettings): TopicContract[] {
   return [...eventTypesOf(settings).flatMap((type) => [type.input, type.deadLetters]), WEBHOOK_SUBSCRIPTIONS_TOPIC];
-}
-
-/** The values every concern's providers are made from. */
-export function settingsProviders(settings: DispatcherSettings): ValueProvider[] {
-  const { config, instanceId } = settings;
-  return [
-    { provide: DISPATCHER_SETTINGS, useValue: settings },
-    { provide: WebhookDispatcherConfig, useValue: config },
-    { provide: INSTANCE_ID, useValue: instanceId },
-    { provide: PG_POOL, useValue: settings.pool },
-    { provide: PLANNED_ONCE_POOL, useValue: settings.plannedOncePool ?? settings.pool },
-    { provide: EVENT_TYPES, useValue: eventTypesOf(settings) },
-  ];
 }

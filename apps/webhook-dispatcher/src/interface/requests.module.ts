@@ -4,20 +4,20 @@ import { INSTANCE_ID, kafkaConnection, PG_POOL } from '@tailsync/service-kit';
 import type { Pool } from 'pg';
 import { ConsumerLag } from '../admin/consumer-lag';
 import { DeliveryActivityStore } from '../admin/delivery-activity.store';
-import { AttemptsModule } from './attempts.module';
-import { BackfillModule } from './backfill.module';
+import { AttemptsModule } from '../attempts/attempts.module';
+import { BackfillModule } from '../backfill/backfill.module';
 import { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
-import { DeliveryLogModule } from './delivery-log.module';
-import { EVENT_TYPES } from './dispatcher-settings';
-import { IntakeModule } from './intake.module';
-import { SchedulingModule } from './scheduling.module';
-import { SubscriptionsModule } from './subscriptions.module';
-import { AdminRequests } from '../interface/admin-requests';
-import { BackfillRequests } from '../interface/backfill-requests';
-import { EventFeedRequests } from '../interface/event-feed-requests';
-import { RecoveryRequests } from '../interface/recovery-requests';
-import { SigningKeyRequests } from '../interface/signing-key-requests';
-import { SubscriptionRequests } from '../interface/subscription-requests';
+import { DeliveryLogModule } from '../delivery-log/delivery-log.module';
+import { EVENT_TYPES } from '../config/dispatcher-settings';
+import { IntakeModule } from '../intake/intake.module';
+import { SchedulingModule } from '../scheduling/scheduling.module';
+import { SubscriptionsModule } from '../subscriptions/subscriptions.module';
+import { AdminRequests } from './admin-requests';
+import { BackfillRequests } from './backfill-requests';
+import { EventFeedRequests } from './event-feed-requests';
+import { RecoveryRequests } from './recovery-requests';
+import { SigningKeyRequests } from './signing-key-requests';
+import { SubscriptionRequests } from './subscription-requests';
 
 /** The handlers of the gateway's calls (webhook-dispatcher.grpc.ts routes to them), each given exactly the parts it uses. */
 @Module({

@@ -2,12 +2,12 @@ import { Module } from '@nestjs/common';
 import { INSTANCE_ID, kafkaConnection, PG_POOL } from '@tailsync/service-kit';
 import type { Pool } from 'pg';
 import { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
-import { CallbackKeys } from '../subscriptions/callback-keys';
-import { SubscriptionCache } from '../subscriptions/subscription-cache';
-import { SubscriptionEventsPublisher } from '../subscriptions/subscription-events.publisher';
-import { SubscriptionState } from '../subscriptions/subscription-state';
-import { SubscriptionStore } from '../subscriptions/subscription.store';
-import { UnsealedSecrets } from '../subscriptions/unsealed-secrets';
+import { CallbackKeys } from './callback-keys';
+import { SubscriptionCache } from './subscription-cache';
+import { SubscriptionEventsPublisher } from './subscription-events.publisher';
+import { SubscriptionState } from './subscription-state';
+import { SubscriptionStore } from './subscription.store';
+import { UnsealedSecrets } from './unsealed-secrets';
 import { SecretBox } from '../sealing/secret-box';
 
 /** Subscriptions: stored, cached in memory, their changes published; the keys their callbacks are signed with. */

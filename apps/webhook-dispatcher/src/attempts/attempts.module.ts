@@ -1,20 +1,20 @@
 import { Module } from '@nestjs/common';
 import { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
 import { BatchPools } from '../delivery-log/batch-pools';
-import { DeliveryLogModule } from './delivery-log.module';
+import { DeliveryLogModule } from '../delivery-log/delivery-log.module';
 import { DeliveryMetrics } from '../delivery-log/delivery.metrics';
 import { NewDeliveries } from '../delivery-log/new-deliveries.store';
-import { DISPATCHER_SETTINGS, type DispatcherSettings } from './dispatcher-settings';
+import { DISPATCHER_SETTINGS, type DispatcherSettings } from '../config/dispatcher-settings';
 import { CallbackKeys } from '../subscriptions/callback-keys';
 import { SubscriptionState } from '../subscriptions/subscription-state';
-import { SubscriptionsModule } from './subscriptions.module';
-import { AttemptRecords } from '../attempts/attempt-records.store';
-import { AttemptRecorder } from '../attempts/attempt.recorder';
-import { AttemptRunner } from '../attempts/attempt.runner';
-import { AttemptSender } from '../attempts/attempt.sender';
-import { parseRetryDelays } from '../attempts/domain/retry-policy';
-import { WebhookTester } from '../attempts/webhook-tester';
-import { WriteBehindLeases } from '../attempts/write-behind-leases';
+import { SubscriptionsModule } from '../subscriptions/subscriptions.module';
+import { AttemptRecords } from './attempt-records.store';
+import { AttemptRecorder } from './attempt.recorder';
+import { AttemptRunner } from './attempt.runner';
+import { AttemptSender } from './attempt.sender';
+import { parseRetryDelays } from './domain/retry-policy';
+import { WebhookTester } from './webhook-tester';
+import { WriteBehindLeases } from './write-behind-leases';
 
 /**
  * Attempts finishing within this long of each other are recorded by one statement: at 200/s about

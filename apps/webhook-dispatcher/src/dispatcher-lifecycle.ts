@@ -1,18 +1,18 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PG_POOL } from '@tailsync/service-kit';
 import type { Pool } from 'pg';
-import { AttemptSender } from '../attempts/attempt.sender';
-import { BackfillWorker } from '../backfill/backfill.worker';
-import { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
-import { DeliveryLogRetention } from '../delivery-log/delivery-log-retention';
-import { WebhookEventConsumer } from '../intake/webhook-event.consumer';
-import { DeliveryScheduler } from '../scheduling/delivery.scheduler';
-import { migrateDispatcherTables } from '../store/migrate';
-import { SubscriptionCache } from '../subscriptions/subscription-cache';
-import { SubscriptionEventsPublisher } from '../subscriptions/subscription-events.publisher';
-import { backfillSecretIds } from '../subscriptions/subscription-secrets';
-import { SubscriptionStore } from '../subscriptions/subscription.store';
-import { SecretBox } from '../sealing/secret-box';
+import { AttemptSender } from './attempts/attempt.sender';
+import { BackfillWorker } from './backfill/backfill.worker';
+import { WebhookDispatcherConfig } from './config/webhook-dispatcher.config';
+import { DeliveryLogRetention } from './delivery-log/delivery-log-retention';
+import { WebhookEventConsumer } from './intake/webhook-event.consumer';
+import { DeliveryScheduler } from './scheduling/delivery.scheduler';
+import { migrateDispatcherTables } from './store/migrate';
+import { SubscriptionCache } from './subscriptions/subscription-cache';
+import { SubscriptionEventsPublisher } from './subscriptions/subscription-events.publisher';
+import { backfillSecretIds } from './subscriptions/subscription-secrets';
+import { SubscriptionStore } from './subscriptions/subscription.store';
+import { SecretBox } from './sealing/secret-box';
 
 /** The order one dispatcher copy's moving parts start and stop in (app.module.ts runs it with Nest's hooks). */
 @Injectable()
