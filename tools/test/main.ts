@@ -103,10 +103,12 @@ async function main() {
   const phases = new PhaseTimes();
   const args = process.argv.slice(2);
   const builds = BackgroundToolBuilds.start(selectedProjects(args), log);
-  // The builds lead process groups of their own (go-tool-build.ts), which Ctrl-C does not reach.
+  let checks: StaticChecks | undefined;
+  // The builds and the static checks lead process groups of their own, which Ctrl-C does not reach.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       builds.stop();
+      checks?.stop();
       process.kill(process.pid, signal);
     });
   }
@@ -118,7 +120,7 @@ async function main() {
     rmSync(dataDir, { recursive: true, force: true });
     mkdirSync(reports, { recursive: true });
     // The static checks and the venvs run beside the suites; their outcomes come at the end.
-    const checks = process.env.TAILSYNC_SKIP_STATIC_CHECKS === '1' ? undefined : new StaticChecks(REPO_ROOT, phases);
+    checks = process.env.TAILSYNC_SKIP_STATIC_CHECKS === '1' ? undefined : new StaticChecks(REPO_ROOT, phases);
     const prepared = startPreparations(join(dataDir, 'preparations.json'), phases, log);
     // Awaited by the lanes; until then a failure must not end the process as an unhandled rejection.
     prepared.done.catch(() => undefined);
@@ -157,6 +159,7 @@ async function main() {
     }
   } finally {
     builds.stop();
+    checks?.stop();
   }
   process.exit(exitCode);
 }

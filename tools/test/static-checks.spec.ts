@@ -44,4 +44,19 @@ describe('a static check run beside the suites', () => {
     expect(Number(lint.output.trim())).toBe(0);
     rmSync(dir, { recursive: true, force: true });
   }, 60_000);
+
+  it('once stopped (the run ended early), ends the running check and starts no other', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'static-checks-'));
+    const started = join(dir, 'started');
+    const checks = new StaticChecks(process.cwd(), new PhaseTimes(), [
+      ['typecheck', ['-e', `require('node:fs').writeFileSync(${JSON.stringify(started)}, String(process.pid)); setInterval(() => {}, 1000)`]],
+      ['lint', ['-e', 'console.log("ran")']],
+    ]);
+    while (!existsSync(started)) await new Promise((resolve) => setTimeout(resolve, 50));
+    checks.stop();
+    const outcomes = await checks.outcomes;
+    expect(outcomes.map(({ name, passed }) => [name, passed])).toEqual([['typecheck', false]]);
+    expect(existsSync(`/proc/${readFileSync(started, 'utf8')}/cmdline`) && readFileSync(`/proc/${readFileSync(started, 'utf8')}/cmdline`, 'utf8').includes('setInterval')).toBe(false);
+    rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
 });

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { raiseGroupPriority } from '../process/group-priority';
 import type { PhaseTimes } from './phase-times';
-import { spawnTimed } from './timed-child';
+import { spawnTimed, stopGroup } from './timed-child';
 
 /** Below the lanes' priority: the checks take the CPU the suites leave. */
 export const STATIC_CHECKS_NICENESS = 10;
@@ -42,6 +42,7 @@ export class StaticChecks {
   readonly outcomes: Promise<StaticCheckOutcome[]>;
   private niceness = STATIC_CHECKS_NICENESS;
   private running: ChildProcess | undefined;
+  private stopped = false;
 
   constructor(cwd: string, phases: PhaseTimes, commands: CheckCommand[] = checkCommands()) {
     this.outcomes = this.runInTurn(cwd, phases, commands);
@@ -53,10 +54,18 @@ export class StaticChecks {
     if (this.running?.pid !== undefined) raiseGroupPriority(this.running.pid, 0);
   }
 
+  /** Ends the running check and starts no other (the run stopped early; a no-op once they are done). */
+  stop(): void {
+    this.stopped = true;
+    if (this.running) stopGroup(this.running);
+  }
+
   private async runInTurn(cwd: string, phases: PhaseTimes, commands: CheckCommand[]): Promise<StaticCheckOutcome[]> {
     const outcomes: StaticCheckOutcome[] = [];
     for (const [name, args] of commands) {
+      if (this.stopped) break;
       outcomes.push(await phases.time(name, () => runCheck(name, args, cwd, this.niceness, (child) => (this.running = child))));
+      this.running = undefined;
     }
     return outcomes;
   }
