@@ -9,7 +9,7 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KAFKA_TOPICS, TOPICS } from '@tailsync/contracts';
-import { ensureTopics, FAILOVER_CLIENT, FAILOVER_RETRY, failoverConsumer, idempotentProducer, kafkaConnection, type KafkaConnection, RenewingProducer } from '@tailsync/service-kit';
+import { BROKER_FAILOVER_MS, ensureTopics, FAILOVER_CLIENT, FAILOVER_RETRY, failoverConsumer, idempotentProducer, kafkaConnection, type KafkaConnection, RenewingProducer, REQUEST_TIMEOUT_MS } from '@tailsync/service-kit';
 import { type Admin, ConfigResourceTypes, Kafka, type KafkaMessage, type LogEntry, logLevel } from 'kafkajs';
 import { type LocalKafka, startLocalKafka } from '../stack/local-kafka';
 import { principalSettings, readKafkaClients } from './kafka-clients-file';
@@ -121,6 +121,12 @@ async function readAll(topic: string, count: number): Promise<KafkaMessage[]> {
     await consumer.disconnect();
   }
   return read;
+}
+
+/** Reads `topic` from the beginning and expects the first `count` of `messages()` there, each at least once. */
+async function expectEveryMessage(topic: string, count: number): Promise<void> {
+  const read = await readAll(topic, count);
+  expect(new Set(read.map((m) => m.key!.toString()))).toEqual(new Set(messages(0, count).map((m) => m.key)));
 }
 
 /**
@@ -269,6 +275,51 @@ describe('three local KRaft brokers (KAFKA_LOCAL_BROKERS=3)', () => {
     }
   };
 
+  it('sends to the new leader while the old one still hangs, within the fence and a request time-out (kafkajs request-timeout patch)', async () => {
+    const topic = `tailsync.cluster-spec-stuck-${randomUUID().slice(0, 8)}`;
+    await ensureTopics(connectionOf('admin'), [{ topic, numPartitions: 1 }]);
+    const leader = await withAdmin(async (admin) => (await whileTopicUnknown(() => admin.fetchTopicMetadata({ topics: [topic] }))).topics[0].partitions[0].leader);
+    const hung = cluster.running.nodes.find((n) => n.nodeId === leader)!;
+    // Every broker listed, the leader first: kafkajs bootstraps from the first, so the producer is
+    // connected to the leader alone. After the hang every metadata refresh unpatched kafkajs makes
+    // goes to the hung broker (the only one "connected"), times out, and the retry sends to it
+    // again, for as long as it hangs. Not idempotent: an idempotent producer also connects to the
+    // broker that gave it its id (a random one in KRaft), which would make the outcome unpatched a
+    // matter of chance. The same send path otherwise.
+    const { brokers, ...connection } = connectionOf('admin');
+    const kafka = new Kafka({ ...connection, brokers: [hung.address, ...brokers.filter((b) => b !== hung.address)], clientId: 'cluster-spec-stuck', logLevel: logLevel.WARN, logCreator: countLine, ...FAILOVER_CLIENT });
+    const producer = kafka.producer({ idempotent: false, allowAutoTopicCreation: false });
+    await producer.connect();
+    try {
+      await producer.send({ topic, acks: -1, messages: messages(0, 50) });
+      clientLines.clear();
+      process.kill(hung.pid()!, 'SIGSTOP');
+      hungBroker = hung.address;
+      const started = Date.now();
+      const sending = producer.send({ topic, acks: -1, messages: messages(50, 50) }).then(() => Date.now() - started);
+      sending.catch(() => undefined); // awaited below, after the broker is woken
+      // The fence (broker.session.timeout.ms, after a controller election if the hung broker was the
+      // active controller), then the request in flight to the hung broker times out and the retry
+      // asks a live broker: BROKER_FAILOVER_MS is twice the fence's budget. Unpatched: never.
+      const deadline = BROKER_FAILOVER_MS + REQUEST_TIMEOUT_MS;
+      let tookMs: number | 'still sending';
+      try {
+        tookMs = await Promise.race([sending, new Promise<'still sending'>((r) => setTimeout(() => r('still sending'), deadline))]);
+        console.log(`[kafka-cluster] broker ${hung.nodeId} hung: the send to its partition finished after ${tookMs} ms, the broker still hung`);
+        reportLines(`broker ${hung.nodeId} hung, not woken`);
+      } finally {
+        process.kill(hung.pid()!, 'SIGCONT');
+        hungBroker = undefined;
+      }
+      expect(tookMs).not.toBe('still sending');
+      await sending;
+    } finally {
+      await producer.disconnect();
+    }
+    await expectEveryMessage(topic, 100);
+    await allInSync([topic, TOPICS.tailEvents]);
+  }, 240_000);
+
   it('makes a new producer after a send that failed for good, so the broker does not refuse the next as out of order (RenewingProducer)', async () => {
     const topic = `tailsync.cluster-spec-renew-${randomUUID().slice(0, 8)}`;
     await ensureTopics(connectionOf('admin'), [{ topic, numPartitions: 1 }]);
@@ -299,8 +350,7 @@ describe('three local KRaft brokers (KAFKA_LOCAL_BROKERS=3)', () => {
       await producer.disconnect();
     }
     // The failed send was written after all (at least once); nothing after it was lost.
-    const read = await readAll(topic, 35);
-    expect(new Set(read.map((m) => m.key!.toString()))).toEqual(new Set(messages(0, 35).map((m) => m.key)));
+    await expectEveryMessage(topic, 35);
     await allInSync([topic, TOPICS.tailEvents]);
   }, 180_000);
 

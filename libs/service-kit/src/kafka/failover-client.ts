@@ -2,8 +2,9 @@ import type { KafkaConfig } from 'kafkajs';
 import { FAILOVER_RETRY } from './failover-retry';
 
 /**
- * How long a request to a broker may go unanswered before kafkajs gives up on it and retries
- * (with fresh metadata): a broker cut off the network or hung answers nothing, and its partitions
+ * How long a request to a broker may go unanswered before kafkajs gives up on it, closes the
+ * broker's connections (our `request-timeout` patch) and retries with metadata from another
+ * broker: a broker cut off the network or hung answers nothing, and its partitions
  * move only once the controller has fenced it, `broker.session.timeout.ms` (9 s) after its last
  * heartbeat. Just over that: a request to a cut leader is retried about when a new leader exists,
  * and a healthy leader's acks=all answer that waits for a lost follower to leave the in-sync set

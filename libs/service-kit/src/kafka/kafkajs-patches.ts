@@ -10,6 +10,7 @@ export const KAFKAJS_PATCHES = [
   { name: 'group-authorization', module: 'kafkajs/src/cluster' },
   { name: 'produce-retry', module: 'kafkajs/src/producer/sendMessages' },
   { name: 'coordinator-failover', module: 'kafkajs/src/consumer/consumerGroup' },
+  { name: 'request-timeout', module: 'kafkajs/src/broker' },
 ] as const;
 
 /** The names of the patches the installed kafkajs lacks. */
