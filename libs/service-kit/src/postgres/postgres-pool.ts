@@ -2,6 +2,7 @@ import { OnApplicationShutdown } from '@nestjs/common';
 import { Pool } from 'pg';
 import { ReadinessCheck } from '../ops/readiness-check';
 import { PreparingClient } from './preparing-client';
+import { silentServerSocket } from './silent-server-socket';
 
 export const PG_POOL = Symbol('PG_POOL');
 
@@ -29,8 +30,9 @@ const SILENT_SESSION_SETTINGS =
  * The pool every process uses. Statements are prepared once per connection (PreparingClient) and
  * planned as `planning` says. Random page reads are costed as on SSD or cached data (1.1, not the
  * spinning-disk 4), or batch key lookups become full scans. Figures: docs/performance.md,
- * "Performance choices". Sessions of a silent copy end on the server (SILENT_SESSION_SETTINGS);
- * the LISTEN and leadership sessions are made with the pool's options, so they inherit them.
+ * "Performance choices". Sessions of a silent copy end on the server (SILENT_SESSION_SETTINGS),
+ * and connections to a silent server end on the client (silentServerSocket); the LISTEN and
+ * leadership sessions are made with the pool's options, so they inherit both.
  */
 export function createPool(url: string, max = 20, planning: StatementPlanning = 'each-execution'): Pool {
   const pool = new Pool({
@@ -39,6 +41,7 @@ export function createPool(url: string, max = 20, planning: StatementPlanning = 
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: 5_000,
     Client: PreparingClient,
+    stream: silentServerSocket,
     options: `-c plan_cache_mode=${PLAN_CACHE_MODE[planning]} -c random_page_cost=1.1 ${SILENT_SESSION_SETTINGS}`,
   });
   // An idle client losing its server must not crash the process; the next query reconnects.

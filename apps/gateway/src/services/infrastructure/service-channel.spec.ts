@@ -8,15 +8,23 @@ import { ServiceChannel } from './service-channel';
 import { TAIL_SYNC_SERVICE } from './tail-sync.client';
 import { freePort } from '@tailsync/service-kit/testing';
 
-/** A tail-sync copy (real gRPC server, the contract's `.proto`) whose CreateOrMap answers no outcomes. */
-async function startCopy(port: number): Promise<Server> {
+type CreateOrMapHandler = (call: unknown, reply: (e: null, r: object) => void) => void;
+const answersNoOutcomes: CreateOrMapHandler = (_call, reply) => reply(null, { outcomes: { outcomes: [] } });
+
+/**
+ * A tail-sync copy (real gRPC server, the contract's `.proto`) whose CreateOrMap answers no
+ * outcomes, or never answers (`() => undefined`), as one cut off from its database does until the deadline.
+ */
+async function startCopy(port: number, CreateOrMap: CreateOrMapHandler = answersNoOutcomes): Promise<Server> {
   const definition = loadSync(join(PROTO_ROOT, PROTO_FILES.tailSync), { ...PROTO_LOADER_OPTIONS, includeDirs: [PROTO_ROOT] });
   const service = (loadPackageDefinition(definition) as any).tailsync.v1.TailSync.service as ServiceDefinition;
   const server = new Server();
-  server.addService(service, { CreateOrMap: (_call: unknown, reply: (e: null, r: object) => void) => reply(null, { outcomes: { outcomes: [] } }) });
+  server.addService(service, { CreateOrMap });
   await new Promise<void>((resolve, reject) => server.bindAsync(`127.0.0.1:${port}`, ServerCredentials.createInsecure(), (e) => (e ? reject(e) : resolve())));
   return server;
 }
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('ServiceChannel (real gRPC)', () => {
   const signer = new CallerTokenSigner(generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
@@ -36,6 +44,31 @@ describe('ServiceChannel (real gRPC)', () => {
     } finally {
       channel.close();
       copy?.forceShutdown();
+    }
+  });
+
+  it('sets aside a copy that does not answer: after its first calls fail, every write goes to the copy that answers, at once', async () => {
+    const [good, silent] = await Promise.all([freePort(), freePort()]);
+    const copies = await Promise.all([startCopy(good), startCopy(silent, () => undefined)]);
+    const channel = new ServiceChannel<wire.TailSyncDefinition>({ ...TAIL_SYNC_SERVICE, target: `ipv4:127.0.0.1:${good},127.0.0.1:${silent}` }, signer);
+    try {
+      // A write every 100 ms for 6 s, each with a 1 s budget, as a gateway's requests come.
+      const started = Date.now();
+      const calls: Promise<{ at: number; ok: boolean; ms: number }>[] = [];
+      for (let i = 0; i < 60; i++) {
+        const at = Date.now() - started;
+        const caller = { domain: 'example.org', source: 'client', role: 'tenant' as const, requestId: `r-${i}`, deadline: Date.now() + 1_000 };
+        calls.push(channel.call('CreateOrMap', caller, { tails: [] }).then(() => true, () => false).then((ok) => ({ at, ok, ms: Date.now() - started - at })));
+        await sleep(100);
+      }
+      const outcomes = await Promise.all(calls);
+      // The silent copy's first calls wait out their budget; once they have (and a check has run), none is sent there.
+      const later = outcomes.filter((o) => o.at >= 3_000);
+      expect(later.filter((o) => !o.ok || o.ms > 500)).toEqual([]);
+      expect(outcomes.filter((o) => !o.ok).length).toBeGreaterThan(0);
+    } finally {
+      channel.close();
+      copies.forEach((c) => c.forceShutdown());
     }
   });
 });

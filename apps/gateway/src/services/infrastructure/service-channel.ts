@@ -39,7 +39,7 @@ const UNANSWERED = new Set([status.UNAVAILABLE, status.DEADLINE_EXCEEDED, status
 
 /**
  * One service's gRPC channel (`@nestjs/microservices`' client), balanced round robin over every
- * address its target resolves to. A call carries the signed caller (reused, see SignedCallers),
+ * address its target resolves to, less the copies whose calls lately failed (OUTLIER_DETECTION). A call carries the signed caller (reused, see SignedCallers),
  * the request's id and trace context beside it, and the request's deadline.
  * Methods the `.proto` marks `NO_SIDE_EFFECTS` are retried on another copy when one fails
  * UNAVAILABLE; grpc-js itself retries any call that never left the gateway.
@@ -115,9 +115,26 @@ export class ServiceChannel<Definition> {
 }
 
 /**
- * Round robin over every copy. Every call waits for a copy that answers (within its deadline)
- * rather than failing at once while none is connected, e.g. just after the only copy restarted;
- * the `.proto`'s side-effect-free methods are retried up to twice more on another copy.
+ * A copy whose calls fail is set aside for a while (grpc-js's outlier detection): the services
+ * answer every problem of a request inside an OK reply, so a failed status means the copy did not
+ * serve (UNAVAILABLE: a dependency down; DEADLINE_EXCEEDED: it did not answer in time, e.g. cut
+ * off from its database). Checked every second: a copy with over half of its calls failed (of at
+ * least 2) gets no calls for 10 s, longer each time again (up to 30 s); at most half the copies
+ * are set aside, so the calls still reach one when every copy fails.
+ */
+const OUTLIER_DETECTION = {
+  interval: { seconds: 1, nanos: 0 },
+  base_ejection_time: { seconds: 10, nanos: 0 },
+  max_ejection_time: { seconds: 30, nanos: 0 },
+  max_ejection_percent: 50,
+  failure_percentage_ejection: { threshold: 50, enforcement_percentage: 100, minimum_hosts: 2, request_volume: 2 },
+};
+
+/**
+ * Round robin over every copy not set aside (OUTLIER_DETECTION). Every call waits for a copy that
+ * answers (within its deadline) rather than failing at once while none is connected, e.g. just
+ * after the only copy restarted; the `.proto`'s side-effect-free methods are retried up to twice
+ * more on another copy.
  */
 function serviceConfig(service: string, protoPath: string): object {
   const fullName = `${PROTO_PACKAGE}.${service}`;
@@ -125,7 +142,7 @@ function serviceConfig(service: string, protoPath: string): object {
   const safe = Object.entries(definition).filter(([, method]) => method.options?.idempotency_level === 'NO_SIDE_EFFECTS').map(([name]) => name);
   // A method's own entry replaces the service's, so the retried methods say waitForReady again.
   return {
-    loadBalancingConfig: [{ round_robin: {} }],
+    loadBalancingConfig: [{ outlier_detection: { ...OUTLIER_DETECTION, child_policy: [{ round_robin: {} }] } }],
     methodConfig: [
       { name: [{ service: fullName }], waitForReady: true },
       ...(safe.length === 0 ? [] : [{
