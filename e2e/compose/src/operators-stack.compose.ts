@@ -15,7 +15,7 @@ import { Partitioners, Producer } from 'kafkajs';
 import { testCertificateAuthority } from '@tailsync/tools/testing';
 import { api, newServiceAccount, TestAccount } from '../../src/support/accounts';
 import { eventually, sleep } from '../../src/support/eventually';
-import { collect } from '../../src/support/kafka';
+import { collect, tailIdsOnTopic } from '../../src/support/kafka';
 import { ComposeProject, docker, REPO_ROOT, secretFiles } from './support/compose-project';
 import { attempt, expectExternalRefusals, externalClient, listTopics } from './support/external-kafka-refusals';
 import { createNamedReader, runAsyncApiConsumer } from './support/asyncapi-consumer';
@@ -321,16 +321,7 @@ describe('the operators’ compose stack', () => {
       expect({ tailId, status: (await api(account, 'GET', `/Tails/${tailId}`)).status }).toEqual({ tailId, status: 200 });
     }
     // ... and on tailsync.tail-events ...
-    const onTopic = new Set<string>();
-    await collect<TailEventMessage>(
-      TOPICS.tailEvents,
-      (messages) => {
-        for (const m of messages) for (const id of m.value.mappedIds) onTopic.add(id);
-        return acceptedTails.every((id) => onTopic.has(id));
-      },
-      60_000,
-      (m) => m.value.domain === account.domain,
-    );
+    const onTopic = await tailIdsOnTopic(account.domain, acceptedTails, 60_000);
     expect(acceptedTails.filter((id) => !onTopic.has(id))).toEqual([]);
     // ... and every published event is delivered to the receiver.
     const undelivered = async () => {

@@ -1,4 +1,4 @@
-import { messageValidator, type TopicContract } from '@tailsync/contracts';
+import { messageValidator, type TailEventMessage, type TopicContract, TOPICS } from '@tailsync/contracts';
 import { randomUUID } from 'node:crypto';
 import { kafkaConnection, type KafkaConnection } from '@tailsync/service-kit';
 import { principalSettings, readKafkaClients, type KafkaClients, type Principal } from '@tailsync/tools/testing';
@@ -69,6 +69,21 @@ export async function collect<T>(
     timeoutMs,
   );
   return messages;
+}
+
+/** Which of a domain's `tailIds` are on tailsync.tail-events, read until all are or the time runs out. */
+export async function tailIdsOnTopic(domain: string, tailIds: string[], timeoutMs: number): Promise<Set<string>> {
+  const seen = new Set<string>();
+  await collect<TailEventMessage>(
+    TOPICS.tailEvents,
+    (messages) => {
+      for (const m of messages) for (const id of m.value.mappedIds) seen.add(id);
+      return tailIds.every((id) => seen.has(id));
+    },
+    timeoutMs,
+    (m) => m.value.domain === domain,
+  );
+  return seen;
 }
 
 export interface RawMessage {

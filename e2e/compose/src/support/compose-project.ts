@@ -82,6 +82,8 @@ export interface ComposeProjectOptions {
   secrets?: StackSecrets;
   /** Where its .env and secret files go, under .data/compose (default: the project's name). */
   settingsDir?: string;
+  /** Override files an operator adds after the stack's own (e.g. `docker-compose.kafka-cluster.yml`). */
+  overrides?: string[];
 }
 
 /**
@@ -136,6 +138,7 @@ export class ComposeProject {
       ...(process.env.TAILSYNC_COMPOSE_STORE === 'esdb' ? [] : ['docker-compose.postgres-store.yml']),
       // The operator's certificate given: TLS on Kafka's EXTERNAL listener.
       ...(this.settings.KAFKA_TLS_DIR ? ['docker-compose.kafka-tls.yml'] : []),
+      ...(options.overrides ?? []),
       'e2e/compose/receiver.compose.yml',
     ];
     this.writeEnvFile('.env', this.settings);
