@@ -39,8 +39,9 @@ const UNANSWERED = new Set([status.UNAVAILABLE, status.DEADLINE_EXCEEDED, status
 
 /**
  * One service's gRPC channel (`@nestjs/microservices`' client), balanced round robin over every
- * address its target resolves to, less the copies whose calls lately failed (OUTLIER_DETECTION). A call carries the signed caller (reused, see SignedCallers),
- * the request's id and trace context beside it, and the request's deadline.
+ * address its target resolves to, less the copies whose calls lately failed (OUTLIER_DETECTION).
+ * A call carries the signed caller (reused, see SignedCallers), the request's id and trace context
+ * beside it, and the request's deadline.
  * Methods the `.proto` marks `NO_SIDE_EFFECTS` are retried on another copy when one fails
  * UNAVAILABLE; grpc-js itself retries any call that never left the gateway.
  */
