@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stopChild } from '../process/stop-child';
 import { withAppKafkaEnv } from './app-kafka-env';
@@ -11,6 +11,8 @@ export type AppName = 'gateway' | 'tail-sync' | 'webhook-dispatcher';
 export interface AppProcess {
   name: AppName;
   instance: string;
+  /** Where the app writes its output. */
+  logFile: string;
   child: ChildProcess;
   exited: Promise<number | null>;
   /** SIGTERM and wait (a clean shutdown); SIGKILL after the grace period. */
@@ -37,7 +39,8 @@ export function spawnApp(
 ): AppProcess {
   mkdirSync(logDir, { recursive: true });
   // The app appends to its log file itself: through a pipe, this process would copy every line.
-  const log = openSync(join(logDir, `${instance}.log`), 'a');
+  const logFile = join(logDir, `${instance}.log`);
+  const log = openSync(logFile, 'a');
   let child: ChildProcess;
   try {
     child = spawn(process.execPath, [...APP_NODE_FLAGS, ...nodeArgs, join(REPO_ROOT, 'tools', 'run.js'), join(REPO_ROOT, 'apps', name, 'src', 'main.ts')], {
@@ -53,6 +56,7 @@ export function spawnApp(
   return {
     name,
     instance,
+    logFile,
     child,
     exited,
     stop: (graceMs = 10_000) => stopChild(child, { signal: 'SIGTERM', graceMs }),
@@ -66,7 +70,7 @@ export async function waitForHttp(url: string, timeoutMs: number, apps: AppProce
   let last = '';
   while (Date.now() < deadline) {
     const dead = apps.find((a) => a.child.exitCode !== null);
-    if (dead) throw new Error(`${dead.instance} exited with code ${dead.child.exitCode} before ${url} was ready (see its log)`);
+    if (dead) throw new Error(`${dead.instance} exited with code ${dead.child.exitCode} before ${url} was ready; the end of ${dead.logFile}:\n${logTail(dead.logFile)}`);
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(3000) });
       if (res.status === 200) return;
@@ -77,4 +81,13 @@ export async function waitForHttp(url: string, timeoutMs: number, apps: AppProce
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`${url} not ready after ${timeoutMs} ms: ${last}`);
+}
+
+/** The last lines of an app's log: a run on another machine (CI) shows why the app died, not only that it did. */
+function logTail(file: string, lines = 12): string {
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).map((l) => l.slice(0, 600)).join('\n');
+  } catch (error) {
+    return `(unreadable: ${(error as Error).message})`;
+  }
 }

@@ -141,6 +141,8 @@ export async function startFaultStack(options: FaultStackOptions): Promise<Fault
       return app;
     };
     const copies: AppCopy[] = [];
+    // Stopped on any failure from here on: a copy left running would hold its ports through the next files.
+    stops.push(() => Promise.all(copies.map((c) => c.process.stop(15_000))).then(() => undefined));
     // The services first: a gateway is ready once it reaches them.
     for (const name of ['tail-sync', 'webhook-dispatcher', 'gateway'] as const) {
       for (const index of indexes) {
@@ -161,7 +163,6 @@ export async function startFaultStack(options: FaultStackOptions): Promise<Fault
         await Promise.all(copies.map((c) => waitForHttp(c.readyUrl, 180_000, [c.process])));
       }
     }
-    stops.push(() => Promise.all(copies.map((c) => c.process.stop(15_000))).then(() => undefined));
     await Promise.all(copies.map((c) => waitForHttp(c.readyUrl, 180_000, [c.process])));
     const clients = readKafkaClients(kafka.env.TAILSYNC_KAFKA_CLIENTS_FILE);
     log(`${options.name}: ${count} copies of each app on three brokers (${kafka.env.KAFKA_BROKERS}); logs in ${logDir}`);
