@@ -5,13 +5,12 @@
  */
 import { KAFKA_TOPICS } from '@tailsync/contracts';
 import { ensureTopics, type KafkaConnection, type TopicReplication } from '@tailsync/service-kit';
-import {
-  AclOperationTypes, AclPermissionTypes, AclResourceTypes, Kafka, logLevel, ResourcePatternTypes,
-  type AclEntry, type Admin,
-} from 'kafkajs';
+import { AclPermissionTypes, AclResourceTypes, Kafka, logLevel, ResourcePatternTypes, AclOperationTypes, type Admin } from 'kafkajs';
+import { type Binding, bindingKey, bindingsIn, everyAclOf } from './acl-bindings';
 import { type AclRule, contractAcls, namedReaderAcls } from './contract-acls';
 import { SERVICE_PRINCIPALS, type ServicePrincipal } from './principals';
 import type { Credentials } from './kafka-clients-file';
+import { awaitEveryBroker } from './every-broker-caught-up';
 import { ADMIN_CLIENT_TIMEOUTS, upsertScramUsers } from './scram-credentials';
 
 export interface PrincipalsPlan {
@@ -38,7 +37,9 @@ export async function applyKafkaPrincipals(admin: KafkaConnection, plan: Princip
     const users = SERVICE_PRINCIPALS.map((p) => plan.principals[p]).filter((c): c is Credentials => c.password !== undefined);
     if (users.length > 0) await upsertScramUsers(admin, users.map((u) => ({ name: u.username, password: u.password })));
     const wanted = contractAcls({ dispatcherGroup: plan.dispatcherGroup }).map((r) => binding(r, plan.principals[r.principal as ServicePrincipal].username));
-    const { added, removed } = await reconcileAcls(client, wanted, SERVICE_PRINCIPALS.map((p) => plan.principals[p].username));
+    const usernames = SERVICE_PRINCIPALS.map((p) => plan.principals[p].username);
+    const { added, removed } = await reconcileAcls(client, wanted, usernames);
+    await awaitEveryBroker(admin, { usernames, bindings: wanted, users: users.map((u) => ({ username: u.username, password: u.password })) });
     return { topicsCreated, usersSet: users.map((u) => u.username), aclsAdded: added, aclsRemoved: removed };
   } finally {
     await client.disconnect();
@@ -62,7 +63,9 @@ export async function applyNamedReader(admin: KafkaConnection, plan: NamedReader
   await client.connect();
   try {
     if (plan.password !== undefined) await upsertScramUsers(admin, [{ name: plan.name, password: plan.password }]);
-    const { added, removed } = await reconcileAcls(client, namedReaderAcls(plan.name, plan.topics).map((r) => binding(r, plan.name)), [plan.name]);
+    const wanted = namedReaderAcls(plan.name, plan.topics).map((r) => binding(r, plan.name));
+    const { added, removed } = await reconcileAcls(client, wanted, [plan.name]);
+    await awaitEveryBroker(admin, { usernames: [plan.name], bindings: wanted, users: plan.password === undefined ? [] : [{ username: plan.name, password: plan.password }] });
     return { topicsCreated: [], usersSet: plan.password === undefined ? [] : [plan.name], aclsAdded: added, aclsRemoved: removed };
   } finally {
     await client.disconnect();
@@ -77,8 +80,6 @@ async function createMissingTopics(client: Admin, admin: KafkaConnection, replic
   return missing.map((t) => t.topic);
 }
 
-type Binding = Pick<AclEntry, 'resourceType' | 'resourceName' | 'resourcePatternType' | 'principal' | 'host' | 'operation' | 'permissionType'>;
-
 function binding(rule: AclRule, username: string): Binding {
   return {
     resourceType: rule.resourceType === 'TOPIC' ? AclResourceTypes.TOPIC : AclResourceTypes.GROUP,
@@ -91,26 +92,13 @@ function binding(rule: AclRule, username: string): Binding {
   };
 }
 
-const key = (b: Binding) => [b.resourceType, b.resourceName, b.resourcePatternType, b.principal, b.host, b.operation, b.permissionType].join('|');
-
 /** Adds the wanted bindings and removes every other one of the users named. */
 async function reconcileAcls(client: Admin, bindings: Binding[], usernames: string[]): Promise<{ added: number; removed: number }> {
-  const wanted = new Map(bindings.map((b) => [key(b), b]));
+  const wanted = new Map(bindings.map((b) => [bindingKey(b), b]));
   const present = new Map<string, Binding>();
   for (const username of usernames) {
-    const { resources } = await client.describeAcls({
-      resourceType: AclResourceTypes.ANY,
-      resourcePatternType: ResourcePatternTypes.ANY,
-      principal: `User:${username}`,
-      operation: AclOperationTypes.ANY,
-      permissionType: AclPermissionTypes.ANY,
-    } as Parameters<Admin['describeAcls']>[0]);
-    for (const resource of resources) {
-      for (const acl of resource.acls) {
-        const b: Binding = { resourceType: resource.resourceType, resourceName: resource.resourceName, resourcePatternType: resource.resourcePatternType, ...acl };
-        present.set(key(b), b);
-      }
-    }
+    const described = await client.describeAcls(everyAclOf(username) as unknown as Parameters<Admin['describeAcls']>[0]);
+    for (const b of bindingsIn(described)) present.set(bindingKey(b), b);
   }
   const toAdd = [...wanted].filter(([k]) => !present.has(k)).map(([, b]) => b);
   const toRemove = [...present].filter(([k]) => !wanted.has(k)).map(([, b]) => b);

@@ -7,6 +7,7 @@
 import { pbkdf2Sync, randomBytes } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import type { KafkaConnection } from '@tailsync/service-kit';
+import { createCluster } from './kafkajs-cluster';
 
 export type ScramMechanism = 'SCRAM-SHA-256' | 'SCRAM-SHA-512';
 const MECHANISM_CODE: Record<ScramMechanism, number> = { 'SCRAM-SHA-256': 1, 'SCRAM-SHA-512': 2 };
@@ -21,19 +22,6 @@ const API_KEY = 51; // AlterUserScramCredentials, version 0 (flexible encoding)
 export interface ScramUser {
   name: string;
   password: string;
-}
-
-interface KafkajsConnection {
-  send(request: { request: unknown; response: unknown }): Promise<unknown>;
-}
-interface KafkajsBroker {
-  connectionPool: { getConnection(): Promise<KafkajsConnection> };
-}
-interface KafkajsCluster {
-  connect(): Promise<void>;
-  refreshMetadata(): Promise<void>;
-  disconnect(): Promise<void>;
-  findControllerBroker(): Promise<KafkajsBroker>;
 }
 
 interface AlterResult {
@@ -71,13 +59,6 @@ export async function upsertScramUsers(connection: KafkaConnection, users: Scram
   } finally {
     await cluster.disconnect();
   }
-}
-
-/** kafkajs keeps its cluster behind a private symbol; this is the client's own, with its SASL and TLS settings. */
-function createCluster(kafka: Kafka): KafkajsCluster {
-  const symbol = Object.getOwnPropertySymbols(kafka).find((s) => s.description === 'private:Kafka:createCluster');
-  if (!symbol) throw new Error('this kafkajs has no private:Kafka:createCluster (written for kafkajs 2.2.4)');
-  return (kafka as unknown as Record<symbol, (options: object) => KafkajsCluster>)[symbol]({ metadataMaxAge: 60_000 });
 }
 
 interface Upsertion {

@@ -1,0 +1,67 @@
+/**
+ * `kafka-principals` (and the local stack, which runs it at every start) returns only once every
+ * broker of a cluster serves the users and ACLs it set: a KRaft broker applies them a moment after
+ * the controller commits them, and an app that signed in there meanwhile was refused and exited.
+ */
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TOPICS } from '@tailsync/contracts';
+import { kafkaConnection, type KafkaConnection } from '@tailsync/service-kit';
+import { Kafka, logLevel } from 'kafkajs';
+import { type LocalKafka, startLocalKafka } from '../stack/local-kafka';
+import { awaitEveryBroker } from './every-broker-caught-up';
+import { principalSettings, readKafkaClients } from './kafka-clients-file';
+import { applyNamedReader } from './kafka-principals';
+
+/** Away from the suite's brokers (docs/testing.md) and kafka-cluster.spec.ts's (19192-19197). */
+const PORT = 19492;
+const dataDir = join(process.env.TAILSYNC_TEST_DATA ?? tmpdir(), `every-broker-${randomUUID().slice(0, 8)}`);
+let cluster: LocalKafka;
+const admin = (): KafkaConnection => kafkaConnection(principalSettings(readKafkaClients(cluster.env.TAILSYNC_KAFKA_CLIENTS_FILE), 'admin'));
+
+/** The topics a user sees through one broker alone, as a client of it. */
+async function topicsSeenAt(address: string, username: string, password: string): Promise<string[]> {
+  const kafka = new Kafka({ ...admin(), brokers: [address], sasl: { mechanism: 'scram-sha-512', username, password }, clientId: 'every-broker-spec', logLevel: logLevel.NOTHING, retry: { retries: 0 } });
+  const client = kafka.admin();
+  await client.connect();
+  try {
+    return await client.listTopics();
+  } finally {
+    await client.disconnect();
+  }
+}
+
+describe('kafka-principals on three KRaft brokers', () => {
+  beforeAll(async () => {
+    cluster = await startLocalKafka({ dataDir, port: PORT, brokers: 3, security: 'sasl', replication: {}, log: () => undefined });
+  }, 180_000);
+
+  afterAll(async () => {
+    await cluster?.running.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('returns when every broker serves what it set: a new reader signs in at each broker alone, at once, and sees its topic there', async () => {
+    for (let round = 0; round < 3; round++) {
+      const name = `reader-${randomUUID().slice(0, 8)}`;
+      const password = randomUUID();
+      await applyNamedReader(admin(), { name, password, topics: [TOPICS.tailEvents] });
+      const seen = await Promise.all(cluster.running.brokers.split(',').map((address) => topicsSeenAt(address, name, password)));
+      expect(seen).toEqual([[TOPICS.tailEvents], [TOPICS.tailEvents], [TOPICS.tailEvents]]);
+    }
+  }, 120_000);
+
+  it('waits for a broker that is behind, names it when it gives up, and returns once it caught up', async () => {
+    const third = cluster.running.nodes[2];
+    const applied = { usernames: [], bindings: [], users: [] };
+    process.kill(third.pid()!, 'SIGSTOP');
+    try {
+      await expect(awaitEveryBroker(admin(), applied, 8_000)).rejects.toThrow(/broker 3: unreachable/);
+    } finally {
+      process.kill(third.pid()!, 'SIGCONT');
+    }
+    await expect(awaitEveryBroker(admin(), applied, 60_000)).resolves.toBeUndefined();
+  }, 120_000);
+});
