@@ -20,6 +20,10 @@ export class PostgresEventLogBinding implements EventLogBinding {
        select log from added union all select log from ${this.tables.eventLog}`,
       [log],
     );
-    return rows[0].log;
+    if (rows.length > 0) return rows[0].log;
+    // Another copy bound first, in the same moment: the insert waited for its commit, but this
+    // statement's snapshot predates it. A new statement sees that copy's row.
+    const bound = await this.pool.query<{ log: string }>(`select log from ${this.tables.eventLog}`);
+    return bound.rows[0].log;
   }
 }
