@@ -4,17 +4,13 @@
  * alone (saying so in one line), or builds it itself when nobody is (a Jest run outside the
  * runner). A failed build fails the tests that need the tool, with the build's last lines.
  */
-import { appendFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { buildGoTool } from './go-tool-build';
 import { GoToolFiles } from './go-tool-cache';
 import { goTool, type GoToolName } from './go-tools';
+import { recordWait } from './test-waits';
 
 /** A hook or test that calls builtTool waits at most this long: a first build on a new machine. */
 export const TOOL_BUILD_TIMEOUT_MS = 30 * 60_000;
-
-/** Under the run's data directory: one JSON line per wait. */
-export const TOOL_WAITS_FILE = 'tool-waits.jsonl';
 
 export async function builtTool(name: GoToolName): Promise<string> {
   const tool = goTool(name);
@@ -27,6 +23,6 @@ export async function builtTool(name: GoToolName): Promise<string> {
   const waited = (Date.now() - t0) / 1000;
   process.stderr.write(`[tools] ${tool.name} ${tool.version} ready after ${waited.toFixed(1)} s of waiting\n`);
   // The runner's closing summary says how long tests waited for each tool.
-  if (process.env.TAILSYNC_TEST_DATA) appendFileSync(join(process.env.TAILSYNC_TEST_DATA, TOOL_WAITS_FILE), `${JSON.stringify({ tool: tool.name, seconds: waited })}\n`);
+  recordWait(process.env.TAILSYNC_TEST_DATA, { who: 'tests', what: tool.name, startedAt: t0, seconds: waited });
   return outcome.path;
 }

@@ -2,8 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { laneSchedule } from './lane-schedule';
+import { firstTestWaits, laneSchedule, waitLines } from './lane-schedule';
 import { closingLine, sumReports } from './reports';
+import { recordWait } from './test-waits';
 
 // Real Jest runs, reported into lane folders as `npm test` has tools/test/jest.js report them.
 describe('the closing lines of a run in lanes', () => {
@@ -18,10 +19,15 @@ describe('the closing lines of a run in lanes', () => {
     mkdirSync(join(dir, 'reports', 'projects'), { recursive: true });
     writeFileSync(join(dir, 'jest.config.js'), "module.exports = { testMatch: ['**/*.spec.js'] };\n");
     writeFileSync(join(dir, 'passes.spec.js'), "it('adds', () => expect(1 + 1).toBe(2));\n");
+    mkdirSync(join(dir, 'data', 'e2e'), { recursive: true });
+    mkdirSync(join(dir, 'data', 'projects'), { recursive: true });
     startedAt = Date.now();
+    recordWait(join(dir, 'data', 'e2e'), { who: 'the e2e set-up', what: 'the Python venvs', startedAt, seconds: 2.5 });
     jest(join('projects', 'apps__gateway.json'));
     jest(join('projects', 'libs__contracts.json'));
     jest(join('e2e', 'e2e.json'));
+    // A tool waited for inside a test file: not before the lane's first test.
+    recordWait(join(dir, 'data', 'projects'), { who: 'tests', what: 'helm', startedAt: Date.now(), seconds: 4 });
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -36,5 +42,14 @@ describe('the closing lines of a run in lanes', () => {
     expect(missing).toBe('lane other: no report');
     const times = [...projects.matchAll(/(\d+\.\d)–(\d+\.\d)/g)].flatMap((m) => [Number(m[1]), Number(m[2])]);
     expect(times).toEqual([...times].sort((a, b) => a - b));
+  });
+
+  it('says per lane how long its first test file came after the lane started, and what it waited for before it', () => {
+    const lanes = ['e2e', 'projects', 'other'].map((name) => ({ name, dataDir: join(dir, 'data', name), startedAt }));
+    const [e2e, projects, other] = firstTestWaits(join(dir, 'reports'), lanes);
+    expect(e2e).toMatch(/^lane e2e: its first test file began \d+\.\d s after the lane started; before it, it waited 2\.5 s for the Python venvs \(the e2e set-up\)$/);
+    expect(projects).toMatch(/^lane projects: its first test file began \d+\.\d s after the lane started; before it, it waited for nothing$/);
+    expect(other).toBe('lane other: no test file ran');
+    expect(waitLines(lanes)).toEqual(['the e2e set-up waited 2.5 s for the Python venvs (lane e2e)', 'tests waited 4.0 s for helm (lane projects)']);
   });
 });

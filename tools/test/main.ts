@@ -5,22 +5,24 @@
  * `N passed, N failed`.
  *
  * Tools built from Go source (Jaeger, promtool, Helm, kubeconform) start building at once, in
- * the background; the static checks, the preparations and the suites go on beside them, and only
- * the tests that need a tool wait for it. The run ends with how long each phase and build took.
+ * the background; the static checks, the Python venvs and the suites go on beside them, and only
+ * the tests that need a tool wait for it, and only the projects that need a venv for that venv.
+ * The run ends with how long each phase and build took, and what each lane waited for.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { localSecrets, REPO_ROOT, startInfrastructure } from '../stack/infrastructure';
 import { serverUser } from '../postgres/server-user';
 import { BackgroundToolBuilds, selectedProjects } from './background-tool-builds';
-import { TOOL_WAITS_FILE } from './built-tools';
 import { spawnTimed } from './timed-child';
 import { closingReport } from './reports';
 import { PhaseTimes } from './phase-times';
 import { StaticChecks, staticChecksReport, type StaticCheckOutcome } from './static-checks';
 import { startPreparations } from './test-preparations';
-import { laneSchedule } from './lane-schedule';
-import { allLaneDataDirs, E2E, lanesAtOnce, suiteLanes, type LanePlaces, type SuiteLane } from './suite-lanes';
+import { firstTestWaits, laneSchedule, waitLines } from './lane-schedule';
+import { venvsFor } from './lane-venv-waits';
+import { allLaneDataDirs, lanesAtOnce, suiteLanes, type LanePlaces, type SuiteLane } from './suite-lanes';
+import { venvsOf } from './test-venvs';
 
 const dataDir = join(REPO_ROOT, '.data', 'test');
 const reports = join(dataDir, 'reports');
@@ -55,31 +57,33 @@ async function startLaneInfrastructures(lanes: SuiteLane[]): Promise<LaneInfrast
   throw failed.reason;
 }
 
-/** How long the tests waited for each tool, from the lines built-tools.ts leaves. */
-function toolWaits(lanes: SuiteLane[]): string[] {
-  return lanes.flatMap((lane) => {
-    const file = join(lane.dataDir, TOOL_WAITS_FILE);
-    if (!existsSync(file)) return [];
-    const waits = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { tool: string; seconds: number });
-    return waits.map(({ tool, seconds }) => `tests waited ${seconds.toFixed(1)} s for ${tool} (lane ${lane.name})`);
-  });
+interface LaneOutcome {
+  status: number | null;
+  /** What its Jest runs used (not its servers). */
+  cpuSeconds: number;
+  startedAt: number;
+  /** One line per Nx run it could not start (a venv that did not install). */
+  notRun: string[];
 }
 
 /**
- * Runs one lane's projects through Nx, one project after another: its status, and the CPU-seconds
- * its Jest runs used. `before` is what the lane waits for before its first project (nothing, for
- * the e2e lane, whose global set-up waits for the venvs after booting its stack).
+ * Runs one lane's projects through Nx, one run after another, each once the Python venvs its
+ * projects use are installed (the e2e lane's global set-up waits for its own, after booting its
+ * stack). A run whose venv failed is not started, and the lane goes on with the next.
  */
-async function runLane(lane: SuiteLane, passOn: string[], env: Record<string, string>, before: Promise<void>): Promise<{ status: number | null; cpuSeconds: number }> {
-  let cpuSeconds = 0;
-  try {
-    await before;
-  } catch (error) {
-    log(`lane ${lane.name} did not start: ${error instanceof Error ? error.message : String(error)}`);
-    return { status: 1, cpuSeconds };
-  }
-  for (const selection of lane.nxRuns) {
-    const { exit } = spawnTimed(process.execPath, [require.resolve('nx/bin/nx'), 'run-many', '-t', 'test', ...selection, '--parallel=1', '--outputStyle=stream', '--skipNxCache', ...passOn], {
+async function runLane(lane: SuiteLane, passOn: string[], env: Record<string, string>, installs: ReadonlyMap<string, Promise<void>>): Promise<LaneOutcome> {
+  const outcome: LaneOutcome = { status: 0, cpuSeconds: 0, startedAt: Date.now(), notRun: [] };
+  for (const run of lane.nxRuns) {
+    try {
+      await venvsFor(lane, run, installs, log);
+    } catch (error) {
+      // Said in full with the closing lines, which are what a reader of the run looks at.
+      outcome.notRun.push(`lane ${lane.name} did not run ${run.projects}: ${error instanceof Error ? error.message : String(error)}`);
+      log(`${outcome.notRun.at(-1)!.split('\n')[0]} (the run's closing lines say more)`);
+      outcome.status = 1;
+      continue;
+    }
+    const { exit } = spawnTimed(process.execPath, [require.resolve('nx/bin/nx'), 'run-many', '-t', 'test', ...run.selection, '--parallel=1', '--outputStyle=stream', '--skipNxCache', ...passOn], {
       cwd: REPO_ROOT,
       stdio: 'inherit',
       env: {
@@ -93,10 +97,10 @@ async function runLane(lane: SuiteLane, passOn: string[], env: Record<string, st
       },
     });
     const { status, cpuSeconds: used } = await exit;
-    cpuSeconds += used ?? 0;
-    if (status !== 0) return { status, cpuSeconds };
+    outcome.cpuSeconds += used ?? 0;
+    if (status !== 0) return { ...outcome, status };
   }
-  return { status: 0, cpuSeconds };
+  return outcome;
 }
 
 async function main() {
@@ -121,8 +125,8 @@ async function main() {
     mkdirSync(reports, { recursive: true });
     // The static checks and the venvs run beside the suites; their outcomes come at the end.
     checks = process.env.TAILSYNC_SKIP_STATIC_CHECKS === '1' ? undefined : new StaticChecks(REPO_ROOT, phases);
-    const prepared = startPreparations(join(dataDir, 'preparations.json'), phases, log);
-    // Awaited by the lanes; until then a failure must not end the process as an unhandled rejection.
+    // Only the venvs of the projects the run selects; each lane's runs wait for their own.
+    const prepared = startPreparations(join(dataDir, 'preparations.json'), venvsOf(selectedProjects(args)), phases, log);
     prepared.done.catch(() => undefined);
     const { lanes, passOn } = suiteLanes(args, places);
     const atOnce = lanesAtOnce(process.env);
@@ -133,9 +137,8 @@ async function main() {
       for (const lane of lanes) log(`lane ${lane.name}: ${lane.runs}; Kafka on 127.0.0.1:${lane.kafkaPort}, PostgreSQL on 127.0.0.1:${lane.postgresPort}`);
       const suitesStartedAt = Date.now();
       // Not spawnSync: PostgreSQL and Kafka log into pipes this process drains (child-run.ts).
-      const before = (lane: SuiteLane) => (lane.name === E2E ? Promise.resolve() : prepared.done);
       const run = (lane: SuiteLane, i: number) =>
-        phases.time(`lane ${lane.name}`, () => runLane(lane, passOn, { ...infras[i].env, ...localSecrets(lane.dataDir), ...prepared.env }, before(lane)));
+        phases.time(`lane ${lane.name}`, () => runLane(lane, passOn, { ...infras[i].env, ...localSecrets(lane.dataDir), ...prepared.env }, prepared.venvs));
       const ran = await phases.time('suites', async () => {
         if (atOnce === 2) return Promise.all(lanes.map(run));
         const inTurn: Awaited<ReturnType<typeof run>>[] = [];
@@ -146,12 +149,15 @@ async function main() {
       checks?.raise();
       const checked: StaticCheckOutcome[] = (await checks?.outcomes) ?? [];
       const staticFailures = checked.filter((outcome) => !outcome.passed);
-      const { text, ok } = closingReport(reports, REPO_ROOT, ran.every(({ status }) => status === 0) ? 0 : 1, staticFailures.length);
+      const notRun = ran.flatMap((lane) => lane.notRun);
+      const { text, ok } = closingReport(reports, REPO_ROOT, ran.every(({ status }) => status === 0) ? 0 : 1, staticFailures.length + notRun.length);
       const laneCpu = ran.map(({ cpuSeconds }, i) => `lane ${lanes[i].name}: ${cpuSeconds.toFixed(1)} CPU-seconds (its Jest runs and what they started; not its servers)`);
       const schedule = laneSchedule(reports, lanes.map((lane) => lane.name), suitesStartedAt);
-      for (const line of [...phases.summary(), ...schedule, ...laneCpu, ...builds.summary(), ...toolWaits(lanes), ...staticChecksReport(checked, phases)]) log(line);
+      const lanesRan = lanes.map(({ name, dataDir }, i) => ({ name, dataDir, startedAt: ran[i].startedAt }));
+      for (const line of [...phases.summary(), ...schedule, ...firstTestWaits(reports, lanesRan), ...laneCpu, ...builds.summary(), ...waitLines(lanesRan), ...staticChecksReport(checked, phases)]) log(line);
       log(`suite took ${phases.sinceStart().toFixed(1)} s; Kafka ${infras[0].kafkaVersion}, PostgreSQL ${infras[0].postgresVersion}`);
       process.stdout.write(staticFailures.map(({ name }) => `failed: static check ${name} (its output is above)\n`).join(''));
+      process.stdout.write(notRun.map((line) => `failed: ${line}\n`).join(''));
       process.stdout.write(text);
       exitCode = ok ? 0 : 1;
     } finally {

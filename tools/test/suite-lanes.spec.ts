@@ -10,27 +10,58 @@ describe('the lanes of a test run', () => {
   it('runs the e2e files in one lane and every other project in the other (tools, whose tests wait for built tools, last), each lane on servers of its own', () => {
     expect(plan([])).toEqual({
       lanes: [
-        { name: 'e2e', nxRuns: [['--projects=e2e']], dataDir: '/repo/.data/test/e2e', kafkaPort: 19092, postgresPort: 15432 },
-        { name: 'projects', nxRuns: [['--exclude=e2e,tools'], ['--projects=tools']], dataDir: '/repo/.data/test/projects', kafkaPort: 19292, postgresPort: 15433 },
+        { name: 'e2e', nxRuns: [{ selection: ['--projects=e2e'], projects: 'e2e', waitsFor: [] }], dataDir: '/repo/.data/test/e2e', kafkaPort: 19092, postgresPort: 15432 },
+        {
+          name: 'projects',
+          nxRuns: [
+            { selection: ['--exclude=e2e,webhook-dispatcher,tools'], projects: 'every other project', waitsFor: [] },
+            { selection: ['--projects=webhook-dispatcher'], projects: 'webhook-dispatcher', waitsFor: ['python-receivers'] },
+            { selection: ['--projects=tools'], projects: 'tools', waitsFor: ['python-receivers'] },
+          ],
+          dataDir: '/repo/.data/test/projects',
+          kafkaPort: 19292,
+          postgresPort: 15433,
+        },
       ],
       passOn: [],
     });
   });
 
+  it('starts the other lane with the projects that run no Python, and has a project that does wait for its own venvs only', () => {
+    const [projects] = suiteLanes(['--projects=tools,gateway,webhook-dispatcher,contracts'], places).lanes;
+    expect(projects.nxRuns).toEqual([
+      { selection: ['--projects=gateway,contracts'], projects: 'gateway, contracts', waitsFor: [] },
+      { selection: ['--projects=webhook-dispatcher'], projects: 'webhook-dispatcher', waitsFor: ['python-receivers'] },
+      { selection: ['--projects=tools'], projects: 'tools', waitsFor: ['python-receivers'] },
+    ]);
+    expect(projects.runs).toBe('gateway, contracts, then webhook-dispatcher (once python-receivers is installed), then tools (once python-receivers is installed), one after another');
+  });
+
   it('starts only the lanes of the projects named, and passes the other arguments on to each', () => {
     expect(plan(['--projects=e2e', '--testPathPatterns=tails', '--testPathPatterns=auth'])).toEqual({
-      lanes: [{ name: 'e2e', nxRuns: [['--projects=e2e']], dataDir: '/repo/.data/test/e2e', kafkaPort: 19092, postgresPort: 15432 }],
+      lanes: [{ name: 'e2e', nxRuns: [{ selection: ['--projects=e2e'], projects: 'e2e', waitsFor: [] }], dataDir: '/repo/.data/test/e2e', kafkaPort: 19092, postgresPort: 15432 }],
       passOn: ['--testPathPatterns=tails', '--testPathPatterns=auth'],
     });
     expect(plan(['--projects', 'gateway,tools', '--testPathPatterns=x'])).toEqual({
-      lanes: [{ name: 'projects', nxRuns: [['--projects=gateway'], ['--projects=tools']], dataDir: '/repo/.data/test/projects', kafkaPort: 19292, postgresPort: 15433 }],
+      lanes: [
+        {
+          name: 'projects',
+          nxRuns: [
+            { selection: ['--projects=gateway'], projects: 'gateway', waitsFor: [] },
+            { selection: ['--projects=tools'], projects: 'tools', waitsFor: ['python-receivers'] },
+          ],
+          dataDir: '/repo/.data/test/projects',
+          kafkaPort: 19292,
+          postgresPort: 15433,
+        },
+      ],
       passOn: ['--testPathPatterns=x'],
     });
-    expect(plan(['-p', 'tools,e2e']).lanes.map((lane) => [lane.name, lane.nxRuns])).toEqual([
+    expect(plan(['-p', 'tools,e2e']).lanes.map((lane) => [lane.name, lane.nxRuns.map((run) => run.selection)])).toEqual([
       ['e2e', [['--projects=e2e']]],
       ['projects', [['--projects=tools']]],
     ]);
-    expect(plan(['--projects=gateway,contracts']).lanes.map((lane) => lane.nxRuns)).toEqual([[['--projects=gateway,contracts']]]);
+    expect(plan(['--projects=gateway,contracts']).lanes.map((lane) => lane.nxRuns)).toEqual([[{ selection: ['--projects=gateway,contracts'], projects: 'gateway, contracts', waitsFor: [] }]]);
   });
 
   it('runs the lanes side by side unless TEST_LANES_AT_ONCE=1 asks for one after another, and refuses any other value', () => {

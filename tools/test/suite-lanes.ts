@@ -9,17 +9,27 @@
 import { join } from 'node:path';
 import { selectedProjects } from './background-tool-builds';
 import { TOOLS_BY_PROJECT } from './go-tools';
+import { VENVS_BY_PROJECT, type TestVenvName } from './test-venvs';
 
 export interface SuiteLane {
   name: string;
   /** What it runs, for the run's first lines. */
   runs: string;
-  /** Nx's `run-many` selections of this lane's projects, run one after another. */
-  nxRuns: string[][];
+  /** Nx's `run-many` runs of this lane's projects, one after another. */
+  nxRuns: LaneRun[];
   /** The lane's servers, logs and pid files (its TAILSYNC_TEST_DATA). */
   dataDir: string;
   kafkaPort: number;
   postgresPort: number;
+}
+
+/** One `nx run-many` of a lane, and the Python venvs it waits for before it starts. */
+export interface LaneRun {
+  /** Its project selection (`--projects=…` or `--exclude=…`). */
+  selection: string[];
+  /** What it runs, for the lines that say what it waits for. */
+  projects: string;
+  waitsFor: TestVenvName[];
 }
 
 export interface LanePlaces {
@@ -39,6 +49,11 @@ const PROJECTS_LANE_KAFKA_OFFSET = 200;
  * of the lane (Nx alone would run them among the others): their builds get the lane's whole time.
  */
 const TOOL_WAITING_PROJECTS = Object.keys(TOOLS_BY_PROJECT).filter((project) => project !== E2E);
+/**
+ * The other lane's projects whose tests run a Python venv, other than the tool waiters: they run
+ * after the projects that need none, which start at once while the venvs install beside them.
+ */
+const VENV_PROJECTS = Object.keys(VENVS_BY_PROJECT).filter((project) => project !== E2E && !TOOL_WAITING_PROJECTS.includes(project));
 
 /** Every lane there is, selected or not: a killed earlier run may have left any lane's servers running. */
 export function allLaneDataDirs(places: LanePlaces): string[] {
@@ -51,19 +66,22 @@ export function suiteLanes(args: string[], places: LanePlaces): { lanes: SuiteLa
   const [e2eDir, projectsDir] = allLaneDataDirs(places);
   const lanes: SuiteLane[] = [];
   if (!named || named.includes(E2E)) {
-    lanes.push({ name: E2E, runs: 'the e2e files, one at a time', nxRuns: [[`--projects=${E2E}`]], dataDir: e2eDir, kafkaPort: places.kafkaPort, postgresPort: places.postgresPort });
+    // Its global set-up waits for its venvs itself, once its stack has booted.
+    lanes.push({ name: E2E, runs: 'the e2e files, one at a time', nxRuns: [{ selection: [`--projects=${E2E}`], projects: E2E, waitsFor: [] }], dataDir: e2eDir, kafkaPort: places.kafkaPort, postgresPort: places.postgresPort });
   }
   const others = named?.filter((project) => project !== E2E);
   if (!others || others.length > 0) {
-    const last = TOOL_WAITING_PROJECTS.filter((project) => !others || others.includes(project));
-    const rest = others?.filter((project) => !last.includes(project));
-    const nxRuns: string[][] = [];
-    if (!rest) nxRuns.push([`--exclude=${[E2E, ...last].join(',')}`]);
-    else if (rest.length > 0) nxRuns.push([`--projects=${rest.join(',')}`]);
-    if (last.length > 0) nxRuns.push([`--projects=${last.join(',')}`]);
+    const chosen = (projects: string[]) => projects.filter((project) => !others || others.includes(project));
+    const [withVenvs, last] = [chosen(VENV_PROJECTS), chosen(TOOL_WAITING_PROJECTS)];
+    const rest = others?.filter((project) => !withVenvs.includes(project) && !last.includes(project));
+    const nxRuns: LaneRun[] = [];
+    if (!rest) nxRuns.push({ selection: [`--exclude=${[E2E, ...VENV_PROJECTS, ...TOOL_WAITING_PROJECTS].join(',')}`], projects: 'every other project', waitsFor: [] });
+    else if (rest.length > 0) nxRuns.push({ selection: [`--projects=${rest.join(',')}`], projects: rest.join(', '), waitsFor: [] });
+    // One run each: a project waits for its own venvs only.
+    for (const project of [...withVenvs, ...last]) nxRuns.push({ selection: [`--projects=${project}`], projects: project, waitsFor: VENVS_BY_PROJECT[project] ?? [] });
     lanes.push({
       name: 'projects',
-      runs: `${[rest ? rest.join(', ') : 'every other project', last.join(', ')].filter(Boolean).join(', then ')}, one after another`,
+      runs: `${nxRuns.map((run) => run.projects + (run.waitsFor.length ? ` (once ${run.waitsFor.join(', ')} ${run.waitsFor.length > 1 ? 'are' : 'is'} installed)` : '')).join(', then ')}, one after another`,
       nxRuns,
       dataDir: projectsDir,
       kafkaPort: places.kafkaPort + PROJECTS_LANE_KAFKA_OFFSET,

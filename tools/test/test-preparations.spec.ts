@@ -1,7 +1,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { preparationsReady, PREPARATIONS_VARIABLE } from './test-preparations';
+import { join, relative } from 'node:path';
+import { REPO_ROOT } from '../stack/infrastructure';
+import { PhaseTimes } from './phase-times';
+import { venvDir } from './python-venv';
+import { preparationsReady, PREPARATIONS_VARIABLE, startPreparations } from './test-preparations';
+import type { TestVenv } from './test-venvs';
 
 describe('a test waiting for the Python venvs npm test installs beside the suites', () => {
   const dir = mkdtempSync(join(tmpdir(), 'preparations-'));
@@ -39,4 +43,31 @@ describe('a test waiting for the Python venvs npm test installs beside the suite
     await preparationsReady((line) => lines.push(line));
     expect(lines).toEqual([]);
   });
+});
+
+describe('the Python venvs npm test installs', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'preparations-'));
+  const broken: TestVenv = { name: `broken-${process.pid}`, requirements: relative(REPO_ROOT, join(dir, 'requirements.txt')), variable: 'BROKEN_PYTHON', executable: 'python' };
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(venvDir(broken.name), { recursive: true, force: true });
+  });
+
+  it("installs only those given, passes their executables' paths at once, and fails one by its name with pip's last lines", async () => {
+    writeFileSync(join(dir, 'requirements.txt'), './no-such-package-here\n');
+    const prepared = startPreparations(join(dir, 'preparations.json'), [broken], new PhaseTimes(), () => undefined);
+    expect(prepared.env.BROKEN_PYTHON).toBe(join(venvDir(broken.name), 'bin', 'python'));
+    expect(prepared.env).not.toHaveProperty('SCHEMATHESIS_BIN');
+    expect([...prepared.venvs.keys()]).toEqual([broken.name]);
+    await expect(prepared.venvs.get(broken.name)).rejects.toThrow(new RegExp(`the Python venv ${broken.name} \\(.*requirements\\.txt\\) did not install; its last lines:\\n(.*\\n)*.*no-such-package-here`));
+    await expect(prepared.done).rejects.toThrow(`the Python venv ${broken.name}`);
+    const before = process.env[PREPARATIONS_VARIABLE];
+    process.env[PREPARATIONS_VARIABLE] = join(dir, 'preparations.json');
+    try {
+      await expect(preparationsReady(() => undefined)).rejects.toThrow(`could not install what the tests need: the Python venv ${broken.name}`);
+    } finally {
+      if (before === undefined) delete process.env[PREPARATIONS_VARIABLE];
+      else process.env[PREPARATIONS_VARIABLE] = before;
+    }
+  }, 120_000);
 });
