@@ -5,7 +5,7 @@ import type { MethodDefinition } from '@grpc/proto-loader';
 import { loadSync } from '@grpc/proto-loader';
 import { type CallerContext, PROTO_LOADER_OPTIONS, PROTO_PACKAGE, PROTO_ROOT } from '@tailsync/contracts';
 import {
-  CALL_METADATA, type CallerRole, type CallerSigning, correlationOf, gatewayChannelCredentials, type GrpcTlsFiles, serviceNameCheck,
+  CALL_METADATA, type CallerRole, type CallerSigning, correlationOf, gatewayChannelCredentials, type GrpcTlsFiles, PROMPT_RECONNECTION, serviceNameCheck,
 } from '@tailsync/service-kit';
 import { join } from 'node:path';
 import { InternalError, ServiceUnavailable } from '../../problems/domain/problem';
@@ -69,15 +69,11 @@ export class ServiceChannel<Definition> {
         'grpc.service_config': JSON.stringify(serviceConfig(address.service, protoPath)),
         // The settings above are the service config: a DNS TXT record must not replace them.
         'grpc.service_config_disable_resolution': 1,
-        // A restarted copy is connected again within 2 s (grpc-js backs off up to 120 s by default).
-        'grpc.max_reconnect_backoff_ms': 2_000,
+        // Back-off, connection attempts and keep-alive: a restarted or healed copy is found within seconds.
+        ...PROMPT_RECONNECTION,
         // A lost copy makes the channel resolve its target again at once (default: at most every
         // 30 s), so a copy added behind the name since the last resolution takes over.
         'grpc.dns_min_time_between_resolutions_ms': 1_000,
-        // A copy that dies without closing its connections is noticed within seconds.
-        'grpc.keepalive_time_ms': 10_000,
-        'grpc.keepalive_timeout_ms': 5_000,
-        'grpc.keepalive_permit_without_calls': 1,
       },
     });
     this.client = this.proxy.getClientByServiceName(address.service) as unknown as Record<string, UnaryMethod>;
