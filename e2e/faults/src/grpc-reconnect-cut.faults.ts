@@ -2,7 +2,9 @@
  * A gRPC channel with the gateway's reconnection options (PROMPT_RECONNECTION) that tries to
  * connect while it is cut off from its server: packets dropped, as in a partition. Once the
  * network is back it must be connected within seconds, not when the kernel next resends the SYN
- * of the attempt it began during the cut (1, 3, 7, 15, 31 s after the first).
+ * of the attempt it began during the cut: the kernel resends an unanswered SYN at growing
+ * intervals, and without a time limit on the attempt grpc-js waits for them (measured here after
+ * a 20 s cut: connected 15.7 s after the heal; after 14 and 30 s cuts, 5.5 and 5.7 s).
  */
 import { Client, credentials, Server, ServerCredentials } from '@grpc/grpc-js';
 import { PROMPT_RECONNECTION } from '@tailsync/service-kit';
@@ -11,7 +13,7 @@ import { cutOff } from '@tailsync/tools/testing';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-it('connects within seconds of the heal, though every connection attempt was made during a 16 s cut', async () => {
+it('connects within seconds of the heal, though its connection attempts were made during a 20 s cut', async () => {
   const port = await freePort();
   const server = new Server();
   await new Promise<void>((resolve, reject) => server.bindAsync(`127.0.0.1:${port}`, ServerCredentials.createInsecure(), (e) => (e ? reject(e) : resolve())));
@@ -22,13 +24,13 @@ it('connects within seconds of the heal, though every connection attempt was mad
     const ready = new Promise<number>((resolve, reject) => client.waitForReady(Date.now() + 60_000, (e) => (e ? reject(e) : resolve(Date.now()))));
     let healed: number;
     try {
-      await sleep(16_000);
+      await sleep(20_000);
     } finally {
       await cut.heal();
       healed = Date.now();
     }
     // Attempts of 2 s, 1 to 2 s apart: the first after the heal sends its SYN within about 4 s.
-    expect((await ready) - healed).toBeLessThan(6_000);
+    expect((await ready) - healed).toBeLessThan(5_000);
   } finally {
     client.close();
     server.forceShutdown();
