@@ -56,6 +56,7 @@ export * from './grpc/served-calls';
 export * from './grpc/grpc-server';
 export * from './grpc/grpc-tls';
 export * from './grpc/prompt-reconnection';
+export * from './grpc/grpc-js-patches';
 export * from './grpc/gateway-peer';
 export * from './grpc/service-keys';
 export * from './observability/request-context';
