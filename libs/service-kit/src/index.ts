@@ -55,6 +55,8 @@ export * from './cache/bounded-lru';
 export * from './grpc/served-calls';
 export * from './grpc/grpc-server';
 export * from './grpc/grpc-tls';
+export * from './grpc/prompt-reconnection';
+export * from './grpc/grpc-js-patches';
 export * from './grpc/gateway-peer';
 export * from './grpc/service-keys';
 export * from './observability/request-context';

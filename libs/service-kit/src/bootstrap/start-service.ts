@@ -7,6 +7,7 @@ import { ensureTopics, TopicSpec } from '../kafka/ensure-topics';
 import { GrpcEndpoint, grpcServerOptions } from '../grpc/grpc-server';
 import type { KafkaConnection } from '../kafka/kafka-connection';
 import type { TopicReplication } from '../kafka/topic-replication';
+import { assertGrpcJsPatched } from '../grpc/grpc-js-patches';
 import { assertKafkajsPatched } from '../kafka/kafkajs-patches';
 import { requestIdOf } from '../observability/request-id';
 import { addAccessLog } from '../logging/logging.module';
@@ -37,10 +38,11 @@ export interface ServiceStart {
 
 /**
  * Starts one tailsync process: its topics, its HTTP side (health, metrics and, for the
- * gateway, the REST API) and, for services, its gRPC server. It refuses a kafkajs without our
- * patches.
+ * gateway, the REST API) and, for services, its gRPC server. It refuses a kafkajs or grpc-js
+ * without our patches.
  */
 export async function startService(start: ServiceStart): Promise<NestFastifyApplication> {
+  assertGrpcJsPatched();
   if (start.kafka) {
     assertKafkajsPatched();
     await ensureTopics(start.kafka.connection, start.kafka.topics, start.kafka.replication);

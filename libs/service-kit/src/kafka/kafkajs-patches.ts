@@ -1,8 +1,6 @@
-/**
- * Our patches of kafkajs 2.2.4 (unmaintained): `patches/kafkajs+2.2.4+NNN+<name>.patch`, applied by
- * patch-package in `npm ci`'s postinstall. Each patched module carries `tailsyncPatch = <name>`, so a
- * process can tell an install that skipped them (`--ignore-scripts`, a copied `node_modules`).
- */
+import { assertPatched, missingPatches } from '../bootstrap/package-patches';
+
+/** Our patches of kafkajs 2.2.4 (unmaintained): `patches/kafkajs+2.2.4+NNN+<name>.patch` (see package-patches.ts). */
 export const KAFKAJS_PATCHES = [
   { name: 'idle-timer', module: 'kafkajs/src/network/requestQueue' },
   { name: 'grouping', module: 'kafkajs/src/producer/groupMessagesPerPartition' },
@@ -14,13 +12,11 @@ export const KAFKAJS_PATCHES = [
 ] as const;
 
 /** The names of the patches the installed kafkajs lacks. */
-export function missingKafkajsPatches(load: (id: string) => unknown = require): string[] {
-  return KAFKAJS_PATCHES.filter(({ name, module }) => (load(module) as { tailsyncPatch?: unknown } | undefined)?.tailsyncPatch !== name).map(({ name }) => name);
+export function missingKafkajsPatches(load?: (id: string) => unknown): string[] {
+  return missingPatches(KAFKAJS_PATCHES, load);
 }
 
 /** Throws, naming what is missing and how to apply it, unless kafkajs has every patch. */
 export function assertKafkajsPatched(load?: (id: string) => unknown): void {
-  const missing = missingKafkajsPatches(load);
-  if (missing.length === 0) return;
-  throw new Error(`kafkajs lacks our patches ${missing.join(', ')} (patches/kafkajs+2.2.4+*.patch): install with \`npm ci\`, whose postinstall applies them (patch-package)`);
+  assertPatched('kafkajs', 'patches/kafkajs+2.2.4+*.patch', KAFKAJS_PATCHES, load);
 }

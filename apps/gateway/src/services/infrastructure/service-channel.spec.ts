@@ -26,6 +26,26 @@ async function startCopy(port: number, CreateOrMap: CreateOrMapHandler = answers
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** A handler that never answers while `silent()` says so, as a copy cut off does, and answers (and tells `onAnswer`) once it does not. */
+const answersUnless = (silent: () => boolean, onAnswer: () => void = () => undefined): CreateOrMapHandler => (call, reply) => {
+  if (silent()) return;
+  onAnswer();
+  answersNoOutcomes(call, reply);
+};
+
+/** A write every 100 ms for `forMs`, each with a 1 s budget, as a gateway's requests come: when each started (ms from the first) and whether it was answered. */
+async function writeSteadily(channel: ServiceChannel<wire.TailSyncDefinition>, forMs: number): Promise<{ at: number; ok: boolean; ms: number }[]> {
+  const started = Date.now();
+  const calls: Promise<{ at: number; ok: boolean; ms: number }>[] = [];
+  for (let i = 0; Date.now() - started < forMs; i++) {
+    const at = Date.now() - started;
+    const caller = { domain: 'example.org', source: 'client', role: 'tenant' as const, requestId: `r-${i}`, deadline: Date.now() + 1_000 };
+    calls.push(channel.call('CreateOrMap', caller, { tails: [] }).then(() => true, () => false).then((ok) => ({ at, ok, ms: Date.now() - started - at })));
+    await sleep(100);
+  }
+  return Promise.all(calls);
+}
+
 describe('ServiceChannel (real gRPC)', () => {
   const signer = new CallerTokenSigner(generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
 
@@ -52,20 +72,53 @@ describe('ServiceChannel (real gRPC)', () => {
     const copies = await Promise.all([startCopy(good), startCopy(silent, () => undefined)]);
     const channel = new ServiceChannel<wire.TailSyncDefinition>({ ...TAIL_SYNC_SERVICE, target: `ipv4:127.0.0.1:${good},127.0.0.1:${silent}` }, signer);
     try {
-      // A write every 100 ms for 6 s, each with a 1 s budget, as a gateway's requests come.
-      const started = Date.now();
-      const calls: Promise<{ at: number; ok: boolean; ms: number }>[] = [];
-      for (let i = 0; i < 60; i++) {
-        const at = Date.now() - started;
-        const caller = { domain: 'example.org', source: 'client', role: 'tenant' as const, requestId: `r-${i}`, deadline: Date.now() + 1_000 };
-        calls.push(channel.call('CreateOrMap', caller, { tails: [] }).then(() => true, () => false).then((ok) => ({ at, ok, ms: Date.now() - started - at })));
-        await sleep(100);
-      }
-      const outcomes = await Promise.all(calls);
+      const outcomes = await writeSteadily(channel, 6_000);
       // The silent copy's first calls wait out their budget; once they have (and a check has run), none is sent there.
       const later = outcomes.filter((o) => o.at >= 3_000);
       expect(later.filter((o) => !o.ok || o.ms > 500)).toEqual([]);
       expect(outcomes.filter((o) => !o.ok).length).toBeGreaterThan(0);
+    } finally {
+      channel.close();
+      copies.forEach((c) => c.forceShutdown());
+    }
+  });
+
+  it('sets no copy aside while every copy fails alike (the gateway\'s own trouble): once healed, both copies take writes at once', async () => {
+    const [first, second] = await Promise.all([freePort(), freePort()]);
+    let cutOff = true;
+    const served = [0, 0];
+    const copyAnswering = (index: number): CreateOrMapHandler => answersUnless(() => cutOff, () => (served[index] += 1));
+    const copies = await Promise.all([startCopy(first, copyAnswering(0)), startCopy(second, copyAnswering(1))]);
+    const channel = new ServiceChannel<wire.TailSyncDefinition>({ ...TAIL_SYNC_SERVICE, target: `ipv4:127.0.0.1:${first},127.0.0.1:${second}` }, signer);
+    try {
+      // Both copies silent for 3 s: every write fails, alike on both.
+      const during = await writeSteadily(channel, 3_000);
+      expect(during.filter((o) => o.ok)).toEqual([]);
+      cutOff = false;
+      const after = await writeSteadily(channel, 3_000);
+      expect(after.filter((o) => !o.ok || o.ms > 500)).toEqual([]);
+      // Round robin over both, none set aside: each copy answered about half of the writes.
+      expect(Math.min(...served)).toBeGreaterThanOrEqual(after.length / 3);
+    } finally {
+      channel.close();
+      copies.forEach((c) => c.forceShutdown());
+    }
+  });
+
+  it('brings a copy set aside back at once when no other copy is left to take the writes', async () => {
+    const [flaky, good] = await Promise.all([freePort(), freePort()]);
+    let cutOff = true;
+    const copies = await Promise.all([startCopy(flaky, answersUnless(() => cutOff)), startCopy(good)]);
+    const channel = new ServiceChannel<wire.TailSyncDefinition>({ ...TAIL_SYNC_SERVICE, target: `ipv4:127.0.0.1:${flaky},127.0.0.1:${good}` }, signer);
+    try {
+      // The first copy fails alone for 3 s: it is set aside (10 s), the writes go to the other.
+      const during = await writeSteadily(channel, 3_000);
+      expect(during.filter((o) => o.at >= 2_000 && !o.ok)).toEqual([]);
+      // The first copy answers again and the other is lost: the set-aside copy must take the writes now, not after its 10 s.
+      cutOff = false;
+      copies[1].forceShutdown();
+      const after = await writeSteadily(channel, 4_000);
+      expect(after.filter((o) => o.at >= 1_000 && (!o.ok || o.ms > 500))).toEqual([]);
     } finally {
       channel.close();
       copies.forEach((c) => c.forceShutdown());

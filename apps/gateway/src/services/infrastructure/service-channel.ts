@@ -5,10 +5,11 @@ import type { MethodDefinition } from '@grpc/proto-loader';
 import { loadSync } from '@grpc/proto-loader';
 import { type CallerContext, PROTO_LOADER_OPTIONS, PROTO_PACKAGE, PROTO_ROOT } from '@tailsync/contracts';
 import {
-  CALL_METADATA, type CallerRole, type CallerSigning, correlationOf, gatewayChannelCredentials, type GrpcTlsFiles, serviceNameCheck,
+  CALL_METADATA, type CallerRole, type CallerSigning, correlationOf, gatewayChannelCredentials, type GrpcTlsFiles, PROMPT_RECONNECTION, serviceNameCheck,
 } from '@tailsync/service-kit';
 import { join } from 'node:path';
 import { InternalError, ServiceUnavailable } from '../../problems/domain/problem';
+import { COPIES_FAILING_ALONE, type CopiesFailingAloneConfig } from './copies-failing-alone';
 import { SignedCallers } from './signed-callers';
 
 /** The caller of a request, for whom the gateway calls, and when its budget ends (epoch ms): every call it makes ends by then. */
@@ -39,7 +40,7 @@ const UNANSWERED = new Set([status.UNAVAILABLE, status.DEADLINE_EXCEEDED, status
 
 /**
  * One service's gRPC channel (`@nestjs/microservices`' client), balanced round robin over every
- * address its target resolves to, less the copies whose calls lately failed (OUTLIER_DETECTION).
+ * address its target resolves to, less the copies whose calls lately failed alone (SET_ASIDE).
  * A call carries the signed caller (reused, see SignedCallers), the request's id and trace context
  * beside it, and the request's deadline.
  * Methods the `.proto` marks `NO_SIDE_EFFECTS` are retried on another copy when one fails
@@ -68,15 +69,11 @@ export class ServiceChannel<Definition> {
         'grpc.service_config': JSON.stringify(serviceConfig(address.service, protoPath)),
         // The settings above are the service config: a DNS TXT record must not replace them.
         'grpc.service_config_disable_resolution': 1,
-        // A restarted copy is connected again within 2 s (grpc-js backs off up to 120 s by default).
-        'grpc.max_reconnect_backoff_ms': 2_000,
+        // Back-off, connection attempts and keep-alive: a restarted or healed copy is found within seconds.
+        ...PROMPT_RECONNECTION,
         // A lost copy makes the channel resolve its target again at once (default: at most every
         // 30 s), so a copy added behind the name since the last resolution takes over.
         'grpc.dns_min_time_between_resolutions_ms': 1_000,
-        // A copy that dies without closing its connections is noticed within seconds.
-        'grpc.keepalive_time_ms': 10_000,
-        'grpc.keepalive_timeout_ms': 5_000,
-        'grpc.keepalive_permit_without_calls': 1,
       },
     });
     this.client = this.proxy.getClientByServiceName(address.service) as unknown as Record<string, UnaryMethod>;
@@ -116,23 +113,18 @@ export class ServiceChannel<Definition> {
 }
 
 /**
- * A copy whose calls fail is set aside for a while (grpc-js's outlier detection): the services
- * answer every problem of a request inside an OK reply, so a failed status means the copy did not
- * serve (UNAVAILABLE: a dependency down; DEADLINE_EXCEEDED: it did not answer in time, e.g. cut
- * off from its database). Checked every second: a copy with over half of its calls failed (of at
- * least 2) gets no calls for 10 s, longer each time again (up to 30 s); at most half the copies
- * are set aside, so the calls still reach one when every copy fails.
+ * A copy whose calls fail while another copy's succeed is set aside for a while (COPIES_FAILING_ALONE):
+ * the services answer every problem of a request inside an OK reply, so a failed status means the
+ * copy did not serve (UNAVAILABLE: a dependency down; DEADLINE_EXCEEDED: it did not answer in time,
+ * e.g. cut off from its database). Checked every second: a copy with over half of its calls
+ * failed (of at least 2), while another copy served, gets no calls for 10 s, 10 s longer each time
+ * again (up to 30 s). Copies failing alike are the gateway's own trouble and stay; a copy set
+ * aside takes calls again at once when no other copy is ready.
  */
-const OUTLIER_DETECTION = {
-  interval: { seconds: 1, nanos: 0 },
-  base_ejection_time: { seconds: 10, nanos: 0 },
-  max_ejection_time: { seconds: 30, nanos: 0 },
-  max_ejection_percent: 50,
-  failure_percentage_ejection: { threshold: 50, enforcement_percentage: 100, minimum_hosts: 2, request_volume: 2 },
-};
+const SET_ASIDE: Omit<CopiesFailingAloneConfig, 'child_policy'> = { check_interval_ms: 1_000, base_aside_ms: 10_000, max_aside_ms: 30_000 };
 
 /**
- * Round robin over every copy not set aside (OUTLIER_DETECTION). Every call waits for a copy that
+ * Round robin over every copy not set aside (SET_ASIDE). Every call waits for a copy that
  * answers (within its deadline) rather than failing at once while none is connected, e.g. just
  * after the only copy restarted; the `.proto`'s side-effect-free methods are retried up to twice
  * more on another copy.
@@ -143,7 +135,7 @@ function serviceConfig(service: string, protoPath: string): object {
   const safe = Object.entries(definition).filter(([, method]) => method.options?.idempotency_level === 'NO_SIDE_EFFECTS').map(([name]) => name);
   // A method's own entry replaces the service's, so the retried methods say waitForReady again.
   return {
-    loadBalancingConfig: [{ outlier_detection: { ...OUTLIER_DETECTION, child_policy: [{ round_robin: {} }] } }],
+    loadBalancingConfig: [{ [COPIES_FAILING_ALONE]: { ...SET_ASIDE, child_policy: [{ round_robin: {} }] } }],
     methodConfig: [
       { name: [{ service: fullName }], waitForReady: true },
       ...(safe.length === 0 ? [] : [{
