@@ -152,25 +152,35 @@ async function groupWhoseCoordinator(topic: string, wanted: (coordinator: number
 /** A consumer of the apps' kind (failoverConsumer) in group `groupId`, reading `topic` from the start until stopped; its crashes and joins noted. */
 function keepReading(topic: string, groupId: string) {
   const consumer = failoverConsumer(client('reader'), { groupId, maxWaitTimeInMs: 100 });
-  const read: KafkaMessage[] = [];
+  const keys = new Set<string>();
+  /** When each distinct message was first read, in order: the consumer's own pace, not the poll's. */
+  const firstReadAt: number[] = [];
   const crashes: string[] = [];
   let joins = 0;
   consumer.on(consumer.events.CRASH, ({ payload }) => crashes.push(`${payload.error.name}: ${payload.error.message}`));
   consumer.on(consumer.events.GROUP_JOIN, () => void joins++);
   const running = consumer.connect().then(async () => {
     await consumer.subscribe({ topic, fromBeginning: true });
-    await consumer.run({ eachMessage: async ({ message }) => void read.push(message) });
+    await consumer.run({
+      eachMessage: async ({ message }) => {
+        const key = message.key!.toString();
+        if (keys.has(key)) return;
+        keys.add(key);
+        firstReadAt.push(Date.now());
+      },
+    });
   });
   return {
     crashes,
     joins: () => joins,
-    /** Waits until `count` distinct messages were read; throws after `withinMs`. */
-    until: async (count: number, withinMs = 90_000) => {
+    /** Waits until `count` distinct messages were read, and gives the time the last of them was; throws after `withinMs`. */
+    until: async (count: number, withinMs = 90_000): Promise<number> => {
       const started = Date.now();
       await running;
-      for (; new Set(read.map((m) => m.key!.toString())).size < count; await new Promise((r) => setTimeout(r, 100))) {
-        if (Date.now() - started > withinMs) throw new Error(`read ${read.length} of ${count} messages in ${withinMs / 1000} s (crashes: ${crashes.join('; ')})`);
+      for (; keys.size < count; await new Promise((r) => setTimeout(r, 100))) {
+        if (Date.now() - started > withinMs) throw new Error(`read ${keys.size} of ${count} messages in ${withinMs / 1000} s (crashes: ${crashes.join('; ')})`);
       }
+      return firstReadAt[count - 1];
     },
     stop: () => consumer.disconnect(),
   };
@@ -353,10 +363,11 @@ describe('three local KRaft brokers (KAFKA_LOCAL_BROKERS=3)', () => {
         await producer.send({ topic, acks: -1, messages: toHungPartition(50, 50) });
         const sentMs = Date.now() - started;
         readMs = await reading.until(100, deadline - sentMs).then(
-          () => Date.now() - started,
+          (readAt) => readAt - started,
           () => 'still reading' as const,
         );
-        console.log(`[kafka-cluster] broker ${hung.nodeId} hung: 50 messages sent to the new leader after ${sentMs} ms, all read by the consumer after ${readMs} ms, the broker still hung`);
+        const read = readMs === 'still reading' ? `not all read by the consumer ${deadline} ms after it` : `the last read by the consumer ${readMs} ms after it`;
+        console.log(`[kafka-cluster] broker ${hung.nodeId} hung: 50 messages sent to the new leader ${sentMs} ms after the SIGSTOP, ${read}, the broker still hung`);
         reportLines(`broker ${hung.nodeId} hung, a consumer fetching from it`);
       } finally {
         process.kill(hung.pid()!, 'SIGCONT');
