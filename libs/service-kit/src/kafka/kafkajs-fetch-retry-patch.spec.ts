@@ -20,11 +20,12 @@ const { createLogger, LEVELS } = require('kafkajs/src/loggers') as { createLogge
 const RETRY = { ...FAILOVER_RETRY, initialRetryTime: 1, maxRetryTime: 1 };
 
 /**
- * Runs kafkajs's fetch loop over a consumer group whose fetches fail `failures[i]` times in a row
- * in fault i, three healthy fetches before each fault and after the last; resolves once every
- * fetch was made or the consumer crashed.
+ * Runs kafkajs's fetch loop over a consumer group whose fetches from broker 1 fail `failures[i]`
+ * times in a row in fault i, three healthy fetches before each fault and after the last, while the
+ * fetches from `healthyBrokers` all go through; resolves once every fetch from broker 1 was made
+ * or the consumer crashed.
  */
-async function consumeThroughFaults(failures: number[]): Promise<{ crashes: Error[]; fetches: number }> {
+async function consumeThroughFaults(failures: number[], healthyBrokers: number[] = []): Promise<{ crashes: Error[]; fetches: number }> {
   const plan = failures.flatMap((n) => [...Array<'ok'>(3).fill('ok'), ...Array<'fail'>(n).fill('fail')]).concat(Array<'ok'>(3).fill('ok'));
   let fetches = 0;
   const crashes: Error[] = [];
@@ -37,8 +38,12 @@ async function consumeThroughFaults(failures: number[]): Promise<{ crashes: Erro
     joinAndSync: async () => undefined,
     leave: async () => undefined,
     heartbeat: async () => undefined,
-    getNodeIds: () => [1],
-    fetch: async () => {
+    getNodeIds: () => [1, ...healthyBrokers],
+    fetch: async (nodeId: number) => {
+      if (nodeId !== 1) {
+        await new Promise((r) => setTimeout(r, 1));
+        return [];
+      }
       const step = plan[fetches++];
       if (fetches >= plan.length) done();
       await new Promise((r) => setTimeout(r, 1));
@@ -80,6 +85,11 @@ describe('kafkajs fetch-retry patch', () => {
 
   it('still gives up on a fault that outlasts the retries', async () => {
     const { crashes } = await consumeThroughFaults([8, 100]);
+    expect(crashes.map((e) => e.name)).toEqual(['KafkaJSNumberOfRetriesExceeded']);
+  });
+
+  it('still gives up on a broker that keeps failing while another serves the consumer', async () => {
+    const { crashes } = await consumeThroughFaults([8, 100], [2]);
     expect(crashes.map((e) => e.name)).toEqual(['KafkaJSNumberOfRetriesExceeded']);
   });
 });
