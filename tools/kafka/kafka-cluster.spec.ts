@@ -130,12 +130,11 @@ async function expectEveryMessage(topic: string, count: number): Promise<void> {
 }
 
 /**
- * A new group id whose coordinator also leads a partition of `topic`: its loss takes a consumer's
- * coordinator and some of its leaders at once. Kafka keeps a group on the partition of
- * `__consumer_offsets` its id hashes to (Java's String.hashCode, modulo the partitions), whose
- * leader is the group's coordinator.
+ * A new group id whose coordinator stands as `wanted` says to the leaders of `topic`'s partitions.
+ * Kafka keeps a group on the partition of `__consumer_offsets` its id hashes to (Java's
+ * String.hashCode, modulo the partitions), whose leader is the group's coordinator.
  */
-async function groupWhoseCoordinatorLeads(topic: string): Promise<{ groupId: string; coordinator: number }> {
+async function groupWhoseCoordinator(topic: string, wanted: (coordinator: number, leaders: Set<number>) => boolean): Promise<{ groupId: string; coordinator: number }> {
   const [offsets, led] = await withAdmin(async (admin) => {
     const { topics } = await admin.fetchTopicMetadata({ topics: ['__consumer_offsets', topic] });
     return [topics.find((t) => t.name === '__consumer_offsets')!.partitions, new Set(topics.find((t) => t.name === topic)!.partitions.map((p) => p.leader))];
@@ -145,31 +144,43 @@ async function groupWhoseCoordinatorLeads(topic: string): Promise<{ groupId: str
     const groupId = `reader-cluster-spec-${randomUUID()}`;
     const hash = javaHash(groupId);
     const coordinator = offsets.find((p) => p.partitionId === (hash === -2147483648 ? 0 : Math.abs(hash)) % offsets.length)!.leader;
-    if (led.has(coordinator)) return { groupId, coordinator };
+    if (wanted(coordinator, led)) return { groupId, coordinator };
   }
-  throw new Error(`no broker leads both a partition of __consumer_offsets and one of ${topic}`);
+  throw new Error(`no group id found whose coordinator stands as wanted to the leaders of ${topic}`);
 }
 
 /** A consumer of the apps' kind (failoverConsumer) in group `groupId`, reading `topic` from the start until stopped; its crashes and joins noted. */
 function keepReading(topic: string, groupId: string) {
   const consumer = failoverConsumer(client('reader'), { groupId, maxWaitTimeInMs: 100 });
-  const read: KafkaMessage[] = [];
+  const keys = new Set<string>();
+  /** When each distinct message was first read, in order: the consumer's own pace, not the poll's. */
+  const firstReadAt: number[] = [];
   const crashes: string[] = [];
   let joins = 0;
   consumer.on(consumer.events.CRASH, ({ payload }) => crashes.push(`${payload.error.name}: ${payload.error.message}`));
   consumer.on(consumer.events.GROUP_JOIN, () => void joins++);
   const running = consumer.connect().then(async () => {
     await consumer.subscribe({ topic, fromBeginning: true });
-    await consumer.run({ eachMessage: async ({ message }) => void read.push(message) });
+    await consumer.run({
+      eachMessage: async ({ message }) => {
+        const key = message.key!.toString();
+        if (keys.has(key)) return;
+        keys.add(key);
+        firstReadAt.push(Date.now());
+      },
+    });
   });
   return {
     crashes,
     joins: () => joins,
-    until: async (count: number) => {
+    /** Waits until `count` distinct messages were read, and gives the time the last of them was; throws after `withinMs`. */
+    until: async (count: number, withinMs = 90_000): Promise<number> => {
+      const started = Date.now();
       await running;
-      for (const started = Date.now(); new Set(read.map((m) => m.key!.toString())).size < count; await new Promise((r) => setTimeout(r, 100))) {
-        if (Date.now() - started > 90_000) throw new Error(`read ${read.length} of ${count} messages in 90 s (crashes: ${crashes.join('; ')})`);
+      for (; keys.size < count; await new Promise((r) => setTimeout(r, 100))) {
+        if (Date.now() - started > withinMs) throw new Error(`read ${keys.size} of ${count} messages in ${withinMs / 1000} s (crashes: ${crashes.join('; ')})`);
       }
+      return firstReadAt[count - 1];
     },
     stop: () => consumer.disconnect(),
   };
@@ -320,6 +331,60 @@ describe('three local KRaft brokers (KAFKA_LOCAL_BROKERS=3)', () => {
     await allInSync([topic, TOPICS.tailEvents]);
   }, 240_000);
 
+  it('a consumer reads on from the new leader while the old one still hangs, within the fence and a request time-out (kafkajs request-timeout patch)', async () => {
+    const topic = `tailsync.cluster-spec-fetch-${randomUUID().slice(0, 8)}`;
+    await ensureTopics(connectionOf('admin'), [{ topic, numPartitions: 3 }]);
+    const partitions = await withAdmin(async (admin) => (await whileTopicUnknown(() => admin.fetchTopicMetadata({ topics: [topic] }))).topics[0].partitions);
+    // The leader hung is not the group's coordinator: a hung coordinator makes the consumer look it
+    // up and may make it rejoin its group, which asks for the leaders anew of its own accord. The
+    // fetch alone is under test: timed out on the hung leader, it must ask where the partition
+    // went. Unpatched, the time-out goes up to the runner, whose retries fetch from the hung broker
+    // again with the same metadata, for as long as it hangs.
+    const { groupId, coordinator } = await groupWhoseCoordinator(topic, (c, leaders) => [...leaders].some((leader) => leader !== c));
+    const { partitionId: partition, leader } = partitions.find((p) => p.leader !== coordinator)!;
+    const hung = cluster.running.nodes.find((n) => n.nodeId === leader)!;
+    const toHungPartition = (from: number, count: number) => messages(from, count).map((m) => ({ ...m, partition }));
+    const producer = idempotentProducer(client('admin'));
+    await producer.connect();
+    const reading = keepReading(topic, groupId);
+    try {
+      await producer.send({ topic, acks: -1, messages: toHungPartition(0, 50) });
+      await reading.until(50);
+      clientLines.clear();
+      process.kill(hung.pid()!, 'SIGSTOP');
+      hungBroker = hung.address;
+      const started = Date.now();
+      // As for a send: the fence, then the fetch in flight to the hung broker times out and the
+      // consumer asks a live broker for the leader. Unpatched: not while the broker hangs.
+      const deadline = BROKER_FAILOVER_MS + REQUEST_TIMEOUT_MS;
+      let readMs: number | 'still reading';
+      try {
+        // Through the new leader: the producer moves on within the same bound.
+        await producer.send({ topic, acks: -1, messages: toHungPartition(50, 50) });
+        const sentMs = Date.now() - started;
+        readMs = await reading.until(100, deadline - sentMs).then(
+          (readAt) => readAt - started,
+          () => 'still reading' as const,
+        );
+        const read = readMs === 'still reading' ? `not all read by the consumer ${deadline} ms after it` : `the last read by the consumer ${readMs} ms after it`;
+        console.log(`[kafka-cluster] broker ${hung.nodeId} hung: 50 messages sent to the new leader ${sentMs} ms after the SIGSTOP, ${read}, the broker still hung`);
+        reportLines(`broker ${hung.nodeId} hung, a consumer fetching from it`);
+      } finally {
+        process.kill(hung.pid()!, 'SIGCONT');
+        hungBroker = undefined;
+      }
+      expect(readMs).not.toBe('still reading');
+      // It rode the leader change out without crashing or rejoining its group.
+      expect(reading.crashes).toEqual([]);
+      expect(reading.joins()).toBe(1);
+    } finally {
+      await reading.stop();
+      await producer.disconnect();
+    }
+    await expectEveryMessage(topic, 100);
+    await allInSync([topic, TOPICS.tailEvents]);
+  }, 240_000);
+
   it('makes a new producer after a send that failed for good, so the broker does not refuse the next as out of order (RenewingProducer)', async () => {
     const topic = `tailsync.cluster-spec-renew-${randomUUID().slice(0, 8)}`;
     await ensureTopics(connectionOf('admin'), [{ topic, numPartitions: 1 }]);
@@ -368,7 +433,7 @@ describe('three local KRaft brokers (KAFKA_LOCAL_BROKERS=3)', () => {
       expect(await readAll(TOPICS.tailEvents, 300)).toHaveLength(300);
       // The broker lost leads partitions of the topic and is the coordinator of a consumer made as
       // the apps make theirs, reading across the loss (each broker coordinates a third of the groups).
-      const { groupId, coordinator: leader } = await groupWhoseCoordinatorLeads(TOPICS.tailEvents);
+      const { groupId, coordinator: leader } = await groupWhoseCoordinator(TOPICS.tailEvents, (coordinator, leaders) => leaders.has(coordinator));
       const reading = keepReading(TOPICS.tailEvents, groupId);
       await reading.until(300);
       clientLines.clear();

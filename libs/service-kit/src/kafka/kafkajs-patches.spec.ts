@@ -22,9 +22,9 @@ describe('kafkajs patches', () => {
 
   it('stop the start with a message naming each missing patch and how to apply it', () => {
     const unpatched = (id: string) => (id.endsWith('groupMessagesPerPartition') ? require(id) : { tailsyncPatch: undefined });
-    expect(missingKafkajsPatches(unpatched)).toEqual(['idle-timer', 'record-encoding', 'group-authorization', 'produce-retry', 'coordinator-failover', 'request-timeout']);
+    expect(missingKafkajsPatches(unpatched)).toEqual(['idle-timer', 'record-encoding', 'group-authorization', 'produce-retry', 'coordinator-failover', 'request-timeout', 'fetch-retry']);
     expect(() => assertKafkajsPatched(unpatched)).toThrow(
-      'kafkajs lacks our patches idle-timer, record-encoding, group-authorization, produce-retry, coordinator-failover, request-timeout (patches/kafkajs+2.2.4+*.patch): install with `npm ci`, whose postinstall applies them (patch-package)',
+      'kafkajs lacks our patches idle-timer, record-encoding, group-authorization, produce-retry, coordinator-failover, request-timeout, fetch-retry (patches/kafkajs+2.2.4+*.patch): install with `npm ci`, whose postinstall applies them (patch-package)',
     );
   });
 });

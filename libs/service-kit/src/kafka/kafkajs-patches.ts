@@ -9,6 +9,7 @@ export const KAFKAJS_PATCHES = [
   { name: 'produce-retry', module: 'kafkajs/src/producer/sendMessages' },
   { name: 'coordinator-failover', module: 'kafkajs/src/consumer/consumerGroup' },
   { name: 'request-timeout', module: 'kafkajs/src/broker' },
+  { name: 'fetch-retry', module: 'kafkajs/src/consumer/runner' },
 ] as const;
 
 /** The names of the patches the installed kafkajs lacks. */
