@@ -96,7 +96,7 @@ export async function runFault(stack: FaultStack, fault: Fault): Promise<FaultOu
         `  refused for ${(availability.refusedForMs / 1000).toFixed(1)} s, slower (> ${availability.slowThresholdMs} ms) for ${(availability.slowerForMs / 1000).toFixed(1)} s`,
         `  events ${acked}/${events} acknowledged, slowest delivery ${invariants.slowestDeliveryMs} ms, ${invariants.repeatedDeliveries} repeated; settled ${((invariants.settledAfterMs + AFTER_HEAL_MS) / 1000).toFixed(1)} s after the heal`,
         `  ${improperAnswers.length} improper answers, ${invariants.violations.length} violations${invariants.violations.length ? `: ${invariants.violations.join('; ')}` : ''}`,
-        `  alerts (the rules over these scrapes, by promtool): ${alertsLine(alerts)}`,
+        `  alerts (the rules over ${scrapes.targets.length} scrapes, ${scrapes.targets.filter((t) => !t.samples).length} failed, by promtool): ${alertsLine(alerts)}`,
         `  the apps logged (WARN and above, from the fault on):`,
         ...logLines.slice(0, 15).map((line) => `    ${line}`),
         `  the apps' metrics during the fault: ${Object.entries(metrics.during).map(([k, v]) => `${k} ${Math.round(v * 100) / 100}`).join(', ')}`,
