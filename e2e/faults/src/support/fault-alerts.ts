@@ -32,6 +32,9 @@ export const PROMTOOL_BUILT = [() => builtTool('promtool').then(() => undefined)
  */
 export const firing = (alerts: FaultAlert[]) => alerts.filter((a) => a.state === 'firing').map((a) => `${a.alert} (${a.about})`);
 
+/** The copies TailsyncInstanceDown had pending or firing: those whose scrapes failed. A copy the fault did not stop must not be among them. */
+export const readAsDown = (alerts: FaultAlert[]) => alerts.filter((a) => a.alert === 'TailsyncInstanceDown').map((a) => `${a.about} (${a.state})`);
+
 export async function alertsDuring(scrapes: Scrapes, faultAt: number, healedAt: number): Promise<FaultAlert[]> {
   const promtool = await builtTool('promtool');
   const interval = scrapes.intervalMs / 1000;
