@@ -30,7 +30,12 @@ export const PROMTOOL_BUILT = [() => builtTool('promtool').then(() => undefined)
  * docs/operations.md says an operator sees (none, for faults of 30 s: the shortest `for:` is 2
  * minutes, and the rules without one count restarts and malformed events, which no fault makes).
  */
-export const firing = (alerts: FaultAlert[]) => alerts.filter((a) => a.state === 'firing').map((a) => `${a.alert} (${a.about})`);
+export const firing = (alerts: FaultAlert[]) => inState(alerts, 'firing');
+
+/** The alerts in `state`, as `name (about)`. */
+export const inState = (alerts: FaultAlert[], state: FaultAlert['state']) => alerts.filter((a) => a.state === state).map(named);
+
+const named = (a: FaultAlert) => (a.about ? `${a.alert} (${a.about})` : a.alert);
 
 /** The copies TailsyncInstanceDown had pending or firing: those whose scrapes failed. A copy the fault did not stop must not be among them. */
 export const readAsDown = (alerts: FaultAlert[]) => alerts.filter((a) => a.alert === 'TailsyncInstanceDown').map((a) => `${a.about} (${a.state})`);
@@ -48,9 +53,9 @@ export async function alertsDuring(scrapes: Scrapes, faultAt: number, healedAt: 
   });
 }
 
-/** `TailsyncInstanceDown pending (tailsync-gateway 127.0.0.1:24010) from fault +4 s to heal +2 s`, or "none". */
+/** `TailsyncInstanceDown (tailsync-gateway 127.0.0.1:24010) pending from fault +4 s to heal +2 s`, or "none". */
 export function alertsLine(alerts: FaultAlert[]): string {
   if (!alerts.length) return 'none pending or firing';
   const sign = (s: number) => `${s < 0 ? '−' : '+'}${Math.abs(s)} s`;
-  return alerts.map((a) => `${a.alert} ${a.state} (${a.about}) from fault ${sign(a.fromFaultS)} to heal ${sign(a.toHealS)}`).join('; ');
+  return alerts.map((a) => `${named(a)} ${a.state} from fault ${sign(a.fromFaultS)} to heal ${sign(a.toHealS)}`).join('; ');
 }

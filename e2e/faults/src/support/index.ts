@@ -21,6 +21,6 @@
  * availability report and keeps it in `.data/faults/report.json`.
  */
 export { type AppCopy, type FaultStack, type FaultStackOptions, FAULT_PORTS, REQUEST_BUDGET_MS, startFaultStack } from './fault-stack';
-export { type FaultAlert, firing, PROMTOOL_BUILT, readAsDown } from './fault-alerts';
+export { type FaultAlert, firing, inState, PROMTOOL_BUILT, readAsDown } from './fault-alerts';
 export { type Fault, type FaultOutcome, runFault } from './run-fault';
 export type { LoadOptions } from './steady-load';
