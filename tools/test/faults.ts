@@ -51,6 +51,13 @@ async function stopLeftovers(): Promise<void> {
 async function main(): Promise<number> {
   const started = Date.now();
   const builds = BackgroundToolBuilds.of([PROMTOOL], log);
+  // The build leads a process group of its own, which Ctrl-C does not reach.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      builds.stop();
+      process.kill(process.pid, signal);
+    });
+  }
   try {
     return await prepareAndRun(started);
   } finally {
