@@ -15,6 +15,16 @@ async function scrape(url: string): Promise<string> {
 }
 
 describe('monitoring: what deploy/ names, the apps export', () => {
+  // The dispatcher reads its consumer lag from the broker at each scrape and gives up after 1 s
+  // (leaving the series out): its first scrapes may come before its admin client has connected.
+  beforeAll(async () => {
+    const started = Date.now();
+    while (!/^kafka_consumer_group_lag\{/m.test(await scrape(SCRAPED['webhook-dispatcher']))) {
+      if (Date.now() - started > 20_000) throw new Error('the dispatcher has not reported kafka_consumer_group_lag in 20 s of scrapes');
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }, 30_000);
+
   it('every metric an alert rule or a dashboard panel reads is on some app\'s /metrics', async () => {
     const exported = new Map<string, Set<string>>();
     for (const [app, url] of Object.entries(SCRAPED)) exported.set(app, exportedMetricNames(await scrape(url)));

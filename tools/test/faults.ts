@@ -2,7 +2,9 @@
  * `npm run test:faults`: the fault suite (e2e/faults). The runner starts a PostgreSQL; each file
  * starts its own stack (three brokers, a database of its own, two copies of each app) on the suite's own ports, breaks the
  * infrastructure under load and checks the invariants; the run closes with `N passed, N failed`
- * and leaves `.data/faults/report.json` (how long each fault made the API unavailable or slower).
+ * and leaves `.data/faults/report.json` (how long each fault made the API unavailable or slower,
+ * and which alerts the rules raised). promtool, which evaluates the rules, builds in the
+ * background meanwhile when this machine has not built it; a fault that needs it first waits.
  * Needs root (the network cuts use iptables and a cgroup). A run killed midway leaves servers,
  * apps and cuts behind: the next run stops and heals them first.
  */
@@ -15,7 +17,9 @@ import { stopOrphanedReplicatedPostgres } from '../postgres/replicated-postgres'
 import { healEveryCut } from '../process/network-cut';
 import { commandLineOf } from '../process/process-table';
 import { REPO_ROOT } from '../stack/infrastructure';
+import { BackgroundToolBuilds } from './background-tool-builds';
 import { runChild } from './child-run';
+import { PROMTOOL } from './go-tools';
 import { closingReport } from './reports';
 
 const log = (line: string) => process.stdout.write(`[faults] ${line}\n`);
@@ -46,6 +50,23 @@ async function stopLeftovers(): Promise<void> {
 
 async function main(): Promise<number> {
   const started = Date.now();
+  const builds = BackgroundToolBuilds.of([PROMTOOL], log);
+  // The build leads a process group of its own, which Ctrl-C does not reach.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      builds.stop();
+      process.kill(process.pid, signal);
+    });
+  }
+  try {
+    return await prepareAndRun(started);
+  } finally {
+    builds.stop();
+    for (const line of builds.summary()) log(line);
+  }
+}
+
+async function prepareAndRun(started: number): Promise<number> {
   // Docker's package brings iptables, but the compose test's preparations may not have run yet.
   ensureDebianExecutable('/usr/sbin/iptables', 'iptables', 'for the network cuts of the fault suite', log);
   await stopLeftovers();

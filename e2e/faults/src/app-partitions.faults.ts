@@ -7,9 +7,11 @@
  * each heal the cut copies must serve again as the same processes (no restart).
  */
 import { cutOff, type NetworkCut } from '@tailsync/tools/testing';
-import { type AppCopy, FAULT_PORTS, type FaultStack, REQUEST_BUDGET_MS, runFault, startFaultStack } from './support';
+import { type AppCopy, FAULT_PORTS, type FaultStack, firing, inState, PROMTOOL_BUILT, REQUEST_BUDGET_MS, runFault, startFaultStack } from './support';
 
 let stack: FaultStack;
+
+beforeAll(...PROMTOOL_BUILT);
 
 beforeAll(async () => {
   stack = await startFaultStack({ name: 'app-partitions' });
@@ -79,6 +81,9 @@ it('one copy of each app cut off from PostgreSQL for 30 s: the other copies take
   });
   expect(outcome.improperAnswers).toEqual([]);
   expect(outcome.invariants.violations).toEqual([]);
+  expect(firing(outcome.alerts)).toEqual([]);
+  // What Prometheus shows meanwhile: the 503s of the cut copies are over 1 % of the calls.
+  expect(inState(outcome.alerts, 'pending')).toContain('TailsyncApiErrors (tailsync-gateway)');
   // The other copies go on: the calls the cut tail-sync is sent answer 503 in time, the rest 201
   // (before the server ended the cut copy's silent sessions, its projection lock held every write),
   // and another copy took the relay's leadership over while the leader was cut off.
@@ -101,6 +106,8 @@ it('the first gateway cut off from every service copy for 30 s: it answers 503 p
   });
   expect(outcome.improperAnswers).toEqual([]);
   expect(outcome.invariants.violations).toEqual([]);
+  expect(firing(outcome.alerts)).toEqual([]);
+  expect(inState(outcome.alerts, 'pending')).toContain('TailsyncApiErrors (tailsync-gateway)');
   await expectEveryCopyBackUnrestarted(pids);
 });
 
@@ -115,5 +122,6 @@ it('the first copy of each service cut off from every gateway for 30 s: the gate
   });
   expect(outcome.improperAnswers).toEqual([]);
   expect(outcome.invariants.violations).toEqual([]);
+  expect(firing(outcome.alerts)).toEqual([]);
   await expectEveryCopyBackUnrestarted(pids);
 });

@@ -10,9 +10,11 @@ import { join } from 'node:path';
 import { KAFKA_TOPICS, RISK_ASSESSMENT_EXECUTED_TOPIC, TOPICS } from '@tailsync/contracts';
 import { cutOff, kraftConfigPaths } from '@tailsync/tools/testing';
 import { Kafka, logLevel } from 'kafkajs';
-import { type FaultStack, runFault, startFaultStack } from './support';
+import { type FaultStack, firing, PROMTOOL_BUILT, readAsDown, runFault, startFaultStack } from './support';
 
 let stack: FaultStack;
+
+beforeAll(...PROMTOOL_BUILT);
 
 beforeAll(async () => {
   stack = await startFaultStack({ name: 'kafka-brokers' });
@@ -70,6 +72,9 @@ it('the leader of a busy partition SIGKILLed: the API answers throughout, nothin
   });
   expect(outcome.improperAnswers).toEqual([]);
   expect(outcome.invariants.violations).toEqual([]);
+  expect(firing(outcome.alerts)).toEqual([]);
+  // Every app copy stays up through a broker's loss: its /metrics must answer (the lag read is bounded).
+  expect(readAsDown(outcome.alerts)).toEqual([]);
 });
 
 it('one broker cut off the network for 30 s: the API answers throughout, nothing is lost or stuck', async () => {
@@ -85,6 +90,8 @@ it('one broker cut off the network for 30 s: the API answers throughout, nothing
   });
   expect(outcome.improperAnswers).toEqual([]);
   expect(outcome.invariants.violations).toEqual([]);
+  expect(firing(outcome.alerts)).toEqual([]);
+  expect(readAsDown(outcome.alerts)).toEqual([]);
 });
 
 it('the active controller SIGKILLed: the API answers throughout, nothing is lost or stuck', async () => {
@@ -99,6 +106,8 @@ it('the active controller SIGKILLed: the API answers throughout, nothing is lost
   });
   expect(outcome.improperAnswers).toEqual([]);
   expect(outcome.invariants.violations).toEqual([]);
+  expect(firing(outcome.alerts)).toEqual([]);
+  expect(readAsDown(outcome.alerts)).toEqual([]);
 });
 
 it('one copy of each service cut off from Kafka for 30 s: the API answers throughout, nothing is lost or stuck', async () => {
@@ -117,4 +126,6 @@ it('one copy of each service cut off from Kafka for 30 s: the API answers throug
   });
   expect(outcome.improperAnswers).toEqual([]);
   expect(outcome.invariants.violations).toEqual([]);
+  expect(firing(outcome.alerts)).toEqual([]);
+  expect(readAsDown(outcome.alerts)).toEqual([]);
 });

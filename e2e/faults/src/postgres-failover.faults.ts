@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { type ReplicatedPostgres, startReplicatedPostgres } from '@tailsync/tools/testing';
-import { type FaultStack, runFault, startFaultStack } from './support';
+import { type FaultStack, firing, PROMTOOL_BUILT, runFault, startFaultStack } from './support';
 import { faultsDataDir } from './support/fault-stack';
 
 /** The fault suite's ports (24000-24499): the endpoint, then the primary and the replica. */
@@ -15,6 +15,8 @@ const DATABASE_PORT = 24440;
 
 let db: ReplicatedPostgres;
 let stack: FaultStack;
+
+beforeAll(...PROMTOOL_BUILT);
 
 beforeAll(async () => {
   db = await startReplicatedPostgres({
@@ -44,4 +46,5 @@ it("PostgreSQL's primary SIGKILLed, the replica promoted behind the moving addre
   });
   expect(outcome.improperAnswers).toEqual([]);
   expect(outcome.invariants.violations).toEqual([]);
+  expect(firing(outcome.alerts)).toEqual([]);
 });

@@ -16,7 +16,7 @@ import { type DatabaseEndpoint, startDatabaseEndpoint } from '@tailsync/tools/te
 import { verifyWebhookRequest } from '@tailsync/webhooks';
 import { scripts, WebhookReceiver } from '@tailsync/webhooks/testing';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
-import { type FaultStack, runFault, startFaultStack } from './support';
+import { type FaultStack, firing, PROMTOOL_BUILT, runFault, startFaultStack } from './support';
 import { databaseOfItsOwn, faultsDataDir } from './support/fault-stack';
 import { apiCall, newAccount } from './support/steady-load';
 
@@ -32,6 +32,8 @@ let producer: Producer;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const log = (line: string) => console.log(`[faults] ${line}`);
+
+beforeAll(...PROMTOOL_BUILT);
 
 beforeAll(async () => {
   const database = new URL(await databaseOfItsOwn('idle-endpoint'));
@@ -77,6 +79,7 @@ it('sessions cut by the endpoint while the stack sat idle: the load after it is 
   });
   expect(outcome.improperAnswers).toEqual([]);
   expect(outcome.invariants.violations).toEqual([]);
+  expect(firing(outcome.alerts)).toEqual([]);
 });
 
 it('a domain the dispatcher read as unsubscribed, subscribed after its LISTEN session was cut: its next event is delivered', async () => {

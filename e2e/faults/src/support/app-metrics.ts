@@ -1,9 +1,11 @@
 /**
  * What an operator's Prometheus sees during a fault: every app copy's `/metrics` scraped every 2 s
  * from the load's start to its end, and per phase (before the fault, during it, after the heal)
- * the worst of each gauge and the increase of each counter, over every copy.
+ * the worst of each gauge and the increase of each counter, over every copy. The scrapes
+ * themselves are kept for the alert rules (fault-alerts.ts).
  */
 import type { AppName } from '@tailsync/stack';
+import type { TargetScrape } from '@tailsync/tools/testing';
 import { type FaultStack, FAULT_PORTS } from './fault-stack';
 
 /** The series kept, by what they show (names as the apps export them). */
@@ -34,7 +36,8 @@ export interface FaultMetrics {
   missedScrapes: Record<string, number>;
 }
 
-const metricsUrl = (name: AppName, index: number) => `http://127.0.0.1:${(name === 'gateway' ? FAULT_PORTS.management : FAULT_PORTS[name]) + 10 * index}/metrics`;
+/** The scrape target of a copy, as Prometheus labels it (`instance`). */
+const targetOf = (name: AppName, index: number) => `127.0.0.1:${(name === 'gateway' ? FAULT_PORTS.management : FAULT_PORTS[name]) + 10 * index}`;
 
 function parse(text: string): Scrape {
   const samples: Scrape = new Map();
@@ -63,27 +66,43 @@ interface Sample {
   scrape: Scrape;
 }
 
+/** Every scrape of every copy, at its slot of the scrape interval from `startedAt`. */
+export interface Scrapes {
+  startedAt: number;
+  intervalMs: number;
+  targets: TargetScrape[];
+}
+
 /** Starts scraping every copy of `stack`; `stop(faultAt, healedAt)` ends it and sums up the phases. */
 export function scrapeAppMetrics(stack: FaultStack, everyMs = 2_000) {
   const samples: Sample[] = [];
+  const targets: TargetScrape[] = [];
   const missed: Record<string, number> = {};
   let stopped = false;
-  const scrapeAll = () =>
+  const startedAt = Date.now();
+  const scrapeAll = (slot: number) =>
     Promise.all(
       stack.copies.map(async (copy) => {
         const label = `${copy.name}-${copy.index + 1}`;
+        const target = { job: `tailsync-${copy.name}`, instance: targetOf(copy.name, copy.index), slot };
         try {
-          const response = await fetch(metricsUrl(copy.name, copy.index), { signal: AbortSignal.timeout(1_500) });
-          samples.push({ at: Date.now(), copy: label, scrape: parse(await response.text()) });
+          // Within the interval, as a Prometheus scrape_timeout must be.
+          const response = await fetch(`http://${target.instance}/metrics`, { signal: AbortSignal.timeout(everyMs * 0.75) });
+          const scrape = parse(await response.text());
+          samples.push({ at: Date.now(), copy: label, scrape });
+          targets.push({ ...target, samples: scrape });
         } catch {
           missed[label] = (missed[label] ?? 0) + 1;
+          targets.push(target);
         }
       }),
     );
+  // At a fixed rate, as Prometheus scrapes: a slow scrape does not shift the ones after it.
   const loop = (async () => {
-    while (!stopped) {
-      await scrapeAll();
-      await new Promise((r) => setTimeout(r, everyMs));
+    for (let slot = 0; !stopped; slot++) {
+      await new Promise((r) => setTimeout(r, Math.max(0, startedAt + slot * everyMs - Date.now())));
+      if (startedAt + (slot + 1) * everyMs < Date.now()) continue; // this slot's time has passed: skipped, as Prometheus does
+      await scrapeAll(slot);
     }
   })();
 
@@ -108,10 +127,13 @@ export function scrapeAppMetrics(stack: FaultStack, everyMs = 2_000) {
   };
 
   return {
-    async stop(faultAt: number, healedAt: number): Promise<FaultMetrics> {
+    async stop(faultAt: number, healedAt: number): Promise<{ metrics: FaultMetrics; scrapes: Scrapes }> {
       stopped = true;
       await loop;
-      return { before: phase(0, faultAt), during: phase(faultAt, healedAt), after: phase(healedAt, Number.MAX_SAFE_INTEGER), missedScrapes: missed };
+      return {
+        metrics: { before: phase(0, faultAt), during: phase(faultAt, healedAt), after: phase(healedAt, Number.MAX_SAFE_INTEGER), missedScrapes: missed },
+        scrapes: { startedAt, intervalMs: everyMs, targets },
+      };
     },
   };
 }

@@ -2,6 +2,7 @@
  * The fault suite's harness. A fault file starts a stack, runs each fault under load, and expects
  * the outcome clean:
  *
+ *   beforeAll(...PROMTOOL_BUILT);                         // promtool evaluates the alert rules
  *   const stack = await startFaultStack({ name: 'postgres-failover', databaseUrl });  // beforeAll
  *   const outcome = await runFault(stack, {
  *     name: 'postgres: primary killed, replica promoted',
@@ -10,6 +11,7 @@
  *   });
  *   expect(outcome.improperAnswers).toEqual([]);          // every call 201 or a 503 problem, in time
  *   expect(outcome.invariants.violations).toEqual([]);    // nothing lost, duplicated or stuck
+ *   expect(firing(outcome.alerts)).toEqual([]);            // the alerts the rules fired over the scrapes
  *   await stack.stop();                                   // afterAll
  *
  * `startFaultStack`: three brokers, `copies` (2) copies of each app on a database of the runner's
@@ -19,5 +21,6 @@
  * availability report and keeps it in `.data/faults/report.json`.
  */
 export { type AppCopy, type FaultStack, type FaultStackOptions, FAULT_PORTS, REQUEST_BUDGET_MS, startFaultStack } from './fault-stack';
+export { type FaultAlert, firing, inState, PROMTOOL_BUILT, readAsDown } from './fault-alerts';
 export { type Fault, type FaultOutcome, runFault } from './run-fault';
 export type { LoadOptions } from './steady-load';

@@ -1,12 +1,14 @@
 /**
  * One fault, end to end: the steady load starts, runs 5 s, the fault is injected, held (30 s by
  * default), healed; the load runs 10 s more and stops; then the availability report (printed,
- * and kept in `.data/faults/report.json`, with the apps' WARN and ERROR lines) and the invariants. The API must answer every call of
+ * and kept in `.data/faults/report.json`, with the apps' WARN and ERROR lines and the alerts the
+ * rules raised over the scrapes) and the invariants. The API must answer every call of
  * the load with 201 or a 503 problem within the request budget: anything else (a 500, another
  * status, a hang, a refused connection) is listed in `improperAnswers`.
  */
 import { warningsBetween } from './app-log-lines';
 import { type FaultMetrics, scrapeAppMetrics } from './app-metrics';
+import { alertsDuring, alertsLine, type FaultAlert } from './fault-alerts';
 import { type Availability, availabilityOf, keepInReport } from './availability';
 import type { FaultStack } from './fault-stack';
 import { checkInvariants, type InvariantsOutcome } from './invariants';
@@ -31,6 +33,8 @@ export interface FaultOutcome {
   logLines: string[];
   /** What the apps' /metrics showed before, during and after the fault. */
   metrics: FaultMetrics;
+  /** The alerts of deploy/prometheus/tailsync-alerts.yml pending or firing over those scrapes. */
+  alerts: FaultAlert[];
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -45,7 +49,7 @@ export async function runFault(stack: FaultStack, fault: Fault): Promise<FaultOu
   const noteInstances = () => stack.copies.forEach((c) => instances.set(c.process.instance, c.name));
   noteInstances();
   let record;
-  let metrics;
+  let scraped;
   let faultAt = 0;
   let healedAt = 0;
   try {
@@ -58,8 +62,9 @@ export async function runFault(stack: FaultStack, fault: Fault): Promise<FaultOu
     await sleep(AFTER_HEAL_MS);
   } finally {
     record = await load.stop();
-    metrics = await scraping.stop(faultAt, healedAt);
+    scraped = await scraping.stop(faultAt, healedAt);
   }
+  const { metrics, scrapes } = scraped;
   try {
     const availability = availabilityOf(record.samples, faultAt, healedAt);
     const invariants = await checkInvariants(stack, record);
@@ -67,7 +72,8 @@ export async function runFault(stack: FaultStack, fault: Fault): Promise<FaultOu
     noteInstances();
     const copies = [...instances].map(([instance, app]) => ({ app, instance }));
     const logLines = warningsBetween(stack.logDir, copies, faultAt, Date.now());
-    const outcome: FaultOutcome = { availability, invariants, improperAnswers, logLines, metrics };
+    const alerts = await alertsDuring(scrapes, faultAt, healedAt);
+    const outcome: FaultOutcome = { availability, invariants, improperAnswers, logLines, metrics, alerts };
     const events = record.events.length;
     const acked = record.events.filter((e) => e.ackedAt !== undefined).length;
     keepInReport(fault.name, {
@@ -79,6 +85,7 @@ export async function runFault(stack: FaultStack, fault: Fault): Promise<FaultOu
       improperAnswers: improperAnswers.length,
       violations: invariants.violations,
       logLines,
+      alerts,
       metrics,
     });
     const status = (f: { byStatus: Record<string, number> }) => Object.entries(f.byStatus).map(([s, n]) => `${n}×${s}`).join(' ');
@@ -89,6 +96,7 @@ export async function runFault(stack: FaultStack, fault: Fault): Promise<FaultOu
         `  refused for ${(availability.refusedForMs / 1000).toFixed(1)} s, slower (> ${availability.slowThresholdMs} ms) for ${(availability.slowerForMs / 1000).toFixed(1)} s`,
         `  events ${acked}/${events} acknowledged, slowest delivery ${invariants.slowestDeliveryMs} ms, ${invariants.repeatedDeliveries} repeated; settled ${((invariants.settledAfterMs + AFTER_HEAL_MS) / 1000).toFixed(1)} s after the heal`,
         `  ${improperAnswers.length} improper answers, ${invariants.violations.length} violations${invariants.violations.length ? `: ${invariants.violations.join('; ')}` : ''}`,
+        `  alerts (the rules over ${scrapes.targets.length} scrapes, ${scrapes.targets.filter((t) => !t.samples).length} failed, by promtool): ${alertsLine(alerts)}`,
         `  the apps logged (WARN and above, from the fault on):`,
         ...logLines.slice(0, 15).map((line) => `    ${line}`),
         `  the apps' metrics during the fault: ${Object.entries(metrics.during).map(([k, v]) => `${k} ${Math.round(v * 100) / 100}`).join(', ')}`,
