@@ -7,7 +7,7 @@
  * each heal the cut copies must serve again as the same processes (no restart).
  */
 import { cutOff, type NetworkCut } from '@tailsync/tools/testing';
-import { type AppCopy, FAULT_PORTS, type FaultStack, firing, inState, PROMTOOL_BUILT, REQUEST_BUDGET_MS, runFault, startFaultStack } from './support';
+import { type AppCopy, FAULT_PORTS, type FaultStack, firing, inState, PROMTOOL_BUILT, readAsDown, REQUEST_BUDGET_MS, runFault, startFaultStack } from './support';
 
 let stack: FaultStack;
 
@@ -82,8 +82,10 @@ it('one copy of each app cut off from PostgreSQL for 30 s: the other copies take
   expect(outcome.improperAnswers).toEqual([]);
   expect(outcome.invariants.violations).toEqual([]);
   expect(firing(outcome.alerts)).toEqual([]);
-  // What Prometheus shows meanwhile: the 503s of the cut copies are over 1 % of the calls.
+  // What Prometheus shows meanwhile: the 503s of the cut copies are over 1 % of the calls; the
+  // cut copies still answer their scrapes (their readiness says what they lack), none reads as down.
   expect(inState(outcome.alerts, 'pending')).toContain('TailsyncApiErrors (tailsync-gateway)');
+  expect(readAsDown(outcome.alerts)).toEqual([]);
   // The other copies go on: the calls the cut tail-sync is sent answer 503 in time, the rest 201
   // (before the server ended the cut copy's silent sessions, its projection lock held every write),
   // and another copy took the relay's leadership over while the leader was cut off.

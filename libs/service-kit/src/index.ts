@@ -18,6 +18,7 @@ export * from './kafka/kafka-connection';
 export * from './kafka/kafka-access-failure';
 export * from './kafka/consumer-stopped-for-good';
 export * from './ops/readiness-check';
+export * from './ops/scrape-read';
 export * from './ops/ops.module';
 export * from './ops/readiness-report';
 export * from './observability/metrics';

@@ -1,13 +1,6 @@
-import { metricsRegistry, withTimeout, type KafkaConnection } from '@tailsync/service-kit';
+import { metricsRegistry, ScrapeRead, type KafkaConnection } from '@tailsync/service-kit';
 import { Admin, Kafka, logLevel } from 'kafkajs';
 import { Gauge } from 'prom-client';
-
-/**
- * How long a scrape waits for the broker's answer: less than any scrape time-out (Prometheus
- * keeps it below the scrape interval). A scrape that waited for a broker cut off the network
- * failed, and every dispatcher copy read as down (`up` 0) while it delivered.
- */
-export const LAG_READ_TIMEOUT_MS = 1_000;
 
 /** A partition's messages the group has not committed yet. */
 export interface PartitionLag {
@@ -61,9 +54,7 @@ export class ConsumerLag {
   /** Read from the broker at each scrape; a broker that does not answer in time leaves the series out of that scrape. */
   private exportPerPartition(): void {
     const name = 'kafka_consumer_group_lag';
-    // A read still waiting for the broker serves the next scrapes too, rather than one more each.
-    let reading: Promise<PartitionLag[]> | undefined;
-    const read = () => (reading ??= this.partitions().catch((): PartitionLag[] => []).finally(() => (reading = undefined)));
+    const partitions = new ScrapeRead<PartitionLag[]>('the consumer group lag', () => this.partitions(), []);
     metricsRegistry.removeSingleMetric(name);
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- prom-client calls `collect` with the gauge as `this`
     const lag = this;
@@ -74,8 +65,7 @@ export class ConsumerLag {
       registers: [metricsRegistry],
       async collect() {
         this.reset();
-        const partitions = await withTimeout(read(), LAG_READ_TIMEOUT_MS, 'the consumer group lag').catch((): PartitionLag[] => []);
-        for (const p of partitions) this.set({ group: lag.groupId, topic: p.topic, partition: String(p.partition) }, p.messages);
+        for (const p of await partitions.current()) this.set({ group: lag.groupId, topic: p.topic, partition: String(p.partition) }, p.messages);
       },
     });
   }

@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { metricsRegistry } from '@tailsync/service-kit';
+import { metricsRegistry, ScrapeRead } from '@tailsync/service-kit';
 import type { ReaderLag } from '@tailsync/contracts';
 import { Gauge } from 'prom-client';
 import { ReaderLags } from '../application/reader-lags';
@@ -7,18 +7,16 @@ import { ReaderLags } from '../application/reader-lags';
 /**
  * `tailsync_reader_lag_seconds` and `tailsync_reader_lag_events`: how far the projection (`tails`)
  * and the relay to Kafka are behind the event log, read at each scrape (both gauges from one read).
- * A store that does not answer leaves them out of that scrape.
+ * A store that does not answer within a second leaves them out of that scrape: a copy cut off from
+ * PostgreSQL goes on answering its scrapes, and does not read as down.
  */
 @Injectable()
 export class ReaderLagMetrics implements OnModuleInit {
   constructor(private readonly lags: ReaderLags) {}
 
   onModuleInit(): void {
-    let reading: { at: number; lags: Promise<ReaderLag[]> } | undefined;
-    const current = () => {
-      if (!reading || Date.now() - reading.at > 1000) reading = { at: Date.now(), lags: this.lags.all().catch(() => []) };
-      return reading.lags;
-    };
+    // Both gauges of one scrape from one read.
+    const lags = new ScrapeRead<ReaderLag[]>("the readers' lag", () => this.lags.all(), [], 1_000);
     const gauge = (name: string, help: string, value: (lag: ReaderLag) => number) => {
       metricsRegistry.removeSingleMetric(name);
       new Gauge({
@@ -28,7 +26,7 @@ export class ReaderLagMetrics implements OnModuleInit {
         registers: [metricsRegistry],
         async collect() {
           this.reset();
-          for (const lag of await current()) this.set({ reader: lag.name }, value(lag));
+          for (const lag of await lags.current()) this.set({ reader: lag.name }, value(lag));
         },
       });
     };

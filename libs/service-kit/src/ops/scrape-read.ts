@@ -1,0 +1,34 @@
+import { withTimeout } from './readiness-check';
+
+/**
+ * How long a scrape waits for a value read from a server (Kafka, PostgreSQL): less than any scrape
+ * time-out (Prometheus keeps it below the scrape interval). A scrape that waited on a server cut
+ * off the network failed, and a copy that was up and serving read as down (`up` 0).
+ */
+export const SCRAPE_READ_TIMEOUT_MS = 1_000;
+
+/**
+ * A value read from a server when /metrics is scraped. A read still waiting serves the scrapes that
+ * come meanwhile (one more each would pile up on the server's connections), a finished one for
+ * `freshForMs`; a read that fails, or does not answer in time, leaves its series out (`none`).
+ */
+export class ScrapeRead<T> {
+  private reading?: { at: number; value: Promise<T>; done: boolean };
+
+  constructor(
+    private readonly what: string,
+    private readonly read: () => Promise<T>,
+    private readonly none: T,
+    private readonly freshForMs = 0,
+  ) {}
+
+  current(): Promise<T> {
+    const last = this.reading;
+    if (!last || (last.done && Date.now() - last.at >= this.freshForMs)) {
+      const reading = { at: Date.now(), value: this.read().catch(() => this.none), done: false };
+      void reading.value.finally(() => (reading.done = true));
+      this.reading = reading;
+    }
+    return withTimeout(this.reading!.value, SCRAPE_READ_TIMEOUT_MS, this.what).catch(() => this.none);
+  }
+}
