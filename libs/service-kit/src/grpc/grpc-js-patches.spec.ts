@@ -5,7 +5,7 @@
 /* eslint-disable @typescript-eslint/no-require-imports */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { missingPatches } from '../bootstrap/package-patches';
+import { missingPatches } from '../package-patches';
 import { assertGrpcJsPatched, GRPC_JS_PATCHES } from './grpc-js-patches';
 
 const PATCHES_DIR = join(__dirname, '../../../../patches');

@@ -1,4 +1,4 @@
-import { assertPatched } from '../bootstrap/package-patches';
+import { assertPatched } from '../package-patches';
 
 /**
  * Our patch of grpc-js 1.14.7: `patches/@grpc+grpc-js+1.14.7+001+connect-timeout.patch` (see

@@ -1,4 +1,4 @@
-import { assertPatched, missingPatches } from '../bootstrap/package-patches';
+import { assertPatched, missingPatches } from '../package-patches';
 
 /** Our patches of kafkajs 2.2.4 (unmaintained): `patches/kafkajs+2.2.4+NNN+<name>.patch` (see package-patches.ts). */
 export const KAFKAJS_PATCHES = [
