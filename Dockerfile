@@ -33,7 +33,7 @@ COPY tools/run.js ./tools/run.js
 COPY tools/cli/kafka-principals.ts tools/cli/grpc-certificates.ts tools/cli/database-roles.ts ./tools/cli/
 COPY tools/pki/grpc-certificates.ts ./tools/pki/
 COPY tools/postgres/service-roles.ts ./tools/postgres/
-COPY tools/kafka/principals.ts tools/kafka/contract-acls.ts tools/kafka/kafka-clients-file.ts tools/kafka/kafka-principals.ts tools/kafka/scram-credentials.ts ./tools/kafka/
+COPY tools/kafka/principals.ts tools/kafka/contract-acls.ts tools/kafka/kafka-clients-file.ts tools/kafka/kafka-principals.ts tools/kafka/scram-credentials.ts tools/kafka/acl-bindings.ts tools/kafka/every-broker-caught-up.ts tools/kafka/kafkajs-cluster.ts ./tools/kafka/
 COPY libs ./libs
 COPY apps/${APP} ./apps/${APP}
 # The release's facts last, so a new commit or build time rebuilds no layer above.
