@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { KafkaConnection } from '@tailsync/service-kit';
 import { Kafka, logLevel, type SASLOptions } from 'kafkajs';
 import { type Binding, bindingKey, bindingsIn, everyAclOf } from './acl-bindings';
+import type { Credentials } from './kafka-clients-file';
 import { createCluster } from './kafkajs-cluster';
 import { ADMIN_CLIENT_TIMEOUTS } from './scram-credentials';
 
@@ -16,7 +17,7 @@ export interface AppliedPrincipals {
   usernames: string[];
   bindings: Binding[];
   /** The users whose credentials were set (each must authenticate on every broker). */
-  users: { username: string; password: string }[];
+  users: Credentials[];
 }
 
 export async function awaitEveryBroker(admin: KafkaConnection, applied: AppliedPrincipals, timeoutMs = 60_000): Promise<void> {
@@ -24,6 +25,7 @@ export async function awaitEveryBroker(admin: KafkaConnection, applied: AppliedP
   const kafka = new Kafka({ ...admin, clientId: 'tailsync-kafka-principals', logLevel: logLevel.NOTHING, ...ADMIN_CLIENT_TIMEOUTS, requestTimeout: 5_000, retry: { retries: 2 } });
   const client = kafka.admin();
   const cluster = createCluster(kafka);
+  const wanted = new Set(applied.bindings.map(bindingKey));
   await Promise.all([client.connect(), cluster.connect()]);
   try {
     const { brokers } = await client.describeCluster();
@@ -36,6 +38,7 @@ export async function awaitEveryBroker(admin: KafkaConnection, applied: AppliedP
     }
 
     async function brokersBehind(): Promise<string[]> {
+      await cluster.refreshMetadata();
       const found = await Promise.all(
         brokers.map(async ({ nodeId, host, port }) => `broker ${nodeId}: ${await whatIsMissing(nodeId, `${host}:${port}`).catch((e: Error) => `unreachable (${e.message})`)}`),
       );
@@ -47,10 +50,8 @@ export async function awaitEveryBroker(admin: KafkaConnection, applied: AppliedP
 
   /** '' when the broker holds exactly the ACLs and takes every user's credentials. */
   async function whatIsMissing(nodeId: number, address: string): Promise<string> {
-    await cluster.refreshMetadata();
     const broker = await cluster.findBroker({ nodeId });
     const held = new Set((await Promise.all(applied.usernames.map((u) => broker.describeAcls(everyAclOf(u))))).flatMap((d) => bindingsIn(d).map(bindingKey)));
-    const wanted = new Set(applied.bindings.map(bindingKey));
     const aclsDiffer = held.size !== wanted.size || [...wanted].some((k) => !held.has(k));
     const refused = (await Promise.all(applied.users.map(async (user) => ((await authenticates(admin, address, user)) ? [] : [user.username])))).flat();
     return [aclsDiffer ? 'ACLs not yet applied' : '', refused.length > 0 ? `refuses ${refused.join(', ')}` : ''].filter(Boolean).join(', ');
@@ -58,7 +59,7 @@ export async function awaitEveryBroker(admin: KafkaConnection, applied: AppliedP
 }
 
 /** One SCRAM handshake as the user with this broker alone. */
-async function authenticates(admin: KafkaConnection, address: string, user: { username: string; password: string }): Promise<boolean> {
+async function authenticates(admin: KafkaConnection, address: string, user: Credentials): Promise<boolean> {
   const kafka = new Kafka({
     ...admin,
     brokers: [address],

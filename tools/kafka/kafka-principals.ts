@@ -39,7 +39,7 @@ export async function applyKafkaPrincipals(admin: KafkaConnection, plan: Princip
     const wanted = contractAcls({ dispatcherGroup: plan.dispatcherGroup }).map((r) => binding(r, plan.principals[r.principal as ServicePrincipal].username));
     const usernames = SERVICE_PRINCIPALS.map((p) => plan.principals[p].username);
     const { added, removed } = await reconcileAcls(client, wanted, usernames);
-    await awaitEveryBroker(admin, { usernames, bindings: wanted, users: users.map((u) => ({ username: u.username, password: u.password })) });
+    await awaitEveryBroker(admin, { usernames, bindings: wanted, users });
     return { topicsCreated, usersSet: users.map((u) => u.username), aclsAdded: added, aclsRemoved: removed };
   } finally {
     await client.disconnect();

@@ -55,9 +55,8 @@ export class ConsumerLag {
   private exportPerPartition(): void {
     const name = 'kafka_consumer_group_lag';
     const partitions = new ScrapeRead<PartitionLag[]>('the consumer group lag', () => this.partitions(), []);
+    const groupId = this.groupId;
     metricsRegistry.removeSingleMetric(name);
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- prom-client calls `collect` with the gauge as `this`
-    const lag = this;
     new Gauge({
       name,
       help: 'Messages of a topic partition the consumer group has not committed yet (OpenTelemetry kafka.consumer_group.lag)',
@@ -65,7 +64,7 @@ export class ConsumerLag {
       registers: [metricsRegistry],
       async collect() {
         this.reset();
-        for (const p of await partitions.current()) this.set({ group: lag.groupId, topic: p.topic, partition: String(p.partition) }, p.messages);
+        for (const p of await partitions.current()) this.set({ group: groupId, topic: p.topic, partition: String(p.partition) }, p.messages);
       },
     });
   }

@@ -23,12 +23,12 @@ export class ScrapeRead<T> {
   ) {}
 
   current(): Promise<T> {
-    const last = this.reading;
-    if (!last || (last.done && Date.now() - last.at >= this.freshForMs)) {
-      const reading = { at: Date.now(), value: this.read().catch(() => this.none), done: false };
-      void reading.value.finally(() => (reading.done = true));
-      this.reading = reading;
+    let reading = this.reading;
+    if (!reading || (reading.done && Date.now() - reading.at >= this.freshForMs)) {
+      const next = { at: Date.now(), value: this.read().catch(() => this.none), done: false };
+      void next.value.finally(() => (next.done = true));
+      this.reading = reading = next;
     }
-    return withTimeout(this.reading!.value, SCRAPE_READ_TIMEOUT_MS, this.what).catch(() => this.none);
+    return withTimeout(reading.value, SCRAPE_READ_TIMEOUT_MS, this.what).catch(() => this.none);
   }
 }
