@@ -14,7 +14,7 @@ import { ensureDebianExecutable } from '../docker/shell';
 import { stopOrphanedBroker } from '../kafka/broker';
 import { startEmbeddedPostgres, stopOrphanedPostgres } from '../postgres/embedded-postgres';
 import { stopOrphanedReplicatedPostgres } from '../postgres/replicated-postgres';
-import { healEveryCut } from '../process/network-cut';
+import { healEveryCut } from '@tailsync/service-kit/testing';
 import { commandLineOf } from '../process/process-table';
 import { REPO_ROOT } from '../stack/infrastructure';
 import { BackgroundToolBuilds } from './background-tool-builds';

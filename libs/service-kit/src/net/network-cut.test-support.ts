@@ -11,7 +11,9 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../stack/infrastructure';
+
+/** The worktree this file is in: its cuts are tagged with it. */
+const REPO_ROOT = join(__dirname, '..', '..', '..', '..');
 
 /** The cgroup v2 hierarchy: beside v1's controllers on a hybrid host (as here), or the only one. */
 const CGROUP_ROOT = existsSync('/sys/fs/cgroup/unified/cgroup.procs') ? '/sys/fs/cgroup/unified' : '/sys/fs/cgroup';

@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
-import { cutOff } from './network-cut';
+import { cutOff } from './network-cut.test-support';
 
 const ECHO = `
 const server = require('node:net').createServer((socket) => socket.pipe(socket));
