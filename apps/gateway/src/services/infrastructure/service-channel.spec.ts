@@ -1,50 +1,11 @@
-import { loadPackageDefinition, Server, ServerCredentials, type ServiceDefinition } from '@grpc/grpc-js';
-import { loadSync } from '@grpc/proto-loader';
-import { PROTO_FILES, PROTO_LOADER_OPTIONS, PROTO_ROOT, type wire } from '@tailsync/contracts';
+import type { Server } from '@grpc/grpc-js';
+import type { wire } from '@tailsync/contracts';
 import { CallerTokenSigner } from '@tailsync/service-kit';
 import { generateKeyPairSync } from 'node:crypto';
-import { join } from 'node:path';
 import { ServiceChannel } from './service-channel';
 import { TAIL_SYNC_SERVICE } from './tail-sync.client';
 import { freePort } from '@tailsync/service-kit/testing';
-
-type CreateOrMapHandler = (call: unknown, reply: (e: null, r: object) => void) => void;
-const answersNoOutcomes: CreateOrMapHandler = (_call, reply) => reply(null, { outcomes: { outcomes: [] } });
-
-/**
- * A tail-sync copy (real gRPC server, the contract's `.proto`) whose CreateOrMap answers no
- * outcomes, or never answers (`() => undefined`), as one cut off from its database does until the deadline.
- */
-async function startCopy(port: number, CreateOrMap: CreateOrMapHandler = answersNoOutcomes): Promise<Server> {
-  const definition = loadSync(join(PROTO_ROOT, PROTO_FILES.tailSync), { ...PROTO_LOADER_OPTIONS, includeDirs: [PROTO_ROOT] });
-  const service = (loadPackageDefinition(definition) as any).tailsync.v1.TailSync.service as ServiceDefinition;
-  const server = new Server();
-  server.addService(service, { CreateOrMap });
-  await new Promise<void>((resolve, reject) => server.bindAsync(`127.0.0.1:${port}`, ServerCredentials.createInsecure(), (e) => (e ? reject(e) : resolve())));
-  return server;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** A handler that never answers while `silent()` says so, as a copy cut off does, and answers (and tells `onAnswer`) once it does not. */
-const answersUnless = (silent: () => boolean, onAnswer: () => void = () => undefined): CreateOrMapHandler => (call, reply) => {
-  if (silent()) return;
-  onAnswer();
-  answersNoOutcomes(call, reply);
-};
-
-/** A write every 100 ms for `forMs`, each with a 1 s budget, as a gateway's requests come: when each started (ms from the first) and whether it was answered. */
-async function writeSteadily(channel: ServiceChannel<wire.TailSyncDefinition>, forMs: number): Promise<{ at: number; ok: boolean; ms: number }[]> {
-  const started = Date.now();
-  const calls: Promise<{ at: number; ok: boolean; ms: number }>[] = [];
-  for (let i = 0; Date.now() - started < forMs; i++) {
-    const at = Date.now() - started;
-    const caller = { domain: 'example.org', source: 'client', role: 'tenant' as const, requestId: `r-${i}`, deadline: Date.now() + 1_000 };
-    calls.push(channel.call('CreateOrMap', caller, { tails: [] }).then(() => true, () => false).then((ok) => ({ at, ok, ms: Date.now() - started - at })));
-    await sleep(100);
-  }
-  return Promise.all(calls);
-}
+import { answersUnless, type CreateOrMapHandler, startCopy, writeSteadily } from '../../testing/tail-sync-copies';
 
 describe('ServiceChannel (real gRPC)', () => {
   const signer = new CallerTokenSigner(generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
