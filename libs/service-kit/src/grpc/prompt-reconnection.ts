@@ -9,8 +9,11 @@ export const PROMPT_RECONNECTION = {
   // grpc-js patch `connect-timeout`): the kernel resends an unanswered SYN at growing intervals, so
   // an attempt begun during a partition found the healed copy up to 16 s late (a 20 s cut here).
   'grpc-node.tcp_connect_timeout_ms': 2_000,
-  // A copy that dies without closing its connections is noticed within seconds.
-  'grpc.keepalive_time_ms': 10_000,
-  'grpc.keepalive_timeout_ms': 5_000,
+  // A copy cut off by the network (or dead without closing its connections) is noticed within
+  // 2 s, well inside a request's budget: its connection is dropped, so the calls it holds fail
+  // UNAVAILABLE at once and round robin sends it none until it is connected again. Pings are
+  // answered by the server's HTTP/2 layer, however slow its calls: a busy copy is not dropped.
+  'grpc.keepalive_time_ms': 500,
+  'grpc.keepalive_timeout_ms': 1_500,
   'grpc.keepalive_permit_without_calls': 1,
 } as const;
