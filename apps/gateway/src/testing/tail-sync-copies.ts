@@ -3,13 +3,13 @@
  * `.proto`) that answer, never answer, or answer late, and a steady stream of writes through a
  * ServiceChannel, timed as a gateway's requests are.
  */
-import { loadPackageDefinition, Server, ServerCredentials, type ServiceDefinition } from '@grpc/grpc-js';
+import { loadPackageDefinition, Server, ServerCredentials, type ServiceDefinition, type ServiceError } from '@grpc/grpc-js';
 import { loadSync } from '@grpc/proto-loader';
 import { PROTO_FILES, PROTO_LOADER_OPTIONS, PROTO_ROOT, type wire } from '@tailsync/contracts';
 import { join } from 'node:path';
 import type { ServiceChannel } from '../services/infrastructure/service-channel';
 
-export type CreateOrMapHandler = (call: unknown, reply: (e: null, r: object) => void) => void;
+export type CreateOrMapHandler = (call: unknown, reply: (e: Partial<ServiceError> | null, r?: object) => void) => void;
 export const answersNoOutcomes: CreateOrMapHandler = (_call, reply) => reply(null, { outcomes: { outcomes: [] } });
 
 /**

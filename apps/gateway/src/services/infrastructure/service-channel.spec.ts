@@ -1,4 +1,4 @@
-import type { Server } from '@grpc/grpc-js';
+import { type Server, status } from '@grpc/grpc-js';
 import type { wire } from '@tailsync/contracts';
 import { CallerTokenSigner } from '@tailsync/service-kit';
 import { generateKeyPairSync } from 'node:crypto';
@@ -60,6 +60,36 @@ describe('ServiceChannel (real gRPC)', () => {
       expect(after.filter((o) => !o.ok || o.ms > 500)).toEqual([]);
       // Round robin over both, none set aside: each copy answered about half of the writes.
       expect(Math.min(...served)).toBeGreaterThanOrEqual(after.length / 3);
+    } finally {
+      channel.close();
+      copies.forEach((c) => c.forceShutdown());
+    }
+  });
+
+  it('sets no copy aside while every copy fails, though one fails sooner: each keeps its share of the writes', async () => {
+    // A dependency of every copy is down: the first copy says so at once, the second only after
+    // 1.5 s. In the first seconds only the first copy's failures have come back; setting it aside
+    // then would leave the second copy ready, so no "bring back" would undo it.
+    const [fast, slow] = await Promise.all([freePort(), freePort()]);
+    const unavailable = { code: status.UNAVAILABLE, details: 'a dependency is down' };
+    const fastCalls: number[] = [];
+    const started = Date.now();
+    const copies = await Promise.all([
+      startCopy(fast, (_call, reply) => {
+        fastCalls.push(Date.now() - started);
+        reply(unavailable);
+      }),
+      startCopy(slow, (_call, reply) => setTimeout(() => reply(unavailable), 1_500)),
+    ]);
+    const channel = new ServiceChannel<wire.TailSyncDefinition>({ ...TAIL_SYNC_SERVICE, target: `ipv4:127.0.0.1:${fast},127.0.0.1:${slow}` }, signer);
+    try {
+      const outcomes = await writeSteadily(channel, 4_000, 3_000);
+      expect(outcomes.filter((o) => o.ok)).toEqual([]);
+      // Round robin went on sending the first copy every other write (one each 200 ms): no pause
+      // of a second, as a copy set aside would show.
+      const gaps = fastCalls.slice(1).map((at, i) => at - fastCalls[i]);
+      expect(Math.max(...gaps)).toBeLessThan(700);
+      expect(fastCalls.length).toBeGreaterThanOrEqual(outcomes.length / 3);
     } finally {
       channel.close();
       copies.forEach((c) => c.forceShutdown());
