@@ -6,41 +6,48 @@ import { PhaseTimes } from './phase-times';
 import { venvDir } from './python-venv';
 import { preparationsReady, PREPARATIONS_VARIABLE, startPreparations } from './test-preparations';
 import type { TestVenv } from './test-venvs';
+import { readWaits } from './test-waits';
 
 describe('a test waiting for the Python venvs npm test installs beside the suites', () => {
   const dir = mkdtempSync(join(tmpdir(), 'preparations-'));
   const file = join(dir, 'preparations.json');
-  const before = process.env[PREPARATIONS_VARIABLE];
+  // This spec's waits are its own: under npm test they would otherwise land in its lane's closing lines.
+  const saved = { preparations: process.env[PREPARATIONS_VARIABLE], data: process.env.TAILSYNC_TEST_DATA };
   beforeEach(() => {
     rmSync(file, { force: true });
+    rmSync(join(dir, 'waits.jsonl'), { force: true });
     process.env[PREPARATIONS_VARIABLE] = file;
+    process.env.TAILSYNC_TEST_DATA = dir;
   });
   afterAll(() => {
     rmSync(dir, { recursive: true, force: true });
-    if (before === undefined) delete process.env[PREPARATIONS_VARIABLE];
-    else process.env[PREPARATIONS_VARIABLE] = before;
+    for (const [variable, value] of [[PREPARATIONS_VARIABLE, saved.preparations], ['TAILSYNC_TEST_DATA', saved.data]] as const) {
+      if (value === undefined) delete process.env[variable];
+      else process.env[variable] = value;
+    }
   });
 
-  it('waits until the installs are done, saying so once', async () => {
+  it('waits until the installs are done, saying so once, and records the wait as its caller', async () => {
     const lines: string[] = [];
     setTimeout(() => writeFileSync(file, JSON.stringify({ ok: true })), 1_200);
     const t0 = Date.now();
-    await preparationsReady((line) => lines.push(line));
+    await preparationsReady('e2e/src/openapi.e2e.ts', (line) => lines.push(line));
     expect(Date.now() - t0).toBeGreaterThanOrEqual(1_000);
     expect(lines).toHaveLength(2);
     expect(lines[0]).toContain('waiting for the Python venvs');
     expect(lines[1]).toMatch(/ready after [\d.]+ s of waiting/);
+    expect(readWaits(dir)).toEqual([{ who: 'e2e/src/openapi.e2e.ts', what: 'the Python venvs', startedAt: expect.any(Number), seconds: expect.any(Number) }]);
   });
 
   it('fails with the failed install output', async () => {
     writeFileSync(file, JSON.stringify({ ok: false, error: 'pip install -r e2e/python/requirements.txt failed (exit 1): No matching distribution' }));
-    await expect(preparationsReady(() => undefined)).rejects.toThrow(/could not install what the tests need: pip install .* No matching distribution/);
+    await expect(preparationsReady('a test', () => undefined)).rejects.toThrow(/could not install what the tests need: pip install .* No matching distribution/);
   });
 
   it('does not wait outside npm test', async () => {
     delete process.env[PREPARATIONS_VARIABLE];
     const lines: string[] = [];
-    await preparationsReady((line) => lines.push(line));
+    await preparationsReady('a test', (line) => lines.push(line));
     expect(lines).toEqual([]);
   });
 });
@@ -64,7 +71,7 @@ describe('the Python venvs npm test installs', () => {
     const before = process.env[PREPARATIONS_VARIABLE];
     process.env[PREPARATIONS_VARIABLE] = join(dir, 'preparations.json');
     try {
-      await expect(preparationsReady(() => undefined)).rejects.toThrow(`could not install what the tests need: the Python venv ${broken.name}`);
+      await expect(preparationsReady('a test', () => undefined)).rejects.toThrow(`could not install what the tests need: the Python venv ${broken.name}`);
     } finally {
       if (before === undefined) delete process.env[PREPARATIONS_VARIABLE];
       else process.env[PREPARATIONS_VARIABLE] = before;

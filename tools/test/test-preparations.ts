@@ -69,10 +69,11 @@ async function install(venv: TestVenv, log: (line: string) => void): Promise<voi
 
 /**
  * Waits until the runner's preparations are done (saying so in one line while it waits); throws
- * with the failed install's output. Outside the runner (no TAILSYNC_PREPARATIONS) there is nothing
- * to wait for: the tests then say which variable is missing.
+ * with the failed install's output. The wait is recorded as `who`'s for the run's closing lines.
+ * Outside the runner (no TAILSYNC_PREPARATIONS) there is nothing to wait for: the tests then say
+ * which variable is missing.
  */
-export async function preparationsReady(log: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): Promise<void> {
+export async function preparationsReady(who: string, log: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): Promise<void> {
   const file = process.env[PREPARATIONS_VARIABLE];
   if (!file) return;
   const t0 = Date.now();
@@ -87,5 +88,5 @@ export async function preparationsReady(log: (line: string) => void = (line) => 
   if (!said) return;
   const seconds = (Date.now() - t0) / 1000;
   log(`[tests] the Python venvs are ready after ${seconds.toFixed(1)} s of waiting`);
-  recordWait(process.env.TAILSYNC_TEST_DATA, { who: 'the e2e set-up', what: 'the Python venvs', startedAt: t0, seconds });
+  recordWait(process.env.TAILSYNC_TEST_DATA, { who, what: 'the Python venvs', startedAt: t0, seconds });
 }

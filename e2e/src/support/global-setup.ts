@@ -10,7 +10,7 @@ export default async function globalSetup(): Promise<void> {
   (globalThis as { __E2E_APPS__?: unknown }).__E2E_APPS__ = apps;
   recordSharedPids(Object.fromEntries(apps.map((a) => [a.instance, a.child.pid as number])));
   try {
-    await preparationsReady();
+    await preparationsReady('the e2e set-up');
   } catch (error) {
     // Jest runs no teardown after a failed set-up.
     await Promise.all(apps.map((a) => a.stop(10_000)));
