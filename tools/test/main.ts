@@ -6,7 +6,7 @@
  *
  * Tools built from Go source (Jaeger, promtool, Helm, kubeconform) start building at once, in
  * the background; the static checks, the Python venvs and the suites go on beside them, and only
- * the tests that need a tool wait for it, and only the projects that need a venv for that venv.
+ * the tests that need a tool wait for it, and only the projects and e2e files that need a venv for that venv.
  * The run ends with how long each phase and build took, and what each lane waited for.
  */
 import { mkdirSync, rmSync } from 'node:fs';
@@ -68,8 +68,8 @@ interface LaneOutcome {
 
 /**
  * Runs one lane's projects through Nx, one run after another, each once the Python venvs its
- * projects use are installed (the e2e lane's global set-up waits for its own, after booting its
- * stack). A run whose venv failed is not started, and the lane goes on with the next.
+ * projects use are installed (in the e2e lane each file that runs a venv waits for its own). A
+ * run whose venv failed is not started, and the lane goes on with the next.
  */
 async function runLane(lane: SuiteLane, passOn: string[], env: Record<string, string>, installs: ReadonlyMap<string, Promise<void>>): Promise<LaneOutcome> {
   const outcome: LaneOutcome = { status: 0, cpuSeconds: 0, startedAt: Date.now(), notRun: [] };
@@ -126,7 +126,7 @@ async function main() {
     // The static checks and the venvs run beside the suites; their outcomes come at the end.
     checks = process.env.TAILSYNC_SKIP_STATIC_CHECKS === '1' ? undefined : new StaticChecks(REPO_ROOT, phases);
     // Only the venvs of the projects the run selects; each lane's runs wait for their own.
-    const prepared = startPreparations(join(dataDir, 'preparations.json'), venvsOf(selectedProjects(args)), phases, log);
+    const prepared = startPreparations(join(dataDir, 'preparations'), venvsOf(selectedProjects(args)), phases, log);
     prepared.done.catch(() => undefined);
     const { lanes, passOn } = suiteLanes(args, places);
     const atOnce = lanesAtOnce(process.env);
