@@ -3,7 +3,7 @@
  * the product does, the Kafka principals' settings, the monitoring files' metric names, the
  * alerts promtool raises over scrapes, the test CA of the broker's TLS runs, the service
  * network's certificates, the launchers' clean-up of servers a killed run left behind, the tools
- * built from Go source, the wait for the Python venvs `npm test` installs beside the suites, and
+ * built from Go source, the wait for the Python venvs `npm test` installs beside the suites (an e2e file's own), and
  * the Kafka cluster and the replicated PostgreSQL the fault suite starts (and a connection to one
  * of its servers).
  */
@@ -18,7 +18,8 @@ export { ensureServiceNetworkCertificates } from './pki/grpc-certificates';
 export { stopOrphanedPostgres } from './postgres/embedded-postgres';
 export { stopOrphanedBroker } from './kafka/broker';
 export { builtTool, TOOL_BUILD_TIMEOUT_MS } from './test/built-tools';
-export { preparationsReady } from './test/test-preparations';
+export { venvsReady } from './test/test-preparations';
+export { venvsReadBy } from './test/test-venvs';
 export { startLocalKafka, type LocalKafka } from './stack/local-kafka';
 export type { KafkaNode } from './kafka/broker';
 export { kraftConfigPaths } from './kafka/kraft-config';

@@ -22,7 +22,7 @@ describe('the closing lines of a run in lanes', () => {
     mkdirSync(join(dir, 'data', 'e2e'), { recursive: true });
     mkdirSync(join(dir, 'data', 'projects'), { recursive: true });
     startedAt = Date.now();
-    recordWait(join(dir, 'data', 'e2e'), { who: 'the e2e set-up', what: 'the Python venvs', startedAt, seconds: 2.5 });
+    recordWait(join(dir, 'data', 'e2e'), { who: 'e2e/src/auth.e2e.ts', what: 'the Python venv api-clients', startedAt, seconds: 2.5 });
     jest(join('projects', 'apps__gateway.json'));
     jest(join('projects', 'libs__contracts.json'));
     jest(join('e2e', 'e2e.json'));
@@ -47,9 +47,9 @@ describe('the closing lines of a run in lanes', () => {
   it('says per lane how long its first test file came after the lane started, and what it waited for before it', () => {
     const lanes = ['e2e', 'projects', 'other'].map((name) => ({ name, dataDir: join(dir, 'data', name), startedAt }));
     const [e2e, projects, other] = firstTestWaits(join(dir, 'reports'), lanes);
-    expect(e2e).toMatch(/^lane e2e: its first test file began \d+\.\d s after the lane started; before it, it waited 2\.5 s for the Python venvs \(the e2e set-up\)$/);
+    expect(e2e).toMatch(/^lane e2e: its first test file began \d+\.\d s after the lane started; before it, it waited 2\.5 s for the Python venv api-clients \(e2e\/src\/auth\.e2e\.ts\)$/);
     expect(projects).toMatch(/^lane projects: its first test file began \d+\.\d s after the lane started; before it, it waited for nothing$/);
     expect(other).toBe('lane other: no test file ran');
-    expect(waitLines(lanes)).toEqual(['the e2e set-up waited 2.5 s for the Python venvs (lane e2e)', 'tests waited 4.0 s for helm (lane projects)']);
+    expect(waitLines(lanes)).toEqual(['e2e/src/auth.e2e.ts waited 2.5 s for the Python venv api-clients (lane e2e)', 'tests waited 4.0 s for helm (lane projects)']);
   });
 });

@@ -6,7 +6,7 @@
  *
  * Tools built from Go source (Jaeger, promtool, Helm, kubeconform) start building at once, in
  * the background; the static checks, the Python venvs and the suites go on beside them, and only
- * the tests that need a tool wait for it, and only the projects that need a venv for that venv.
+ * the tests that need a tool wait for it, and only the projects and e2e files that need a venv for that venv.
  * The run ends with how long each phase and build took, and what each lane waited for.
  */
 import { mkdirSync, rmSync } from 'node:fs';
@@ -20,7 +20,7 @@ import { PhaseTimes } from './phase-times';
 import { StaticChecks, staticChecksReport, type StaticCheckOutcome } from './static-checks';
 import { startPreparations } from './test-preparations';
 import { firstTestWaits, laneSchedule, waitLines } from './lane-schedule';
-import { venvsFor } from './lane-venv-waits';
+import { runLane, type StartNxRun } from './lane-runs';
 import { allLaneDataDirs, lanesAtOnce, suiteLanes, type LanePlaces, type SuiteLane } from './suite-lanes';
 import { venvsOf } from './test-venvs';
 
@@ -57,32 +57,9 @@ async function startLaneInfrastructures(lanes: SuiteLane[]): Promise<LaneInfrast
   throw failed.reason;
 }
 
-interface LaneOutcome {
-  status: number | null;
-  /** What its Jest runs used (not its servers). */
-  cpuSeconds: number;
-  startedAt: number;
-  /** One line per Nx run it could not start (a venv that did not install). */
-  notRun: string[];
-}
-
-/**
- * Runs one lane's projects through Nx, one run after another, each once the Python venvs its
- * projects use are installed (the e2e lane's global set-up waits for its own, after booting its
- * stack). A run whose venv failed is not started, and the lane goes on with the next.
- */
-async function runLane(lane: SuiteLane, passOn: string[], env: Record<string, string>, installs: ReadonlyMap<string, Promise<void>>): Promise<LaneOutcome> {
-  const outcome: LaneOutcome = { status: 0, cpuSeconds: 0, startedAt: Date.now(), notRun: [] };
-  for (const run of lane.nxRuns) {
-    try {
-      await venvsFor(lane, run, installs, log);
-    } catch (error) {
-      // Said in full with the closing lines, which are what a reader of the run looks at.
-      outcome.notRun.push(`lane ${lane.name} did not run ${run.projects}: ${error instanceof Error ? error.message : String(error)}`);
-      log(`${outcome.notRun.at(-1)!.split('\n')[0]} (the run's closing lines say more)`);
-      outcome.status = 1;
-      continue;
-    }
+/** Starts one Nx run of a lane's projects, on the lane's servers and with its reports folder. */
+function startNxRun(lane: SuiteLane, passOn: string[], env: Record<string, string>): StartNxRun {
+  return async (run) => {
     const { exit } = spawnTimed(process.execPath, [require.resolve('nx/bin/nx'), 'run-many', '-t', 'test', ...run.selection, '--parallel=1', '--outputStyle=stream', '--skipNxCache', ...passOn], {
       cwd: REPO_ROOT,
       stdio: 'inherit',
@@ -96,11 +73,8 @@ async function runLane(lane: SuiteLane, passOn: string[], env: Record<string, st
         TAILSYNC_TEST_DATA: lane.dataDir,
       },
     });
-    const { status, cpuSeconds: used } = await exit;
-    outcome.cpuSeconds += used ?? 0;
-    if (status !== 0) return { ...outcome, status };
-  }
-  return outcome;
+    return exit;
+  };
 }
 
 async function main() {
@@ -126,7 +100,7 @@ async function main() {
     // The static checks and the venvs run beside the suites; their outcomes come at the end.
     checks = process.env.TAILSYNC_SKIP_STATIC_CHECKS === '1' ? undefined : new StaticChecks(REPO_ROOT, phases);
     // Only the venvs of the projects the run selects; each lane's runs wait for their own.
-    const prepared = startPreparations(join(dataDir, 'preparations.json'), venvsOf(selectedProjects(args)), phases, log);
+    const prepared = startPreparations(join(dataDir, 'preparations'), venvsOf(selectedProjects(args)), phases, log);
     prepared.done.catch(() => undefined);
     const { lanes, passOn } = suiteLanes(args, places);
     const atOnce = lanesAtOnce(process.env);
@@ -138,7 +112,7 @@ async function main() {
       const suitesStartedAt = Date.now();
       // Not spawnSync: PostgreSQL and Kafka log into pipes this process drains (child-run.ts).
       const run = (lane: SuiteLane, i: number) =>
-        phases.time(`lane ${lane.name}`, () => runLane(lane, passOn, { ...infras[i].env, ...localSecrets(lane.dataDir), ...prepared.env }, prepared.venvs));
+        phases.time(`lane ${lane.name}`, () => runLane(lane, prepared.venvs, startNxRun(lane, passOn, { ...infras[i].env, ...localSecrets(lane.dataDir), ...prepared.env }), log));
       const ran = await phases.time('suites', async () => {
         if (atOnce === 2) return Promise.all(lanes.map(run));
         const inTurn: Awaited<ReturnType<typeof run>>[] = [];

@@ -40,7 +40,7 @@ export interface LanePlaces {
   postgresPort: number;
 }
 
-/** The lane of the e2e files (its global set-up waits for the Python venvs itself, after booting its stack). */
+/** The lane of the e2e files (each file that runs a Python venv waits for its own: e2e/src/support/venv-waits.ts). */
 export const E2E = 'e2e';
 /** The other lane's broker ports sit above the e2e lane's (up to three brokers, each two ports) and tools/kafka's cluster test's (+100). */
 const PROJECTS_LANE_KAFKA_OFFSET = 200;
@@ -66,7 +66,6 @@ export function suiteLanes(args: string[], places: LanePlaces): { lanes: SuiteLa
   const [e2eDir, projectsDir] = allLaneDataDirs(places);
   const lanes: SuiteLane[] = [];
   if (!named || named.includes(E2E)) {
-    // Its global set-up waits for its venvs itself, once its stack has booted.
     lanes.push({ name: E2E, runs: 'the e2e files, one at a time', nxRuns: [{ selection: [`--projects=${E2E}`], projects: E2E, waitsFor: [] }], dataDir: e2eDir, kafkaPort: places.kafkaPort, postgresPort: places.postgresPort });
   }
   const others = named?.filter((project) => project !== E2E);

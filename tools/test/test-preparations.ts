@@ -1,11 +1,11 @@
 /**
  * The Python venvs and the browser the tests drive, installed (when missing) beside the start of
  * the suites rather than before it: their paths are known at once and passed to the lanes. The
- * runner awaits each venv before the projects that use it (`venvs`); a file under the run's data
- * directory says when all are done, or why one failed, for `preparationsReady()` (the e2e lane's
- * global set-up, after its stack boots).
+ * runner awaits each venv before the projects that use it (`venvs`); a file per venv under the
+ * run's preparations directory says when it is installed, or why it failed, for `venvsReady()` (an
+ * e2e file that runs a venv waits for its own venvs only: e2e/src/support/venv-waits.ts).
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../stack/infrastructure';
 import { ensureChromium } from './chromium';
@@ -14,7 +14,7 @@ import { ensurePythonVenv, venvBin } from './python-venv';
 import type { TestVenv } from './test-venvs';
 import { recordWait } from './test-waits';
 
-/** The file (its path, passed to the lanes) that says the preparations are done or failed. */
+/** The directory (its path, passed to the lanes) where a file per venv says it is installed or failed. */
 export const PREPARATIONS_VARIABLE = 'TAILSYNC_PREPARATIONS';
 const POLL_MS = 500;
 /** Of a failed install's output, what its error keeps: pip says what went wrong last. */
@@ -31,31 +31,39 @@ export interface Preparations {
   done: Promise<void>;
 }
 
-/** Starts the installs of `venvs`, side by side; their end (or failure) is written to `file` for the lanes' tests. */
-export function startPreparations(file: string, venvs: readonly TestVenv[], phases: PhaseTimes, log: (line: string) => void): Preparations {
+/** Starts the installs of `venvs`, side by side; each one's end (or failure) is written under `dir` for the lanes' tests. */
+export function startPreparations(dir: string, venvs: readonly TestVenv[], phases: PhaseTimes, log: (line: string) => void): Preparations {
+  mkdirSync(dir, { recursive: true });
   const installs = new Map(venvs.map((venv) => [venv.name, install(venv, log)] as const));
-  // Awaited by the lanes where needed; until then a failure must not end the process as an unhandled rejection.
-  for (const installing of installs.values()) installing.catch(() => undefined);
+  // Each outcome is written for the e2e files as soon as it is known; handled here, a failure
+  // awaited later by a lane does not end the process as an unhandled rejection meanwhile.
+  for (const [name, installing] of installs) {
+    installing.then(
+      () => record(outcomeFile(dir, name), { ok: true }),
+      (error: unknown) => record(outcomeFile(dir, name), { ok: false, error: error instanceof Error ? error.message : String(error) }),
+    );
+  }
   const done = phases.time('python venvs', async () => {
     const failed = (await Promise.allSettled(installs.values())).filter((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (failed.length > 0) throw new Error(failed.map((f) => (f.reason instanceof Error ? f.reason.message : String(f.reason))).join('\n'));
   });
   const env = {
-    [PREPARATIONS_VARIABLE]: file,
+    [PREPARATIONS_VARIABLE]: dir,
     ...Object.fromEntries(venvs.map((venv) => [venv.variable, venvBin(venv.name, venv.executable)])),
     // Found at once (as root on Debian, installed when missing, before the suites start).
     CHROMIUM_PATH: ensureChromium(log),
   };
-  // Renamed into place: a waiter never reads a half-written file.
-  const record = (outcome: Outcome) => {
-    writeFileSync(`${file}.partial`, JSON.stringify(outcome));
-    renameSync(`${file}.partial`, file);
-  };
-  done.then(
-    () => record({ ok: true }),
-    (error: unknown) => record({ ok: false, error: error instanceof Error ? error.message : String(error) }),
-  );
   return { env, venvs: installs, done };
+}
+
+function outcomeFile(dir: string, venv: string): string {
+  return join(dir, `${venv}.json`);
+}
+
+/** Renamed into place: a waiter never reads a half-written file. */
+function record(file: string, outcome: Outcome): void {
+  writeFileSync(`${file}.partial`, JSON.stringify(outcome));
+  renameSync(`${file}.partial`, file);
 }
 
 async function install(venv: TestVenv, log: (line: string) => void): Promise<void> {
@@ -68,24 +76,26 @@ async function install(venv: TestVenv, log: (line: string) => void): Promise<voi
 }
 
 /**
- * Waits until the runner's preparations are done (saying so in one line while it waits); throws
- * with the failed install's output. Outside the runner (no TAILSYNC_PREPARATIONS) there is nothing
- * to wait for: the tests then say which variable is missing.
+ * Waits until the runner has installed the venvs `names` (saying so in one line while it waits);
+ * throws with a failed install's output. The wait is recorded as `who`'s for the run's closing
+ * lines. Outside the runner (no TAILSYNC_PREPARATIONS) there is nothing to wait for: the tests
+ * then say which variable is missing.
  */
-export async function preparationsReady(log: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): Promise<void> {
-  const file = process.env[PREPARATIONS_VARIABLE];
-  if (!file) return;
+export async function venvsReady(names: readonly string[], who: string, log: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): Promise<void> {
+  const dir = process.env[PREPARATIONS_VARIABLE];
+  if (!dir || names.length === 0) return;
+  const what = `the Python venv${names.length > 1 ? 's' : ''} ${names.join(', ')}`;
   const t0 = Date.now();
   let said = false;
-  while (!existsSync(file)) {
-    if (!said) log(`[tests] waiting for the Python venvs npm test is installing (${file})`);
+  while (!names.every((name) => existsSync(outcomeFile(dir, name)))) {
+    if (!said) log(`[tests] ${who} waits for ${what} (npm test is installing: ${dir})`);
     said = true;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
-  const outcome = JSON.parse(readFileSync(file, 'utf8')) as Outcome;
-  if (!outcome.ok) throw new Error(`npm test could not install what the tests need: ${outcome.error}`);
+  const failed = names.map((name) => JSON.parse(readFileSync(outcomeFile(dir, name), 'utf8')) as Outcome).flatMap((outcome) => (outcome.ok ? [] : [outcome.error]));
+  if (failed.length > 0) throw new Error(`npm test could not install what ${who} needs: ${failed.join('\n')}`);
   if (!said) return;
   const seconds = (Date.now() - t0) / 1000;
-  log(`[tests] the Python venvs are ready after ${seconds.toFixed(1)} s of waiting`);
-  recordWait(process.env.TAILSYNC_TEST_DATA, { who: 'the e2e set-up', what: 'the Python venvs', startedAt: t0, seconds });
+  log(`[tests] ${what} ready for ${who} after ${seconds.toFixed(1)} s of waiting`);
+  recordWait(process.env.TAILSYNC_TEST_DATA, { who, what, startedAt: t0, seconds });
 }

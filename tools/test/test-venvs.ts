@@ -1,8 +1,10 @@
 /**
  * The Python venvs `npm test` installs for the tests, and which projects' tests use each: the
- * runner installs only the venvs of the projects a run selects, and a project of the other lane
- * waits only for its own venvs (the e2e lane's global set-up waits for its four).
+ * runner installs only the venvs of the projects a run selects, a project of another lane waits
+ * only for its own venvs, and an e2e file only for those it (or a helper of its folder) reads.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 
 /** A venv under .data/tools/<name>, from a pinned requirements file of the repository. */
 export interface TestVenv {
@@ -39,4 +41,30 @@ export const VENVS_BY_PROJECT: Record<string, TestVenvName[]> = {
 export function venvsOf(projects: string[] | undefined): TestVenv[] {
   const names = new Set(Object.entries(VENVS_BY_PROJECT).flatMap(([project, venvs]) => (!projects || projects.includes(project) ? venvs : [])));
   return TEST_VENVS.filter((venv) => names.has(venv.name));
+}
+
+/** The venvs whose variable (SCHEMATHESIS_BIN, ...) `source` reads from process.env, in TEST_VENVS' order. */
+export function venvsReadIn(source: string): TestVenvName[] {
+  return TEST_VENVS.filter(({ variable }) => source.includes(`process.env.${variable}`)).map(({ name }) => name);
+}
+
+/**
+ * The venvs a test file runs: those it reads, and those read by the modules it imports by a
+ * relative path (e2e/src/support/python.ts reads the receivers' venv for several files).
+ */
+export function venvsReadBy(file: string): TestVenvName[] {
+  const read = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (path: string) => {
+    if (seen.has(path)) return;
+    seen.add(path);
+    const source = readFileSync(path, 'utf8');
+    for (const name of venvsReadIn(source)) read.add(name);
+    for (const [, imported] of source.matchAll(/from '(\.{1,2}\/[^']+)'/g)) {
+      const module = [`${imported}.ts`, `${imported}/index.ts`].map((candidate) => resolve(dirname(path), candidate)).find((candidate) => existsSync(candidate));
+      if (module) visit(module);
+    }
+  };
+  visit(resolve(file));
+  return TEST_VENVS.filter(({ name }) => read.has(name)).map(({ name }) => name);
 }

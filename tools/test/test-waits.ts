@@ -10,7 +10,7 @@ import { join } from 'node:path';
 export const WAITS_FILE = 'waits.jsonl';
 
 export interface Wait {
-  /** Who waited: `tests`, the e2e global set-up, or the projects a lane held back. */
+  /** Who waited: `tests` (for a tool), an e2e file (for its venvs), or the projects a lane held back. */
   who: string;
   /** What for: a tool's name, or a Python venv. */
   what: string;
