@@ -18,9 +18,8 @@ const log = (line: string) => process.stdout.write(`[compose-test] ${line}\n`);
 const reports = join(REPO_ROOT, '.data', 'compose', 'reports');
 /**
  * Files at a time (TAILSYNC_COMPOSE_WORKERS, default 1). Each file's stack has its own project
- * name, ports and image names, so two can run side by side; one at a time is the default because
- * a busy 2-core machine left the previous release's gateway unhealthy after its health checks'
- * 150 s with two stacks starting (docs/testing.md, "The compose test").
+ * name, ports and image names, so two can run side by side; one at a time is the default until
+ * two at a time is shown green on a quiet 2-core machine (docs/testing.md, "The compose test").
  */
 function filesAtATime(): number {
   const workers = Number(process.env.TAILSYNC_COMPOSE_WORKERS ?? 1);
