@@ -16,9 +16,20 @@ import { ensureKafkaConsumerPython } from '../test/kafka-consumer-python';
 
 const log = (line: string) => process.stdout.write(`[compose-test] ${line}\n`);
 const reports = join(REPO_ROOT, '.data', 'compose', 'reports');
+/**
+ * Files at a time (TAILSYNC_COMPOSE_WORKERS, default 1). Each file's stack has its own project
+ * name, ports and image names, so two can run side by side; one at a time is the default until
+ * two at a time is shown green on a quiet 2-core machine (docs/testing.md, "The compose test").
+ */
+function filesAtATime(): number {
+  const workers = Number(process.env.TAILSYNC_COMPOSE_WORKERS ?? 1);
+  if (!Number.isInteger(workers) || workers < 1) throw new Error(`TAILSYNC_COMPOSE_WORKERS must be a whole number from 1, not ${process.env.TAILSYNC_COMPOSE_WORKERS}`);
+  return workers;
+}
 
 async function main(): Promise<number> {
   const started = Date.now();
+  const workers = filesAtATime();
   const engine = await ensureDockerEngine(log);
   try {
     const images = await prepareCompose(log);
@@ -26,8 +37,8 @@ async function main(): Promise<number> {
     const consumerPython = await ensureKafkaConsumerPython(log);
     rmSync(reports, { recursive: true, force: true });
     mkdirSync(reports, { recursive: true });
-    log(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s; running e2e/compose`);
-    const jest = spawnSync(process.execPath, [join(REPO_ROOT, 'tools', 'test', 'jest.js'), 'e2e/compose', '--runInBand', ...process.argv.slice(2)], {
+    log(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s; running e2e/compose, ${workers} files at a time`);
+    const jest = spawnSync(process.execPath, [join(REPO_ROOT, 'tools', 'test', 'jest.js'), 'e2e/compose', `--maxWorkers=${workers}`, ...process.argv.slice(2)], {
       cwd: REPO_ROOT,
       stdio: 'inherit',
       env: { ...process.env, ...images, KAFKA_CONSUMER_PYTHON: consumerPython, TAILSYNC_TEST_REPORTS: reports },

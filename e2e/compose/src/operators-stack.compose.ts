@@ -39,7 +39,8 @@ const release = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'
 const revision = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
 const stack = new ComposeProject({
   settings: {
-    TAILSYNC_IMAGE_PREFIX: 'tailsync-compose-test',
+    // Names of its own: the other files, which may build beside it, label their images without the commit.
+    TAILSYNC_IMAGE_PREFIX: 'tailsync-compose-release',
     TAILSYNC_VERSION: release,
     TAILSYNC_REVISION: revision,
     TAILSYNC_CREATED: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),

@@ -22,6 +22,8 @@ import { checkOutPreviousRelease, previousReleaseRef, removePreviousRelease, sec
 
 const EVT = 'Product.RiskAssessmentExecuted';
 const NAME = 'tailsync-upgrade-test'; // one project name: the upgrade reuses its volumes
+// Ports of its own, the same before and after: the compose test runs two files at a time.
+const PORTS = { GATEWAY_PORT: '23300', KAFKA_EXTERNAL_PORT: '29394', RECEIVER_PORT: '28380' };
 const ref = previousReleaseRef();
 const previousCheckout = checkOutPreviousRelease(ref);
 const release = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -32,12 +34,12 @@ const previous = new ComposeProject({
   checkout: previousCheckout,
   secretSettings: secretSettingsOf(previousCheckout),
   // The previous release's own base image (compose-test.ts builds its stand-in), and its own image names.
-  settings: { TAILSYNC_IMAGE_PREFIX: 'tailsync-upgrade-previous', TAILSYNC_VERSION: 'previous', ...(process.env.PREVIOUS_NODE_IMAGE ? { NODE_IMAGE: process.env.PREVIOUS_NODE_IMAGE } : {}) },
+  settings: { ...PORTS, TAILSYNC_IMAGE_PREFIX: 'tailsync-upgrade-previous', TAILSYNC_VERSION: 'previous', ...(process.env.PREVIOUS_NODE_IMAGE ? { NODE_IMAGE: process.env.PREVIOUS_NODE_IMAGE } : {}) },
 });
 const current = new ComposeProject({
   name: NAME,
   secrets: previous.secrets, // an upgrade keeps the operator's secrets
-  settings: { TAILSYNC_IMAGE_PREFIX: 'tailsync-compose-test', TAILSYNC_VERSION: release },
+  settings: { ...PORTS, TAILSYNC_IMAGE_PREFIX: 'tailsync-compose-test', TAILSYNC_VERSION: release },
 });
 
 process.env.E2E_BASE_URL = current.gatewayUrl; // the same published port before and after
@@ -156,7 +158,7 @@ beforeAll(() => {
   previous.run(['down', '--volumes', '--remove-orphans']); // a run killed before its clean-up
   const t0 = Date.now();
   previous.must(['build'], 1_200_000);
-  current.must(['build'], 1_200_000); // cached when the operators' stack test built them
+  current.must(['build'], 1_200_000); // cached when another compose test built them
   console.log(`previous release ${ref} and this checkout built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }, 2_400_000);
 
