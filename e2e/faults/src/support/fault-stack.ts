@@ -24,8 +24,11 @@ const STEP = 10;
 export interface FaultStackOptions {
   /** Names the stack's data directory and logs. */
   name: string;
-  /** The PostgreSQL the apps use (a URL, e.g. a proxy's moving address); default: a new database on the runner's server. */
-  databaseUrl?: string;
+  /**
+   * The PostgreSQL the apps use (a URL, e.g. a proxy's moving address), or the start of one (it
+   * starts beside the brokers); default: a new database on the runner's server.
+   */
+  databaseUrl?: string | Promise<string>;
   /** Copies of each app; default 2. */
   copies?: number;
   /** Settings every app gets on top of the suite's. */
