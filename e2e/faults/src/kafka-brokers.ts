@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KAFKA_TOPICS, RISK_ASSESSMENT_EXECUTED_TOPIC, TOPICS } from '@tailsync/contracts';
-import { cutOff, kraftConfigPaths } from '@tailsync/tools/testing';
+import { cutOff, type KafkaNode, kraftConfigPaths } from '@tailsync/tools/testing';
 import { Kafka, logLevel } from 'kafkajs';
 import { type FaultStack, firing, readAsDown, runFault } from './support';
 
@@ -31,13 +31,24 @@ async function partitions(): Promise<{ topic: string; partitionId: number; leade
 /** The broker that leads partition 0 of `topic` now. */
 const leaderOf = async (topic: string) => (await partitions()).find((p) => p.topic === topic && p.partitionId === 0)!.leader;
 
-/** The active controller, as the quorum's state on the nodes' disks names it (the newest epoch). */
-function activeController(): number {
-  const states = stack.brokers.map((b) => {
-    const file = join(kraftConfigPaths(`${stack.dataDir}/kafka-${b.nodeId}`).logDir, '__cluster_metadata-0', 'quorum-state');
-    return JSON.parse(readFileSync(file, 'utf8')) as { leaderId: number; leaderEpoch: number };
-  });
-  return states.sort((a, b) => b.leaderEpoch - a.leaderEpoch)[0].leaderId;
+/** The quorum's state as one node's disk has it; none while the node rewrites it. */
+function quorumStateOf(node: KafkaNode): { leaderId?: number; leaderEpoch: number } | undefined {
+  const file = join(kraftConfigPaths(`${stack.dataDir}/kafka-${node.nodeId}`).logDir, '__cluster_metadata-0', 'quorum-state');
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as { leaderId?: number; leaderEpoch: number };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The active controller, as the quorum's state on the nodes' disks names it (the newest epoch);
+ * none while an election goes on (that epoch names no leader yet).
+ */
+function activeController(): KafkaNode | undefined {
+  const states = stack.brokers.map(quorumStateOf).filter((state) => state !== undefined);
+  const newest = states.sort((a, b) => b.leaderEpoch - a.leaderEpoch)[0];
+  return stack.brokers.find((b) => b.nodeId === newest?.leaderId);
 }
 
 /** The broker faults, as tests on the stack `stackOf` gives (started by the file that runs them). */
@@ -46,11 +57,11 @@ export function kafkaBrokerFaults(stackOf: () => FaultStack): void {
     stack = stackOf();
   });
 
-  /** Waits until every replica of every topic is in sync: the cluster is whole again after a fault. */
+  /** Waits until every replica of every topic is in sync and the quorum has a leader: the cluster is whole again after a fault. */
   beforeEach(async () => {
     const started = Date.now();
-    while ((await partitions().catch(() => [{ isr: [] }])).some((p) => p.isr.length < 3)) {
-      if (Date.now() - started > 120_000) throw new Error('the cluster is not whole (every replica in sync) after 120 s');
+    while ((await partitions().catch(() => [{ isr: [] }])).some((p) => p.isr.length < 3) || !activeController()) {
+      if (Date.now() - started > 120_000) throw new Error('the cluster is not whole (every replica in sync, a controller elected) after 120 s');
       await sleep(1000);
     }
   }, 150_000);
@@ -95,7 +106,8 @@ export function kafkaBrokerFaults(stackOf: () => FaultStack): void {
       name: 'kafka: active controller SIGKILLed',
       holdMs: 10_000,
       inject: async () => {
-        const controller = stack.brokers.find((b) => b.nodeId === activeController())!;
+        const controller = activeController();
+        if (!controller) throw new Error('the quorum names no active controller');
         await controller.kill();
         return () => controller.restart();
       },
