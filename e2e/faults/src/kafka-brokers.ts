@@ -1,9 +1,10 @@
 /**
  * Brokers failing under load, on the stack of three brokers and two copies of each app that
- * `infrastructure.faults.ts` shares with the partition faults: the leader of a busy partition SIGKILLed (restarted 10 s later); one broker cut off the network for
- * 30 s; the active controller SIGKILLed (restarted 10 s later); the first copy of tail-sync and
- * of the dispatcher cut off from Kafka (not from PostgreSQL or their peers) for 30 s. Each fault
- * waits for the cluster to be whole again (every replica in sync) before it starts.
+ * `infrastructure.faults.ts` shares with the partition faults: the leader of a busy partition
+ * SIGKILLed (restarted 10 s later); one broker cut off the network for 30 s; the active controller
+ * SIGKILLed (restarted 10 s later); the first copy of tail-sync and of the dispatcher cut off from
+ * Kafka (not from PostgreSQL or their peers) for 30 s. Each fault waits for the cluster to be whole
+ * again (every replica in sync, a controller elected) before it starts.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
