@@ -13,24 +13,28 @@ import { faultsDataDir } from './support/fault-stack';
 /** The fault suite's ports (24000-24499): the endpoint, then the primary and the replica. */
 const DATABASE_PORT = 24440;
 
+let starting: Promise<ReplicatedPostgres> | undefined;
 let db: ReplicatedPostgres;
 let stack: FaultStack;
 
 beforeAll(...PROMTOOL_BUILT);
 
 beforeAll(async () => {
-  db = await startReplicatedPostgres({
+  // The database starts beside the stack's brokers; the apps wait for both.
+  starting = startReplicatedPostgres({
     dataDir: join(faultsDataDir(), 'postgres-failover-database'),
     port: DATABASE_PORT,
     database: 'tailsync_failover',
     log: (line) => console.log(`[faults] ${line}`),
   });
-  stack = await startFaultStack({ name: 'postgres-failover', databaseUrl: db.url });
+  stack = await startFaultStack({ name: 'postgres-failover', databaseUrl: starting.then((started) => started.url) });
+  db = await starting;
 }, 300_000);
 
 afterAll(async () => {
   await stack?.stop();
-  await db?.stop();
+  // Stopped even when the stack failed to start while it was still starting.
+  await (await starting?.catch(() => undefined))?.stop();
 }, 120_000);
 
 it("PostgreSQL's primary SIGKILLed, the replica promoted behind the moving address: the API answers throughout, nothing is lost or stuck", async () => {

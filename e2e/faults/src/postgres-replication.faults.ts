@@ -14,8 +14,8 @@ import createSubscriber from 'pg-listen';
 import { onServer, type ReplicatedPostgres, startReplicatedPostgres } from '@tailsync/tools/testing';
 import { faultsDataDir } from './support/fault-stack';
 
-/** The fault suite's ports (24000-24499), after postgres-failover.faults.ts's: the endpoint, then the primary and the replica. */
-const PORT = 24450;
+/** The fault suite's ports (24000-24499), apart from the other files' (this file runs beside them): the endpoint, then the primary and the replica. */
+const PORT = 24460;
 /** The migration files of one test. */
 const dataDir = join(faultsDataDir(), 'postgres-replication');
 

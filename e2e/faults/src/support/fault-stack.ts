@@ -24,8 +24,11 @@ const STEP = 10;
 export interface FaultStackOptions {
   /** Names the stack's data directory and logs. */
   name: string;
-  /** The PostgreSQL the apps use (a URL, e.g. a proxy's moving address); default: a new database on the runner's server. */
-  databaseUrl?: string;
+  /**
+   * The PostgreSQL the apps use (a URL, e.g. a proxy's moving address), or the start of one (it
+   * starts beside the brokers); default: a new database on the runner's server.
+   */
+  databaseUrl?: string | Promise<string>;
   /** Copies of each app; default 2. */
   copies?: number;
   /** Settings every app gets on top of the suite's. */
@@ -110,9 +113,12 @@ export async function startFaultStack(options: FaultStackOptions): Promise<Fault
   rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(dataDir, { recursive: true });
   const log = (line: string) => console.log(`[faults] ${line}`);
+  const begun = Date.now();
   const stops: (() => Promise<void>)[] = [];
   const stop = async () => {
+    const stopping = Date.now();
     for (const step of stops.splice(0).reverse()) await step().catch(() => undefined);
+    log(`${options.name}: stopped in ${((Date.now() - stopping) / 1000).toFixed(1)} s`);
   };
   try {
     const [kafka, databaseUrl] = await Promise.all([
@@ -122,6 +128,7 @@ export async function startFaultStack(options: FaultStackOptions): Promise<Fault
       }),
       options.databaseUrl ?? databaseOfItsOwn(options.name),
     ]);
+    log(`${options.name}: brokers and database ready in ${((Date.now() - begun) / 1000).toFixed(1)} s`);
     const secrets = localSecrets(dataDir);
     const indexes = Array.from({ length: count }, (_, i) => i);
     const env = {
@@ -165,7 +172,7 @@ export async function startFaultStack(options: FaultStackOptions): Promise<Fault
     }
     await Promise.all(copies.map((c) => waitForHttp(c.readyUrl, 180_000, [c.process])));
     const clients = readKafkaClients(kafka.env.TAILSYNC_KAFKA_CLIENTS_FILE);
-    log(`${options.name}: ${count} copies of each app on three brokers (${kafka.env.KAFKA_BROKERS}); logs in ${logDir}`);
+    log(`${options.name}: ${count} copies of each app on three brokers (${kafka.env.KAFKA_BROKERS}), started in ${((Date.now() - begun) / 1000).toFixed(1)} s; logs in ${logDir}`);
     return {
       name: options.name,
       dataDir,

@@ -35,7 +35,8 @@ export function cutOff(pid: number, label: string, ports: number[] = []): Networ
   mkdirSync(dir, { recursive: true });
   // First into the cgroup, then its sockets listed: none made in between escapes both.
   writeFileSync(join(dir, 'cgroup.procs'), String(pid));
-  const mark = `0x45${(++marks).toString(16).padStart(4, '0')}`;
+  // The process's pid in the mark too: the suite's two Jest processes cut at the same time.
+  const mark = `0x45${(process.pid & 0xfff).toString(16).padStart(3, '0')}${(++marks & 0xfff).toString(16).padStart(3, '0')}`;
   const comment = ['-m', 'comment', '--comment', TAG];
   const farEnd = ports.length > 0 ? ['-p', 'tcp', '-m', 'multiport', '--dports', ports.join(',')] : [];
   const byLocalPort = chunks(localPorts(pid, ports), 15).map((chunk): [string, string[]] => ['OUTPUT', ['-p', 'tcp', '-m', 'multiport', '--ports', chunk.join(','), ...comment, '-j', 'DROP']]);
