@@ -11,6 +11,7 @@ import { kafkaConnection, type KafkaConnection } from '@tailsync/service-kit';
 import { type AppName, type AppProcess, grpcEnv, localSecrets, REPO_ROOT, spawnApp, waitForHttp } from '@tailsync/stack';
 import { type KafkaNode, type LocalKafka, principalSettings, readKafkaClients, startLocalKafka } from '@tailsync/tools/testing';
 import { Client } from 'pg';
+import { seconds } from './seconds';
 
 /** The fault suite's data (the runner wipes it at the start of a run, keeping nothing between runs). */
 export const faultsDataDir = () => process.env.TAILSYNC_FAULTS_DATA ?? join(REPO_ROOT, '.data', 'faults');
@@ -118,7 +119,7 @@ export async function startFaultStack(options: FaultStackOptions): Promise<Fault
   const stop = async () => {
     const stopping = Date.now();
     for (const step of stops.splice(0).reverse()) await step().catch(() => undefined);
-    log(`${options.name}: stopped in ${((Date.now() - stopping) / 1000).toFixed(1)} s`);
+    log(`${options.name}: stopped in ${seconds(Date.now() - stopping)}`);
   };
   try {
     const [kafka, databaseUrl] = await Promise.all([
@@ -128,7 +129,7 @@ export async function startFaultStack(options: FaultStackOptions): Promise<Fault
       }),
       options.databaseUrl ?? databaseOfItsOwn(options.name),
     ]);
-    log(`${options.name}: brokers and database ready in ${((Date.now() - begun) / 1000).toFixed(1)} s`);
+    log(`${options.name}: brokers and database ready in ${seconds(Date.now() - begun)}`);
     const secrets = localSecrets(dataDir);
     const indexes = Array.from({ length: count }, (_, i) => i);
     const env = {
@@ -172,7 +173,7 @@ export async function startFaultStack(options: FaultStackOptions): Promise<Fault
     }
     await Promise.all(copies.map((c) => waitForHttp(c.readyUrl, 180_000, [c.process])));
     const clients = readKafkaClients(kafka.env.TAILSYNC_KAFKA_CLIENTS_FILE);
-    log(`${options.name}: ${count} copies of each app on three brokers (${kafka.env.KAFKA_BROKERS}), started in ${((Date.now() - begun) / 1000).toFixed(1)} s; logs in ${logDir}`);
+    log(`${options.name}: ${count} copies of each app on three brokers (${kafka.env.KAFKA_BROKERS}), started in ${seconds(Date.now() - begun)}; logs in ${logDir}`);
     return {
       name: options.name,
       dataDir,

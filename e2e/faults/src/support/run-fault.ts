@@ -13,6 +13,7 @@ import { type Availability, availabilityOf, keepInReport } from './availability'
 import type { FaultStack } from './fault-stack';
 import { checkInvariants, type InvariantsOutcome } from './invariants';
 import { type LoadOptions, type Sample, startSteadyLoad } from './steady-load';
+import { seconds } from './seconds';
 
 export interface Fault {
   /** Names the fault in the report. */
@@ -38,7 +39,6 @@ export interface FaultOutcome {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const WARM_UP_MS = 5_000;
 const AFTER_HEAL_MS = 10_000;
 
@@ -95,10 +95,10 @@ export async function runFault(stack: FaultStack, fault: Fault): Promise<FaultOu
     const status = (f: { byStatus: Record<string, number> }) => Object.entries(f.byStatus).map(([s, n]) => `${n}×${s}`).join(' ');
     console.log(
       [
-        `[faults] ${fault.name} (held ${((healedAt - faultAt) / 1000).toFixed(1)} s):`,
+        `[faults] ${fault.name} (held ${seconds(healedAt - faultAt)}):`,
         `  calls before ${status(availability.before)} p99 ${availability.before.p99Ms} ms; during ${status(availability.during)} p99 ${availability.during.p99Ms} ms max ${availability.during.maxMs} ms; after ${status(availability.after)} p99 ${availability.after.p99Ms} ms`,
-        `  refused for ${(availability.refusedForMs / 1000).toFixed(1)} s, slower (> ${availability.slowThresholdMs} ms) for ${(availability.slowerForMs / 1000).toFixed(1)} s`,
-        `  events ${acked}/${events} acknowledged, slowest delivery ${invariants.slowestDeliveryMs} ms, ${invariants.repeatedDeliveries} repeated; settled ${((invariants.settledAfterMs + AFTER_HEAL_MS) / 1000).toFixed(1)} s after the heal`,
+        `  refused for ${seconds(availability.refusedForMs)}, slower (> ${availability.slowThresholdMs} ms) for ${seconds(availability.slowerForMs)}`,
+        `  events ${acked}/${events} acknowledged, slowest delivery ${invariants.slowestDeliveryMs} ms, ${invariants.repeatedDeliveries} repeated; settled ${seconds(invariants.settledAfterMs + AFTER_HEAL_MS)} after the heal`,
         `  ${improperAnswers.length} improper answers, ${invariants.violations.length} violations${invariants.violations.length ? `: ${invariants.violations.join('; ')}` : ''}`,
         `  alerts (the rules over ${scrapes.targets.length} scrapes, ${scrapes.targets.filter((t) => !t.samples).length} failed, by promtool): ${alertsLine(alerts)}`,
         `  the apps logged (WARN and above, from the fault on):`,
