@@ -1,9 +1,9 @@
 /**
  * `npm run test:faults`: the fault suite (e2e/faults). The runner starts a PostgreSQL; the files
- * of the `stack` lane, one at a time, start a stack (three brokers, a database of their own, two
- * copies of each app) on the suite's own ports, break the infrastructure under load and check the
- * invariants; the files of the `alone` lane (no apps) run beside them in a second Jest process
- * (e2e/faults/jest.config.js). The run closes with `N passed, N failed`
+ * of the `stack` and `endpoint` lanes, one at a time in each, start a stack (three brokers, a
+ * database of their own, two copies of each app) on the lane's ports, break the infrastructure
+ * under load and check the invariants; the files of the `alone` lane (no apps) run beside them,
+ * each lane in a Jest process of its own (e2e/faults/jest.config.js). The run closes with `N passed, N failed`
  * and leaves `.data/faults/report.json` (how long each fault made the API unavailable or slower,
  * and which alerts the rules raised). promtool, which evaluates the rules, builds in the
  * background meanwhile when this machine has not built it; a fault that needs it first waits.
@@ -84,23 +84,29 @@ async function prepareAndRun(started: number): Promise<number> {
 }
 
 /**
- * The two lanes of e2e/faults/jest.config.js side by side: the files on the suite's stack one after
- * another, the files without apps beside them (each on ports of its own); the time is the stack's.
- * Not niced: the replication file bounds its own writes' time (20 s for 200), which nice 10 on a
- * loaded machine broke.
+ * The three lanes of e2e/faults/jest.config.js side by side: in `stack` and `endpoint` the files
+ * on a stack one after another, each lane's stack on ports of its own (moved by `portOffset`; the
+ * suite's ports are 24000-24499), and the files without apps beside them. `endpoint`'s two stacks
+ * fit in the time of `stack`'s one, which holds seven 30 s faults. Not niced: the replication file
+ * bounds its own writes' time (20 s for 200), which nice 10 on a loaded machine broke.
  */
-const LANES = ['stack', 'alone'] as const;
+const LANES = [
+  { lane: 'stack', portOffset: 0 },
+  { lane: 'endpoint', portOffset: 200 },
+  { lane: 'alone', portOffset: 0 },
+] as const;
 
 async function runSuite(started: number, postgresUrl: string): Promise<number> {
   // Not spawnSync: this process drains PostgreSQL's log pipe meanwhile (child-run.ts).
   const statuses = await Promise.all(
-    LANES.map((lane) =>
+    LANES.map(({ lane, portOffset }) =>
       runChild(process.execPath, [join(REPO_ROOT, 'tools', 'test', 'jest.js'), 'e2e/faults', '--runInBand', ...process.argv.slice(2)], {
         cwd: REPO_ROOT,
         stdio: 'inherit',
         env: {
           ...process.env,
           TAILSYNC_FAULTS_LANE: lane,
+          TAILSYNC_FAULTS_PORT_OFFSET: String(portOffset),
           TAILSYNC_TEST_REPORTS: join(reports, lane),
           TAILSYNC_FAULTS_DATA: dataDir,
           TAILSYNC_FAULTS_POSTGRES_URL: postgresUrl,

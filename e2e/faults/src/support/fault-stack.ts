@@ -18,8 +18,13 @@ export const faultsDataDir = () => process.env.TAILSYNC_FAULTS_DATA ?? join(REPO
 /** Pids of every app a fault file started, for the runner to stop what a killed run left behind. */
 export const appPidsFile = () => join(faultsDataDir(), 'app-pids');
 
-/** Copy i of an app listens on its first copy's ports + 10 i. */
-export const FAULT_PORTS = { gateway: 24000, 'tail-sync': 24001, 'webhook-dispatcher': 24002, management: 24100, tailSyncGrpc: 24051, dispatcherGrpc: 24052, kafka: 24092 } as const;
+/**
+ * Copy i of an app listens on its first copy's ports + 10 i. The runner's lanes each run a stack
+ * at once, so each lane's is moved by the offset the runner gives it (tools/test/faults.ts).
+ */
+const LANE_OFFSET = Number(process.env.TAILSYNC_FAULTS_PORT_OFFSET ?? 0);
+const FIRST_PORTS = { gateway: 24000, 'tail-sync': 24001, 'webhook-dispatcher': 24002, management: 24100, tailSyncGrpc: 24051, dispatcherGrpc: 24052, kafka: 24092 } as const;
+export const FAULT_PORTS = Object.fromEntries(Object.entries(FIRST_PORTS).map(([role, port]) => [role, port + LANE_OFFSET])) as Record<keyof typeof FIRST_PORTS, number>;
 const STEP = 10;
 
 export interface FaultStackOptions {
