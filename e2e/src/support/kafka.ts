@@ -1,8 +1,9 @@
 import { messageValidator, type TailEventMessage, type TopicContract, TOPICS } from '@tailsync/contracts';
 import { randomUUID } from 'node:crypto';
 import { kafkaConnection, type KafkaConnection } from '@tailsync/service-kit';
+import { readFromStart, readToEnd as readTopicToEnd, type RawMessage, type TopicReadOptions } from '@tailsync/service-kit/testing';
 import { principalSettings, readKafkaClients, type KafkaClients, type Principal } from '@tailsync/tools/testing';
-import { type Admin, Consumer, Kafka, logLevel, type EachMessagePayload } from 'kafkajs';
+import { type Admin, Kafka, logLevel } from 'kafkajs';
 
 /** The principals of the broker `npm test` started (SASL/SCRAM with the contract's ACLs). */
 export function testKafkaClients(): KafkaClients {
@@ -21,32 +22,15 @@ export const principalKafka = (principal: Principal): KafkaConnection =>
 /** The test's own client: the broker `npm test` started, as the principal its environment names (admin). */
 export const kafka = () => new Kafka({ ...kafkaConnection(process.env), clientId: `e2e-${randomUUID().slice(0, 8)}`, logLevel: logLevel.NOTHING });
 
+export type { RawMessage };
+
 export interface Collected<T> {
   key: string;
   value: T;
 }
 
-/**
- * Reads a topic from the beginning with a fresh consumer group, handing each message to `take`
- * until it returns true (→ true) or the time runs out (→ false).
- */
-async function readFromStart(topic: string, take: (payload: EachMessagePayload) => boolean, timeoutMs: number): Promise<boolean> {
-  // A client with a principal of narrower rights (the compose test's reader) names the groups it may use.
-  const consumer: Consumer = kafka().consumer({ groupId: `${process.env.E2E_KAFKA_GROUP_PREFIX ?? 'e2e-'}${randomUUID()}`, maxWaitTimeInMs: 100 });
-  await consumer.connect();
-  try {
-    await consumer.subscribe({ topic, fromBeginning: true });
-    let finish: (done: boolean) => void = () => undefined;
-    const finished = new Promise<boolean>((resolve) => (finish = resolve));
-    await consumer.run({ eachMessage: async (payload) => void (take(payload) && finish(true)) });
-    const timer = setTimeout(() => finish(false), timeoutMs);
-    const done = await finished;
-    clearTimeout(timer);
-    return done;
-  } finally {
-    await consumer.disconnect();
-  }
-}
+/** Reads with the test's own client, in the consumer groups its principal may use. */
+const readOptions = (timeoutMs: number): TopicReadOptions => ({ groupPrefix: process.env.E2E_KAFKA_GROUP_PREFIX ?? 'e2e-', timeoutMs });
 
 /**
  * Reads a topic from the beginning with a fresh consumer group until `done(messages)` holds
@@ -60,13 +44,14 @@ export async function collect<T>(
 ): Promise<Collected<T>[]> {
   const messages: Collected<T>[] = [];
   await readFromStart(
+    kafka(),
     topic,
     ({ message }) => {
       const m = { key: message.key?.toString() ?? '', value: JSON.parse(message.value?.toString() ?? 'null') as T };
       if (filter(m)) messages.push(m);
       return done(messages);
     },
-    timeoutMs,
+    readOptions(timeoutMs),
   );
   return messages;
 }
@@ -86,36 +71,8 @@ export async function tailIdsOnTopic(domain: string, tailIds: string[], timeoutM
   return seen;
 }
 
-export interface RawMessage {
-  partition: number;
-  offset: string;
-  key: string | null;
-  value: Buffer | null;
-  headers: Record<string, string>;
-}
-
 /** Every message a topic holds now: read from the start until each partition's end as it was when called. */
-export async function readToEnd(topic: string, timeoutMs = 60_000): Promise<RawMessage[]> {
-  const admin = kafka().admin();
-  await admin.connect();
-  const ends = await admin.fetchTopicOffsets(topic).finally(() => admin.disconnect());
-  const lastOffsets = new Map(ends.filter((p) => Number(p.high) > Number(p.low)).map((p) => [p.partition, Number(p.high) - 1]));
-  if (lastOffsets.size === 0) return [];
-  const messages: RawMessage[] = [];
-  const read = await readFromStart(
-    topic,
-    ({ partition, message }) => {
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(message.headers ?? {})) headers[name] = String(value);
-      messages.push({ partition, offset: message.offset, key: message.key?.toString() ?? null, value: message.value, headers });
-      if (Number(message.offset) >= (lastOffsets.get(partition) ?? Infinity)) lastOffsets.delete(partition);
-      return lastOffsets.size === 0;
-    },
-    timeoutMs,
-  );
-  if (!read) throw new Error(`${topic}: partitions ${[...lastOffsets.keys()]} not read to their end`);
-  return messages;
-}
+export const readToEnd = (topic: string, timeoutMs = 60_000): Promise<RawMessage[]> => readTopicToEnd(kafka(), topic, readOptions(timeoutMs));
 
 /** What is wrong with a message by the topic's published schemas (key, headers, value). */
 export function schemaViolations(topic: TopicContract, m: RawMessage): string[] {

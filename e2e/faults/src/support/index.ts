@@ -9,9 +9,7 @@
  *     holdMs: 30_000,
  *     inject: async (stack) => { await primary.kill(); return () => primary.restartAsReplica(); },
  *   });
- *   expect(outcome.improperAnswers).toEqual([]);          // every call 201 or a 503 problem, in time
- *   expect(outcome.invariants.violations).toEqual([]);    // nothing lost, duplicated or stuck
- *   expect(firing(outcome.alerts)).toEqual([]);            // the alerts the rules fired over the scrapes
+ *   expectHeldUp(outcome);        // every call 201 or a 503 problem in time; nothing lost, duplicated or stuck; no alert fired
  *   await stack.stop();                                   // afterAll
  *
  * `startFaultStack`: three brokers, `copies` (2) copies of each app on a database of the runner's
@@ -23,4 +21,5 @@
 export { type AppCopy, type FaultStack, type FaultStackOptions, FAULT_PORTS, REQUEST_BUDGET_MS, startFaultStack } from './fault-stack';
 export { type FaultAlert, firing, inState, PROMTOOL_BUILT, readAsDown } from './fault-alerts';
 export { type Fault, type FaultOutcome, runFault } from './run-fault';
+export { expectHeldUp } from './held-up';
 export type { LoadOptions } from './steady-load';

@@ -5,9 +5,9 @@
  * receiver, with a valid signature; the receivers got nothing but the load's own events (repeats
  * are counted: at-least-once), and no delivery is left pending or failed.
  */
-import { randomUUID } from 'node:crypto';
 import { type TailEventMessage, TOPICS } from '@tailsync/contracts';
 import { verifyWebhookRequest } from '@tailsync/webhooks';
+import { readToEnd } from '@tailsync/service-kit/testing';
 import { Kafka, logLevel } from 'kafkajs';
 import type { FaultStack } from './fault-stack';
 import { apiCall, type LoadRecord } from './steady-load';
@@ -28,34 +28,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The Mapped IDs of every tail on the topic of the given domains (the topic read to its end). */
 async function mappedIdsOnTopic(stack: FaultStack, domains: Set<string>): Promise<Set<string>> {
   const kafka = new Kafka({ ...stack.kafka('admin'), clientId: 'fault-suite-check', logLevel: logLevel.NOTHING });
-  const admin = kafka.admin();
-  await admin.connect();
-  const ends = await admin.fetchTopicOffsets(TOPICS.tailEvents).finally(() => admin.disconnect());
-  const remaining = new Map(ends.filter((p) => Number(p.high) > Number(p.low)).map((p) => [p.partition, Number(p.high) - 1]));
   const found = new Set<string>();
-  if (remaining.size === 0) return found;
-  const consumer = kafka.consumer({ groupId: `fault-suite-${randomUUID()}`, maxWaitTimeInMs: 100 });
-  await consumer.connect();
-  try {
-    await consumer.subscribe({ topic: TOPICS.tailEvents, fromBeginning: true });
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${TOPICS.tailEvents} not read to its end in 30 s`)), 30_000);
-      void consumer
-        .run({
-          eachMessage: async ({ partition, message }) => {
-            const value = JSON.parse(message.value?.toString() ?? 'null') as TailEventMessage;
-            if (value.type === 'TailCreated' && domains.has(value.domain)) for (const id of value.mappedIds) found.add(`${value.domain}/${id}`);
-            if (Number(message.offset) >= (remaining.get(partition) ?? Infinity)) remaining.delete(partition);
-            if (remaining.size === 0) {
-              clearTimeout(timer);
-              resolve();
-            }
-          },
-        })
-        .catch(reject);
-    });
-  } finally {
-    await consumer.disconnect();
+  for (const message of await readToEnd(kafka, TOPICS.tailEvents, { groupPrefix: 'fault-suite-', timeoutMs: 30_000 })) {
+    const value = JSON.parse(message.value?.toString() ?? 'null') as TailEventMessage;
+    if (value.type === 'TailCreated' && domains.has(value.domain)) for (const id of value.mappedIds) found.add(`${value.domain}/${id}`);
   }
   return found;
 }
