@@ -11,6 +11,8 @@ export const SCRAPE_READ_TIMEOUT_MS = 1_000;
  * A value read from a server when /metrics is scraped. A read still waiting serves the scrapes that
  * come meanwhile (one more each would pile up on the server's connections), a finished one for
  * `freshForMs`; a read that fails, or does not answer in time, leaves its series out (`none`).
+ * The time-out counts from the read's start, so a hung read costs one scrape its wait and the
+ * scrapes after it none: a copy cut off its server answers them at once, even on a starved CPU.
  */
 export class ScrapeRead<T> {
   private reading?: { at: number; value: Promise<T>; done: boolean };
@@ -29,6 +31,8 @@ export class ScrapeRead<T> {
       void next.value.finally(() => (next.done = true));
       this.reading = reading = next;
     }
-    return withTimeout(reading.value, SCRAPE_READ_TIMEOUT_MS, this.what).catch(() => this.none);
+    const left = reading.at + SCRAPE_READ_TIMEOUT_MS - Date.now();
+    if (!reading.done && left <= 0) return Promise.resolve(this.none);
+    return withTimeout(reading.value, left, this.what).catch(() => this.none);
   }
 }
