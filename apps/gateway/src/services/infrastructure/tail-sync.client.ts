@@ -2,6 +2,7 @@ import {
   type CreateOrMapOutcome, PROTO_FILES, type TailActivityReply, type TailCountsReply, type TailHistory, type TailListPage, type TailListQuery,
   TAIL_PROPERTY_NAMES, type TailSubmission, type TailView, type wire,
 } from '@tailsync/contracts';
+import { BatchedTailReads, type ReadBatching } from './batched-tail-reads';
 import { resultOf } from './reply';
 import type { BudgetedCaller, ServiceChannel } from './service-channel';
 import { createOrMapOutcome, pingReply, tailActivity, tailHistory, tailPage, tailView } from './wire-views';
@@ -10,7 +11,14 @@ export const TAIL_SYNC_SERVICE = { name: 'tail-sync', service: 'TailSync', proto
 
 /** tail-sync's requests as the gateway makes them: views in, problems thrown as HTTP problems. */
 export class TailSyncClient {
-  constructor(private readonly channel: ServiceChannel<wire.TailSyncDefinition>) {}
+  private readonly reads: BatchedTailReads;
+
+  constructor(
+    private readonly channel: ServiceChannel<wire.TailSyncDefinition>,
+    batching: Partial<ReadBatching> = {},
+  ) {
+    this.reads = new BatchedTailReads(channel, batching);
+  }
 
   async createOrMap(caller: BudgetedCaller, tails: TailSubmission[]): Promise<CreateOrMapOutcome[]> {
     const reply = await this.channel.call('CreateOrMap', caller, { tails: tails.map(submissionToWire) });
@@ -30,7 +38,7 @@ export class TailSyncClient {
   }
 
   async get(caller: BudgetedCaller, mappedId: string): Promise<TailView> {
-    return tailView(resultOf(await this.channel.call('GetTail', caller, { mappedId }), 'tail'));
+    return tailView(resultOf(await this.reads.read(caller, mappedId), 'tail'));
   }
 
   async list(caller: BudgetedCaller, query: TailListQuery): Promise<TailListPage> {
