@@ -39,6 +39,9 @@ function readingCopy(asked: Asked[], delayMs: number | 'never') {
     if (delayMs !== 'never') setTimeout(() => reply(null, answer(domain, mappedIds)), delayMs);
   };
   return {
+    CreateOrMap: serve('CreateOrMap', (call) => (call.request.tails ?? []).map((t) => t.mappedId), (_domain, ids) => ({
+      outcomes: { outcomes: ids.map((id, i) => (id.startsWith('invalid') ? { outcome: 'invalid', tailId: 0, fieldErrors: { tailNumber: { messages: ['Tail number is required.'] } } } : { outcome: 'created', tailId: i + 1, fieldErrors: {} })) },
+    })),
     GetTail: serve('GetTail', (call) => [call.request.mappedId ?? ''], (domain, [id]) => replyOf(domain, id)),
     GetTails: serve('GetTails', (call) => (call.request.tails ?? []).map((t) => t.mappedId), (domain, ids) => ({ replies: { replies: ids.map((id) => replyOf(domain, id)) } })),
   };
@@ -46,14 +49,15 @@ function readingCopy(asked: Asked[], delayMs: number | 'never') {
 
 const callerOf = (domain: string, budgetMs = 5_000): BudgetedCaller => ({ domain, source: `${domain}-client`, role: 'tenant', requestId: `r-${domain}`, deadline: Date.now() + budgetMs });
 
-describe('TailSyncClient.get, batched per caller (real gRPC)', () => {
+describe('TailSyncClient, one caller\'s reads and creates of one tail batched (real gRPC)', () => {
   const signer = new CallerTokenSigner(generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
   let copy: Server | undefined;
   let client: TailSyncClient | undefined;
 
   async function start(asked: Asked[], delayMs: number | 'never'): Promise<TailSyncClient> {
     const port = await freePort();
-    copy = await startCopy(port, undefined, readingCopy(asked, delayMs));
+    const { CreateOrMap, ...others } = readingCopy(asked, delayMs);
+    copy = await startCopy(port, CreateOrMap, others);
     client = new TailSyncClient(new ServiceChannel<wire.TailSyncDefinition>({ ...TAIL_SYNC_SERVICE, target: `ipv4:127.0.0.1:${port}` }, signer), { inFlight: 1 });
     return client;
   }
@@ -109,5 +113,25 @@ describe('TailSyncClient.get, batched per caller (real gRPC)', () => {
       expect(at).toBeLessThan(900);
     }
     expect(asked.map((call) => call.method)).toEqual(['GetTail', 'GetTails']);
+  });
+
+  it('sends creates of one caller that arrive while one is in flight as one CreateOrMap, each answered its own outcome', async () => {
+    const asked: Asked[] = [];
+    const tails = await start(asked, 100);
+    const submission = (mappedId: string) => ({ mappedId, tailNumber: 'N1' });
+    const alone = tails.createOrMapOne(callerOf('acme'), submission('c-0'));
+    await sleep(20);
+    const later = ['c-1', 'invalid-2', 'c-3'].map((id) => tails.createOrMapOne(callerOf('acme'), submission(id)));
+    const other = tails.createOrMapOne(callerOf('globex'), submission('g-0'));
+    await expect(alone).resolves.toMatchObject({ outcome: 'created', tailId: 1 });
+    const outcomes = await Promise.all(later);
+    expect(outcomes.map((o) => o.outcome)).toEqual(['created', 'invalid', 'created']);
+    expect(outcomes.map((o) => (o.outcome === 'invalid' ? 0 : o.tailId))).toEqual([1, 0, 3]);
+    await expect(other).resolves.toMatchObject({ outcome: 'created' });
+    expect(asked).toEqual([
+      { method: 'CreateOrMap', domain: 'acme', mappedIds: ['c-0'] },
+      { method: 'CreateOrMap', domain: 'globex', mappedIds: ['g-0'] },
+      { method: 'CreateOrMap', domain: 'acme', mappedIds: ['c-1', 'invalid-2', 'c-3'] },
+    ]);
   });
 });

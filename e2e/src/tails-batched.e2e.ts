@@ -1,7 +1,8 @@
 /**
  * Reads of one tail (`GET /Tails/{mappedId}`) that arrive together for one caller share one call
- * to tail-sync (`GetTails`) and one statement there; each is answered as if it were alone, and
- * never with another caller's data. Checked through the whole stack.
+ * to tail-sync (`GetTails`) and one statement there, and creates of one tail (`PUT /Tails`) one
+ * `CreateOrMap`; each is answered as if it were alone, and never with another caller's data.
+ * Checked through the whole stack.
  */
 import { api, freshDomain, newServiceAccount, type TestAccount } from './support/accounts';
 import { managementUrl } from './support/test-stack';
@@ -74,5 +75,30 @@ describe('reads of one tail, arriving together', () => {
       expect(answers[round].body).toMatchObject({ mappedId: changed, tailNumber: `NR${round}` });
       expect(answers.every((answer) => answer.status === 200)).toBe(true);
     }
+  });
+});
+
+describe('creates of one tail, arriving together', () => {
+  it('are answered each its own outcome: N identical ones create one tail, a refused one its own 400', async () => {
+    const account = await newServiceAccount();
+    expect((await putTail(account, 'held', 'NHELD')).status).toBe(201);
+    const submitted = [
+      ...Array.from({ length: 20 }, (_, i) => ({ tailId: `together-${i}`, tailNumber: `NT${i}` })),
+      ...Array.from({ length: 5 }, () => ({ tailId: 'same', tailNumber: 'NSAME' })),
+      // The caller already maps the tail numbered NHELD under another Mapped ID.
+      { tailId: 'held-again', tailNumber: 'NHELD' },
+    ];
+    const answers = await Promise.all(submitted.map(({ tailId, tailNumber }) => putTail(account, tailId, tailNumber)));
+    answers.slice(0, 20).forEach((answer, i) => {
+      expect(answer.status).toBe(201);
+      expect(answer.body).toMatchObject({ operationId: `together-${i}`, wasCreated: true });
+    });
+    const same = answers.slice(20, 25);
+    expect(same.map((answer) => answer.status).sort()).toEqual([200, 200, 200, 200, 201]);
+    expect(new Set(same.map((answer) => answer.body.tailId)).size).toBe(1);
+    expect(answers[25].status).toBe(400);
+    expect(answers[25].body.fieldErrors.tailId).toHaveLength(1);
+    const views = await Promise.all(submitted.slice(0, 20).map(({ tailId }) => api(account, 'GET', `/Tails/${tailId}`)));
+    views.forEach((view, i) => expect(view.body).toMatchObject({ tailId: answers[i].body.tailId, tailNumber: `NT${i}` }));
   });
 });
