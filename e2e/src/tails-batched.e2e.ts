@@ -5,7 +5,7 @@
  * Checked through the whole stack.
  */
 import { api, freshDomain, newServiceAccount, type TestAccount } from './support/accounts';
-import { managementUrl } from './support/test-stack';
+import { killSharedApp, managementUrl, replaceSharedApp } from './support/test-stack';
 
 const putTail = (account: TestAccount, tailId: string, tailNumber: string) => api(account, 'PUT', '/Tails', { tailId, tailNumber });
 
@@ -101,4 +101,36 @@ describe('creates of one tail, arriving together', () => {
     const views = await Promise.all(submitted.slice(0, 20).map(({ tailId }) => api(account, 'GET', `/Tails/${tailId}`)));
     views.forEach((view, i) => expect(view.body).toMatchObject({ tailId: answers[i].body.tailId, tailNumber: `NT${i}` }));
   });
+});
+
+describe('reads of one tail arriving together while a tail-sync copy is killed', () => {
+  it('are each answered with its own tail (tried again on the other copy) or a 503, never a 500 and never past the budget', async () => {
+    const account = await newServiceAccount();
+    const ids = Array.from({ length: 20 }, (_, i) => `kept-${i}`);
+    for (const id of ids) expect((await putTail(account, id, `NK${ids.indexOf(id)}`)).status).toBe(201);
+    const answers: { id: string; status: number; body: any; at: number; ms: number }[] = [];
+    const reading = (async () => {
+      for (const until = Date.now() + 3_000; Date.now() < until; ) {
+        const round = ids.map(async (id) => {
+          const started = Date.now();
+          const answer = await api(account, 'GET', `/Tails/${id}`);
+          answers.push({ id, status: answer.status, body: answer.body, at: started, ms: Date.now() - started });
+        });
+        await Promise.all(round);
+      }
+    })();
+    await new Promise((r) => setTimeout(r, 1_000));
+    const killedAt = Date.now();
+    killSharedApp('tail-sync');
+    await reading;
+    await replaceSharedApp('tail-sync');
+    // The other copy answers the reads that start after the kill.
+    expect(answers.filter(({ at, status }) => at > killedAt && status === 200).length).toBeGreaterThan(0);
+    for (const { id, status, body, ms } of answers) {
+      expect([200, 503]).toContain(status);
+      if (status === 200) expect(body).toMatchObject({ mappedId: id, tailNumber: `NK${ids.indexOf(id)}` });
+      // The e2e stack's budget (RPC_TIMEOUT_MS) is 8 s.
+      expect(ms).toBeLessThan(9_000);
+    }
+  }, 90_000);
 });
