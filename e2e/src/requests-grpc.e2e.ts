@@ -88,6 +88,12 @@ describe('the services over gRPC, called by a raw client that is not the gateway
     await untilMoreRefusals('tail-sync', before);
   });
 
+  it('refuses a call of several reads (GetTails) without a signed caller too', async () => {
+    const { error, reply } = await call(tailSync, 'GetTails', { tails: [{ mappedId: 'x' }, { mappedId: 'y' }] });
+    expect(reply).toBeFalsy();
+    expect(error?.code).toBe(status.UNAUTHENTICATED);
+  });
+
   it('refuses the dispatcher\'s calls without a signed caller too', async () => {
     const { error } = await call(dispatcher, 'GetSubscription', {});
     expect(error?.code).toBe(status.UNAUTHENTICATED);
@@ -101,6 +107,7 @@ describe('the services over gRPC, called by a raw client that is not the gateway
     ['tenant', 'WebhookDispatcher', 'DisableSubscription', {}],
     ['tenant', 'WebhookDispatcher', 'ReadActivity', { since: '2026-01-01T00:00:00Z' }],
     ['public', 'TailSync', 'GetTail', { tailId: 'x' }],
+    ['public', 'TailSync', 'GetTails', { tails: [{ mappedId: 'x' }] }],
     ['public', 'TailSync', 'CreateOrMap', { tails: [{ tailId: 'public-1', tailNumber: 'N1' }] }],
     ['public', 'TailSync', 'CountTails', { domains: ['grpc-probe'] }],
     ['public', 'WebhookDispatcher', 'GetSubscription', {}],

@@ -13,6 +13,7 @@ export const TAIL_SYNC_ROLES: MethodRoles<wire.TailSyncDefinition> = {
   Reactivate: ['tenant'],
   ChangeTailNumber: ['tenant'],
   GetTail: ['tenant', 'operator'],
+  GetTails: ['tenant', 'operator'],
   ListTails: ['tenant', 'operator'],
   GetTailHistory: ['tenant', 'operator'],
   CountTails: ['operator'],

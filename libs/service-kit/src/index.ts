@@ -42,6 +42,7 @@ export * from './postgres/in-schema';
 export * from './postgres/in-transaction';
 export * from './postgres/migrate-command';
 export * from './concurrency/batcher';
+export * from './concurrency/batchers-by-key';
 export * from './concurrency/polling-loop';
 export * from './postgres/leader-lock';
 export * from './grpc/caller-token';

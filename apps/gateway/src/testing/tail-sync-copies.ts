@@ -14,13 +14,13 @@ export const answersNoOutcomes: CreateOrMapHandler = (_call, reply) => reply(nul
 
 /**
  * A tail-sync copy whose CreateOrMap answers no outcomes, or never answers (`() => undefined`),
- * as one cut off from its database does until the deadline.
+ * as one cut off from its database does until the deadline; `others` serve other methods.
  */
-export async function startCopy(port: number, CreateOrMap: CreateOrMapHandler = answersNoOutcomes): Promise<Server> {
+export async function startCopy(port: number, CreateOrMap: CreateOrMapHandler = answersNoOutcomes, others: Record<string, CreateOrMapHandler> = {}): Promise<Server> {
   const definition = loadSync(join(PROTO_ROOT, PROTO_FILES.tailSync), { ...PROTO_LOADER_OPTIONS, includeDirs: [PROTO_ROOT] });
   const service = (loadPackageDefinition(definition) as any).tailsync.v1.TailSync.service as ServiceDefinition;
   const server = new Server();
-  server.addService(service, { CreateOrMap });
+  server.addService(service, { CreateOrMap, ...others });
   await new Promise<void>((resolve, reject) => server.bindAsync(`127.0.0.1:${port}`, ServerCredentials.createInsecure(), (e) => (e ? reject(e) : resolve())));
   return server;
 }

@@ -21,13 +21,17 @@ export class SignedCallers {
 
   /** A caller token still valid when a call that must end by `deadline` (epoch ms) arrives. */
   token(caller: CallerIdentity, deadline: number): string {
-    // A role or a domain never holds a NUL, so the key names one triple only. The signing key's
-    // kid is part of it: a new key signs every caller again, and the old ones age out.
-    const key = `${this.signer.kid}\0${caller.role}\0${caller.domain}\0${caller.source}`;
+    // The signing key's kid is part of the key: a new key signs every caller again, and the old ones age out.
+    const key = `${this.signer.kid}\0${callerKey(caller)}`;
     const kept = this.signed.get(key);
     if (kept && kept.expiresAtMs > deadline) return kept.token;
     const fresh = this.signer.sign(caller, this.audience);
     this.signed.set(key, fresh);
     return fresh.token;
   }
+}
+
+/** One (role, domain, client) triple: a role or a domain never holds a NUL, so the key names one triple only. */
+export function callerKey(caller: CallerIdentity): string {
+  return `${caller.role}\0${caller.domain}\0${caller.source}`;
 }

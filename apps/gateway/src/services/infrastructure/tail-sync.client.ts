@@ -2,15 +2,45 @@ import {
   type CreateOrMapOutcome, PROTO_FILES, type TailActivityReply, type TailCountsReply, type TailHistory, type TailListPage, type TailListQuery,
   TAIL_PROPERTY_NAMES, type TailSubmission, type TailView, type wire,
 } from '@tailsync/contracts';
+import { metricsRegistry } from '@tailsync/service-kit';
+import { Counter } from 'prom-client';
+import { type CallerBatching, CallerBatches } from './caller-batches';
 import { resultOf } from './reply';
 import type { BudgetedCaller, ServiceChannel } from './service-channel';
 import { createOrMapOutcome, pingReply, tailActivity, tailHistory, tailPage, tailView } from './wire-views';
 
 export const TAIL_SYNC_SERVICE = { name: 'tail-sync', service: 'TailSync', protoFile: PROTO_FILES.tailSync } as const;
 
-/** tail-sync's requests as the gateway makes them: views in, problems thrown as HTTP problems. */
+const counter = (name: string, help: string): Counter => (metricsRegistry.getSingleMetric(name) as Counter | undefined) ?? new Counter({ name, help, registers: [metricsRegistry] });
+/** Reads per call is how far the hop's cost is shared: the first over the second. */
+const readsSent = () => counter('tailsync_gateway_tail_reads_total', 'Single-tail reads (GET /Tails/{mappedId}) the gateway sent to tail-sync');
+const readCalls = () => counter('tailsync_gateway_tail_read_calls_total', 'Calls to tail-sync that carried those reads (GetTail alone, GetTails for several)');
+
+/**
+ * tail-sync's requests as the gateway makes them: views in, problems thrown as HTTP problems.
+ * One caller's reads of one tail, and creates of one tail, that arrive together share a call (CallerBatches).
+ */
 export class TailSyncClient {
-  constructor(private readonly channel: ServiceChannel<wire.TailSyncDefinition>) {}
+  private readonly reads: CallerBatches<string, wire.TailReply__Output>;
+  private readonly creates: CallerBatches<TailSubmission, CreateOrMapOutcome>;
+  private readonly readsSent = readsSent();
+  private readonly readCalls = readCalls();
+
+  constructor(
+    private readonly channel: ServiceChannel<wire.TailSyncDefinition>,
+    batching: Partial<CallerBatching> = {},
+  ) {
+    this.reads = new CallerBatches((caller, mappedIds) => this.getTails(caller, mappedIds), batching);
+    this.creates = new CallerBatches((caller, tails) => this.createOrMap(caller, tails), batching);
+  }
+
+  /**
+   * One tail created or mapped (`PUT /Tails`): those of one caller that arrive together go as one
+   * `CreateOrMap`, applied in the order they arrived, each answered its own outcome.
+   */
+  createOrMapOne(caller: BudgetedCaller, tail: TailSubmission): Promise<CreateOrMapOutcome> {
+    return this.creates.submit(caller, tail);
+  }
 
   async createOrMap(caller: BudgetedCaller, tails: TailSubmission[]): Promise<CreateOrMapOutcome[]> {
     const reply = await this.channel.call('CreateOrMap', caller, { tails: tails.map(submissionToWire) });
@@ -30,7 +60,7 @@ export class TailSyncClient {
   }
 
   async get(caller: BudgetedCaller, mappedId: string): Promise<TailView> {
-    return tailView(resultOf(await this.channel.call('GetTail', caller, { mappedId }), 'tail'));
+    return tailView(resultOf(await this.reads.submit(caller, mappedId), 'tail'));
   }
 
   async list(caller: BudgetedCaller, query: TailListQuery): Promise<TailListPage> {
@@ -56,6 +86,14 @@ export class TailSyncClient {
 
   close(): void {
     this.channel.close();
+  }
+
+  /** A read alone as `GetTail`, several as one `GetTails`: one reply each, in order. */
+  private async getTails(caller: BudgetedCaller, mappedIds: string[]): Promise<wire.TailReply__Output[]> {
+    this.readsSent.inc(mappedIds.length);
+    this.readCalls.inc();
+    if (mappedIds.length === 1) return [await this.channel.call('GetTail', caller, { mappedId: mappedIds[0] })];
+    return resultOf(await this.channel.call('GetTails', caller, { tails: mappedIds.map((mappedId) => ({ mappedId })) }), 'replies').replies;
   }
 }
 

@@ -34,7 +34,7 @@ export class TailsController {
   @ApiCreatedResponse({ type: OperationResultView, description: 'Created; Location: /Tails/{mappedId}.' })
   @ApiOkResponse({ type: OperationResultView, description: 'New mapping applied, or no action taken.' })
   async createOrMap(@Caller() caller: BudgetedCaller, @Body() tail: TailDto, @Res({ passthrough: true }) res: FastifyReply): Promise<OperationResultView> {
-    const [outcome] = await this.createOrMapMany(caller, [tail]);
+    const outcome = await this.tailSync.createOrMapOne(caller, submissionOf(tail));
     if (outcome.outcome === 'invalid') throw new ValidationProblem(outcome.fieldErrors);
     if (outcome.outcome === 'created') {
       res.status(201).header('Location', `/Tails/${encodeURIComponent(tail.tailId)}`);

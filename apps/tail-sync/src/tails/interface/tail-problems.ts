@@ -5,7 +5,8 @@ import {
   StreamDeletedError,
   WrongExpectedVersionError,
 } from '@tailsync/event-store';
-import { ProblemError } from '@tailsync/service-kit';
+import { problemToWire } from '@tailsync/contracts';
+import { type OneofReply, ProblemError } from '@tailsync/service-kit';
 import { isTailDomainError } from '../domain/tail.errors';
 import { ProjectionTimeoutError } from '../infrastructure/read-model/tails.projection';
 import { TailListQueryError } from '../infrastructure/read-model/tails.read-model';
@@ -37,4 +38,22 @@ export function asProblem(error: unknown): never {
     throw new ProblemError({ kind: 'unavailable', detail: 'The event store refused this change; an operator has been told.' });
   }
   throw error;
+}
+
+/**
+ * One answer among the several of a call (`GetTails`): a decided rejection (404 …) is that answer's
+ * own problem, as it would be alone; a transient state or a bug fails the whole call, as it would
+ * fail each of them alone.
+ */
+export async function ownReply<F extends string, R>(field: F, answer: Promise<R>): Promise<OneofReply<F, R>> {
+  try {
+    return { [field]: await answer } as OneofReply<F, R>;
+  } catch (error) {
+    try {
+      asProblem(error);
+    } catch (thrown) {
+      if (thrown instanceof ProblemError && thrown.problem.kind !== 'unavailable') return { problem: problemToWire(thrown.problem) };
+      throw thrown;
+    }
+  }
 }

@@ -5,8 +5,9 @@ import type { TailHistoryItem, TailListQuery, wire } from '@tailsync/contracts';
 import { ServedCalls } from '@tailsync/service-kit';
 import { GetTail, GetTailHistory, ListTails } from '../application/queries/tail-queries';
 import { type GrpcCall, serveTailCall } from './tail-calls';
+import { ownReply } from './tail-problems';
 
-/** `TailSync.GetTail`, `ListTails` and `GetTailHistory`: the read model's views, and a tail's own stream. */
+/** `TailSync.GetTail`, `GetTails`, `ListTails` and `GetTailHistory`: the read model's views, and a tail's own stream. */
 @Controller()
 export class TailQueriesGrpc {
   constructor(
@@ -17,6 +18,14 @@ export class TailQueriesGrpc {
   @GrpcMethod('TailSync', 'GetTail')
   getTail(body: wire.TailReference__Output, _: unknown, call: GrpcCall) {
     return serveTailCall(this.calls, call, body, 'tail', ({ mappedId }, caller) => this.queries.execute(new GetTail(caller, mappedId)));
+  }
+
+  /** Each tail read as GetTail reads it; read together, they share one statement (CoalescedTailViews). */
+  @GrpcMethod('TailSync', 'GetTails')
+  getTails(body: wire.GetTailsRequest__Output, _: unknown, call: GrpcCall) {
+    return serveTailCall(this.calls, call, body, 'replies', async ({ tails }, caller) => ({
+      replies: await Promise.all(tails.map(({ mappedId }) => ownReply('tail', this.queries.execute(new GetTail(caller, mappedId))))),
+    }));
   }
 
   @GrpcMethod('TailSync', 'ListTails')

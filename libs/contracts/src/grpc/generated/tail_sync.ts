@@ -9,6 +9,8 @@ import type { CreateOrMapOutcome as _tailsync_v1_CreateOrMapOutcome, CreateOrMap
 import type { CreateOrMapOutcomes as _tailsync_v1_CreateOrMapOutcomes, CreateOrMapOutcomes__Output as _tailsync_v1_CreateOrMapOutcomes__Output } from './tailsync/v1/CreateOrMapOutcomes';
 import type { CreateOrMapReply as _tailsync_v1_CreateOrMapReply, CreateOrMapReply__Output as _tailsync_v1_CreateOrMapReply__Output } from './tailsync/v1/CreateOrMapReply';
 import type { CreateOrMapRequest as _tailsync_v1_CreateOrMapRequest, CreateOrMapRequest__Output as _tailsync_v1_CreateOrMapRequest__Output } from './tailsync/v1/CreateOrMapRequest';
+import type { GetTailsReply as _tailsync_v1_GetTailsReply, GetTailsReply__Output as _tailsync_v1_GetTailsReply__Output } from './tailsync/v1/GetTailsReply';
+import type { GetTailsRequest as _tailsync_v1_GetTailsRequest, GetTailsRequest__Output as _tailsync_v1_GetTailsRequest__Output } from './tailsync/v1/GetTailsRequest';
 import type { ListTailsRequest as _tailsync_v1_ListTailsRequest, ListTailsRequest__Output as _tailsync_v1_ListTailsRequest__Output } from './tailsync/v1/ListTailsRequest';
 import type { Messages as _tailsync_v1_Messages, Messages__Output as _tailsync_v1_Messages__Output } from './tailsync/v1/Messages';
 import type { MinuteCount as _tailsync_v1_MinuteCount, MinuteCount__Output as _tailsync_v1_MinuteCount__Output } from './tailsync/v1/MinuteCount';
@@ -24,6 +26,7 @@ import type { TailMapping as _tailsync_v1_TailMapping, TailMapping__Output as _t
 import type { TailPage as _tailsync_v1_TailPage, TailPage__Output as _tailsync_v1_TailPage__Output } from './tailsync/v1/TailPage';
 import type { TailPageReply as _tailsync_v1_TailPageReply, TailPageReply__Output as _tailsync_v1_TailPageReply__Output } from './tailsync/v1/TailPageReply';
 import type { TailReference as _tailsync_v1_TailReference, TailReference__Output as _tailsync_v1_TailReference__Output } from './tailsync/v1/TailReference';
+import type { TailReplies as _tailsync_v1_TailReplies, TailReplies__Output as _tailsync_v1_TailReplies__Output } from './tailsync/v1/TailReplies';
 import type { TailReply as _tailsync_v1_TailReply, TailReply__Output as _tailsync_v1_TailReply__Output } from './tailsync/v1/TailReply';
 import type { TailSubmission as _tailsync_v1_TailSubmission, TailSubmission__Output as _tailsync_v1_TailSubmission__Output } from './tailsync/v1/TailSubmission';
 import type { TailSyncClient as _tailsync_v1_TailSyncClient, TailSyncDefinition as _tailsync_v1_TailSyncDefinition } from './tailsync/v1/TailSync';
@@ -44,6 +47,8 @@ export interface ProtoGrpcType {
       CreateOrMapOutcomes: MessageTypeDefinition<_tailsync_v1_CreateOrMapOutcomes, _tailsync_v1_CreateOrMapOutcomes__Output>
       CreateOrMapReply: MessageTypeDefinition<_tailsync_v1_CreateOrMapReply, _tailsync_v1_CreateOrMapReply__Output>
       CreateOrMapRequest: MessageTypeDefinition<_tailsync_v1_CreateOrMapRequest, _tailsync_v1_CreateOrMapRequest__Output>
+      GetTailsReply: MessageTypeDefinition<_tailsync_v1_GetTailsReply, _tailsync_v1_GetTailsReply__Output>
+      GetTailsRequest: MessageTypeDefinition<_tailsync_v1_GetTailsRequest, _tailsync_v1_GetTailsRequest__Output>
       ListTailsRequest: MessageTypeDefinition<_tailsync_v1_ListTailsRequest, _tailsync_v1_ListTailsRequest__Output>
       Messages: MessageTypeDefinition<_tailsync_v1_Messages, _tailsync_v1_Messages__Output>
       MinuteCount: MessageTypeDefinition<_tailsync_v1_MinuteCount, _tailsync_v1_MinuteCount__Output>
@@ -59,6 +64,7 @@ export interface ProtoGrpcType {
       TailPage: MessageTypeDefinition<_tailsync_v1_TailPage, _tailsync_v1_TailPage__Output>
       TailPageReply: MessageTypeDefinition<_tailsync_v1_TailPageReply, _tailsync_v1_TailPageReply__Output>
       TailReference: MessageTypeDefinition<_tailsync_v1_TailReference, _tailsync_v1_TailReference__Output>
+      TailReplies: MessageTypeDefinition<_tailsync_v1_TailReplies, _tailsync_v1_TailReplies__Output>
       TailReply: MessageTypeDefinition<_tailsync_v1_TailReply, _tailsync_v1_TailReply__Output>
       TailSubmission: MessageTypeDefinition<_tailsync_v1_TailSubmission, _tailsync_v1_TailSubmission__Output>
       /**

@@ -8,6 +8,8 @@ import type { CountTailsReply as _tailsync_v1_CountTailsReply, CountTailsReply__
 import type { CountTailsRequest as _tailsync_v1_CountTailsRequest, CountTailsRequest__Output as _tailsync_v1_CountTailsRequest__Output } from '../../tailsync/v1/CountTailsRequest';
 import type { CreateOrMapReply as _tailsync_v1_CreateOrMapReply, CreateOrMapReply__Output as _tailsync_v1_CreateOrMapReply__Output } from '../../tailsync/v1/CreateOrMapReply';
 import type { CreateOrMapRequest as _tailsync_v1_CreateOrMapRequest, CreateOrMapRequest__Output as _tailsync_v1_CreateOrMapRequest__Output } from '../../tailsync/v1/CreateOrMapRequest';
+import type { GetTailsReply as _tailsync_v1_GetTailsReply, GetTailsReply__Output as _tailsync_v1_GetTailsReply__Output } from '../../tailsync/v1/GetTailsReply';
+import type { GetTailsRequest as _tailsync_v1_GetTailsRequest, GetTailsRequest__Output as _tailsync_v1_GetTailsRequest__Output } from '../../tailsync/v1/GetTailsRequest';
 import type { ListTailsRequest as _tailsync_v1_ListTailsRequest, ListTailsRequest__Output as _tailsync_v1_ListTailsRequest__Output } from '../../tailsync/v1/ListTailsRequest';
 import type { PingReply as _tailsync_v1_PingReply, PingReply__Output as _tailsync_v1_PingReply__Output } from '../../tailsync/v1/PingReply';
 import type { PingRequest as _tailsync_v1_PingRequest, PingRequest__Output as _tailsync_v1_PingRequest__Output } from '../../tailsync/v1/PingRequest';
@@ -87,6 +89,25 @@ export interface TailSyncClient extends grpc.Client {
   getTailHistory(argument: _tailsync_v1_TailReference, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_TailHistoryReply__Output>): grpc.ClientUnaryCall;
   getTailHistory(argument: _tailsync_v1_TailReference, callback: grpc.requestCallback<_tailsync_v1_TailHistoryReply__Output>): grpc.ClientUnaryCall;
   
+  /**
+   * Several tails for one caller, each answered as GetTail answers it alone (its own problem, such
+   * as not-found, in its own reply): the gateway sends the reads of one caller that arrive while
+   * others are in flight as one call.
+   */
+  GetTails(argument: _tailsync_v1_GetTailsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_GetTailsReply__Output>): grpc.ClientUnaryCall;
+  GetTails(argument: _tailsync_v1_GetTailsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_GetTailsReply__Output>): grpc.ClientUnaryCall;
+  GetTails(argument: _tailsync_v1_GetTailsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_GetTailsReply__Output>): grpc.ClientUnaryCall;
+  GetTails(argument: _tailsync_v1_GetTailsRequest, callback: grpc.requestCallback<_tailsync_v1_GetTailsReply__Output>): grpc.ClientUnaryCall;
+  /**
+   * Several tails for one caller, each answered as GetTail answers it alone (its own problem, such
+   * as not-found, in its own reply): the gateway sends the reads of one caller that arrive while
+   * others are in flight as one call.
+   */
+  getTails(argument: _tailsync_v1_GetTailsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_GetTailsReply__Output>): grpc.ClientUnaryCall;
+  getTails(argument: _tailsync_v1_GetTailsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_GetTailsReply__Output>): grpc.ClientUnaryCall;
+  getTails(argument: _tailsync_v1_GetTailsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_GetTailsReply__Output>): grpc.ClientUnaryCall;
+  getTails(argument: _tailsync_v1_GetTailsRequest, callback: grpc.requestCallback<_tailsync_v1_GetTailsReply__Output>): grpc.ClientUnaryCall;
+  
   ListTails(argument: _tailsync_v1_ListTailsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_TailPageReply__Output>): grpc.ClientUnaryCall;
   ListTails(argument: _tailsync_v1_ListTailsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_tailsync_v1_TailPageReply__Output>): grpc.ClientUnaryCall;
   ListTails(argument: _tailsync_v1_ListTailsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_tailsync_v1_TailPageReply__Output>): grpc.ClientUnaryCall;
@@ -147,6 +168,13 @@ export interface TailSyncHandlers extends grpc.UntypedServiceImplementation {
   
   GetTailHistory: grpc.handleUnaryCall<_tailsync_v1_TailReference__Output, _tailsync_v1_TailHistoryReply>;
   
+  /**
+   * Several tails for one caller, each answered as GetTail answers it alone (its own problem, such
+   * as not-found, in its own reply): the gateway sends the reads of one caller that arrive while
+   * others are in flight as one call.
+   */
+  GetTails: grpc.handleUnaryCall<_tailsync_v1_GetTailsRequest__Output, _tailsync_v1_GetTailsReply>;
+  
   ListTails: grpc.handleUnaryCall<_tailsync_v1_ListTailsRequest__Output, _tailsync_v1_TailPageReply>;
   
   Ping: grpc.handleUnaryCall<_tailsync_v1_PingRequest__Output, _tailsync_v1_PingReply>;
@@ -164,6 +192,7 @@ export interface TailSyncDefinition extends grpc.ServiceDefinition {
   Deactivate: MethodDefinition<_tailsync_v1_TailReference, _tailsync_v1_TailReply, _tailsync_v1_TailReference__Output, _tailsync_v1_TailReply__Output>
   GetTail: MethodDefinition<_tailsync_v1_TailReference, _tailsync_v1_TailReply, _tailsync_v1_TailReference__Output, _tailsync_v1_TailReply__Output>
   GetTailHistory: MethodDefinition<_tailsync_v1_TailReference, _tailsync_v1_TailHistoryReply, _tailsync_v1_TailReference__Output, _tailsync_v1_TailHistoryReply__Output>
+  GetTails: MethodDefinition<_tailsync_v1_GetTailsRequest, _tailsync_v1_GetTailsReply, _tailsync_v1_GetTailsRequest__Output, _tailsync_v1_GetTailsReply__Output>
   ListTails: MethodDefinition<_tailsync_v1_ListTailsRequest, _tailsync_v1_TailPageReply, _tailsync_v1_ListTailsRequest__Output, _tailsync_v1_TailPageReply__Output>
   Ping: MethodDefinition<_tailsync_v1_PingRequest, _tailsync_v1_PingReply, _tailsync_v1_PingRequest__Output, _tailsync_v1_PingReply__Output>
   Reactivate: MethodDefinition<_tailsync_v1_TailReference, _tailsync_v1_TailReply, _tailsync_v1_TailReference__Output, _tailsync_v1_TailReply__Output>
