@@ -1,10 +1,10 @@
-import { metricsRegistry } from '@tailsync/service-kit';
+import { metricsRegistry, registeredMetric } from '@tailsync/service-kit';
 import { Counter, Gauge, Histogram } from 'prom-client';
 
 /** The dispatcher's Prometheus metrics, on `/metrics` with the process defaults. */
 export class DeliveryMetrics {
   /** Deliveries that reached an end state, and attempts scheduled for a retry. */
-  readonly deliveries = getOrCreate('webhook_deliveries_total', () =>
+  readonly deliveries = registeredMetric('webhook_deliveries_total', () =>
     new Counter({
       name: 'webhook_deliveries_total',
       help: 'Webhook delivery outcomes: delivered, failed (end states) and retry-scheduled (an attempt to be retried)',
@@ -13,7 +13,7 @@ export class DeliveryMetrics {
     }),
   );
 
-  readonly attemptDuration = getOrCreate('webhook_attempt_duration_seconds', () =>
+  readonly attemptDuration = registeredMetric('webhook_attempt_duration_seconds', () =>
     new Histogram({
       name: 'webhook_attempt_duration_seconds',
       help: 'Duration of one callback attempt (connect to response), by result class',
@@ -24,7 +24,7 @@ export class DeliveryMetrics {
   );
 
   /** Callbacks as HTTP client requests: OpenTelemetry's `http.client.request.duration`. */
-  readonly callbackDuration = getOrCreate('http_client_request_duration_seconds', () =>
+  readonly callbackDuration = registeredMetric('http_client_request_duration_seconds', () =>
     new Histogram({
       name: 'http_client_request_duration_seconds',
       help: 'Duration of callback requests (OpenTelemetry http.client.request.duration), by status, or error.type when none came',
@@ -34,7 +34,7 @@ export class DeliveryMetrics {
     }),
   );
 
-  readonly queueDepth = getOrCreate('webhook_retry_queue_depth', () =>
+  readonly queueDepth = registeredMetric('webhook_retry_queue_depth', () =>
     new Gauge({
       name: 'webhook_retry_queue_depth',
       help: 'Deliveries pending (waiting for their first attempt or a retry), refreshed every few seconds',
@@ -42,7 +42,7 @@ export class DeliveryMetrics {
     }),
   );
 
-  readonly skipped = getOrCreate('webhook_events_skipped_total', () =>
+  readonly skipped = registeredMetric('webhook_events_skipped_total', () =>
     new Counter({
       name: 'webhook_events_skipped_total',
       help: 'Consumed events not sent: no-subscription, event-not-subscribed, duplicate, malformed (sent to the DLQ), subscription-disabled (recorded as a skipped delivery)',
@@ -52,11 +52,11 @@ export class DeliveryMetrics {
   );
 
   /** Delivery-log retention (DeliveryLogRetention): weekly partitions, and how long ago the oldest one's week ended. */
-  readonly logPartitions = getOrCreate('webhook_delivery_log_partitions', () =>
+  readonly logPartitions = registeredMetric('webhook_delivery_log_partitions', () =>
     new Gauge({ name: 'webhook_delivery_log_partitions', help: 'Weekly partitions of the delivery log (webhook_deliveries)', registers: [metricsRegistry] }),
   );
 
-  readonly logOldestWeekEnd = getOrCreate('webhook_delivery_log_oldest_week_end_seconds', () =>
+  readonly logOldestWeekEnd = registeredMetric('webhook_delivery_log_oldest_week_end_seconds', () =>
     new Gauge({
       name: 'webhook_delivery_log_oldest_week_end_seconds',
       help: 'How long ago the oldest week kept in the delivery log ended (negative while it has not); dropped once past the retention',
@@ -64,16 +64,11 @@ export class DeliveryMetrics {
     }),
   );
 
-  readonly logRetention = getOrCreate('webhook_delivery_log_retention_seconds', () =>
+  readonly logRetention = registeredMetric('webhook_delivery_log_retention_seconds', () =>
     new Gauge({ name: 'webhook_delivery_log_retention_seconds', help: 'WEBHOOK_LOG_RETENTION_DAYS, in seconds', registers: [metricsRegistry] }),
   );
 
-  readonly consumed = getOrCreate('webhook_events_consumed_total', () =>
+  readonly consumed = registeredMetric('webhook_events_consumed_total', () =>
     new Counter({ name: 'webhook_events_consumed_total', help: 'Messages read from the input topics of the webhook event types', registers: [metricsRegistry] }),
   );
-}
-
-// Tests build several dispatchers in one process: register each metric once.
-function getOrCreate<T>(name: string, create: () => T): T {
-  return (metricsRegistry.getSingleMetric(name) as T | undefined) ?? create();
 }

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { CLOUDEVENTS_HEADERS as CE, CLOUDEVENTS_SPEC_VERSION, JSON_CONTENT_TYPE, TOPICS, WEBHOOK_SUBSCRIPTION_EVENT_SCHEMA_ID,
   WEBHOOK_SUBSCRIPTION_EVENTS_SOURCE, webhookSubscriptionCloudEventType, type WebhookSubscriptionEvent } from '@tailsync/contracts';
-import { advisoryLockKey, countingKafkaLogs, FAILOVER_CLIENT, idempotentProducer, type KafkaConnection, LeaderLock, metricsRegistry, PollingLoop, RenewingProducer } from '@tailsync/service-kit';
+import { advisoryLockKey, countingKafkaLogs, FAILOVER_CLIENT, idempotentProducer, type KafkaConnection, LeaderLock, metricsRegistry, PollingLoop, registeredMetric, RenewingProducer } from '@tailsync/service-kit';
 import { Kafka, logLevel } from 'kafkajs';
 import type { Pool } from 'pg';
 import { Counter } from 'prom-client';
@@ -30,13 +30,16 @@ export class SubscriptionEventsRelay {
   private readonly topic: string;
   private readonly lock: LeaderLock;
   private readonly loop: PollingLoop;
-  private readonly counter = (metricsRegistry.getSingleMetric('webhook_subscription_events_total') as Counter<'type' | 'outcome'> | undefined) ??
-    new Counter({
-      name: 'webhook_subscription_events_total',
-      help: 'Changes of state of webhook subscriptions (SubscriptionDisabled, …) published on tailsync.webhook-subscriptions, by outcome',
-      labelNames: ['type', 'outcome'] as const,
-      registers: [metricsRegistry],
-    });
+  private readonly counter = registeredMetric(
+    'webhook_subscription_events_total',
+    () =>
+      new Counter({
+        name: 'webhook_subscription_events_total',
+        help: 'Changes of state of webhook subscriptions (SubscriptionDisabled, …) published on tailsync.webhook-subscriptions, by outcome',
+        labelNames: ['type', 'outcome'] as const,
+        registers: [metricsRegistry],
+      }),
+  );
 
   constructor(pool: Pool, options: SubscriptionEventsRelayOptions) {
     this.topic = options.topic ?? TOPICS.webhookSubscriptions;

@@ -1,15 +1,18 @@
 import { logCreator, logLevel, LogEntry } from 'kafkajs';
 import { Counter } from 'prom-client';
-import { metricsRegistry } from '../observability/metrics';
+import { metricsRegistry, registeredMetric } from '../observability/metrics';
 
 const errors = (): Counter<'client' | 'namespace'> =>
-  (metricsRegistry.getSingleMetric('kafka_client_errors_total') as Counter<'client' | 'namespace'> | undefined) ??
-  new Counter({
-    name: 'kafka_client_errors_total',
-    help: 'ERROR lines of the kafkajs clients (a failed connection, request or send, a consumer crash), by client and kafkajs namespace',
-    labelNames: ['client', 'namespace'] as const,
-    registers: [metricsRegistry],
-  });
+  registeredMetric(
+    'kafka_client_errors_total',
+    () =>
+      new Counter({
+        name: 'kafka_client_errors_total',
+        help: 'ERROR lines of the kafkajs clients (a failed connection, request or send, a consumer crash), by client and kafkajs namespace',
+        labelNames: ['client', 'namespace'] as const,
+        registers: [metricsRegistry],
+      }),
+  );
 
 /**
  * kafkajs's own JSON lines on the console, each ERROR also counted in `kafka_client_errors_total`:

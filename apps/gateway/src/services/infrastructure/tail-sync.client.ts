@@ -2,7 +2,7 @@ import {
   type CreateOrMapOutcome, PROTO_FILES, type TailActivityReply, type TailCountsReply, type TailHistory, type TailListPage, type TailListQuery,
   TAIL_PROPERTY_NAMES, type TailSubmission, type TailView, type wire,
 } from '@tailsync/contracts';
-import { metricsRegistry } from '@tailsync/service-kit';
+import { metricsRegistry, registeredMetric } from '@tailsync/service-kit';
 import { Counter } from 'prom-client';
 import { type CallerBatching, CallerBatches } from './caller-batches';
 import { resultOf } from './reply';
@@ -11,7 +11,7 @@ import { createOrMapOutcome, pingReply, tailActivity, tailHistory, tailPage, tai
 
 export const TAIL_SYNC_SERVICE = { name: 'tail-sync', service: 'TailSync', protoFile: PROTO_FILES.tailSync } as const;
 
-const counter = (name: string, help: string): Counter => (metricsRegistry.getSingleMetric(name) as Counter | undefined) ?? new Counter({ name, help, registers: [metricsRegistry] });
+const counter = (name: string, help: string): Counter => registeredMetric(name, () => new Counter({ name, help, registers: [metricsRegistry] }));
 /** Reads per call is how far the hop's cost is shared: the first over the second. */
 const readsSent = () => counter('tailsync_gateway_tail_reads_total', 'Single-tail reads (GET /Tails/{mappedId}) the gateway sent to tail-sync');
 const readCalls = () => counter('tailsync_gateway_tail_read_calls_total', 'Calls to tail-sync that carried those reads (GetTail alone, GetTails for several)');

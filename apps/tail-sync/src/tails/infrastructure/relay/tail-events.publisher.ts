@@ -3,7 +3,7 @@ import type { Message } from 'kafkajs';
 import type { Sender } from '@tailsync/service-kit';
 import { Counter, Gauge } from 'prom-client';
 import type { AllCheckpoint, EventStore, StoredEvent } from '@tailsync/event-store';
-import { metricsRegistry } from '@tailsync/service-kit';
+import { metricsRegistry, registeredMetric } from '@tailsync/service-kit';
 import { tailIdOfStream } from '../../domain/stream-ids';
 import type { ProjectionCheckpoints } from '../projection-runner/projection-checkpoints';
 import type { CatchUpStats, ProjectionWriter } from '../projection-runner/projection-writer';
@@ -12,21 +12,11 @@ import { endPublishSpans, startPublishSpans } from './publish-spans';
 
 const published = (): Counter => {
   const name = 'tailsync_tail_events_published_total';
-  return (
-    (metricsRegistry.getSingleMetric(name) as Counter | undefined) ??
-    new Counter({ name, help: 'Tail events published to Kafka by the relay', registers: [metricsRegistry] })
-  );
+  return registeredMetric(name, () => new Counter({ name, help: 'Tail events published to Kafka by the relay', registers: [metricsRegistry] }));
 };
 const lagSeconds = (): Gauge => {
   const name = 'tailsync_tail_events_relay_lag_seconds';
-  return (
-    (metricsRegistry.getSingleMetric(name) as Gauge | undefined) ??
-    new Gauge({
-      name,
-      help: 'Age (recording to publication) of the newest tail event the relay published',
-      registers: [metricsRegistry],
-    })
-  );
+  return registeredMetric(name, () => new Gauge({ name, help: 'Age (recording to publication) of the newest tail event the relay published', registers: [metricsRegistry] }));
 };
 
 /** A batch's messages, ready to send. */
