@@ -31,8 +31,10 @@ export class ScrapeRead<T> {
       void next.value.finally(() => (next.done = true));
       this.reading = reading = next;
     }
+    // A finished read answers as it is (its failure is already `none`): no time-out to arm.
+    if (reading.done) return reading.value;
     const left = reading.at + SCRAPE_READ_TIMEOUT_MS - Date.now();
-    if (!reading.done && left <= 0) return Promise.resolve(this.none);
+    if (left <= 0) return Promise.resolve(this.none);
     return withTimeout(reading.value, left, this.what).catch(() => this.none);
   }
 }
