@@ -30,7 +30,10 @@ async function partitions(): Promise<{ topic: string; partitionId: number; leade
 }
 
 /** The broker that leads partition 0 of `topic` now. */
-const leaderOf = async (topic: string) => (await partitions()).find((p) => p.topic === topic && p.partitionId === 0)!.leader;
+async function leaderOf(topic: string): Promise<KafkaNode> {
+  const leader = (await partitions()).find((p) => p.topic === topic && p.partitionId === 0)!.leader;
+  return stack.brokers.find((b) => b.nodeId === leader)!;
+}
 
 /** The quorum's state as one node's disk has it; none while the node rewrites it. */
 function quorumStateOf(node: KafkaNode): { leaderId?: number; leaderEpoch: number } | undefined {
@@ -72,8 +75,7 @@ export function kafkaBrokerFaults(stackOf: () => FaultStack): void {
       name: 'kafka: partition leader SIGKILLed',
       holdMs: 10_000,
       inject: async () => {
-        const leader = await leaderOf(TOPICS.tailEvents);
-        const broker = stack.brokers.find((b) => b.nodeId === leader)!;
+        const broker = await leaderOf(TOPICS.tailEvents);
         await broker.kill();
         return () => broker.restart();
       },
@@ -88,9 +90,8 @@ export function kafkaBrokerFaults(stackOf: () => FaultStack): void {
       name: 'kafka: one broker cut off for 30 s',
       holdMs: 30_000,
       inject: async () => {
-        const leader = await leaderOf(RISK_ASSESSMENT_EXECUTED_TOPIC.topic);
-        const broker = stack.brokers.find((b) => b.nodeId === leader)!;
-        const cut = cutOff(broker.pid()!, `broker-${leader}`);
+        const broker = await leaderOf(RISK_ASSESSMENT_EXECUTED_TOPIC.topic);
+        const cut = cutOff(broker.pid()!, `broker-${broker.nodeId}`);
         return () => cut.heal();
       },
     });
