@@ -80,7 +80,9 @@ describe('failure limits on sign-ins (AUTH_FAILURES_PER_MINUTE, default 10)', ()
     const other = await newServiceAccount();
     const t1 = performance.now();
     expect((await tokenRequest(freshSourceAddress(), other.clientId, other.clientSecret)).status).toBe(200);
-    expect(performance.now() - t1).toBeLessThan(1_000); // another client id is not slowed
+    // Another client id is not slowed: it answers without the seconds the first one waited (a
+    // loaded machine makes any sign-in take about a second, so no fixed bound).
+    expect(performance.now() - t1).toBeLessThan(tookMs / 2);
   });
 
   it('checks and records in one step: of 30 parallel wrong guesses from one address, at most 10 are checked, the rest 429', async () => {

@@ -47,6 +47,14 @@ function readingCopy(asked: Asked[], delayMs: number | 'never') {
   };
 }
 
+/**
+ * Waits until a copy has received `n` calls: the request sent first is then in flight, however
+ * long a loaded machine took to send it, and requests made now wait for it.
+ */
+async function received(calls: unknown[], n: number): Promise<void> {
+  while (calls.length < n) await sleep(2);
+}
+
 const callerOf = (domain: string, budgetMs = 5_000): BudgetedCaller => ({ domain, source: `${domain}-client`, role: 'tenant', requestId: `r-${domain}`, deadline: Date.now() + budgetMs });
 
 describe('TailSyncClient, one caller\'s reads and creates of one tail batched (real gRPC)', () => {
@@ -71,7 +79,7 @@ describe('TailSyncClient, one caller\'s reads and creates of one tail batched (r
     const asked: Asked[] = [];
     const tails = await start(asked, 100);
     const alone = tails.get(callerOf('acme'), 'm-0');
-    await sleep(20);
+    await received(asked, 1);
     const later = ['m-1', 'missing-2', 'm-3'].map((id) => tails.get(callerOf('acme'), id).catch((error: Error) => error));
     await expect(alone).resolves.toMatchObject({ mappedId: 'm-0', tailNumber: 'acme/m-0' });
     const [first, missing, third] = await Promise.all(later);
@@ -102,7 +110,7 @@ describe('TailSyncClient, one caller\'s reads and creates of one tail batched (r
     const tails = await start(asked, 'never');
     const started = Date.now();
     const alone = tails.get(callerOf('acme', 400), 'm-0').catch((error: Error) => error);
-    await sleep(20);
+    await received(asked, 1);
     const settled = (read: Promise<unknown>) => read.then(() => ({ error: undefined, at: Date.now() - started }), (error: Error) => ({ error, at: Date.now() - started }));
     // The earlier deadline leaves the batched call a second past the first call's end, so a loaded
     // machine still sends it; the later one is far enough out that ending by it would show.
@@ -122,7 +130,7 @@ describe('TailSyncClient, one caller\'s reads and creates of one tail batched (r
     const tails = await start(asked, 100);
     const submission = (mappedId: string) => ({ mappedId, tailNumber: 'N1' });
     const alone = tails.createOrMapOne(callerOf('acme'), submission('c-0'));
-    await sleep(20);
+    await received(asked, 1);
     const later = ['c-1', 'invalid-2', 'c-3'].map((id) => tails.createOrMapOne(callerOf('acme'), submission(id)));
     const other = tails.createOrMapOne(callerOf('globex'), submission('g-0'));
     await expect(alone).resolves.toMatchObject({ outcome: 'created', tailId: 1 });
@@ -134,6 +142,26 @@ describe('TailSyncClient, one caller\'s reads and creates of one tail batched (r
       { method: 'CreateOrMap', domain: 'acme', mappedIds: ['c-0'] },
       { method: 'CreateOrMap', domain: 'globex', mappedIds: ['g-0'] },
       { method: 'CreateOrMap', domain: 'acme', mappedIds: ['c-1', 'invalid-2', 'c-3'] },
+    ]);
+  });
+
+  it('gives each tail of a shared CreateOrMap its own request\'s traceparent; a call of one request carries it as metadata alone', async () => {
+    const traced: { metadata: string | undefined; tails: (string | undefined)[] }[] = [];
+    const port = await freePort();
+    copy = await startCopy(port, (raw, reply) => {
+      const call = raw as ServerUnaryCall<{ tails: { mappedId: string; traceparent?: string }[] }, unknown>;
+      traced.push({ metadata: call.metadata.get('traceparent')[0] as string | undefined, tails: call.request.tails.map((t) => t.traceparent) });
+      setTimeout(() => reply(null, { outcomes: { outcomes: call.request.tails.map((_, i) => ({ outcome: 'created', tailId: i + 1 })) } }), 100);
+    });
+    client = new TailSyncClient(new ServiceChannel<wire.TailSyncDefinition>({ ...TAIL_SYNC_SERVICE, target: `ipv4:127.0.0.1:${port}` }, signer), { inFlight: 1 });
+    const traceOf = (n: number) => `00-${String(n).repeat(32)}-${String(n).repeat(16)}-01`;
+    const submit = (n: number) => client!.createOrMapOne({ ...callerOf('acme'), traceparent: traceOf(n) }, { mappedId: `t-${n}`, tailNumber: `N${n}` });
+    const alone = submit(1);
+    await received(traced, 1);
+    await Promise.all([alone, submit(2), submit(3)]);
+    expect(traced).toEqual([
+      { metadata: traceOf(1), tails: [undefined] },
+      { metadata: traceOf(2), tails: [traceOf(2), traceOf(3)] },
     ]);
   });
 });
