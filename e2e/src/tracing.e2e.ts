@@ -33,6 +33,23 @@ function tailEventOf(domain: string, mappedId: string) {
   return eventually(async () => (await readToEnd(TOPICS.tailEvents)).find((m) => m.key?.startsWith(`${domain}:`) && m.value?.toString().includes(`"${mappedId}"`)));
 }
 
+/**
+ * One caller's concurrent PUTs, which the gateway sends to tail-sync together in shared calls:
+ * each request's event goes out under that request's own trace, never another's.
+ */
+async function concurrentPutsKeepTheirTraces(prefix: string): Promise<void> {
+  const a = await newServiceAccount();
+  const callers = Array.from({ length: 16 }, () => callerTrace());
+  const responses = await Promise.all(callers.map((c, i) => api(a, 'PUT', '/Tails', { tailId: `${prefix}-${i}`, tailNumber: `NC${i}` }, { traceparent: c.traceparent })));
+  expect(responses.map((r) => r.status)).toEqual(callers.map(() => 201));
+  const messages = await eventually(async () => {
+    const own = (await readToEnd(TOPICS.tailEvents)).filter((m) => m.key?.startsWith(`${a.domain}:`));
+    return own.length >= callers.length ? own : undefined;
+  });
+  const traceIdOf = (mappedId: string) => messages.find((m) => m.value?.toString().includes(`"${mappedId}"`))?.headers.traceparent?.split('-')[1];
+  expect(callers.map((_, i) => traceIdOf(`${prefix}-${i}`))).toEqual(callers.map((c) => c.traceId));
+}
+
 describe('tracing off (the default)', () => {
   it("passes the caller's traceparent on unchanged: into the stored event and its message; the access log carries requestId and traceId", async () => {
     const a = await newServiceAccount();
@@ -45,6 +62,10 @@ describe('tracing off (the default)', () => {
     expect(message?.headers.traceparent).toBe(caller.traceparent);
     const access = logLines('gateway').find((l) => l.requestId === requestId && l.msg === 'request completed');
     expect(access).toMatchObject({ requestId, traceId: caller.traceId });
+  });
+
+  it("keeps each of one caller's concurrent PUTs under its own traceparent, though they share calls to tail-sync", async () => {
+    await concurrentPutsKeepTheirTraces('off-many');
   });
 });
 
@@ -101,6 +122,10 @@ describe('tracing on (OTLP to a real Jaeger)', () => {
       for (const line of lines) expect(line.traceId).toBe(caller.traceId);
     }
     expect(logLines(instance('tail-sync')).some((l) => l.requestId === requestId && l.msg === 'call served')).toBe(true);
+  });
+
+  it("publishes each of one caller's concurrent PUTs' events in its own request's trace, though they share calls", async () => {
+    await concurrentPutsKeepTheirTraces('on-many');
   });
 
   it("a risk-assessment event with a traceparent: each delivery attempt is a span of that trace, and the callback's traceparent names it", async () => {

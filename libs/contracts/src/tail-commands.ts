@@ -10,6 +10,11 @@ export interface TailSubmission extends TailPropertiesInput {
   /** The caller's Mapped ID. */
   mappedId: string;
   tailNumber: string;
+  /**
+   * The W3C trace context of the request that submitted it, when one call carries several
+   * requests' tails (the gateway sends one caller's concurrent PUTs together): its events keep it.
+   */
+  traceparent?: string;
 }
 
 export interface CreateOrMapRequest {

@@ -2,7 +2,7 @@ import {
   type CreateOrMapOutcome, PROTO_FILES, type TailActivityReply, type TailCountsReply, type TailHistory, type TailListPage, type TailListQuery,
   TAIL_PROPERTY_NAMES, type TailSubmission, type TailView, type wire,
 } from '@tailsync/contracts';
-import { metricsRegistry, registeredMetric } from '@tailsync/service-kit';
+import { metricsRegistry, registeredMetric, traceparentToCarry } from '@tailsync/service-kit';
 import { Counter } from 'prom-client';
 import { type CallerBatching, CallerBatches } from './caller-batches';
 import { resultOf } from './reply';
@@ -31,15 +31,17 @@ export class TailSyncClient {
     batching: Partial<CallerBatching> = {},
   ) {
     this.reads = new CallerBatches((caller, mappedIds) => this.getTails(caller, mappedIds), batching);
-    this.creates = new CallerBatches((caller, tails) => this.createOrMap(caller, tails), batching);
+    this.creates = new CallerBatches((caller, tails) => this.createOrMap(caller, tails.length === 1 ? [untraced(tails[0])] : tails), batching);
   }
 
   /**
    * One tail created or mapped (`PUT /Tails`): those of one caller that arrive together go as one
-   * `CreateOrMap`, applied in the order they arrived, each answered its own outcome.
+   * `CreateOrMap`, applied in the order they arrived, each answered its own outcome. A call carries
+   * one request's metadata, so in a shared call each tail carries its own request's trace context.
    */
   createOrMapOne(caller: BudgetedCaller, tail: TailSubmission): Promise<CreateOrMapOutcome> {
-    return this.creates.submit(caller, tail);
+    const traceparent = traceparentToCarry(caller);
+    return this.creates.submit(caller, traceparent === undefined ? tail : { ...tail, traceparent });
   }
 
   async createOrMap(caller: BudgetedCaller, tails: TailSubmission[]): Promise<CreateOrMapOutcome[]> {
@@ -97,9 +99,14 @@ export class TailSyncClient {
   }
 }
 
+/** A call of one request's tail: the call's own `traceparent` metadata says its trace. */
+function untraced({ traceparent: _, ...tail }: TailSubmission): TailSubmission {
+  return tail;
+}
+
 /** An absent property of a submission is null in the gateway's DTO and left out on the wire. */
 function submissionToWire(tail: TailSubmission): wire.TailSubmission {
-  const onWire: Record<string, unknown> = { mappedId: tail.mappedId, tailNumber: tail.tailNumber };
+  const onWire: Record<string, unknown> = { mappedId: tail.mappedId, tailNumber: tail.tailNumber, traceparent: tail.traceparent };
   for (const name of TAIL_PROPERTY_NAMES) onWire[name] = tail[name] ?? undefined;
   return onWire as unknown as wire.TailSubmission;
 }

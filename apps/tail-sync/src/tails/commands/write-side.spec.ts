@@ -499,6 +499,19 @@ describeDb.each(KINDS)('the write side (%s)', (kind) => {
     }
   });
 
+  it("stamps a tail's events with the trace context it was submitted with, else the call's", async () => {
+    const trace = (n: number) => `00-${String(n).repeat(32)}-${String(n).repeat(16)}-01`;
+    const ctx = { ...ctxOf(unique('d'), 'client-traced'), traceparent: trace(1) };
+    // One call carrying three requests' tails, as the gateway sends one caller's concurrent PUTs.
+    const r = await writer.createOrMapMany(ctx, [
+      { mappedId: 'A', tailNumber: 'TRA' },
+      { mappedId: 'B', tailNumber: 'TRB', traceparent: trace(2) },
+      { mappedId: 'C', tailNumber: 'TRC', traceparent: trace(3) },
+    ]);
+    const metadata = await Promise.all(r.results.map(async (result) => (await store.readStream(tailStreamId(tailIdOf(result))))[0].metadata));
+    expect(metadata).toEqual([1, 2, 3].map((n) => ({ domain: ctx.domain, actor: 'client-traced', traceparent: trace(n) })));
+  });
+
   it('merges concurrent calls of many callers into few appends, each caller getting its own results and events', async () => {
     const appends: number[] = [];
     const counting: ReservationStore = {

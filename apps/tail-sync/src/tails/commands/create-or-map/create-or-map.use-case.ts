@@ -248,7 +248,8 @@ function toEntries(requests: CreateOrMapRequest[]): BatchEntry[] {
     inputs.map((input) => {
       const tailNumber = trimTailNumber(input.tailNumber ?? '');
       return {
-        ctx,
+        // A tail another request submitted in the same call (the gateway shares one caller's calls) keeps that request's trace.
+        ctx: input.traceparent === undefined ? ctx : { ...ctx, traceparent: input.traceparent },
         input,
         tailNumber,
         mappedIdStream: mappedIdStreamId(ctx.domain, ctx.source, input.mappedId),

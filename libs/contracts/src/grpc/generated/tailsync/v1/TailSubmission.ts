@@ -15,11 +15,18 @@ export interface TailSubmission {
   'vendorTypeName'?: (string);
   'countryCode'?: (string);
   'passengerSeating'?: (number);
+  /**
+   * The W3C trace context of the request that submitted this tail, set when one call carries
+   * several requests' tails (the gateway sends one caller's concurrent PUTs together): its events
+   * keep it. Absent, the call's `traceparent` metadata applies.
+   */
+  'traceparent'?: (string);
   '_registrationNumber'?: "registrationNumber";
   '_icaoTypeName'?: "icaoTypeName";
   '_vendorTypeName'?: "vendorTypeName";
   '_countryCode'?: "countryCode";
   '_passengerSeating'?: "passengerSeating";
+  '_traceparent'?: "traceparent";
 }
 
 /**
@@ -36,9 +43,16 @@ export interface TailSubmission__Output {
   'vendorTypeName'?: (string);
   'countryCode'?: (string);
   'passengerSeating'?: (number);
+  /**
+   * The W3C trace context of the request that submitted this tail, set when one call carries
+   * several requests' tails (the gateway sends one caller's concurrent PUTs together): its events
+   * keep it. Absent, the call's `traceparent` metadata applies.
+   */
+  'traceparent'?: (string);
   '_registrationNumber'?: "registrationNumber";
   '_icaoTypeName'?: "icaoTypeName";
   '_vendorTypeName'?: "vendorTypeName";
   '_countryCode'?: "countryCode";
   '_passengerSeating'?: "passengerSeating";
+  '_traceparent'?: "traceparent";
 }
