@@ -8,7 +8,7 @@ import { PROTO_FILES, PROTO_LOADER_OPTIONS, PROTO_PACKAGE } from './proto-files'
 
 /** The message's fields that are not tail properties. */
 const OWN_FIELDS: Record<string, string[]> = {
-  TailSubmission: ['mappedId', 'tailNumber'],
+  TailSubmission: ['mappedId', 'tailNumber', 'traceparent'],
   TailView: ['tailId', 'mappedId', 'tailNumber', 'status', 'mappings', 'createdAt', 'updatedAt', 'version'],
 };
 
