@@ -171,7 +171,8 @@ describe('DeliveryScheduler (real PostgreSQL, real HTTP receivers)', () => {
     // the same event consumed again (a producer's retry): not attempted again
     expect(await (await s.admitAttemptingFirst([d], await subscriptions.getMany([domain]))).stored).toBe(0);
     await sleep(300);
-    expect(receiver.requests).toHaveLength(1);
+    // Its own event's calls: a retry of another test's delivery may reach a receiver that took its port.
+    expect(receiver.requests.filter((r) => r.headers['webhook-id'] === d.eventId.toLowerCase())).toHaveLength(1);
   });
 
   it('each admission asks the scheduler once: its room, lease terms and queues are the scheduler\'s business', async () => {
