@@ -32,6 +32,16 @@ export function runInRequest<T>(origin: RequestOrigin, work: () => T): T {
   return context.with(context.active().setValue(REQUEST_ID, origin.requestId), work);
 }
 
+/**
+ * Runs work later as part of the request active now (its span and request id, while tracing is
+ * on): for a call that carries the request but is sent from another request's callback, as a
+ * batched call is when the call before it ends.
+ */
+export function inThisRequest(): <T>(work: () => T) => T {
+  const active = context.active();
+  return (work) => context.with(active, work);
+}
+
 /** The trace id of the span being recorded, when tracing is on. */
 function activeTraceId(): string | undefined {
   const span = trace.getActiveSpan();

@@ -1,4 +1,6 @@
 import type { Server, ServerUnaryCall } from '@grpc/grpc-js';
+import { context, createContextKey } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import type { wire } from '@tailsync/contracts';
 import { CallerTokenSigner } from '@tailsync/service-kit';
 import { freePort } from '@tailsync/service-kit/testing';
@@ -6,6 +8,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { NotFound, ServiceUnavailable } from '../../problems/domain/problem';
 import { type CreateOrMapHandler, sleep, startCopy } from '../../testing/tail-sync-copies';
 import type { BudgetedCaller } from './service-channel';
+import { CallerBatches } from './caller-batches';
 import { ServiceChannel } from './service-channel';
 import { TAIL_SYNC_SERVICE, TailSyncClient } from './tail-sync.client';
 
@@ -162,6 +165,29 @@ describe('TailSyncClient, one caller\'s reads and creates of one tail batched (r
     expect(traced).toEqual([
       { metadata: traceOf(1), tails: [undefined] },
       { metadata: traceOf(2), tails: [traceOf(2), traceOf(3)] },
+    ]);
+  });
+});
+
+describe('CallerBatches, with a context manager as tracing has', () => {
+  const REQUEST = createContextKey('request');
+  beforeAll(() => context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable()));
+  afterAll(() => context.disable());
+
+  it("sends each call in its first request's context, not in that of the call whose end let it go", async () => {
+    const sentIn: { request: unknown; items: string[] }[] = [];
+    const batches = new CallerBatches<string, string>(async (_caller, items) => {
+      sentIn.push({ request: context.active().getValue(REQUEST), items });
+      await sleep(50);
+      return items;
+    }, { inFlight: 1 });
+    const asRequest = (name: string) => context.with(context.active().setValue(REQUEST, name), () => batches.submit(callerOf('acme'), name));
+    const first = asRequest('a');
+    await sleep(10);
+    await Promise.all([first, asRequest('b'), asRequest('c')]);
+    expect(sentIn).toEqual([
+      { request: 'a', items: ['a'] },
+      { request: 'b', items: ['b', 'c'] },
     ]);
   });
 });
