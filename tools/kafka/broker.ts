@@ -62,7 +62,7 @@ export interface KafkaNode {
  * How long a node may take to serve. A node restarted into a running cluster first catches up on
  * the metadata log and waits to be unfenced; on a loaded 2-core machine that took over 90 s.
  */
-const NODE_READY_MS = 180_000;
+export const NODE_READY_MS = 180_000;
 
 const JVM_FLAGS = ['-Xms128m', '-Xmx512m', '-XX:+UseG1GC', '-XX:MaxGCPauseMillis=20', '-XX:+ExplicitGCInvokesConcurrent', '-Djava.awt.headless=true'];
 

@@ -5,13 +5,14 @@
  * ports of its own, so the suite's broker is not disturbed.
  */
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KAFKA_TOPICS, TOPICS } from '@tailsync/contracts';
 import { BROKER_FAILOVER_MS, ensureTopics, FAILOVER_CLIENT, FAILOVER_RETRY, failoverConsumer, idempotentProducer, kafkaConnection, type KafkaConnection, RenewingProducer, REQUEST_TIMEOUT_MS } from '@tailsync/service-kit';
 import { type Admin, ConfigResourceTypes, Kafka, type KafkaMessage, type LogEntry, logLevel } from 'kafkajs';
 import { type LocalKafka, startLocalKafka } from '../stack/local-kafka';
+import { NODE_READY_MS } from './broker';
 import { principalSettings, readKafkaClients } from './kafka-clients-file';
 
 /** Away from the suite's brokers (19092-19093 and 19292-19293, docs/testing.md) and the apps' ports. */
@@ -93,6 +94,35 @@ const replicaCounts = (topics: string[]) =>
     const { topics: metadata } = await whileTopicUnknown(() => admin.fetchTopicMetadata({ topics }));
     return Object.fromEntries(metadata.map((t) => [t.name, t.partitions.map((p) => ({ replicas: p.replicas.length, isr: p.isr.length }))]));
   });
+
+/**
+ * Waits until every partition of `topics` has all three replicas in sync again: a woken broker,
+ * fenced while it hung, first catches up on the metadata log and waits to be unfenced, as a
+ * restarted one does, so it gets as long as a node may take to serve (loaded CI took over 60 s).
+ */
+async function allInSync(topics: string[]): Promise<void> {
+  const behind = () =>
+    withAdmin(async (admin) => {
+      const { topics: metadata } = await whileTopicUnknown(() => admin.fetchTopicMetadata({ topics }));
+      return metadata.flatMap((t) => t.partitions.filter((p) => p.isr.length < p.replicas.length).map((p) => ({ partition: `${t.name}/${p.partitionId}`, missing: p.replicas.filter((r) => !p.isr.includes(r)) })));
+    });
+  for (const started = Date.now(); ; await new Promise((r) => setTimeout(r, 500))) {
+    const lagging = await behind();
+    if (lagging.length === 0) return console.log(`[kafka-cluster] every replica of ${topics.join(', ')} in sync after ${Date.now() - started} ms`);
+    if (Date.now() - started > NODE_READY_MS) {
+      const partitions = lagging.map((l) => `${l.partition} without ${l.missing.join(',')}`).join('; ');
+      const nodes = [...new Set(lagging.flatMap((l) => l.missing))];
+      throw new Error(`not back in sync ${NODE_READY_MS / 1000} s after the fault: ${partitions}\n${nodes.map(brokerWarnings).join('\n')}`);
+    }
+  }
+}
+
+/** The last warnings and fencing lines of node `nodeId`'s own log, for a failure to say what the broker saw. */
+function brokerWarnings(nodeId: number): string {
+  const file = join(dataDir, `kafka-${nodeId}`, 'kafka.log');
+  const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((line) => / (WARN|ERROR) |fenc/i.test(line)) : [];
+  return `node ${nodeId}'s last warnings (${file}):\n${lines.slice(-30).join('\n')}`;
+}
 
 const messages = (from: number, count: number) => Array.from({ length: count }, (_, i) => ({ key: `tail-${from + i}`, value: JSON.stringify({ n: from + i }) }));
 
@@ -272,19 +302,8 @@ describe('three local KRaft brokers (KAFKA_LOCAL_BROKERS=3)', () => {
     expect(new Set(read.map((m) => m.key!.toString()))).toEqual(new Set(messages(0, 600).map((m) => m.key)));
     expect(read).toHaveLength(600);
     // Back in every in-sync set before the next test loses a broker.
-    for (const started = Date.now(); (await replicaCounts([topic, TOPICS.tailEvents]))[TOPICS.tailEvents].some((p) => p.isr < 3); ) {
-      if (Date.now() - started > 60_000) throw new Error('the woken broker is not back in sync after 60 s');
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }, 180_000);
-
-  /** Waits until every partition of `topics` has all three replicas in sync again (a woken broker caught up). */
-  const allInSync = async (topics: string[]) => {
-    for (const started = Date.now(); Object.values(await replicaCounts(topics)).flat().some((p) => p.isr < 3); ) {
-      if (Date.now() - started > 60_000) throw new Error('a woken broker is not back in sync after 60 s');
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  };
+    await allInSync([topic, TOPICS.tailEvents]);
+  }, 360_000);
 
   it('sends to the new leader while the old one still hangs, within the fence and a request time-out (kafkajs request-timeout patch)', async () => {
     const topic = `tailsync.cluster-spec-stuck-${randomUUID().slice(0, 8)}`;
@@ -329,7 +348,7 @@ describe('three local KRaft brokers (KAFKA_LOCAL_BROKERS=3)', () => {
     }
     await expectEveryMessage(topic, 100);
     await allInSync([topic, TOPICS.tailEvents]);
-  }, 240_000);
+  }, 360_000);
 
   it('a consumer reads on from the new leader while the old one still hangs, within the fence and a request time-out (kafkajs request-timeout patch)', async () => {
     const topic = `tailsync.cluster-spec-fetch-${randomUUID().slice(0, 8)}`;
@@ -383,7 +402,7 @@ describe('three local KRaft brokers (KAFKA_LOCAL_BROKERS=3)', () => {
     }
     await expectEveryMessage(topic, 100);
     await allInSync([topic, TOPICS.tailEvents]);
-  }, 240_000);
+  }, 360_000);
 
   it('makes a new producer after a send that failed for good, so the broker does not refuse the next as out of order (RenewingProducer)', async () => {
     const topic = `tailsync.cluster-spec-renew-${randomUUID().slice(0, 8)}`;
@@ -419,7 +438,7 @@ describe('three local KRaft brokers (KAFKA_LOCAL_BROKERS=3)', () => {
     // The failed send was written after all (at least once); nothing after it was lost.
     await expectEveryMessage(topic, 35);
     await allInSync([topic, TOPICS.tailEvents]);
-  }, 180_000);
+  }, 480_000);
 
   it('takes acks=all writes while one broker is SIGKILLed, and a consumer reads every one, each written by an idempotent producer; an app\'s consumer reads on without restarting', async () => {
     const producer = idempotentProducer(client('tail-sync'));
