@@ -7,14 +7,23 @@ const plan = (args: string[]) => {
 };
 
 describe('the lanes of a test run', () => {
-  it('runs the e2e files in one lane and every other project in the other (tools, whose tests wait for built tools, last), each lane on servers of its own', () => {
+  it('runs the libraries and then the e2e files in one lane and every other project in the other (tools, whose tests wait for built tools, last), each lane on servers of its own', () => {
     expect(plan([])).toEqual({
       lanes: [
-        { name: 'e2e', nxRuns: [{ selection: ['--projects=e2e'], projects: 'e2e', waitsFor: [] }], dataDir: '/repo/.data/test/e2e', kafkaPort: 19092, postgresPort: 15432 },
+        {
+          name: 'e2e',
+          nxRuns: [
+            { selection: ['--projects=contracts,event-store,webhook-signing,service-kit'], projects: 'contracts, event-store, webhook-signing, service-kit', waitsFor: [] },
+            { selection: ['--projects=e2e'], projects: 'e2e', waitsFor: [] },
+          ],
+          dataDir: '/repo/.data/test/e2e',
+          kafkaPort: 19092,
+          postgresPort: 15432,
+        },
         {
           name: 'projects',
           nxRuns: [
-            { selection: ['--exclude=e2e,webhook-dispatcher,tools'], projects: 'every other project', waitsFor: [] },
+            { selection: ['--exclude=e2e,contracts,event-store,webhook-signing,service-kit,webhook-dispatcher,tools'], projects: 'every other project', waitsFor: [] },
             { selection: ['--projects=webhook-dispatcher'], projects: 'webhook-dispatcher', waitsFor: ['python-receivers'] },
             { selection: ['--projects=tools'], projects: 'tools', waitsFor: ['python-receivers'] },
           ],
@@ -62,6 +71,15 @@ describe('the lanes of a test run', () => {
       ['projects', [['--projects=tools']]],
     ]);
     expect(plan(['--projects=gateway,contracts']).lanes.map((lane) => lane.nxRuns)).toEqual([[{ selection: ['--projects=gateway,contracts'], projects: 'gateway, contracts', waitsFor: [] }]]);
+  });
+
+  it('runs a library named with e2e in the e2e lane, before its files, and in the other lane without it', () => {
+    expect(plan(['--projects=e2e,service-kit,gateway']).lanes.map((lane) => [lane.name, lane.nxRuns.map((run) => run.selection)])).toEqual([
+      ['e2e', [['--projects=service-kit'], ['--projects=e2e']]],
+      ['projects', [['--projects=gateway']]],
+    ]);
+    expect(suiteLanes(['--projects=e2e,service-kit'], places).lanes.map((lane) => lane.runs)).toEqual(['service-kit, then the e2e files one at a time']);
+    expect(plan(['--projects=service-kit']).lanes.map((lane) => [lane.name, lane.nxRuns.map((run) => run.selection)])).toEqual([['projects', [['--projects=service-kit']]]]);
   });
 
   it('runs the lanes side by side unless TEST_LANES_AT_ONCE=1 asks for one after another, and refuses any other value', () => {

@@ -2,8 +2,8 @@
  * How `npm test` schedules the projects' suites: in two lanes side by side, each with a PostgreSQL
  * and a Kafka of its own. The e2e files run one at a time in their lane (they share one started
  * stack, and some kill or replace its apps or SIGSTOP its broker, which would stall any other test
- * on that broker); every other project runs in the other lane, one project after another. Much of
- * an e2e file's time is spent waiting (for a copy to start, a retry to come due, a receiver to
+ * on that broker), after the libraries' tests; every other project runs in the other lane, one
+ * project after another. Much of an e2e file's time is spent waiting (for a copy to start, a retry to come due, a receiver to
  * time out), so the other lane's tests use the CPU it leaves.
  */
 import { join } from 'node:path';
@@ -60,21 +60,33 @@ export function allLaneDataDirs(places: LanePlaces): string[] {
   return [join(places.dataDir, E2E), join(places.dataDir, 'projects')];
 }
 
+/**
+ * The libraries' tests (about 100 s of files) run in the e2e lane, before its files, when both
+ * are selected: the other lane's projects took that much longer than the e2e files.
+ */
+const E2E_LANE_LIBRARIES = ['contracts', 'event-store', 'webhook-signing', 'service-kit'];
+
 /** The lanes a runner's arguments select (`--projects`; all projects when none are named), and the arguments every lane passes on. */
 export function suiteLanes(args: string[], places: LanePlaces): { lanes: SuiteLane[]; passOn: string[] } {
   const named = selectedProjects(args);
   const [e2eDir, projectsDir] = allLaneDataDirs(places);
   const lanes: SuiteLane[] = [];
-  if (!named || named.includes(E2E)) {
-    lanes.push({ name: E2E, runs: 'the e2e files, one at a time', nxRuns: [{ selection: [`--projects=${E2E}`], projects: E2E, waitsFor: [] }], dataDir: e2eDir, kafkaPort: places.kafkaPort, postgresPort: places.postgresPort });
+  const withE2e = !named || named.includes(E2E);
+  const inE2eLane = withE2e ? [E2E, ...E2E_LANE_LIBRARIES] : [E2E];
+  if (withE2e) {
+    const libraries = E2E_LANE_LIBRARIES.filter((project) => !named || named.includes(project));
+    const nxRuns: LaneRun[] = [{ selection: [`--projects=${E2E}`], projects: E2E, waitsFor: [] }];
+    if (libraries.length > 0) nxRuns.unshift({ selection: [`--projects=${libraries.join(',')}`], projects: libraries.join(', '), waitsFor: [] });
+    const runs = libraries.length > 0 ? `${libraries.join(', ')}, then the e2e files one at a time` : 'the e2e files, one at a time';
+    lanes.push({ name: E2E, runs, nxRuns, dataDir: e2eDir, kafkaPort: places.kafkaPort, postgresPort: places.postgresPort });
   }
-  const others = named?.filter((project) => project !== E2E);
+  const others = named?.filter((project) => !inE2eLane.includes(project));
   if (!others || others.length > 0) {
     const chosen = (projects: string[]) => projects.filter((project) => !others || others.includes(project));
     const [withVenvs, last] = [chosen(VENV_PROJECTS), chosen(TOOL_WAITING_PROJECTS)];
     const rest = others?.filter((project) => !withVenvs.includes(project) && !last.includes(project));
     const nxRuns: LaneRun[] = [];
-    if (!rest) nxRuns.push({ selection: [`--exclude=${[E2E, ...VENV_PROJECTS, ...TOOL_WAITING_PROJECTS].join(',')}`], projects: 'every other project', waitsFor: [] });
+    if (!rest) nxRuns.push({ selection: [`--exclude=${[...inE2eLane, ...VENV_PROJECTS, ...TOOL_WAITING_PROJECTS].join(',')}`], projects: 'every other project', waitsFor: [] });
     else if (rest.length > 0) nxRuns.push({ selection: [`--projects=${rest.join(',')}`], projects: rest.join(', '), waitsFor: [] });
     // One run each: a project waits for its own venvs only.
     for (const project of [...withVenvs, ...last]) nxRuns.push({ selection: [`--projects=${project}`], projects: project, waitsFor: VENVS_BY_PROJECT[project] ?? [] });
