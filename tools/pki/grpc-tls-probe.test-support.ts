@@ -29,6 +29,8 @@ export function ping(port: number, files: GrpcTlsFiles, serviceName: string): Pr
   return new Promise((resolve) => {
     client.makeUnaryRequest(PATH, identity, identity, Buffer.from('ping'), new Metadata(), { deadline: Date.now() + 5_000 }, (error: ServiceError | null) => {
       client.close();
+      // The details say why (a refused certificate, a handshake that timed out), which the status alone does not.
+      if (error) console.log(`[grpc-tls-probe] a call checking for ${serviceName}: ${status[error.code]} (${error.details})`);
       resolve(error ? status[error.code] : 'answered');
     });
   });
