@@ -23,7 +23,7 @@ export { venvsReadBy } from './test/test-venvs';
 export { startLocalKafka, type LocalKafka } from './stack/local-kafka';
 export type { KafkaNode } from './kafka/broker';
 export { kraftConfigPaths } from './kafka/kraft-config';
-export { cutOff, type NetworkCut } from '@tailsync/service-kit/testing';
+export { cutOff, cutsInPlace, type NetworkCut } from '@tailsync/service-kit/testing';
 export { startReplicatedPostgres, type ReplicatedPostgres, type FailoverTimes } from './postgres/replicated-postgres';
 export { onServer } from './postgres/on-server';
 export { startDatabaseEndpoint, type DatabaseEndpoint } from './postgres/database-endpoint';

@@ -4,7 +4,8 @@
  * reset: packets are dropped, as in a partition), both working again once healed.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { connect, type Socket } from 'node:net';
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
+import { freePort } from './free-port.test-support';
 import { cutOff } from './network-cut.test-support';
 
 const ECHO = `
@@ -98,5 +99,35 @@ it('with ports, cuts only the connections to those ports', async () => {
     toKeep.destroy();
   } finally {
     other.kill('SIGKILL');
+  }
+});
+
+const HOLDS_A_CONNECTION = `
+const socket = require('node:net').connect({ port: Number(process.argv[1]), host: '127.0.0.1', localPort: Number(process.argv[2]) });
+socket.on('connect', () => process.stdout.write('connected\\n'));
+socket.on('error', (error) => process.stdout.write(error.message + '\\n'));
+`;
+
+it("leaves alone another process's connection that shares the cut one's ephemeral port, to another far end", async () => {
+  // Linux lets two connections share a local port when their far ends differ (both bound with
+  // SO_REUSEADDR here, as connect() may choose on its own): a rule on the port alone cuts both.
+  const shared = await freePort();
+  const holder = spawn(process.execPath, ['-e', HOLDS_A_CONNECTION, String(port), String(shared)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const other = createServer((socket) => socket.pipe(socket));
+  try {
+    expect(await new Promise((resolve) => holder.stdout!.once('data', (data: Buffer) => resolve(data.toString().trim())))).toBe('connected');
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const mine = connect({ port: (other.address() as AddressInfo).port, host: '127.0.0.1', localPort: shared });
+    await new Promise((resolve, reject) => mine.once('connect', resolve).once('error', reject));
+    const cut = cutOff(holder.pid!, `spec-shared-${process.pid}`);
+    try {
+      expect(await echoes(mine, 'through the cut', 3_000)).toBe(true);
+    } finally {
+      await cut.heal();
+      mine.destroy();
+    }
+  } finally {
+    holder.kill('SIGKILL');
+    other.close();
   }
 });

@@ -1,11 +1,13 @@
 /**
  * Cuts one process off the network of this machine, as a partition would, and heals it. Every
- * process here talks over loopback, so the cut is made with iptables. The connections it has
- * (and its listening sockets) are cut by their local ports, in both directions; the ones it opens
- * later are caught by its cgroup: the process is moved into a cgroup (v2) of its own, and every
- * packet of a connection it opens from there is dropped (a connection mark). A socket keeps the
- * cgroup it was made in, hence both. `ports` narrows the cut to the connections with those ports
- * at the far end (an app cut off from Kafka only). Needs root. Nothing leaves the machine.
+ * process here talks over loopback, so the cut is made with iptables. The connections it has are
+ * cut by both their ports (its listening sockets by their port), in both directions: a port alone
+ * would also cut another process's connection that shares the ephemeral port with a different far
+ * end, which Linux allows (suspected once, when a test beside a cut could not connect). The ones it
+ * opens later are caught by its cgroup: the process is moved into a cgroup (v2) of its own, and
+ * every packet of a connection it opens from there is dropped (a connection mark). A socket keeps
+ * the cgroup it was made in, hence both. `ports` narrows the cut to the connections with those
+ * ports at the far end (an app cut off from Kafka only). Needs root. Nothing leaves the machine.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -39,9 +41,18 @@ export function cutOff(pid: number, label: string, ports: number[] = []): Networ
   const mark = `0x45${(process.pid & 0xfff).toString(16).padStart(3, '0')}${(++marks & 0xfff).toString(16).padStart(3, '0')}`;
   const comment = ['-m', 'comment', '--comment', TAG];
   const farEnd = ports.length > 0 ? ['-p', 'tcp', '-m', 'multiport', '--dports', ports.join(',')] : [];
-  const byLocalPort = chunks(localPorts(pid, ports), 15).map((chunk): [string, string[]] => ['OUTPUT', ['-p', 'tcp', '-m', 'multiport', '--ports', chunk.join(','), ...comment, '-j', 'DROP']]);
+  const { listening, connections } = socketsOf(pid, ports);
+  const drop = (match: string[]): [string, string[]] => ['OUTPUT', ['-p', 'tcp', ...match, ...comment, '-j', 'DROP']];
+  const byListeningPort = chunks(listening, 15).map((chunk) => drop(['-m', 'multiport', '--ports', chunk.join(',')]));
+  const byBothPorts = [...groupBy(connections, (c) => c.peer)].flatMap(([peer, ofPeer]) =>
+    chunks(ofPeer.map((c) => c.local), 15).flatMap((locals) => [
+      drop(['--dport', String(peer), '-m', 'multiport', '--sports', locals.join(',')]),
+      drop(['--sport', String(peer), '-m', 'multiport', '--dports', locals.join(',')]),
+    ]),
+  );
   const rules: [string, string[]][] = [
-    ...byLocalPort,
+    ...byListeningPort,
+    ...byBothPorts,
     ['OUTPUT', [...farEnd, '-m', 'cgroup', '--path', cgroup, ...comment, '-j', 'CONNMARK', '--set-mark', mark]],
     ['OUTPUT', ['-m', 'connmark', '--mark', mark, ...comment, '-j', 'DROP']],
   ];
@@ -56,18 +67,26 @@ export function cutOff(pid: number, label: string, ports: number[] = []): Networ
 }
 
 /**
- * The local ports of the process's TCP sockets (`ss`): every one, or with `peers`, those of its
- * connections to one of these ports.
+ * The process's TCP sockets (`ss`): its listening ports and its connections (local and far-end
+ * port), those on a listening port left to that port's rule; with `peers`, only its connections
+ * to one of these ports.
  */
-function localPorts(pid: number, peers: number[]): number[] {
-  const lines = execFileSync('ss', ['-tanpH'], { encoding: 'utf8' }).split('\n').filter((line) => line.includes(`pid=${pid},`));
+function socketsOf(pid: number, peers: number[]): { listening: number[]; connections: { local: number; peer: number }[] } {
   const portOf = (address: string) => Number(address.slice(address.lastIndexOf(':') + 1));
-  const found = lines
+  const sockets = execFileSync('ss', ['-tanpH'], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => line.includes(`pid=${pid},`))
     .map((line) => line.trim().split(/\s+/))
-    .filter(([state, , , , peer]) => (peers.length === 0 ? true : state !== 'LISTEN' && peers.includes(portOf(peer))))
-    .map(([, , , local]) => portOf(local));
-  return [...new Set(found)];
+    .map(([state, , , local, peer]) => ({ listens: state === 'LISTEN', local: portOf(local), peer: portOf(peer) }));
+  const listening = peers.length > 0 ? [] : [...new Set(sockets.filter((s) => s.listens).map((s) => s.local))];
+  const connections = sockets
+    .filter((s) => !s.listens && !listening.includes(s.local) && (peers.length === 0 || peers.includes(s.peer)))
+    .map(({ local, peer }) => ({ local, peer }));
+  return { listening, connections };
 }
+
+const groupBy = <T, K>(items: T[], key: (item: T) => K): Map<K, T[]> =>
+  items.reduce((groups, item) => groups.set(key(item), [...(groups.get(key(item)) ?? []), item]), new Map<K, T[]>());
 
 const chunks = <T>(items: T[], size: number): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
@@ -78,6 +97,13 @@ function leaveCgroup(pid: number, dir: string): void {
     /* the process is gone */
   }
   rmdirSync(dir);
+}
+
+/** The rules of every cut of this worktree in place now (any test's), for a failure to show what was cutting. */
+export function cutsInPlace(): string[] {
+  return execFileSync('iptables', ['-w', '5', '-S', 'OUTPUT'], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => line.includes(TAG));
 }
 
 /** Removes every rule and cgroup of this worktree's cuts (what a killed run left behind). */
