@@ -88,12 +88,15 @@ const minInsyncReplicas = (topics: string[]) =>
     return Object.fromEntries(resources.map((r) => [r.resourceName, r.configEntries[0].configValue]));
   });
 
+/** The topics' metadata (their partitions' leaders, replicas and in-sync sets) as the brokers report it. */
+const topicMetadata = (topics: string[]) => withAdmin(async (admin) => (await whileTopicUnknown(() => admin.fetchTopicMetadata({ topics }))).topics);
+
+/** One topic's partitions, as `topicMetadata` reports them. */
+const partitionsOf = async (topic: string) => (await topicMetadata([topic]))[0].partitions;
+
 /** Per topic, the replica and in-sync counts of its partitions. */
-const replicaCounts = (topics: string[]) =>
-  withAdmin(async (admin) => {
-    const { topics: metadata } = await whileTopicUnknown(() => admin.fetchTopicMetadata({ topics }));
-    return Object.fromEntries(metadata.map((t) => [t.name, t.partitions.map((p) => ({ replicas: p.replicas.length, isr: p.isr.length }))]));
-  });
+const replicaCounts = async (topics: string[]) =>
+  Object.fromEntries((await topicMetadata(topics)).map((t) => [t.name, t.partitions.map((p) => ({ replicas: p.replicas.length, isr: p.isr.length }))]));
 
 /**
  * Waits until every partition of `topics` has all three replicas in sync again: a woken broker,
@@ -101,11 +104,10 @@ const replicaCounts = (topics: string[]) =>
  * restarted one does, so it gets as long as a node may take to serve (loaded CI took over 60 s).
  */
 async function allInSync(topics: string[]): Promise<void> {
-  const behind = () =>
-    withAdmin(async (admin) => {
-      const { topics: metadata } = await whileTopicUnknown(() => admin.fetchTopicMetadata({ topics }));
-      return metadata.flatMap((t) => t.partitions.filter((p) => p.isr.length < p.replicas.length).map((p) => ({ partition: `${t.name}/${p.partitionId}`, missing: p.replicas.filter((r) => !p.isr.includes(r)) })));
-    });
+  const behind = async () =>
+    (await topicMetadata(topics)).flatMap((t) =>
+      t.partitions.filter((p) => p.isr.length < p.replicas.length).map((p) => ({ partition: `${t.name}/${p.partitionId}`, missing: p.replicas.filter((r) => !p.isr.includes(r)) })),
+    );
   for (const started = Date.now(); ; await new Promise((r) => setTimeout(r, 500))) {
     const lagging = await behind();
     if (lagging.length === 0) return console.log(`[kafka-cluster] every replica of ${topics.join(', ')} in sync after ${Date.now() - started} ms`);
@@ -256,7 +258,7 @@ describe('three local KRaft brokers (KAFKA_LOCAL_BROKERS=3)', () => {
     // retry must send its partitions' messages to their new leaders.
     const topic = `tailsync.cluster-spec-hung-${randomUUID().slice(0, 8)}`;
     await ensureTopics(connectionOf('admin'), [{ topic, numPartitions: 6 }]);
-    const leaders = async () => withAdmin(async (admin) => (await whileTopicUnknown(() => admin.fetchTopicMetadata({ topics: [topic] }))).topics[0].partitions);
+    const leaders = () => partitionsOf(topic);
     // As admin: tail-sync may write tailsync.tail-events only, which the next test counts.
     const producer = idempotentProducer(client('admin'));
     await producer.connect();
@@ -308,7 +310,7 @@ describe('three local KRaft brokers (KAFKA_LOCAL_BROKERS=3)', () => {
   it('sends to the new leader while the old one still hangs, within the fence and a request time-out (kafkajs request-timeout patch)', async () => {
     const topic = `tailsync.cluster-spec-stuck-${randomUUID().slice(0, 8)}`;
     await ensureTopics(connectionOf('admin'), [{ topic, numPartitions: 1 }]);
-    const leader = await withAdmin(async (admin) => (await whileTopicUnknown(() => admin.fetchTopicMetadata({ topics: [topic] }))).topics[0].partitions[0].leader);
+    const { leader } = (await partitionsOf(topic))[0];
     const hung = cluster.running.nodes.find((n) => n.nodeId === leader)!;
     // Every broker listed, the leader first: kafkajs bootstraps from the first, so the producer is
     // connected to the leader alone. After the hang every metadata refresh unpatched kafkajs makes
@@ -353,7 +355,7 @@ describe('three local KRaft brokers (KAFKA_LOCAL_BROKERS=3)', () => {
   it('a consumer reads on from the new leader while the old one still hangs, within the fence and a request time-out (kafkajs request-timeout patch)', async () => {
     const topic = `tailsync.cluster-spec-fetch-${randomUUID().slice(0, 8)}`;
     await ensureTopics(connectionOf('admin'), [{ topic, numPartitions: 3 }]);
-    const partitions = await withAdmin(async (admin) => (await whileTopicUnknown(() => admin.fetchTopicMetadata({ topics: [topic] }))).topics[0].partitions);
+    const partitions = await partitionsOf(topic);
     // The leader hung is not the group's coordinator: a hung coordinator makes the consumer look it
     // up and may make it rejoin its group, which asks for the leaders anew of its own accord. The
     // fetch alone is under test: timed out on the hung leader, it must ask where the partition
@@ -407,7 +409,7 @@ describe('three local KRaft brokers (KAFKA_LOCAL_BROKERS=3)', () => {
   it('makes a new producer after a send that failed for good, so the broker does not refuse the next as out of order (RenewingProducer)', async () => {
     const topic = `tailsync.cluster-spec-renew-${randomUUID().slice(0, 8)}`;
     await ensureTopics(connectionOf('admin'), [{ topic, numPartitions: 1 }]);
-    const partition = await withAdmin(async (admin) => (await whileTopicUnknown(() => admin.fetchTopicMetadata({ topics: [topic] }))).topics[0].partitions[0]);
+    const [partition] = await partitionsOf(topic);
     const followers = cluster.running.nodes.filter((n) => n.nodeId !== partition.leader && partition.replicas.includes(n.nodeId));
     // Gives up on a send after two tries of 2 s (kafkajs refuses an idempotent producer without
     // retries): it stands in for a send that ran through FAILOVER_RETRY (over 50 s).

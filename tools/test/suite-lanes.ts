@@ -3,8 +3,8 @@
  * and a Kafka of its own. The e2e files run one at a time in their lane (they share one started
  * stack, and some kill or replace its apps or SIGSTOP its broker, which would stall any other test
  * on that broker), after the libraries' tests; every other project runs in the other lane, one
- * project after another. Much of an e2e file's time is spent waiting (for a copy to start, a retry to come due, a receiver to
- * time out), so the other lane's tests use the CPU it leaves.
+ * project after another. Much of an e2e file's time is spent waiting (for a copy to start, a
+ * retry to come due, a receiver to time out), so the other lane's tests use the CPU it leaves.
  */
 import { join } from 'node:path';
 import { selectedProjects } from './background-tool-builds';
@@ -61,7 +61,7 @@ export function allLaneDataDirs(places: LanePlaces): string[] {
 }
 
 /**
- * The libraries' tests (about 100 s of files) run in the e2e lane, before its files, when both
+ * The libraries' tests (about 90 s of files) run in the e2e lane, before its files, when both
  * are selected: the other lane's projects took that much longer than the e2e files.
  */
 const E2E_LANE_LIBRARIES = ['contracts', 'event-store', 'webhook-signing', 'service-kit'];
