@@ -15,6 +15,15 @@ export interface ReservationChange {
   metadata: Record<string, unknown>;
 }
 
+/** An append of tail events and reservation changes, as stored. */
+export interface TailAppend extends AppendResult {
+  /**
+   * The read model already shows every tail the append wrote (its rows were written in the
+   * append's transaction): a command need not wait for the projection to reach `checkpoint`.
+   */
+  readModelCurrent: boolean;
+}
+
 /**
  * Where the write side keeps the reservations that make "one tail per number per domain" and
  * "one tail per Mapped ID" hold, decided from the event store's append: `write` appends the tail
@@ -29,7 +38,7 @@ export interface ReservationStore {
    * store that writes claims before their tail's events has such claims; it decides for how long).
    */
   mayBeInFlight(reservation: Reservation, now: Date): boolean;
-  write(tailWrites: StreamWrite[], changes: ReservationChange[]): Promise<AppendResult>;
+  write(tailWrites: StreamWrite[], changes: ReservationChange[]): Promise<TailAppend>;
 }
 
 /**

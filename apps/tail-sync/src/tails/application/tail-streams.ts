@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { AllCheckpoint, AppendResult, EventStore, StoredEvent, StreamWrite } from '@tailsync/event-store';
+import type { AllCheckpoint, EventStore, StoredEvent, StreamWrite } from '@tailsync/event-store';
 import type { Reservation } from '../domain/reservation.events';
 import { tailStreamId } from '../domain/stream-ids';
 import { evolve } from '../domain/tail.decider';
 import { toTailEvent } from '../domain/tail.events';
 import type { TailState } from '../domain/tail.state';
-import type { ReservationChange, ReservationStore } from './reservation-store';
+import type { ReservationChange, ReservationStore, TailAppend } from './reservation-store';
 import { EVENT_STORE, RESERVATION_STORE } from './tail-ports';
 
 /** A tail stream as read: its state, version (0 = absent) and the position of its newest event. */
@@ -50,8 +50,9 @@ export class TailStreams {
   /**
    * Appends the tail events and applies the reservation changes as one unit; a concurrent change
    * to any of them throws `WrongExpectedVersionError`, and the command is read and decided again.
+   * Says whether the read model already shows the tails it wrote.
    */
-  append(tailWrites: StreamWrite[], changes: ReservationChange[]): Promise<AppendResult> {
+  append(tailWrites: StreamWrite[], changes: ReservationChange[]): Promise<TailAppend> {
     return this.reservationStore.write(tailWrites, changes);
   }
 

@@ -15,7 +15,7 @@ import type { LoadedTail, TailStreams } from '../../application/tail-streams';
 export interface TailCommandResult {
   /** The tail after the command. */
   tail: TailState;
-  /** The append's checkpoint, or the tail's newest event position when nothing changed. */
+  /** Where the effect is readable: the append's checkpoint (null when the append wrote its read-model rows), or the tail's newest event position when nothing changed. */
   checkpoint: AllCheckpoint | null;
 }
 
@@ -126,7 +126,7 @@ export class ChangeTailUseCase {
     };
     const appended = await this.streams.append([write], changes);
     const tail = events.reduce<TailState>((s, e) => evolve(s, e), state);
-    return { tail, checkpoint: appended.checkpoint };
+    return { tail, checkpoint: appended.readModelCurrent ? null : appended.checkpoint };
   }
 
   private meta(ctx: CallerContext): CommandMeta {

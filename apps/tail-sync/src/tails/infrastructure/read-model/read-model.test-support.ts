@@ -12,13 +12,20 @@ import type { CreateOrMapOutcome } from '@tailsync/contracts';
 import { createWriteSide, type WriteSide } from '../../commands/write-side.test-support';
 import { tailSyncMigrations } from '../../../tail-sync-migrations';
 import { PostgresReservations } from '../reservations/postgres-reservations';
+import { StreamReservations } from '../reservations/stream-reservations';
 
 export interface TestStores {
   run: string;
   pool: Pool;
   store: PostgresEventStore;
   ids: PostgresTailIdAllocator;
+  /** The write side as tail-sync runs it: each append writes its tails' read-model rows too. */
   writer: WriteSide;
+  /**
+   * A write side whose appends leave the read model to the projection (reservations as streams,
+   * as on EventStoreDB): for specs of the projection itself. Use one writer per domain.
+   */
+  projectedWriter: WriteSide;
   /** The schema of this run's tables (pass it to the read side's classes). */
   schema: string;
   unique(label: string): string;
@@ -33,6 +40,7 @@ export async function createTestStores(label: string, databaseUrl: string): Prom
   const store = new PostgresEventStore(pool, { schema });
   const ids = new PostgresTailIdAllocator(pool, { schema });
   const writer = createWriteSide(store, new PostgresReservations(pool, store, { schema }), ids);
+  const projectedWriter = createWriteSide(store, new StreamReservations(store), ids);
   let counter = 0;
   return {
     run,
@@ -40,6 +48,7 @@ export async function createTestStores(label: string, databaseUrl: string): Prom
     store,
     ids,
     writer,
+    projectedWriter,
     schema,
     unique: (l: string) => `${l}-${run}-${++counter}`,
     cleanup: async () => {

@@ -13,6 +13,9 @@ export interface MappingRow {
   addedVersion: number;
 }
 
+/** What the fold reads of an event: stored, or about to be (an append writing its rows). */
+export type FoldedEvent = Pick<StoredEvent, 'streamId' | 'version' | 'type' | 'data'>;
+
 /** What a batch of events makes of the read model's rows (pure: no I/O). */
 export interface TailRows {
   /** The tails the batch changed, as they are after it (version = the stream's). */
@@ -24,8 +27,8 @@ export interface TailRows {
 }
 
 /** The batch's events of `tail-<id>` streams, per tail, in the order read (other streams are left out). */
-export function eventsByTail(events: StoredEvent[]): Map<number, StoredEvent[]> {
-  const byTail = new Map<number, StoredEvent[]>();
+export function eventsByTail<E extends FoldedEvent>(events: E[]): Map<number, E[]> {
+  const byTail = new Map<number, E[]>();
   for (const e of events) {
     const tailId = tailIdOfStream(e.streamId);
     if (tailId === null) continue;
@@ -41,7 +44,7 @@ export function eventsByTail(events: StoredEvent[]): Map<number, StoredEvent[]> 
  * row already has (replays) and, with a warning, events it cannot apply. Sorts each tail's events
  * by version in place.
  */
-export function foldTailRows(byTail: Map<number, StoredEvent[]>, current: Map<number, TailState>, warn: (message: string) => void): TailRows {
+export function foldTailRows(byTail: Map<number, FoldedEvent[]>, current: Map<number, TailState>, warn: (message: string) => void): TailRows {
   const changed: TailState[] = [];
   const mappings: MappingRow[] = [];
   const folded = new Map<number, number>();

@@ -49,7 +49,7 @@ describeDb('TailsProjection (PostgreSQL)', () => {
     const domain = s.unique('d');
     const a = ctx(domain, 'client-a');
     const b = ctx(domain, 'client-b');
-    const created = await s.writer.createOrMapMany(a, [
+    const created = await s.projectedWriter.createOrMapMany(a, [
       { mappedId: 'A-1', tailNumber: ' n100 ', registrationNumber: 'REG-1', icaoTypeName: 'B738', vendorTypeName: 'Boeing 737-800', countryCode: 'US', passengerSeating: 180 },
     ]);
     const tailId = tailIdOf(created.results[0]);
@@ -72,7 +72,7 @@ describeDb('TailsProjection (PostgreSQL)', () => {
     expect(view!.createdAt).toBe(view!.updatedAt);
     expect(new Date(view!.createdAt).toISOString()).toBe(view!.createdAt);
 
-    const mapped = await s.writer.createOrMapMany(b, [{ mappedId: 'B-1', tailNumber: 'N100' }]);
+    const mapped = await s.projectedWriter.createOrMapMany(b, [{ mappedId: 'B-1', tailNumber: 'N100' }]);
     expect(mapped.results[0]).toEqual({ outcome: 'mapped', tailId });
     await projection.waitFor(mapped.checkpoint as AllCheckpoint, 5000);
     view = await readModel.getByMappedId(domain, 'client-b', 'B-1');
@@ -86,17 +86,17 @@ describeDb('TailsProjection (PostgreSQL)', () => {
       ],
     });
 
-    const deactivated = await s.writer.deactivate(b, 'B-1');
+    const deactivated = await s.projectedWriter.deactivate(b, 'B-1');
     await projection.waitFor(deactivated.checkpoint as AllCheckpoint, 5000);
     expect(await readModel.getByMappedId(domain, 'client-a', 'A-1')).toMatchObject({ status: 'inactive', version: 3 });
 
-    const reactivated = await s.writer.reactivate(a, 'A-1');
+    const reactivated = await s.projectedWriter.reactivate(a, 'A-1');
     await projection.waitFor(reactivated.checkpoint as AllCheckpoint, 5000);
     expect(await readModel.getByMappedId(domain, 'client-a', 'A-1')).toMatchObject({ status: 'active', version: 4 });
 
     // A renumber's append ends with a reservation event (the old number's release): waitFor must
     // still resolve on its checkpoint.
-    const renumbered = await s.writer.changeTailNumber(a, 'A-1', ' N200 ');
+    const renumbered = await s.projectedWriter.changeTailNumber(a, 'A-1', ' N200 ');
     await projection.waitFor(renumbered.checkpoint as AllCheckpoint, 5000);
     view = await readModel.getByMappedId(domain, 'client-a', 'A-1');
     expect(view).toMatchObject({ tailNumber: 'N200', version: 5, status: 'active' });
@@ -111,10 +111,10 @@ describeDb('TailsProjection (PostgreSQL)', () => {
   it('folds several events of one tail within one batch', async () => {
     const domain = s.unique('d');
     const a = ctx(domain, 'client-a');
-    const created = await s.writer.createOrMapMany(a, [{ mappedId: 'M', tailNumber: 'X1' }]);
-    await s.writer.createOrMapMany(ctx(domain, 'client-b'), [{ mappedId: 'MB', tailNumber: 'x1' }]);
-    await s.writer.deactivate(a, 'M');
-    const last = await s.writer.changeTailNumber(a, 'M', 'X2');
+    const created = await s.projectedWriter.createOrMapMany(a, [{ mappedId: 'M', tailNumber: 'X1' }]);
+    await s.projectedWriter.createOrMapMany(ctx(domain, 'client-b'), [{ mappedId: 'MB', tailNumber: 'x1' }]);
+    await s.projectedWriter.deactivate(a, 'M');
+    const last = await s.projectedWriter.changeTailNumber(a, 'M', 'X2');
     await projection.waitFor(last.checkpoint as AllCheckpoint, 5000);
     expect(await readModel.getByMappedId(domain, 'client-b', 'MB')).toMatchObject({
       tailId: tailIdOf(created.results[0]),
@@ -146,7 +146,7 @@ describeDb('TailsProjection (PostgreSQL)', () => {
     const started = Date.now();
     const views = await Promise.all(
       Array.from({ length: n }, async (_, i) => {
-        const r = await s.writer.createOrMapMany(ctx(domain, 'client-a'), [{ mappedId: `M-${i}`, tailNumber: `C${i}` }]);
+        const r = await s.projectedWriter.createOrMapMany(ctx(domain, 'client-a'), [{ mappedId: `M-${i}`, tailNumber: `C${i}` }]);
         await projection.waitFor(r.checkpoint as AllCheckpoint, 10_000);
         // Readable by every caller right after waitFor.
         return readModel.getByMappedId(domain, 'client-a', `M-${i}`);
@@ -162,7 +162,7 @@ describeDb('TailsProjection (PostgreSQL)', () => {
 
   it('starts no run for waiters that the run in flight reaches, and one for a waiter it does not', async () => {
     const domain = s.unique('d');
-    const created = await s.writer.createOrMapMany(ctx(domain, 'client-a'), [{ mappedId: 'Q-1', tailNumber: 'Q1' }]);
+    const created = await s.projectedWriter.createOrMapMany(ctx(domain, 'client-a'), [{ mappedId: 'Q-1', tailNumber: 'Q1' }]);
     let runsBefore = projection.runs;
     // The run in flight reads after the append, so it reaches the waiter queued behind it.
     const inFlight = projection.catchUp();
@@ -193,7 +193,7 @@ describeDb('TailsProjection (PostgreSQL)', () => {
       countryCode: 'DE',
       passengerSeating: i % 300,
     }));
-    const written = await s.writer.createOrMapMany(ctx(domain, 'client-a'), inputs);
+    const written = await s.projectedWriter.createOrMapMany(ctx(domain, 'client-a'), inputs);
     const stats = await projection.catchUpWithStats();
     expect(stats.tailEvents).toBe(1000);
     expect(stats.batches).toBe(1);
@@ -206,16 +206,37 @@ describeDb('TailsProjection (PostgreSQL)', () => {
     await projection.catchUp();
     const before = await snapshot();
     await s.pool.query(`delete from ${tables().checkpoints} where name = 'tails'`);
-    // The batches' plain inserts of new tails fail on the existing rows: each is written again with upserts.
     const stats = await projection.catchUpWithStats();
     expect(stats.events).toBeGreaterThan(0);
     expect(stats.tailEvents).toBe(0); // every event already applied (version guard)
     expect(await snapshot()).toEqual(before);
   });
 
+  it('leaves the rows an append wrote itself as they are: readable at once, nothing applied twice, no warning', async () => {
+    const warnings: string[] = [];
+    const own = new TailsProjection(s.pool, s.store, { schema: s.schema, name: 'tails-after-appends', logger: { warn: (m) => warnings.push(m), error: (m) => warnings.push(m) } });
+    extra.push(own);
+    await own.catchUp();
+    const a = ctx(s.unique('d'), 'client-a');
+    // The write side as tail-sync runs it: no catch-up between the calls and the reads.
+    const created = await s.writer.createOrMapMany(a, [{ mappedId: 'W-1', tailNumber: 'W1' }, { mappedId: 'W-2', tailNumber: 'W2' }]);
+    expect(created.checkpoint).toBeNull();
+    const deactivated = await s.writer.deactivate(a, 'W-2');
+    expect(deactivated.checkpoint).toBeNull();
+    expect(await readModel.getByMappedId(a.domain, 'client-a', 'W-1')).toMatchObject({ tailNumber: 'W1', status: 'active', version: 1 });
+    expect(await readModel.getByMappedId(a.domain, 'client-a', 'W-2')).toMatchObject({ tailNumber: 'W2', status: 'inactive', version: 2 });
+    const before = await snapshot();
+
+    const stats = await own.catchUpWithStats();
+    expect(stats.events).toBeGreaterThanOrEqual(3);
+    expect(stats.tailEvents).toBe(0); // the version guard: the appends' rows are already there
+    expect(await snapshot()).toEqual(before);
+    expect(warnings).toEqual([]);
+  });
+
   it('skips an event of a type it does not know (without a domain) and applies the known ones after it', async () => {
     const c = ctx(s.unique('future'), 'client-a');
-    const created = await s.writer.createOrMapMany(c, [{ mappedId: 'F-1', tailNumber: 'N-F1' }]);
+    const created = await s.projectedWriter.createOrMapMany(c, [{ mappedId: 'F-1', tailNumber: 'N-F1' }]);
     const tailId = tailIdOf(created.results[0]);
     await projection.catchUp();
     // A later version's event (no domain in its data), then a deactivation, in one batch for this tail.
@@ -255,8 +276,8 @@ describeDb('TailsProjection (PostgreSQL)', () => {
       expect(rows.map((r) => r.def.replace(/^.* USING /, ''))).toEqual(['btree (domain, tail_number_key)', 'btree (domain, tail_id)']);
       // Creates, and a later change of an existing row (looked up by its key), land in the moved table.
       const c = ctx(s.unique('moved'), 'client-a');
-      const created = await s.writer.createOrMapMany(c, [{ mappedId: 'K-1', tailNumber: 'N-K1' }]);
-      await s.writer.deactivate(c, 'K-1');
+      const created = await s.projectedWriter.createOrMapMany(c, [{ mappedId: 'K-1', tailNumber: 'N-K1' }]);
+      await s.projectedWriter.deactivate(c, 'K-1');
       await projected.catchUp();
       const view = await new TailsReadModel(s.pool, { schema: old.schema }).getByMappedId(c.domain, 'client-a', 'K-1');
       expect(view).toMatchObject({ tailNumber: 'N-K1', status: 'inactive', version: 2 });
@@ -288,7 +309,7 @@ describeDb('TailsProjection (PostgreSQL)', () => {
   it('rebuild() gives the same rows', async () => {
     // Enough tails that the rebuild reads several batches (2,000 events each).
     const inputs = Array.from({ length: 1000 }, (_, i) => ({ mappedId: `R-${i}`, tailNumber: `REB${i}`, registrationNumber: `R${i}`, countryCode: 'FR', passengerSeating: i % 200 }));
-    for (let k = 0; k < 2; k++) await s.writer.createOrMapMany(ctx(s.unique('d'), 'client-a'), inputs);
+    for (let k = 0; k < 2; k++) await s.projectedWriter.createOrMapMany(ctx(s.unique('d'), 'client-a'), inputs);
     await projection.catchUp();
     const before = await snapshot();
     expect(before.tails.length).toBeGreaterThan(3000);
@@ -308,7 +329,7 @@ describeDb('TailsProjection (PostgreSQL)', () => {
     await projection.catchUp();
     const domain = s.unique('d');
     const writes = Array.from({ length: 60 }, (_, i) =>
-      s.writer.createOrMapMany(ctx(domain, 'client-a'), [{ mappedId: `P-${i}`, tailNumber: `P${i}` }]),
+      s.projectedWriter.createOrMapMany(ctx(domain, 'client-a'), [{ mappedId: `P-${i}`, tailNumber: `P${i}` }]),
     );
     // Catch up repeatedly while the writes go on.
     const catchUps = copies.map(async (c) => {
@@ -332,7 +353,7 @@ describeDb('TailsProjection (PostgreSQL)', () => {
     extra.push(other);
     other.start();
     const domain = s.unique('d');
-    await s.writer.createOrMapMany(ctx(domain, 'client-a'), [{ mappedId: 'BG', tailNumber: 'BG1' }]);
+    await s.projectedWriter.createOrMapMany(ctx(domain, 'client-a'), [{ mappedId: 'BG', tailNumber: 'BG1' }]);
     const deadline = Date.now() + 5000;
     let view = null;
     while (!view && Date.now() < deadline) {

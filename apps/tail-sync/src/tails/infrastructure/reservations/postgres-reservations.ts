@@ -1,8 +1,10 @@
 import type { Pool, PoolClient } from 'pg';
 import { inSchema } from '@tailsync/service-kit';
-import { WrongExpectedVersionError, type AppendResult, type PostgresEventStore, type StreamWrite } from '@tailsync/event-store';
+import { WrongExpectedVersionError, type PostgresEventStore, type StreamWrite } from '@tailsync/event-store';
 import { freeReservation, type Reservation } from '../../domain/reservation.events';
-import type { ReservationChange, ReservationStore } from '../../application/reservation-store';
+import type { ReservationChange, ReservationStore, TailAppend } from '../../application/reservation-store';
+import { readModelTables } from '../read-model/read-model.tables';
+import { TailRowsInAppend } from '../read-model/tail-rows.in-append';
 
 /** The reservation's row changed (or appeared) since it was read. */
 class ReservationConflict extends WrongExpectedVersionError {}
@@ -14,10 +16,12 @@ class ReservationConflict extends WrongExpectedVersionError {}
  * primary-key lookup. The version check is the stream's: an insert for version 0 fails on the
  * primary key, an update matches only the version read. The table, `tail_reservations`, is made
  * (and, on a database of an earlier version, filled from its reservation streams) by tail-sync's
- * migrations.
+ * migrations. The same transaction writes the read-model rows of the tails (`TailRowsInAppend`,
+ * tables in the same schema), so the command's effect is readable once it commits.
  */
 export class PostgresReservations implements ReservationStore {
   private readonly table: string;
+  private readonly rows: TailRowsInAppend;
 
   constructor(
     private readonly pool: Pool,
@@ -26,6 +30,7 @@ export class PostgresReservations implements ReservationStore {
     opts: { schema?: string } = {},
   ) {
     this.table = inSchema(opts.schema, 'tail_reservations');
+    this.rows = new TailRowsInAppend(readModelTables(opts.schema));
   }
 
   async read(keys: string[]): Promise<Map<string, Reservation>> {
@@ -46,7 +51,7 @@ export class PostgresReservations implements ReservationStore {
     return false;
   }
 
-  async write(tailWrites: StreamWrite[], changes: ReservationChange[]): Promise<AppendResult> {
+  async write(tailWrites: StreamWrite[], changes: ReservationChange[]): Promise<TailAppend> {
     const client = await this.pool.connect();
     let broken = false;
     try {
@@ -56,8 +61,9 @@ export class PostgresReservations implements ReservationStore {
         // transaction before the events are written.
         await this.apply(client, changes);
         const appended = await this.eventStore.appendAsPartOf(client, tailWrites);
+        const readModelCurrent = await this.rows.write(client, tailWrites);
         await client.query('commit');
-        return appended;
+        return { ...appended, readModelCurrent };
       } catch (err) {
         await client.query('rollback').catch(() => {
           broken = true;

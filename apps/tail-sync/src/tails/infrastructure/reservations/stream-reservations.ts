@@ -8,7 +8,7 @@ import {
 import { claimWithdrawn, foldReservation, freeReservation, type Reservation } from '../../domain/reservation.events';
 import { CLAIM_LEASE_MS, claimMayBeInFlight } from './claim-lease';
 import { MAX_CLOCK_SKEW_MS, measureStoreClock, StoreClockSkewed } from './store-clock';
-import type { ReservationChange, ReservationStore } from '../../application/reservation-store';
+import type { ReservationChange, ReservationStore, TailAppend } from '../../application/reservation-store';
 
 /**
  * The claims of a write were stored so slowly that other writers may already take them for
@@ -79,7 +79,12 @@ export class StreamReservations implements ReservationStore {
     return claimMayBeInFlight(reservation, new Date(now.getTime() + this.clockOffsetMs), this.leaseMs);
   }
 
-  async write(tailWrites: StreamWrite[], changes: ReservationChange[]): Promise<AppendResult> {
+  /** The projection writes the read model from the events alone: a command waits for it. */
+  async write(tailWrites: StreamWrite[], changes: ReservationChange[]): Promise<TailAppend> {
+    return { ...(await this.append(tailWrites, changes)), readModelCurrent: false };
+  }
+
+  private async append(tailWrites: StreamWrite[], changes: ReservationChange[]): Promise<AppendResult> {
     const write = (c: ReservationChange): StreamWrite => ({
       streamId: c.key,
       expectedVersion: c.expectedVersion,
