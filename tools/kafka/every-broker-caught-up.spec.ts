@@ -11,6 +11,7 @@ import { TOPICS } from '@tailsync/contracts';
 import { kafkaConnection, type KafkaConnection } from '@tailsync/service-kit';
 import { Kafka, logLevel } from 'kafkajs';
 import { type LocalKafka, startLocalKafka } from '../stack/local-kafka';
+import { NODE_READY_MS } from './broker';
 import { awaitEveryBroker } from './every-broker-caught-up';
 import { principalSettings, readKafkaClients } from './kafka-clients-file';
 import { applyNamedReader } from './kafka-principals';
@@ -28,6 +29,28 @@ async function topicsSeenAt(address: string, username: string, password: string)
   await client.connect();
   try {
     return await client.listTopics();
+  } finally {
+    await client.disconnect();
+  }
+}
+
+/**
+ * Waits until the cluster's metadata lists all three brokers. A broker the controller fenced (on a
+ * loaded machine its heartbeats can lapse for its 9 s session) is left out of the metadata until it
+ * is unfenced, and `awaitEveryBroker` rightly does not wait for a broker that is not listed.
+ */
+async function everyBrokerListed(): Promise<void> {
+  const client = new Kafka({ ...admin(), clientId: 'every-broker-spec', logLevel: logLevel.NOTHING }).admin();
+  await client.connect();
+  try {
+    const started = Date.now();
+    for (;;) {
+      const listed = (await client.describeCluster()).brokers.map((b) => b.nodeId).sort();
+      if (listed.length === 3) return;
+      if (Date.now() - started > NODE_READY_MS) throw new Error(`the metadata lists brokers ${listed.join(', ')} only, after ${NODE_READY_MS / 1000} s`);
+      console.log(`[every-broker spec] the metadata lists brokers ${listed.join(', ')} only; waiting`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
   } finally {
     await client.disconnect();
   }
@@ -60,6 +83,7 @@ describe('kafka-principals on three KRaft brokers', () => {
     // seconds moving on, long enough on a loaded machine for the controller to fence it out of the
     // metadata, and a fenced broker is rightly not waited for.
     const throughTheOthers = { ...admin(), brokers: cluster.running.nodes.slice(0, 2).map((node) => node.address) };
+    await everyBrokerListed();
     process.kill(third.pid()!, 'SIGSTOP');
     try {
       await expect(awaitEveryBroker(throughTheOthers, applied, 8_000)).rejects.toThrow(/broker 3: unreachable/);
@@ -67,5 +91,5 @@ describe('kafka-principals on three KRaft brokers', () => {
       process.kill(third.pid()!, 'SIGCONT');
     }
     await expect(awaitEveryBroker(admin(), applied, 60_000)).resolves.toBeUndefined();
-  }, 120_000);
+  }, 120_000 + NODE_READY_MS);
 });
