@@ -5,7 +5,7 @@ import { tailStreamId } from '../domain/stream-ids';
 import { evolve } from '../domain/tail.decider';
 import { toTailEvent } from '../domain/tail.events';
 import type { TailState } from '../domain/tail.state';
-import type { ReservationChange, ReservationStore, TailAppend } from './reservation-store';
+import type { ReservationChange, ReservationStore } from './reservation-store';
 import { EVENT_STORE, RESERVATION_STORE } from './tail-ports';
 
 /** A tail stream as read: its state, version (0 = absent) and the position of its newest event. */
@@ -50,10 +50,12 @@ export class TailStreams {
   /**
    * Appends the tail events and applies the reservation changes as one unit; a concurrent change
    * to any of them throws `WrongExpectedVersionError`, and the command is read and decided again.
-   * Says whether the read model already shows the tails it wrote.
+   * Returns where what it wrote is readable: the append's checkpoint, for the projection to reach,
+   * or null when the read model already shows it (the store wrote the rows with the append).
    */
-  append(tailWrites: StreamWrite[], changes: ReservationChange[]): Promise<TailAppend> {
-    return this.reservationStore.write(tailWrites, changes);
+  async append(tailWrites: StreamWrite[], changes: ReservationChange[]): Promise<AllCheckpoint | null> {
+    const appended = await this.reservationStore.write(tailWrites, changes);
+    return appended.readModelCurrent ? null : appended.checkpoint;
   }
 
   /** The latest of some positions (as checkpoints), `null` when none. */

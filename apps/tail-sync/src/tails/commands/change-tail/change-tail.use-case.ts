@@ -124,9 +124,9 @@ export class ChangeTailUseCase {
       expectedVersion: loaded.version,
       events: events.map((e) => ({ eventId: e.data.eventId, type: e.type, data: { ...e.data }, metadata })),
     };
-    const appended = await this.streams.append([write], changes);
+    const readableAt = await this.streams.append([write], changes);
     const tail = events.reduce<TailState>((s, e) => evolve(s, e), state);
-    return { tail, checkpoint: appended.readModelCurrent ? null : appended.checkpoint };
+    return { tail, checkpoint: readableAt };
   }
 
   private meta(ctx: CallerContext): CommandMeta {

@@ -166,8 +166,7 @@ export class CreateOrMapUseCase {
   /** Appends the batch (a conflict throws; the retry reuses the ids), then each caller's share. */
   private async append(requests: CreateOrMapRequest[], draft: BatchDraftWithWrites, decided: Decided[], read: BatchRead): Promise<CreateOrMapManyResult[]> {
     const writes = draft.tailWrites();
-    const stored = writes.length > 0 ? await this.streams.append(writes, draft.reservationChanges()) : null;
-    const appended = stored && !stored.readModelCurrent ? stored.checkpoint.value : null;
+    const appended = writes.length > 0 ? ((await this.streams.append(writes, draft.reservationChanges()))?.value ?? null) : null;
 
     // Each caller's share: its results, and where they are readable: the append when they refer
     // to a tail it wrote (also "no action" on a tail another caller of the batch created), unless
