@@ -40,10 +40,9 @@ export class TailRowsInAppend {
     }
     if (byTail.size === 0) return true;
     // A new tail has no row yet (its events are not committed): only changed tails are looked up.
-    const current = await this.table.current(client, new Map([...byTail].filter(([tailId]) => expected.get(tailId)! > 0)));
-    for (const [tailId, version] of expected) {
-      if (version > 0 && current.get(tailId)?.version !== version) return false;
-    }
+    const changed = new Map([...byTail].filter(([tailId]) => expected.get(tailId)! > 0));
+    const current = await this.table.current(client, changed);
+    for (const tailId of changed.keys()) if (current.get(tailId)?.version !== expected.get(tailId)) return false;
     // Events this version wrote itself: the fold has nothing to warn about.
     await this.table.apply(client, byTail, current, () => undefined);
     return true;

@@ -19,9 +19,6 @@ export interface ReaderCheckpoint {
   checkpoint: AllCheckpoint;
 }
 
-/** What a write of some tails' events did: the events applied per tail whose row was written. */
-export type AppliedEvents = Map<number, number>;
-
 /**
  * `rm_tails` and `rm_tail_mappings` as the writers of the read model use them (the projection, and
  * an append that writes its tails' rows in its own transaction): one lookup, one write.
@@ -58,13 +55,14 @@ export class TailRowsTable {
    * Folds `byTail` onto the `current` rows (`tail-rows.fold.ts`) and writes the result in one
    * statement, with the reader's checkpoint when given: tails without a row inserted, the others
    * upserted behind a version guard (a row only moves forward), their new mappings inserted.
+   * Returns the number of events applied: those of the rows written.
    */
-  async apply(client: ClientBase, byTail: Map<number, FoldedEvent[]>, current: Map<number, TailState>, warn: (message: string) => void, stored?: ReaderCheckpoint): Promise<AppliedEvents> {
+  async apply(client: ClientBase, byTail: Map<number, FoldedEvent[]>, current: Map<number, TailState>, warn: (message: string) => void, stored?: ReaderCheckpoint): Promise<number> {
     const { changed, mappings, folded } = foldTailRows(byTail, current, warn);
     const created = changed.filter((s) => !current.has(s.tailId));
     const moved = changed.filter((s) => current.has(s.tailId));
     const written = await this.write(client, created, moved, mappings, stored);
-    return new Map(written.map((tailId) => [tailId, folded.get(tailId) ?? 0]));
+    return written.reduce((sum, tailId) => sum + (folded.get(tailId) ?? 0), 0);
   }
 
   /** Returns the ids of the tail rows written: every inserted one (an insert that cannot write fails), and the upserted ones the guard let through. */
@@ -77,7 +75,6 @@ export class TailRowsTable {
       ? `, cp as (
          insert into ${t.checkpoints} (name, checkpoint, updated_at) values (${values.add(stored.reader)}, ${values.add(stored.checkpoint.value)}, now())
          on conflict (name) do update set checkpoint = excluded.checkpoint, updated_at = excluded.updated_at
-         returning 1
        )`
       : '';
     const { rows } = await client.query<{ upserted: string[] | null }>(

@@ -33,7 +33,6 @@ export class TailRowsWriter implements ProjectionWriter<StoredEvent[]> {
     const byTail = eventsByTail(events);
     const current = await this.table.current(client, byTail);
     const warn = (message: string) => this.logger.warn(`Projection '${this.projection}': ${message}`);
-    const applied = await this.table.apply(client, byTail, current, warn, { reader: this.projection, checkpoint });
-    return [...applied.values()].reduce((sum, n) => sum + n, 0);
+    return this.table.apply(client, byTail, current, warn, { reader: this.projection, checkpoint });
   }
 }
