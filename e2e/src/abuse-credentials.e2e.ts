@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppProcess } from '@tailsync/stack';
 import { api, freshDomain, newServiceAccount } from './support/accounts';
+import { eventually } from './support/eventually';
 import { freshSourceAddress, rawRequest } from './support/raw-request';
 import { baseUrl, logDir, startApp, waitForHttp } from './support/test-stack';
 
@@ -98,7 +99,14 @@ describe('failure limits on sign-ins (AUTH_FAILURES_PER_MINUTE, default 10)', ()
     const forwarded = () => rawRequest({ port, from: freshSourceAddress(), method: 'GET', path: '/health/live', headers: { 'X-Forwarded-For': '203.0.113.7' } });
     await forwarded();
     await forwarded();
-    const log = readFileSync(join(logDir(), 'gateway-failure-limits.log'), 'utf8');
+    // pino writes asynchronously: once a later request's access-log line is in the file, so is
+    // every line logged before it.
+    const later = `after-forwarded-${randomBytes(8).toString('hex')}`;
+    await rawRequest({ port, from: freshSourceAddress(), method: 'GET', path: '/Version', headers: { 'X-Request-Id': later } });
+    const log = await eventually(async () => {
+      const text = readFileSync(join(logDir(), 'gateway-failure-limits.log'), 'utf8');
+      return text.includes(later) && text;
+    });
     expect(log).toContain('TRUST_PROXY is off: client addresses');
     expect(log.match(/came through a proxy \(X-Forwarded-For\) but TRUST_PROXY is off/g)).toHaveLength(1);
   });
