@@ -60,7 +60,7 @@ describe('tracing off (the default)', () => {
 
     const message = await tailEventOf(a.domain, 'untraced-1');
     expect(message?.headers.traceparent).toBe(caller.traceparent);
-    const access = logLines('gateway').find((l) => l.requestId === requestId && l.msg === 'request completed');
+    const [access] = await waitForLines('gateway', (l) => l.requestId === requestId && l.msg === 'request completed');
     expect(access).toMatchObject({ requestId, traceId: caller.traceId });
   });
 
@@ -115,13 +115,14 @@ describe('tracing on (OTLP to a real Jaeger)', () => {
     const message = await tailEventOf(a.domain, 'traced-1');
     expect(message?.headers.traceparent).toBe(`00-${caller.traceId}-${send.spanID}-01`);
 
-    // Every log line of the request, in both apps it crossed, carries its requestId and traceId.
-    for (const app of ['gateway', 'tail-sync']) {
+    // Every log line of the request, in both apps it crossed, carries its requestId and traceId
+    // (read once each app's last line of it, the gateway's access line and tail-sync's `call served`, is written).
+    const last = { gateway: 'request completed', 'tail-sync': 'call served' };
+    for (const app of ['gateway', 'tail-sync'] as const) {
+      expect((await waitForLines(instance(app), (l) => l.requestId === requestId && l.msg === last[app])).length).toBeGreaterThan(0);
       const lines = logLines(instance(app)).filter((l) => l.requestId === requestId);
-      expect(lines.length).toBeGreaterThan(0);
       for (const line of lines) expect(line.traceId).toBe(caller.traceId);
     }
-    expect(logLines(instance('tail-sync')).some((l) => l.requestId === requestId && l.msg === 'call served')).toBe(true);
   });
 
   it("publishes each of one caller's concurrent PUTs' events in its own request's trace, though they share calls", async () => {
