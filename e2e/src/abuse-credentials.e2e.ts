@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { AppProcess } from '@tailsync/stack';
 import { api, freshDomain, newServiceAccount } from './support/accounts';
-import { eventually } from './support/eventually';
+import { logLines, untilRequestLogged } from './support/app-logs';
 import { freshSourceAddress, rawRequest } from './support/raw-request';
-import { baseUrl, logDir, startApp, waitForHttp } from './support/test-stack';
+import { baseUrl, startApp, waitForHttp } from './support/test-stack';
 
 const admin = () => ({ token: process.env.ADMIN_TOKEN as string });
 
@@ -99,14 +97,11 @@ describe('failure limits on sign-ins (AUTH_FAILURES_PER_MINUTE, default 10)', ()
     const forwarded = () => rawRequest({ port, from: freshSourceAddress(), method: 'GET', path: '/health/live', headers: { 'X-Forwarded-For': '203.0.113.7' } });
     await forwarded();
     await forwarded();
-    // pino writes asynchronously: once a later request's access-log line is in the file, so is
-    // every line logged before it.
+    // The log is written asynchronously: a later request's access line, once there, follows every line logged before it.
     const later = `after-forwarded-${randomBytes(8).toString('hex')}`;
     await rawRequest({ port, from: freshSourceAddress(), method: 'GET', path: '/Version', headers: { 'X-Request-Id': later } });
-    const log = await eventually(async () => {
-      const text = readFileSync(join(logDir(), 'gateway-failure-limits.log'), 'utf8');
-      return text.includes(later) && text;
-    });
+    await untilRequestLogged('gateway-failure-limits', later);
+    const log = logLines('gateway-failure-limits').join('\n');
     expect(log).toContain('TRUST_PROXY is off: client addresses');
     expect(log.match(/came through a proxy \(X-Forwarded-For\) but TRUST_PROXY is off/g)).toHaveLength(1);
   });
@@ -171,6 +166,6 @@ describe('the bounded hashing pool and the admin token length', () => {
   it('refuses to start with an ADMIN_TOKEN shorter than 32 characters', async () => {
     const gateway = startApp('gateway', 'gateway-short-admin-token', { PORT: '13025', ADMIN_TOKEN: 'x'.repeat(31) });
     expect(await gateway.exited).not.toBe(0);
-    expect(readFileSync(join(logDir(), 'gateway-short-admin-token.log'), 'utf8')).toContain('ADMIN_TOKEN must be at least 32 characters');
+    expect(logLines('gateway-short-admin-token').join('\n')).toContain('ADMIN_TOKEN must be at least 32 characters');
   });
 });

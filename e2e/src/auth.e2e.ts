@@ -1,6 +1,8 @@
 import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { api, freshDomain, newServiceAccount } from './support/accounts';
+import { logLines, untilRequestLogged } from './support/app-logs';
 import { baseUrl } from './support/test-stack';
 
 const REPO = join(__dirname, '..', '..');
@@ -100,10 +102,11 @@ describe('service accounts and OAuth2 client credentials', () => {
 
   it('never logs secrets: the stack log has no client secret or token', async () => {
     const account = await newServiceAccount();
-    await api(account, 'GET', '/Tails');
-    const { readFileSync } = await import('node:fs');
-    const { logDir } = await import('./support/test-stack');
-    const log = readFileSync(`${logDir()}/gateway.log`, 'utf8');
+    const requestId = `secret-check-${randomUUID()}`;
+    await api(account, 'GET', '/Tails', undefined, { 'X-Request-Id': requestId });
+    // Read once the request's own access line is written (the log is written asynchronously).
+    await untilRequestLogged('gateway', requestId);
+    const log = logLines('gateway').join('\n');
     expect(log).not.toContain(account.clientSecret);
     expect(log).not.toContain(account.token);
     expect(log).not.toContain(process.env.ADMIN_TOKEN as string);

@@ -11,6 +11,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { api, newServiceAccount } from './support/accounts';
+import { logLines, untilLogged } from './support/app-logs';
 import { collect } from './support/kafka';
 import { type AppProcess, baseUrl, E2E_GRPC_PORTS, logDir, startApp, waitForHttp } from './support/test-stack';
 
@@ -218,24 +219,24 @@ describe('the key pair rotating one copy at a time', () => {
 
     // 1. The next public key beside the current one: the service trusts both.
     writeFileSync(verifyFile, `${pemOf(gatewayKey())}${pemOf(nextKey)}`);
-    await untilLogged('tail-sync-key-file', 'SERVICE_VERIFY_KEY read again', [current, next]);
+    await untilKeysLogged('tail-sync-key-file', 'SERVICE_VERIFY_KEY read again', [current, next]);
     expect((await call(onCopy, 'GetTail', { tailId: 'x' }, jws(claims(), nextKey))).error).toBeNull();
     expect(await putThroughGateway()).toBe(201);
     // 2. The gateway signs with the next key.
     writeFileSync(signingFile, nextKey.export({ type: 'pkcs8', format: 'pem' }).toString());
-    await untilLogged('gateway-key-file', 'SERVICE_SIGNING_KEY read again', [next]);
+    await untilKeysLogged('gateway-key-file', 'SERVICE_SIGNING_KEY read again', [next]);
     expect(await putThroughGateway()).toBe(201);
     // 3. The current key removed: the gateway's calls still land (signed with the next key), the
     // service refuses the current key, even the bytes it had verified and kept.
     writeFileSync(verifyFile, pemOf(nextKey));
-    await untilLogged('tail-sync-key-file', 'SERVICE_VERIFY_KEY read again', [next], [current]);
+    await untilKeysLogged('tail-sync-key-file', 'SERVICE_VERIFY_KEY read again', [next], [current]);
     expect(await putThroughGateway()).toBe(201);
     const refused = await call(onCopy, 'GetTail', { tailId: 'x' }, cachedCurrent);
     expect([refused.error?.code, refused.error?.details]).toEqual([status.UNAUTHENTICATED, expect.stringMatching(/kid/)]);
 
     // A file that holds no key (half written, a mistake) changes nothing: the key in use stays, and the log says so.
     writeFileSync(verifyFile, '-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEA');
-    await untilLogged('tail-sync-key-file', 'SERVICE_VERIFY_KEY read again from', [], [], 'cannot be used');
+    await untilKeysLogged('tail-sync-key-file', 'SERVICE_VERIFY_KEY read again from', [], [], 'cannot be used');
     expect(await putThroughGateway()).toBe(201);
     // No key material in any of these lines (every Ed25519 PEM's base64 starts with MCow or MC4C).
     const lines = logLines('tail-sync-key-file').concat(logLines('gateway-key-file')).filter((line) => line.includes('_KEY'));
@@ -303,19 +304,10 @@ describe('the public JWK Set read through the gateway', () => {
   });
 });
 
-/** The lines of an app's log (the copy a test started, by its instance name). */
-function logLines(instance: string): string[] {
-  return readdirSync(logDir())
-    .filter((f) => f.startsWith(instance) && f.endsWith('.log'))
-    .flatMap((f) => readFileSync(join(logDir(), f), 'utf8').split('\n'));
-}
-
 /** Waits until the app has logged `message`, naming every kid of `named` and none of `unnamed` (and `also`, when given). */
-async function untilLogged(instance: string, message: string, named: string[], unnamed: string[] = [], also = ''): Promise<void> {
+async function untilKeysLogged(instance: string, message: string, named: string[], unnamed: string[] = [], also = ''): Promise<void> {
   const matches = (line: string) => line.includes(message) && line.includes(also) && named.every((kid) => line.includes(kid)) && !unnamed.some((kid) => line.includes(kid));
-  const deadline = Date.now() + 20_000;
-  while (!logLines(instance).some(matches) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-  expect({ instance, message, named, logged: logLines(instance).some(matches) }).toEqual({ instance, message, named, logged: true });
+  await untilLogged(instance, matches, { timeoutMs: 20_000, what: `'${message}' naming [${named.join(', ')}], not [${unnamed.join(', ')}]${also ? `, '${also}'` : ''}` });
 }
 
 /** Waits until the service has logged another refusal (of this status, when given). */
@@ -329,7 +321,8 @@ async function untilMoreRefusals(service: string, before: number, code?: string)
 function refusalsLogged(service: string, code?: string): number {
   return readdirSync(logDir())
     .filter((f) => f.startsWith(service) && f.endsWith('.log'))
-    .reduce((n, f) => n + readFileSync(join(logDir(), f), 'utf8').split('\n').filter((line) => line.includes('call refused') && (code === undefined || line.includes(code))).length, 0);
+    .flatMap((f) => logLines(f.slice(0, -'.log'.length)))
+    .filter((line) => line.includes('call refused') && (code === undefined || line.includes(code))).length;
 }
 
 describe('the request path without Kafka', () => {

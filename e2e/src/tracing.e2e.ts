@@ -1,13 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { TOPICS } from '@tailsync/contracts';
 import { builtTool, TOOL_BUILD_TIMEOUT_MS } from '@tailsync/tools/testing';
 import { api, newServiceAccount } from './support/accounts';
+import { logRecords, untilRecords } from './support/app-logs';
 import { Jaeger, JAEGER_OTLP_HTTP, type JaegerTrace, servicesOf, spansOf } from './support/jaeger';
 import { eventually } from './support/eventually';
 import { readToEnd } from './support/kafka';
-import { baseUrl, logDir, replaceSharedApps, startApp, stopSharedApp, waitForHttp } from './support/test-stack';
+import { baseUrl, replaceSharedApps, startApp, stopSharedApp, waitForHttp } from './support/test-stack';
 import { publish, subscribed } from './support/webhooks';
 import type { AppProcess } from './support/test-stack';
 
@@ -18,14 +17,6 @@ function callerTrace(): { traceId: string; spanId: string; traceparent: string }
   const traceId = randomBytes(16).toString('hex');
   const spanId = randomBytes(8).toString('hex');
   return { traceId, spanId, traceparent: `00-${traceId}-${spanId}-01` };
-}
-
-/** The JSON lines an app wrote to its log file. */
-function logLines(instance: string): Record<string, unknown>[] {
-  return readFileSync(join(logDir(), `${instance}.log`), 'utf8')
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 /** The tail-events message of a tail, with its headers, once the relay has published it (after the 201). */
@@ -60,7 +51,7 @@ describe('tracing off (the default)', () => {
 
     const message = await tailEventOf(a.domain, 'untraced-1');
     expect(message?.headers.traceparent).toBe(caller.traceparent);
-    const [access] = await waitForLines('gateway', (l) => l.requestId === requestId && l.msg === 'request completed');
+    const [access] = await untilRecords('gateway', (l) => l.requestId === requestId && l.msg === 'request completed');
     expect(access).toMatchObject({ requestId, traceId: caller.traceId });
   });
 
@@ -119,8 +110,8 @@ describe('tracing on (OTLP to a real Jaeger)', () => {
     // (read once each app's last line of it, the gateway's access line and tail-sync's `call served`, is written).
     const last = { gateway: 'request completed', 'tail-sync': 'call served' };
     for (const app of ['gateway', 'tail-sync'] as const) {
-      expect((await waitForLines(instance(app), (l) => l.requestId === requestId && l.msg === last[app])).length).toBeGreaterThan(0);
-      const lines = logLines(instance(app)).filter((l) => l.requestId === requestId);
+      await untilRecords(instance(app), (l) => l.requestId === requestId && l.msg === last[app]);
+      const lines = logRecords(instance(app)).filter((l) => l.requestId === requestId);
       for (const line of lines) expect(line.traceId).toBe(caller.traceId);
     }
   });
@@ -148,18 +139,8 @@ describe('tracing on (OTLP to a real Jaeger)', () => {
     expect(post.tags).toEqual(expect.arrayContaining([expect.objectContaining({ key: 'http.response.status_code', value: 200 })]));
 
     // The attempt's log lines carry the event's id as requestId and the producer's trace id.
-    const lines = await waitForLines(instance('webhook-dispatcher'), (l) => l.requestId === event.eventId);
+    const lines = await untilRecords(instance('webhook-dispatcher'), (l) => l.requestId === event.eventId);
     expect(lines.some((l) => l.msg === 'attempt made')).toBe(true);
     for (const line of lines) expect(line.traceId).toBe(producer.traceId);
   });
 });
-
-/** Log lines matching `match`, once there is one (an app writes its log asynchronously). */
-async function waitForLines(instance: string, match: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>[]> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const lines = logLines(instance).filter(match);
-    if (lines.length > 0 || Date.now() > deadline) return lines;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
