@@ -17,7 +17,7 @@ import { costTable, cpuTable, notesList, profileReport, resultsTable } from './s
 import { profilesSince, ProfileSummary, summarizeProfile } from './support/profile';
 import { BENCH_PORTS, BenchStack, startBenchStack } from './support/stack';
 import type { Copies } from './support/app-copies';
-import { runGrpcBaseline, runHttpBaseline, runKafkaBaseline, runPgBaseline, runReadFloorBaseline } from './workloads/baselines';
+import { runGrpcBaseline, runHttpBaseline, runKafkaBaseline, runPgBaseline, runReadFloorBaseline, runWriteFloorBaseline } from './workloads/baselines';
 import { runW5 } from './workloads/projection-lag';
 import { runVersionDiagnostic, runW1, runW2, runW3, warmUp } from './workloads/tails';
 import { runW4L } from './workloads/filled-log';
@@ -29,7 +29,7 @@ const RESULTS_DIR = join(REPO_ROOT, 'bench', 'results');
 const PROFILE_DIR = join(RESULTS_DIR, 'profiles');
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
-const USAGE = `usage: npm run bench -- [--only W1,W2,W3,W4,W4L,W5,W6,W7,W8,W9,B-http,B-read-floor,B-grpc,B-pg,B-kafka,D-idle,D-version] [--duration <s>] [--warmup <s>] [--settle <s>] [--gateways <n>] [--dispatchers <n>] [--profile]
+const USAGE = `usage: npm run bench -- [--only W1,W2,W3,W4,W4L,W5,W6,W7,W8,W9,B-http,B-read-floor,B-write-floor,B-grpc,B-pg,B-kafka,D-idle,D-version] [--duration <s>] [--warmup <s>] [--settle <s>] [--gateways <n>] [--dispatchers <n>] [--profile]
   --only       workloads to run (default: all); the baselines they are compared with run too
                (W4 includes W6, its paced run beside a receiver that never answers, and W9, beside a
                domain backfilling 7 days of a filled topic: naming W6 or W9 runs W4; W7 is W4
@@ -68,6 +68,7 @@ type Step = { id: string; needs?: string[]; onlyWhenNamed?: true; run: (ctx: Ben
 const STEPS: Step[] = [
   { id: 'B-http', run: runHttpBaseline },
   { id: 'B-read-floor', run: runReadFloorBaseline },
+  { id: 'B-write-floor', run: runWriteFloorBaseline },
   { id: 'B-grpc', run: runGrpcBaseline },
   { id: 'B-pg', run: async (ctx) => [await runPgBaseline(ctx, 1), await runPgBaseline(ctx, 4)] },
   { id: 'B-kafka', run: runKafkaBaseline },
@@ -77,7 +78,7 @@ const STEPS: Step[] = [
   { id: 'W8', run: runW8 },
   { id: 'W5', run: runW5 },
   { id: 'W2', needs: ['B-pg'], run: async (ctx) => [await runW2(ctx, 1), await runW2(ctx, 4)] },
-  { id: 'W1', needs: ['B-http', 'D-version'], run: runW1 },
+  { id: 'W1', needs: ['B-http', 'B-write-floor', 'D-version'], run: runW1 },
   { id: 'W3', needs: ['B-http', 'B-read-floor', 'B-grpc', 'D-version'], run: runW3 },
   { id: 'D-version', run: runVersionDiagnostic },
   // Last: the apps have finished earlier work (it waits for that) and the broker's JVM is warm.
@@ -170,7 +171,7 @@ function compare(rows: Row[]): Row[] {
   const idle = byId.get('D-idle')?.cpu;
   const STACK = ['gateway', 'tail-sync', 'dispatcher', 'kafka', 'postgres'];
   // The baselines whose CPU is measured as the stack's is: their own server's group and PostgreSQL.
-  const COSTED_BASELINES: Record<string, string[]> = { 'B-read-floor': ['read-floor', 'postgres'], 'B-grpc': ['grpc-floor'] };
+  const COSTED_BASELINES: Record<string, string[]> = { 'B-read-floor': ['read-floor', 'postgres'], 'B-write-floor': ['write-floor', 'postgres'], 'B-grpc': ['grpc-floor'] };
   for (const r of rows) {
     const costedAs = COSTED_BASELINES[r.id] ?? (r.id.startsWith('B-') ? undefined : STACK);
     if (!r.cpu || !r.throughput || r.throughput.value <= 0 || !costedAs) continue;
@@ -211,6 +212,8 @@ function compare(rows: Row[]): Row[] {
   const w1 = byId.get('W1');
   const w1ToVersion = ceilingShare('W1', 'D-version');
   if (w1 && w1ToVersion !== undefined) w1.target = target('ceiling ≥ 20 % of D-version\'s', { min: [w1ToVersion, 0.2] });
+  // Printed beside it, with no target: what a create costs against the floor of a create's work.
+  ceilingShare('W1', 'B-write-floor');
   return rows;
 }
 
@@ -290,7 +293,7 @@ async function main() {
 
   compare(rows);
   // Shown workloads first, then the baselines and diagnostics (the windows keep the run order).
-  const ORDER = ['W1', 'W2x1', 'W2x4', 'W3', 'B-read-floor', 'B-grpc', 'D-version', 'W4-burst', 'W4-paced', 'W6', 'W9', 'W5', 'B-pg-query', 'B-http', 'B-pgx1', 'B-pgx4', 'B-kafka-burst', 'B-kafka-paced', 'D-idle'];
+  const ORDER = ['W1', 'W2x1', 'W2x4', 'W3', 'B-write-floor', 'B-read-floor', 'B-grpc', 'D-version', 'W4-burst', 'W4-paced', 'W6', 'W9', 'W5', 'B-pg-query', 'B-http', 'B-pgx1', 'B-pgx4', 'B-kafka-burst', 'B-kafka-paced', 'D-idle'];
   const rank = (id: string) => (ORDER.indexOf(id) < 0 ? ORDER.length : ORDER.indexOf(id));
   rows.sort((a, b) => rank(a.id) - rank(b.id));
   const elapsedS = Math.round((Date.now() - started) / 100) / 10;

@@ -3,6 +3,7 @@
  * load generator's event loop so their timestamps are not delayed by it:
  * - `http-baseline`: a bare node:http server answering one fixed JSON body;
  * - `read-floor`: a bare node:http server answering each read with one `pg` query over a pool;
+ * - `write-floor`: a bare node:http server storing each create with one `pg` insert over a pool;
  * - `grpc-floor`: one unary grpc-js call after another (32 at a time) to an empty handler, both ends
  *   in this process, so its CPU is the whole hop's;
  * - `receiver`: the webhook receiver of W4 and W6 (answers 200 at once, stamps each callback, verifies a
@@ -86,6 +87,41 @@ if (role === 'http-baseline') {
           },
           () => res.writeHead(500).end(),
         );
+      });
+      return { port: await listen(server) };
+    },
+  };
+} else if (role === 'write-floor') {
+  // The least a server can do for W1's create: one durable insert of the tail, refused on either of
+  // its unique keys (its Mapped ID, its tail number in the domain), answering the stored row. No
+  // event, no relay to Kafka, no token: what a bare server writing one table would do.
+  const TABLE = 'bench_write_floor';
+  const INSERT = `insert into ${TABLE} (domain, mapped_id, tail_number, tail_number_key, properties)
+    values ($1, $2, $3, upper($3), $4) returning tail_id, mapped_id, tail_number, properties, created_at`;
+  handlers = {
+    start: async (msg) => {
+      const pool = new Pool({ connectionString: String(msg.databaseUrl), max: 20 });
+      await pool.query(`drop table if exists ${TABLE}`);
+      await pool.query(`create table ${TABLE} (
+          tail_id bigint generated always as identity, domain text not null, mapped_id text not null,
+          tail_number text not null, tail_number_key text not null, properties jsonb not null,
+          created_at timestamptz not null default now(),
+          primary key (domain, mapped_id), unique (domain, tail_number_key))`);
+      const domain = String(msg.domain);
+      const server = http.createServer((req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          const tail = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { tailId: string; tailNumber: string };
+          pool.query({ name: 'write-floor', text: INSERT, values: [domain, tail.tailId, tail.tailNumber, tail] }).then(
+            ({ rows }) => {
+              const body = JSON.stringify(rows[0]);
+              res.writeHead(201, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+              res.end(body);
+            },
+            (error: { code?: string }) => res.writeHead(error.code === '23505' ? 409 : 500).end(),
+          );
+        });
       });
       return { port: await listen(server) };
     },

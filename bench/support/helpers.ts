@@ -9,7 +9,7 @@ export interface Helper {
   stop(): Promise<void>;
 }
 
-export async function startHelper(role: 'http-baseline' | 'read-floor' | 'grpc-floor' | 'receiver' | 'kafka-sink', helperPids: Set<number>): Promise<Helper> {
+export async function startHelper(role: 'http-baseline' | 'read-floor' | 'write-floor' | 'grpc-floor' | 'receiver' | 'kafka-sink', helperPids: Set<number>): Promise<Helper> {
   const child: ChildProcess = fork(join(REPO_ROOT, 'tools', 'run.js'), [join(__dirname, 'helper-main.ts'), role], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -5,6 +5,9 @@
  * - B-read-floor: a bare node:http server answering W3's reads (same tails, same autocannon
  *   settings) with one `pg` query each over a pool: the floor of a read's work, its CPU (server and
  *   PostgreSQL) measured as the stack's is;
+ * - B-write-floor: a bare node:http server storing W1's creates (same bodies, same autocannon
+ *   settings) with one durable `pg` insert each over a pool, into a table with the same two unique
+ *   keys: the floor of a create's work, its CPU measured as the stack's is;
  * - B-grpc: unary grpc-js calls to an empty handler, client and server in one helper process: the
  *   floor of one hop between the gateway and a service;
  * - B-pg: 1,000-row multi-row inserts (unnest, like the projection's) of tail-like rows into the
@@ -17,12 +20,12 @@ import { Kafka, logLevel } from 'kafkajs';
 // Also the kafkajs idle-timer fix the apps run with, so the raw-kafkajs baseline is measured with it too.
 import { idempotentProducer, kafkaConnection, replicationConfig, topicReplication } from '@tailsync/service-kit';
 import { Client } from 'pg';
-import { autocannon, httpFigures } from '../support/autocannon';
+import { autocannon, type AutocannonRequest, httpFigures } from '../support/autocannon';
 import { BenchContext, Row } from '../support/context';
 import { startHelper, type Helper } from '../support/helpers';
 import { summarize } from '../support/stats';
 import { produceBurst, producePaced, waitForReceived } from './events';
-import { READ_CONNECTIONS, sampleTailView, seedTailsToRead } from './tails';
+import { createRequests, READ_CONNECTIONS, sampleTailView, seedTailsToRead, W1_CONNECTIONS } from './tails';
 import { PACED_RATE, W4_DOMAINS, W4_EVENTS } from './webhooks';
 
 export async function runHttpBaseline(ctx: BenchContext): Promise<Row> {
@@ -53,18 +56,57 @@ export async function runReadFloorBaseline(ctx: BenchContext): Promise<Row> {
   const { databaseUrl } = ctx.stack;
   if (!databaseUrl) throw new Error('B-read-floor needs DATABASE_URL');
   const { account, requests } = await seedTailsToRead(ctx, 'floor');
-  return inOwnGroup(ctx, 'read-floor', async (server) => {
-    const { port } = await server.request<{ port: number }>('start', { databaseUrl, domain: account.domain, source: account.clientId });
-    const connections = READ_CONNECTIONS;
-    const opts = { url: `http://127.0.0.1:${port}`, connections, requests };
-    ctx.log(`B-read-floor: warm-up, then ${ctx.durationS} s of W3's reads against a bare node:http server with one pg query each`);
+  return runFloor(ctx, {
+    id: 'B-read-floor',
+    role: 'read-floor',
+    start: { databaseUrl, domain: account.domain, source: account.clientId },
+    connections: READ_CONNECTIONS,
+    requests,
+    what: "W3's reads against a bare node:http server with one pg query each",
+    title: "Bare node:http + one pg query per read, W3's tails",
+  });
+}
+
+export async function runWriteFloorBaseline(ctx: BenchContext): Promise<Row> {
+  const { databaseUrl } = ctx.stack;
+  if (!databaseUrl) throw new Error('B-write-floor needs DATABASE_URL');
+  return runFloor(ctx, {
+    id: 'B-write-floor',
+    role: 'write-floor',
+    start: { databaseUrl, domain: 'write-floor.example' },
+    connections: W1_CONNECTIONS,
+    headers: { 'content-type': 'application/json' },
+    requests: createRequests('floor'),
+    what: "W1's creates against a bare node:http server with one pg insert each",
+    title: "Bare node:http + one pg insert per create, W1's bodies",
+  });
+}
+
+/** A floor of a request workload: a bare server in a helper process, under that workload's autocannon settings. */
+interface Floor {
+  id: string;
+  role: 'read-floor' | 'write-floor';
+  start: Record<string, unknown>;
+  connections: number;
+  headers?: Record<string, string>;
+  requests: AutocannonRequest[];
+  what: string;
+  title: string;
+}
+
+async function runFloor(ctx: BenchContext, floor: Floor): Promise<Row> {
+  return inOwnGroup(ctx, floor.role, async (server) => {
+    const { port } = await server.request<{ port: number }>('start', floor.start);
+    const { connections } = floor;
+    const opts = { url: `http://127.0.0.1:${port}`, connections, headers: floor.headers, requests: floor.requests };
+    ctx.log(`${floor.id}: warm-up, then ${ctx.durationS} s of ${floor.what}`);
     await autocannon({ ...opts, duration: 2 });
-    const { result, cpu } = await ctx.measure('B-read-floor', () => autocannon({ ...opts, duration: ctx.durationS }));
+    const { result, cpu } = await ctx.measure(floor.id, () => autocannon({ ...opts, duration: ctx.durationS }));
     const f = httpFigures(result, connections);
     const notes = f.non2xx || f.errors || f.timeouts ? [`status codes ${JSON.stringify(f.statusCodes)}, ${f.errors} errors, ${f.timeouts} timeouts`] : [];
     return {
-      id: 'B-read-floor',
-      title: `Bare node:http + one pg query per read, W3's tails (${connections} conn.)`,
+      id: floor.id,
+      title: `${floor.title} (${connections} conn.)`,
       throughput: { value: f.reqPerSec, unit: 'req/s' },
       latencyMs: { p50: f.latencyMs.p50, p99: f.latencyMs.p99, what: 'response' },
       cpu,
@@ -92,7 +134,7 @@ export async function runGrpcBaseline(ctx: BenchContext): Promise<Row> {
 }
 
 /** A helper whose CPU is a baseline's own, not the load generator's: a process group of its own while it runs. */
-async function inOwnGroup(ctx: BenchContext, role: 'read-floor' | 'grpc-floor', run: (helper: Helper) => Promise<Row>): Promise<Row> {
+async function inOwnGroup(ctx: BenchContext, role: 'read-floor' | 'write-floor' | 'grpc-floor', run: (helper: Helper) => Promise<Row>): Promise<Row> {
   const helper = await startHelper(role, ctx.stack.helperPids);
   ctx.stack.helperPids.delete(helper.pid);
   const group = { name: role, pids: () => [helper.pid] };

@@ -35,15 +35,19 @@ function uniqueTails(prefix: string) {
     });
 }
 
+export const W1_CONNECTIONS = 32;
+
+/** W1's requests: `PUT /Tails`, a new tail each (B-write-floor sends the same). */
+export function createRequests(prefix: string): AutocannonRequest[] {
+  const next = uniqueTails(prefix);
+  return [{ method: 'PUT', path: '/Tails', setupRequest: (req) => ({ ...req, body: JSON.stringify(next(1)[0]) }) }];
+}
+
 export async function runW1(ctx: BenchContext): Promise<Row> {
   const { baseUrl, adminToken } = ctx.stack;
   const account = await newAccount(baseUrl, adminToken, benchDomain('w1'));
-  const connections = 32;
-  const next = uniqueTails('w1');
-  const requests: AutocannonRequest[] = [
-    { method: 'PUT', path: '/Tails', setupRequest: (req) => ({ ...req, body: JSON.stringify(next(1)[0]) }) },
-  ];
-  const opts = { url: ctx.stack.gatewayUrls, connections, headers: jsonHeaders(account.token), requests };
+  const connections = W1_CONNECTIONS;
+  const opts = { url: ctx.stack.gatewayUrls, connections, headers: jsonHeaders(account.token), requests: createRequests('w1') };
   ctx.log(`W1: warm-up ${WARMUP_S} s, then ${ctx.durationS} s of PUT /Tails with ${connections} connections`);
   await autocannon({ ...opts, duration: WARMUP_S });
   const { result, cpu } = await ctx.measure('W1', () => autocannon({ ...opts, duration: ctx.durationS }));
