@@ -7,13 +7,13 @@ import { credentials, loadPackageDefinition, Metadata, Server, ServerCredentials
 import { loadSync } from '@grpc/proto-loader';
 import type { TailEventMessage, WebhookSubscriptionEvent } from '@tailsync/contracts';
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { api, newServiceAccount } from './support/accounts';
-import { logLines, untilLogged } from './support/app-logs';
+import { loggedInstances, logLines, untilLogged } from './support/app-logs';
 import { collect } from './support/kafka';
-import { type AppProcess, baseUrl, E2E_GRPC_PORTS, logDir, startApp, waitForHttp } from './support/test-stack';
+import { type AppProcess, baseUrl, E2E_GRPC_PORTS, startApp, waitForHttp } from './support/test-stack';
 
 const PROTO_ROOT = join(__dirname, '..', '..', 'libs', 'contracts', 'proto');
 const LOADER = { includeDirs: [PROTO_ROOT], keepCase: false, longs: Number, enums: String, defaults: true, oneofs: true };
@@ -319,9 +319,8 @@ async function untilMoreRefusals(service: string, before: number, code?: string)
 
 /** Lines of the service's log (shared copy and replacements) saying a call was refused (with this status, when given). */
 function refusalsLogged(service: string, code?: string): number {
-  return readdirSync(logDir())
-    .filter((f) => f.startsWith(service) && f.endsWith('.log'))
-    .flatMap((f) => logLines(f.slice(0, -'.log'.length)))
+  return loggedInstances(service)
+    .flatMap(logLines)
     .filter((line) => line.includes('call refused') && (code === undefined || line.includes(code))).length;
 }
 

@@ -5,17 +5,27 @@
  * line it needs before it reads. Lines are written in order, so once a line is in the file, every
  * line logged before it is too.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventually } from './eventually';
 import { logDir } from './test-stack';
 
 export type LogRecord = Record<string, unknown>;
 
-/** The lines of an instance's log, as written (none while it has no file). */
+/** The instances whose logs start with `prefix` (every one by default; a service's replacement copies share its name's start). */
+export function loggedInstances(prefix = ''): string[] {
+  return readdirSync(logDir())
+    .filter((file) => file.startsWith(prefix) && file.endsWith('.log'))
+    .map((file) => file.slice(0, -'.log'.length));
+}
+
+/** The whole lines of an instance's log (none while it has no file); a line still being written is left for the next read. */
 export function logLines(instance: string): string[] {
   const file = join(logDir(), `${instance}.log`);
-  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((line) => line.length > 0) : [];
+  if (!existsSync(file)) return [];
+  const lines = readFileSync(file, 'utf8').split('\n');
+  lines.pop();
+  return lines.filter((line) => line.length > 0);
 }
 
 /** The JSON records of an instance's log (a line that is not one, such as a crash's stack, is left out). */
@@ -30,15 +40,16 @@ export interface LogWait {
 }
 
 /** The lines of an instance's log that `match` accepts, once there is one; fails, naming the instance, after `timeoutMs`. */
-export async function untilLogged(instance: string, match: (line: string) => boolean, { timeoutMs = 10_000, what = 'the line the test waits for' }: LogWait = {}): Promise<string[]> {
-  try {
-    return await eventually(async () => {
+export function untilLogged(instance: string, match: (line: string) => boolean, { timeoutMs = 10_000, what = 'the line the test waits for' }: LogWait = {}): Promise<string[]> {
+  return eventually(
+    async () => {
       const lines = logLines(instance).filter(match);
       return lines.length > 0 && lines;
-    }, timeoutMs, 200);
-  } catch {
-    throw new Error(`${instance}.log has no line with ${what} after ${timeoutMs} ms`);
-  }
+    },
+    timeoutMs,
+    200,
+    `${instance}.log: a line with ${what}`,
+  );
 }
 
 /** The records of an instance's log that `match` accepts, once there is one (as untilLogged). */
